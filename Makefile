@@ -1,0 +1,30 @@
+# The two commands of the README, plus the benchmarks and the formatter.
+SHELL := /bin/bash
+MVN := source scripts/java-env && mvn -B -q
+
+.PHONY: demo test bench fmt build clean bootstrap
+
+bootstrap:
+	@scripts/bootstrap
+
+build: bootstrap
+	@$(MVN) -DskipTests install
+
+# The main job. Until the in-network pub/sub issue lands: a walk-through of the content model.
+demo: bootstrap
+	@scripts/demo
+
+# Every test, the formatter check included.
+test: bootstrap
+	@source scripts/java-env && mvn -B install
+	@scripts/test-cli
+
+# JMH benchmarks; results land in docs/results/.
+bench: build
+	@scripts/bench
+
+fmt:
+	@$(MVN) spotless:apply
+
+clean:
+	@$(MVN) clean

@@ -1,0 +1,30 @@
+package org.netpubsub.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import picocli.CommandLine.Option;
+
+/** The {@code --json} option every command mixes in, and the one JSON writer they share. */
+public final class JsonOutput {
+  static final ObjectMapper MAPPER =
+      new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+  @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
+  boolean json;
+
+  public boolean enabled() {
+    return json;
+  }
+
+  /** Writes {@code value} as one line of JSON. */
+  public static void printLine(PrintWriter out, Object value) {
+    try {
+      out.println(MAPPER.writeValueAsString(value));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+    out.flush();
+  }
+}

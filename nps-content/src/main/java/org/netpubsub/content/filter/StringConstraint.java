@@ -1,0 +1,21 @@
+package org.netpubsub.content.filter;
+
+import java.util.SortedSet;
+import org.netpubsub.content.schema.StringAttribute;
+
+/**
+ * What a conjunction demands of a string attribute. {@code equalTo} is null when no equality is
+ * demanded. When it is set, the other sets are empty (they are decided against it). Every set is
+ * sorted, so equal constraints are equal records.
+ */
+public record StringConstraint(
+    StringAttribute attribute,
+    String equalTo,
+    SortedSet<String> notEqualTo,
+    SortedSet<String> prefixes,
+    SortedSet<String> suffixes,
+    SortedSet<String> contains,
+    SortedSet<String> notPrefixes,
+    SortedSet<String> notSuffixes,
+    SortedSet<String> notContains)
+    implements AttributeConstraint {}

@@ -1,0 +1,163 @@
+package org.netpubsub.content.schema;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+/**
+ * The attributes every event carries, in order, and the dimensions used for spatial indexing.
+ * Immutable. Every event carries a value for every attribute (see docs/content-model.md).
+ */
+public final class Schema {
+  private final String name;
+  private final List<Attribute> attributes;
+  private final Map<String, Attribute> byName;
+  private final List<Attribute> index;
+  private final int id;
+
+  private Schema(String name, List<Attribute> attributes, List<Attribute> index) {
+    this.name = name;
+    this.attributes = List.copyOf(attributes);
+    this.byName = new HashMap<>();
+    for (Attribute a : attributes) {
+      if (byName.put(a.name(), a) != null) {
+        throw new IllegalArgumentException("duplicate attribute " + a.name());
+      }
+    }
+    this.index = List.copyOf(index);
+    this.id = fingerprint(attributes);
+  }
+
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public List<Attribute> attributes() {
+    return attributes;
+  }
+
+  public int size() {
+    return attributes.size();
+  }
+
+  public Attribute attribute(int position) {
+    return attributes.get(position);
+  }
+
+  public Optional<Attribute> attribute(String attributeName) {
+    return Optional.ofNullable(byName.get(attributeName));
+  }
+
+  /** The dimensions used for spatial indexing, in the order their bits alternate. */
+  public List<Attribute> indexDimensions() {
+    return index;
+  }
+
+  /** The same attributes with other index dimensions (dimension selection). */
+  public Schema withIndex(List<String> names) {
+    return new Schema(name, attributes, resolve(names));
+  }
+
+  /**
+   * A 32-bit fingerprint (CRC-32C) of the attributes' names, types and domains: two parties with
+   * equal attribute lists agree on it without coordination; the event codec carries it.
+   */
+  public int id() {
+    return id;
+  }
+
+  private List<Attribute> resolve(List<String> names) {
+    LinkedHashSet<Attribute> out = new LinkedHashSet<>();
+    for (String n : names) {
+      Attribute a = byName.get(n);
+      if (a == null) {
+        throw new IllegalArgumentException("index names unknown attribute " + n);
+      }
+      if (!out.add(a)) {
+        throw new IllegalArgumentException("index names " + n + " twice");
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static int fingerprint(List<Attribute> attributes) {
+    StringBuilder canonical = new StringBuilder();
+    for (Attribute a : attributes) {
+      switch (a) {
+        case IntAttribute i ->
+            canonical.append(i.name()).append(":int:").append(i.min()).append(':').append(i.max());
+        case StringAttribute s ->
+            canonical.append(s.name()).append(":string:").append(s.maxLength());
+      }
+      canonical.append(';');
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(canonical.toString().getBytes(StandardCharsets.UTF_8));
+    return (int) crc.getValue();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Schema s
+        && s.name.equals(name)
+        && s.attributes.equals(attributes)
+        && s.index.equals(index);
+  }
+
+  @Override
+  public int hashCode() {
+    return attributes.hashCode() * 31 + index.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Schema["
+        + name
+        + ", "
+        + attributes
+        + ", index="
+        + index.stream().map(Attribute::name).toList()
+        + "]";
+  }
+
+  /** Builds a schema attribute by attribute; positions follow the order of the calls. */
+  public static final class Builder {
+    private final String name;
+    private final List<Attribute> attributes = new ArrayList<>();
+    private List<String> index;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder intAttribute(String attributeName, long min, long max) {
+      attributes.add(new IntAttribute(attributeName, attributes.size(), min, max));
+      return this;
+    }
+
+    public Builder stringAttribute(String attributeName, int maxLength) {
+      attributes.add(new StringAttribute(attributeName, attributes.size(), maxLength));
+      return this;
+    }
+
+    /** The index dimensions by name; default: every attribute, in schema order. */
+    public Builder index(List<String> names) {
+      this.index = List.copyOf(names);
+      return this;
+    }
+
+    public Schema build() {
+      Schema all = new Schema(name, attributes, attributes);
+      return index == null ? all : all.withIndex(index);
+    }
+  }
+}
