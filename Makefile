@@ -16,7 +16,7 @@ demo: bootstrap
 
 # Every test, the formatter check included.
 test: bootstrap
-	@source scripts/java-env && mvn -B install
+	@source scripts/java-env && mvn -B verify
 	@scripts/test-cli
 
 # JMH benchmarks; results land in docs/results/.
