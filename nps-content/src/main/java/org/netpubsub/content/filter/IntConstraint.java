@@ -1,5 +1,6 @@
 package org.netpubsub.content.filter;
 
+import java.util.Arrays;
 import org.netpubsub.content.schema.IntAttribute;
 
 /**
@@ -9,4 +10,10 @@ import org.netpubsub.content.schema.IntAttribute;
  * java.util.Arrays#equals}).
  */
 public record IntConstraint(IntAttribute attribute, long low, long high, long[] excluded)
-    implements AttributeConstraint {}
+    implements AttributeConstraint {
+
+  /** Whether {@code value} satisfies this constraint. */
+  public boolean accepts(long value) {
+    return value >= low && value <= high && Arrays.binarySearch(excluded, value) < 0;
+  }
+}

@@ -18,4 +18,19 @@ public record StringConstraint(
     SortedSet<String> notPrefixes,
     SortedSet<String> notSuffixes,
     SortedSet<String> notContains)
-    implements AttributeConstraint {}
+    implements AttributeConstraint {
+
+  /** Whether {@code value} satisfies this constraint. */
+  public boolean accepts(String value) {
+    if (equalTo != null) {
+      return equalTo.equals(value);
+    }
+    return !notEqualTo.contains(value)
+        && prefixes.stream().allMatch(value::startsWith)
+        && suffixes.stream().allMatch(value::endsWith)
+        && contains.stream().allMatch(value::contains)
+        && notPrefixes.stream().noneMatch(value::startsWith)
+        && notSuffixes.stream().noneMatch(value::endsWith)
+        && notContains.stream().noneMatch(value::contains);
+  }
+}
