@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class HostAssignerTest {
     for (int i = 0; i < 500; i++) {
       seen[a.next(-1)]++;
     }
-    assertThat(java.util.Arrays.stream(seen).min().orElseThrow()).isGreaterThan(60);
+    assertThat(Arrays.stream(seen).min().orElseThrow()).isGreaterThan(60);
   }
 
   @Test
