@@ -62,9 +62,9 @@ class ZipfModelTest {
 
   @Test
   void eventsConcentrateAroundTheHotspot() {
-    // One hotspot, s = 1: P(offset 0) = 1/H(1024) ≈ 0.133 per attribute; the mode is the hotspot
-    // unless clamping piles up mass at an edge, which a spread of 0.05 (offsets <= 51) rules out
-    // for hotspots away from the edges; so check the spread of values instead.
+    // One hotspot, s = 1, spread 0.05: offsets are Zipf over the 52 distances 0..51, so values
+    // cover at most 103 points and the mode (the hotspot) has P(offset 0) = 1/H(52). This seed's
+    // hotspot lies more than 51 from either edge, so clamping does not pile mass onto an edge.
     ZipfModel m = new ZipfModel(new IntSpace(1, 1024, 0.25, 1), 1, 1.0, List.of(0.05));
     Map<Long, Integer> counts = new HashMap<>();
     int n = 20_000;
