@@ -15,7 +15,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 import org.netpubsub.content.schema.Schema;
 
-class EventCodecProperties {
+class EventCodecPropertiesTest {
 
   @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
   void encodedEventsDecodeToThemselves(@ForAll("events") Event event) throws DecodeException {

@@ -8,7 +8,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-class SchemaRoundTripProperties {
+class SchemaRoundTripPropertiesTest {
   @Property(tries = 500, edgeCases = EdgeCasesMode.NONE)
   void writtenSchemasLoadBackEqual(@ForAll("schemas") Schema schema) {
     String yaml = SchemaWriter.toYaml(schema);
