@@ -59,10 +59,6 @@ final class YamlMapping {
     return new YamlMapping(source, m, where);
   }
 
-  Node node() {
-    return node;
-  }
-
   String where() {
     return where;
   }

@@ -32,7 +32,10 @@ record YamlSource(String name, String text) {
     StringBuilder reason = new StringBuilder("YAML syntax error: ").append(e.getProblem());
     if (e.getContext() != null) {
       reason.append(" (").append(e.getContext());
-      if (e.getContextMark() != null) {
+      Mark c = e.getContextMark();
+      Mark p = e.getProblemMark();
+      if (c != null
+          && (p == null || c.getLine() != p.getLine() || c.getColumn() != p.getColumn())) {
         reason.append(" at ").append(position(e.getContextMark()));
       }
       reason.append(')');

@@ -295,6 +295,10 @@ class SchemaLoaderTest {
 
   @Test
   void yamlSyntaxErrorsAreLocated() {
+    assertThat(error("name: q\nattributes: [\n  - a: b: c\n").reason())
+        .isEqualTo(
+            "YAML syntax error: expected the node content, but found '-'"
+                + " (while parsing a flow node)");
     expect("name: q\nattributes: [\n  - a: b: c\n", 3, 3, "YAML syntax error");
     expect("name: \"unterminated\n", 2, 1, "YAML syntax error");
     expect("name: q\n\tattributes: []\n", 2, 1, "YAML syntax error");
