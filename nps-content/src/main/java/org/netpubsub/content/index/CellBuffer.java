@@ -33,8 +33,11 @@ final class CellBuffer {
     int c = size++;
     hi[c] = childHi;
     lo[c] = childLo;
-    System.arraycopy(from.codes, parent * dims, codes, c * dims, dims);
-    System.arraycopy(from.partial, parent * dims, partial, c * dims, dims);
+    // A plain loop: rows are a handful of entries, too short for arraycopy's overhead.
+    for (int i = 0, src = parent * dims, dst = c * dims; i < dims; i++) {
+      codes[dst + i] = from.codes[src + i];
+      partial[dst + i] = from.partial[src + i];
+    }
     partialCount[c] = from.partialCount[parent];
     return c;
   }

@@ -101,26 +101,41 @@ public final class DzSet implements Iterable<Dz> {
   }
 
   /**
-   * A superset with at most {@code maxSize} members: repeatedly cuts the longest members by one bit
-   * (each cut doubles their subspace) and renormalizes. Never drops a point.
+   * A superset with at most {@code maxSize} members: cuts every member longer than t bits to its
+   * first t bits, for the largest t that fits. This is what repeatedly cutting the longest members
+   * by one bit gives (each cut doubles their subspace, never drops a point), found by binary search
+   * because the size only shrinks as t does.
    */
   public DzSet coarsen(int maxSize) {
     if (maxSize < 1) {
       throw new IllegalArgumentException("maxSize must be at least 1, got " + maxSize);
     }
-    Dz[] cur = members;
-    while (cur.length > maxSize) {
-      int longest = 0;
-      for (Dz d : cur) {
-        longest = Math.max(longest, d.length());
-      }
-      Dz[] cut = new Dz[cur.length];
-      for (int i = 0; i < cur.length; i++) {
-        cut[i] = cur[i].length() == longest ? cur[i].prefix(longest - 1) : cur[i];
-      }
-      cur = normalize(cut);
+    if (members.length <= maxSize) {
+      return this;
     }
-    return cur == members ? this : new DzSet(cur);
+    int lo = 0; // truncating to 0 bits gives {ε}, which always fits
+    int hi = maxLength() - 1;
+    Dz[] best = ALL.members;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      Dz[] cut = truncate(mid);
+      if (cut.length <= maxSize) {
+        lo = mid;
+        best = cut;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return new DzSet(best); // best is the cut at lo (ε when nothing longer fits)
+  }
+
+  /** The members cut to at most {@code t} bits, normalized. */
+  private Dz[] truncate(int t) {
+    Dz[] cut = new Dz[members.length];
+    for (int i = 0; i < members.length; i++) {
+      cut[i] = members[i].length() > t ? members[i].prefix(t) : members[i];
+    }
+    return normalize(cut);
   }
 
   /** Index of the greatest member ≤ dz, or -1. */

@@ -126,6 +126,21 @@ class DzSetTest {
     if (x.size() <= max) {
       assertThat(c).isEqualTo(x);
     }
+    assertThat(c).isEqualTo(coarsenOneBitAtATime(x, max));
+  }
+
+  /** The naive twin: cut the longest members by one bit until the set fits. */
+  private static DzSet coarsenOneBitAtATime(DzSet set, int max) {
+    DzSet cur = set;
+    while (cur.size() > max) {
+      int longest = cur.maxLength();
+      cur =
+          DzSet.of(
+              cur.members().stream()
+                  .map(d -> d.length() == longest ? d.prefix(longest - 1) : d)
+                  .toList());
+    }
+    return cur;
   }
 
   @Property(tries = 300)
