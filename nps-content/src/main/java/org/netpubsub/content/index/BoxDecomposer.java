@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * Decomposes one conjunction's box (a product of {@link AcceptedRanges}) into dz cells,
  * breadth-first over the interleaved bits: a cell inside the box is emitted, a disjoint cell is
- * dropped, a partial cell is split by the next bit. When a level would exceed the cell budget, the
- * partial cells are emitted unsplit (a shorter dz is a superset), so no matching event is lost.
+ * dropped, a partial cell is split by the next bit, until length L (where partial cells are emitted
+ * as they are). A cell whose split would exceed the cell budget is emitted unsplit: a shorter dz is
+ * a superset, so no matching event is ever lost.
  */
 final class BoxDecomposer {
   private final IndexDimension[] dims;
@@ -41,7 +42,7 @@ final class BoxDecomposer {
       out.add(Dz.EMPTY);
       return;
     }
-    int fullBefore = out.size();
+    int before = out.size();
     int[] bits = new int[n];
     int level = 0;
     for (; level < dimAt.length && cur.size > 0; level++) {
@@ -49,11 +50,7 @@ final class BoxDecomposer {
       if (d < 0) {
         break; // every dimension is resolved: no cell can still be partial
       }
-      int levelStart = out.size();
-      if (!split(cur, next, level, d, ++bits[d], budget - (levelStart - fullBefore), out)) {
-        out.subList(levelStart, out.size()).clear(); // undo: keep the coarser partial cells
-        break;
-      }
+      split(cur, next, level, d, ++bits[d], budget - (out.size() - before), out);
       CellBuffer t = cur;
       cur = next;
       next = t;
@@ -64,11 +61,14 @@ final class BoxDecomposer {
   }
 
   /**
-   * Splits every cell of {@code cur} by bit {@code level} (dimension d's k-th bit): children inside
-   * the box go to {@code out}, partial ones to {@code next}. False when more than {@code budget}
-   * cells would result.
+   * Splits the cells of {@code cur} by bit {@code level} (dimension d's k-th bit): children inside
+   * the box go to {@code out}, partial ones to {@code next}, disjoint ones nowhere. A cell whose
+   * split would take the count (cells emitted, cells in next, cells not yet split) past {@code
+   * budget} goes to {@code out} unsplit. Usually a level fits and every cell is split; when it does
+   * not, the cells are split in order while the budget allows, so the cover is never coarser than
+   * stopping at the previous level.
    */
-  private boolean split(
+  private void split(
       CellBuffer cur, CellBuffer next, int level, int d, int k, int budget, List<Dz> out) {
     int n = dims.length;
     prepare(d, k);
@@ -76,19 +76,26 @@ final class BoxDecomposer {
     int emitted = 0;
     long bitHi = level < 64 ? 1L << (63 - level) : 0;
     long bitLo = level < 64 ? 0 : 1L << (127 - level);
+    int[] status = new int[2];
     for (int c = 0; c < cur.size; c++) {
       int at = c * n + d;
       boolean parentPartial = cur.partial[at];
+      int children = 0;
       for (int bit = 0; bit < 2; bit++) {
-        long code = cur.codes[at] << 1 | bit;
-        boolean childPartial = false;
-        if (parentPartial) {
-          int s = classify(d, code);
-          if (s == DISJOINT) {
-            continue;
-          }
-          childPartial = s == PARTIAL;
+        status[bit] = parentPartial ? classify(d, cur.codes[at] << 1 | bit) : FULL;
+        children += status[bit] == DISJOINT ? 0 : 1;
+      }
+      int unsplit = cur.size - c - 1;
+      if (emitted + next.size + children + unsplit > budget) {
+        out.add(Dz.of(cur.hi[c], cur.lo[c], level));
+        emitted++;
+        continue;
+      }
+      for (int bit = 0; bit < 2; bit++) {
+        if (status[bit] == DISJOINT) {
+          continue;
         }
+        boolean childPartial = status[bit] == PARTIAL;
         long h = bit == 0 ? cur.hi[c] : cur.hi[c] | bitHi;
         long l = bit == 0 ? cur.lo[c] : cur.lo[c] | bitLo;
         int pc = cur.partialCount[c] - (parentPartial ? 1 : 0) + (childPartial ? 1 : 0);
@@ -97,16 +104,12 @@ final class BoxDecomposer {
           emitted++;
         } else {
           int child = next.addChild(cur, c, h, l);
-          next.codes[child * n + d] = code;
+          next.codes[child * n + d] = cur.codes[at] << 1 | bit;
           next.partial[child * n + d] = childPartial;
           next.partialCount[child] = pc;
         }
-        if (emitted + next.size > budget) {
-          return false;
-        }
       }
     }
-    return true;
   }
 
   private static final int FULL = 0;

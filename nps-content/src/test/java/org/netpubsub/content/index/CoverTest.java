@@ -80,6 +80,27 @@ class CoverTest {
   }
 
   @Property(tries = 300)
+  void tightestAtEveryLength(@ForAll long seed) {
+    // Unlimited budget: an event's cell is covered iff some matching event shares it.
+    SplittableRandom r = new SplittableRandom(seed);
+    Dnf dnf = RandomFilters.dnf(INTS, r, 3, 3);
+    SpatialIndex index = new SpatialIndex(INTS, 1 + r.nextInt(SpatialIndex.defaultLength(INTS)));
+    DzSet cover = index.cover(dnf, Integer.MAX_VALUE);
+    java.util.Set<Dz> matchedCells = new java.util.HashSet<>();
+    for (Event e : INT_EVENTS) {
+      if (ConjunctionMatch.matches(dnf, e)) {
+        matchedCells.add(index.dz(e));
+      }
+    }
+    for (Event e : INT_EVENTS) {
+      Dz cell = index.dz(e);
+      assertThat(cover.covers(cell))
+          .as("%s (cell %s) against %s with cover %s", e, cell, dnf, cover)
+          .isEqualTo(matchedCells.contains(cell));
+    }
+  }
+
+  @Property(tries = 300)
   void aSmallerBudgetGivesASuperset(@ForAll long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     Schema schema = VARIANTS.get(r.nextInt(VARIANTS.size()));
@@ -163,6 +184,23 @@ class CoverTest {
     DzSet many = index.cover(box, 1000);
     assertThat(many.size()).isGreaterThan(1).isLessThanOrEqualTo(1000);
     assertThat(one.intersect(many)).isEqualTo(many);
+  }
+
+  @Test
+  void aLevelThatDoesNotFitIsSplitCellByCell() {
+    // Stopping at the last whole level gives four cells that tile 100 (volume 1/8); splitting
+    // the cells that still fit, one by one, does better within the same budget.
+    Schema stocks = SpatialIndexTest.STOCKS;
+    SpatialIndex index = new SpatialIndex(stocks, 14);
+    Dnf box = dnf(TestConjunction.of(range(stocks, "P", 60, 70), range(stocks, "V", 0, 29)));
+    DzSet four = index.cover(box, 4);
+    assertThat(four.size()).isBetween(2, 4);
+    assertThat(four.volume()).isLessThan(0.125);
+    for (int p = 60; p <= 70; p++) {
+      for (int v = 0; v < 30; v++) {
+        assertThat(four.covers(index.dz(SpatialIndexTest.stock(p, v)))).isTrue();
+      }
+    }
   }
 
   @Test
