@@ -1,6 +1,7 @@
 package org.netpubsub.content.filter;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -62,15 +63,15 @@ final class CanonicalConjunction implements Conjunction {
   }
 
   /** The conjunction of one atom of a negation normal form; empty when the atom is false. */
-  static Optional<CanonicalConjunction> ofAtom(Filter atom) {
+  static Optional<CanonicalConjunction> ofAtom(Filter atom, WorkBudget budget) {
     return switch (atom) {
       case Filter.Constant c -> c.value() ? Optional.of(TRUE) : Optional.empty();
       case Filter.IntComparison c -> of(IntConstraints.of(c.attribute(), c.op(), c.value()));
       case Filter.IntRange r ->
           of(IntConstraints.of(r.attribute(), r.low(), r.high(), new long[0]));
-      case Filter.StringComparison s -> of(string(s, false));
+      case Filter.StringComparison s -> of(string(s, false, budget));
       case Filter.Not n when n.operand() instanceof Filter.StringComparison s ->
-          of(string(s, true));
+          of(string(s, true, budget));
       case Filter.Aggregate a ->
           Optional.of(
               new CanonicalConjunction(
@@ -86,7 +87,8 @@ final class CanonicalConjunction implements Conjunction {
     };
   }
 
-  private static StringConstraint string(Filter.StringComparison s, boolean negated) {
+  private static StringConstraint string(
+      Filter.StringComparison s, boolean negated, WorkBudget budget) {
     StringConstraints.Parts p = new StringConstraints.Parts();
     (switch (s.op()) {
           case EQ -> negated ? p.notEqualTo : p.equalTo;
@@ -96,7 +98,7 @@ final class CanonicalConjunction implements Conjunction {
           case CONTAINS -> negated ? p.notContains : p.contains;
         })
         .add(s.value());
-    return StringConstraints.canonical(s.attribute(), p);
+    return StringConstraints.canonical(s.attribute(), p, budget);
   }
 
   private static Optional<CanonicalConjunction> of(AttributeConstraint c) {
@@ -112,7 +114,7 @@ final class CanonicalConjunction implements Conjunction {
   }
 
   /** Both conjunctions at once; null when that is a contradiction. */
-  CanonicalConjunction meet(CanonicalConjunction other) {
+  CanonicalConjunction meet(CanonicalConjunction other, WorkBudget budget) {
     if (other.byPosition.isEmpty() && other.aggregates.isEmpty()) {
       return this;
     }
@@ -122,7 +124,7 @@ final class CanonicalConjunction implements Conjunction {
     TreeMap<Integer, AttributeConstraint> m = new TreeMap<>(byPosition);
     for (AttributeConstraint c : other.byPosition.values()) {
       AttributeConstraint mine = m.get(c.attribute().position());
-      AttributeConstraint both = mine == null ? c : meet(mine, c);
+      AttributeConstraint both = mine == null ? c : meet(mine, c, budget);
       if (both == null) {
         return null;
       }
@@ -146,7 +148,7 @@ final class CanonicalConjunction implements Conjunction {
    * All the conjunctions at once; null when that is a contradiction. Gathers each attribute's
    * demands and canonicalizes them once, so a long conjunction costs one sort, not one per atom.
    */
-  static CanonicalConjunction meetAll(List<CanonicalConjunction> all) {
+  static CanonicalConjunction meetAll(List<CanonicalConjunction> all, WorkBudget budget) {
     if (all.size() == 1) {
       return all.get(0);
     }
@@ -169,7 +171,7 @@ final class CanonicalConjunction implements Conjunction {
                     IntConstraints.meetAll(list.stream().map(IntConstraint.class::cast).toList());
                 case StringConstraint s ->
                     StringConstraints.meetAll(
-                        list.stream().map(StringConstraint.class::cast).toList());
+                        list.stream().map(StringConstraint.class::cast).toList(), budget);
               };
       if (both == null) {
         return null;
@@ -181,10 +183,11 @@ final class CanonicalConjunction implements Conjunction {
     return new CanonicalConjunction(m, new ArrayList<>(aggs));
   }
 
-  private static AttributeConstraint meet(AttributeConstraint x, AttributeConstraint y) {
+  private static AttributeConstraint meet(
+      AttributeConstraint x, AttributeConstraint y, WorkBudget budget) {
     return switch (x) {
       case IntConstraint i -> IntConstraints.meet(i, (IntConstraint) y);
-      case StringConstraint s -> StringConstraints.meet(s, (StringConstraint) y);
+      case StringConstraint s -> StringConstraints.meet(s, (StringConstraint) y, budget);
     };
   }
 
@@ -224,6 +227,11 @@ final class CanonicalConjunction implements Conjunction {
       }
     }
     return other.aggregates.isEmpty() || aggregates.containsAll(other.aggregates);
+  }
+
+  /** Marks the positions of the attributes this conjunction constrains. */
+  void addAttributesTo(BitSet attributes) {
+    byPosition.keySet().forEach(attributes::set);
   }
 
   /** How much work this conjunction stands for (constraint elements); bounds normalization. */

@@ -1,6 +1,7 @@
 package org.netpubsub.content.filter;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import org.netpubsub.content.InvalidInputException;
 
@@ -53,7 +54,7 @@ final class DnfExpander {
       }
       default -> {
         budget.spend(1);
-        yield CanonicalConjunction.ofAtom(nnf).map(List::of).orElse(List.of());
+        yield CanonicalConjunction.ofAtom(nnf, budget).map(List::of).orElse(List.of());
       }
     };
   }
@@ -65,9 +66,9 @@ final class DnfExpander {
       return product;
     }
     for (CanonicalConjunction s : singles) {
-      budget.spend(s.size());
+      budget.spendElements(s.size());
     }
-    CanonicalConjunction all = CanonicalConjunction.meetAll(singles);
+    CanonicalConjunction all = CanonicalConjunction.meetAll(singles, budget);
     singles.clear();
     return all == null ? List.of() : product(product, List.of(all));
   }
@@ -82,17 +83,52 @@ final class DnfExpander {
     }
     // Refuse before materializing: the product has at most |left| * |right| members.
     checkSize((long) left.size() * right.size());
+    if (independent(left, right)) {
+      return independentProduct(left, right);
+    }
     ConjunctionSet out = new ConjunctionSet(budget);
     for (CanonicalConjunction l : left) {
       for (CanonicalConjunction r : right) {
-        CanonicalConjunction both = l.meet(r);
+        CanonicalConjunction both = l.meet(r, budget);
         if (both != null) {
-          budget.spend(both.size());
+          budget.spendElements(both.size());
           out.add(both);
         }
       }
     }
     return out.toList();
+  }
+
+  /**
+   * Whether the two sides constrain disjoint attributes and at most one side has aggregates. Then a
+   * conjunction of the product is included in another only if both of its halves are, and since
+   * each side has no inclusions, the product has none either and no contradictions: every pair
+   * stays and no inclusion test is needed. This keeps products like {@code (a==1 || a==2) && (b==1
+   * || b==2) && ...} linear in their size.
+   */
+  private static boolean independent(
+      List<CanonicalConjunction> left, List<CanonicalConjunction> right) {
+    BitSet l = new BitSet();
+    BitSet r = new BitSet();
+    left.forEach(c -> c.addAttributesTo(l));
+    right.forEach(c -> c.addAttributesTo(r));
+    boolean aggregatesOnBothSides =
+        left.stream().anyMatch(c -> !c.aggregates().isEmpty())
+            && right.stream().anyMatch(c -> !c.aggregates().isEmpty());
+    return !l.intersects(r) && !aggregatesOnBothSides;
+  }
+
+  private List<CanonicalConjunction> independentProduct(
+      List<CanonicalConjunction> left, List<CanonicalConjunction> right) {
+    List<CanonicalConjunction> out = new ArrayList<>(left.size() * right.size());
+    for (CanonicalConjunction l : left) {
+      for (CanonicalConjunction r : right) {
+        CanonicalConjunction both = l.meet(r, budget);
+        budget.spendElements(both.size());
+        out.add(both);
+      }
+    }
+    return out;
   }
 
   private static boolean isTrue(List<CanonicalConjunction> dnf) {

@@ -1,6 +1,7 @@
 package org.netpubsub.content.filter;
 
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
@@ -43,22 +44,22 @@ final class StringConstraints {
   }
 
   /** The values both allow, or null when they certainly allow none. */
-  static StringConstraint meet(StringConstraint x, StringConstraint y) {
-    return canonical(x.attribute(), new Parts().add(x).add(y));
+  static StringConstraint meet(StringConstraint x, StringConstraint y, WorkBudget budget) {
+    return canonical(x.attribute(), new Parts().add(x).add(y), budget);
   }
 
   /** The values all of them allow, or null when they certainly allow none. */
-  static StringConstraint meetAll(List<StringConstraint> all) {
+  static StringConstraint meetAll(List<StringConstraint> all, WorkBudget budget) {
     Parts p = new Parts();
     all.forEach(p::add);
-    return canonical(all.get(0).attribute(), p);
+    return canonical(all.get(0).attribute(), p, budget);
   }
 
   /**
    * The canonical form of the parts, or null when they certainly allow no value. The result may be
-   * trivially true (see {@link #isFull}).
+   * trivially true (see {@link #isFull}). Pairwise comparisons are charged to the budget.
    */
-  static StringConstraint canonical(StringAttribute a, Parts p) {
+  static StringConstraint canonical(StringAttribute a, Parts p, WorkBudget budget) {
     // The empty string is a prefix, suffix and substring of everything.
     p.prefixes.remove("");
     p.suffixes.remove("");
@@ -74,6 +75,7 @@ final class StringConstraints {
       p.equalTo.clear();
       // An equality decides every other demand: they hold for v (and are dropped) or not.
       StringConstraint rest = build(a, null, p);
+      budget.spend(size(rest));
       return fits(a, v) && rest.accepts(v) ? build(a, v, new Parts()) : null;
     }
     String prefix = longestChain(p.prefixes, false);
@@ -86,12 +88,14 @@ final class StringConstraints {
     }
     p.prefixes.retainAll(Set.of(prefix));
     p.suffixes.retainAll(Set.of(suffix));
+    budget.spend((long) p.contains.size() * p.contains.size());
     // A substring of a required prefix, suffix or longer substring is implied.
     p.contains.removeIf(
         c ->
             prefix.contains(c)
                 || suffix.contains(c)
                 || p.contains.stream().anyMatch(o -> o.length() > c.length() && o.contains(c)));
+    budget.spend((long) p.notContains.size() * (p.contains.size() + p.notContains.size()));
     for (String nc : p.notContains) {
       if (prefix.contains(nc)
           || suffix.contains(nc)
@@ -99,22 +103,23 @@ final class StringConstraints {
         return null;
       }
     }
-    removeImpliedByShorter(p.notContains);
+    p.notContains.removeIf(
+        nc -> p.notContains.stream().anyMatch(o -> o.length() < nc.length() && nc.contains(o)));
     if (p.notPrefixes.stream().anyMatch(prefix::startsWith)
         || p.notSuffixes.stream().anyMatch(suffix::endsWith)) {
       return null;
     }
     // A not-prefix that clashes with the required prefix, or contains a forbidden substring,
-    // excludes nothing the other demands allow; a not-prefix extending a shorter one is implied.
+    // excludes nothing the other demands allow; a not-prefix extending another is implied by it.
+    budget.spend((long) (p.notPrefixes.size() + p.notSuffixes.size()) * p.notContains.size());
     p.notPrefixes.removeIf(
         np -> !np.startsWith(prefix) || p.notContains.stream().anyMatch(np::contains));
     p.notSuffixes.removeIf(
         ns -> !ns.endsWith(suffix) || p.notContains.stream().anyMatch(ns::contains));
-    p.notPrefixes.removeIf(
-        np -> p.notPrefixes.stream().anyMatch(o -> o.length() < np.length() && np.startsWith(o)));
-    p.notSuffixes.removeIf(
-        ns -> p.notSuffixes.stream().anyMatch(o -> o.length() < ns.length() && ns.endsWith(o)));
+    dropExtensions(p.notPrefixes);
+    dropSuffixExtensions(p.notSuffixes);
     StringConstraint rest = build(a, null, withoutNotEqual(p));
+    budget.spend((long) p.notEqualTo.size() * size(rest));
     p.notEqualTo.removeIf(v -> !fits(a, v) || !rest.accepts(v));
     StringConstraint c = build(a, null, p);
     if (a.maxLength() == 0) {
@@ -122,6 +127,40 @@ final class StringConstraints {
       return c.accepts("") ? build(a, null, new Parts()) : null;
     }
     return c;
+  }
+
+  /**
+   * Drops every string that extends another one of the set. In sorted order the extensions of a
+   * string follow it directly, so one pass comparing with the last kept string finds them all.
+   */
+  private static void dropExtensions(SortedSet<String> set) {
+    String kept = null;
+    for (Iterator<String> it = set.iterator(); it.hasNext(); ) {
+      String s = it.next();
+      if (kept != null && s.startsWith(kept)) {
+        it.remove();
+      } else {
+        kept = s;
+      }
+    }
+  }
+
+  /** As {@link #dropExtensions}, for strings that end with another one of the set. */
+  private static void dropSuffixExtensions(SortedSet<String> set) {
+    TreeSet<String> reversed = new TreeSet<>();
+    set.forEach(s -> reversed.add(reverse(s)));
+    dropExtensions(reversed);
+    set.clear();
+    reversed.forEach(s -> set.add(reverse(s)));
+  }
+
+  /** Reverses char by char (not code point by code point), so endsWith becomes startsWith. */
+  private static String reverse(String s) {
+    char[] c = new char[s.length()];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = s.charAt(c.length - 1 - i);
+    }
+    return new String(c);
   }
 
   /** Whether the constraint allows every value (and so says nothing). */
@@ -197,11 +236,6 @@ final class StringConstraints {
       }
     }
     return longest;
-  }
-
-  private static void removeImpliedByShorter(SortedSet<String> notContains) {
-    notContains.removeIf(
-        nc -> notContains.stream().anyMatch(o -> o.length() < nc.length() && nc.contains(o)));
   }
 
   private static Parts withoutNotEqual(Parts p) {
