@@ -27,6 +27,10 @@ final class CanonicalConjunction implements Conjunction {
           .thenComparing(Aggregate::window);
 
   private final SortedMap<Integer, AttributeConstraint> byPosition;
+
+  /** The same constraints in position order, for the hot loops of inclusion and equality. */
+  private final AttributeConstraint[] ordered;
+
   private final List<Aggregate> aggregates;
 
   /** Bit i set when attribute i is constrained: a cheap first test for inclusion. */
@@ -35,9 +39,15 @@ final class CanonicalConjunction implements Conjunction {
   private final int hash;
   private final int size;
 
+  /** The first attribute this conjunction pins to one value, and that value; see anchor(). */
+  private final int anchorPosition;
+
+  private final Object anchorValue;
+
   private CanonicalConjunction(
       SortedMap<Integer, AttributeConstraint> byPosition, List<Aggregate> aggregates) {
     this.byPosition = Collections.unmodifiableSortedMap(byPosition);
+    this.ordered = byPosition.values().toArray(new AttributeConstraint[0]);
     this.aggregates = List.copyOf(aggregates);
     int maxPosition = byPosition.isEmpty() ? 0 : byPosition.lastKey();
     this.mask = new long[maxPosition / 64 + 1];
@@ -60,6 +70,21 @@ final class CanonicalConjunction implements Conjunction {
     }
     this.hash = h;
     this.size = s;
+    int ap = -1;
+    Object av = null;
+    for (AttributeConstraint c : byPosition.values()) {
+      if (c instanceof IntConstraint i && i.low() == i.high()) {
+        av = i.low();
+      } else if (c instanceof StringConstraint t && t.equalTo() != null) {
+        av = t.equalTo();
+      } else {
+        continue;
+      }
+      ap = c.attribute().position();
+      break;
+    }
+    this.anchorPosition = ap;
+    this.anchorValue = av;
   }
 
   /** The conjunction of one atom of a negation normal form; empty when the atom is false. */
@@ -215,18 +240,37 @@ final class CanonicalConjunction implements Conjunction {
     if (other.aggregates.size() > aggregates.size()) {
       return false;
     }
-    for (AttributeConstraint sup : other.byPosition.values()) {
-      AttributeConstraint sub = byPosition.get(sup.attribute().position());
+    // Both arrays are in position order and ours covers every position of the other's (mask).
+    int j = 0;
+    for (AttributeConstraint sup : other.ordered) {
+      int p = sup.attribute().position();
+      while (ordered[j].attribute().position() < p) {
+        j++;
+      }
+      AttributeConstraint sub = ordered[j];
       boolean included =
-          switch (sup) {
-            case IntConstraint i -> IntConstraints.isSubset((IntConstraint) sub, i);
-            case StringConstraint s -> StringConstraints.isSubset((StringConstraint) sub, s);
-          };
+          sup instanceof IntConstraint i
+              ? IntConstraints.isSubset((IntConstraint) sub, i)
+              : StringConstraints.isSubset((StringConstraint) sub, (StringConstraint) sup);
       if (!included) {
         return false;
       }
     }
     return other.aggregates.isEmpty() || aggregates.containsAll(other.aggregates);
+  }
+
+  /**
+   * The position of the first attribute that this conjunction pins to a single value, or -1. Two
+   * conjunctions pinning the same attribute to different values are disjoint, so neither includes
+   * the other: {@link ConjunctionSet} uses this to skip most inclusion tests.
+   */
+  int anchorPosition() {
+    return anchorPosition;
+  }
+
+  /** The value of the anchor attribute (a Long or a String), or null. */
+  Object anchorValue() {
+    return anchorValue;
   }
 
   /** Marks the positions of the attributes this conjunction constrains. */
@@ -262,13 +306,13 @@ final class CanonicalConjunction implements Conjunction {
         || !c.aggregates.equals(aggregates)) {
       return false;
     }
-    for (AttributeConstraint x : byPosition.values()) {
-      AttributeConstraint y = c.byPosition.get(x.attribute().position());
+    for (int k = 0; k < ordered.length; k++) {
+      AttributeConstraint x = ordered[k];
+      AttributeConstraint y = c.ordered[k];
       boolean same =
-          switch (x) {
-            case IntConstraint i -> y instanceof IntConstraint j && IntConstraints.same(i, j);
-            case StringConstraint s -> s.equals(y);
-          };
+          x instanceof IntConstraint i
+              ? y instanceof IntConstraint j && IntConstraints.same(i, j)
+              : x.equals(y);
       if (!same) {
         return false;
       }

@@ -17,7 +17,7 @@ public final class Normalizer {
    * Generous for real filters; it stops hostile ones (long conjunctions multiplied by wide
    * disjunctions) before they use up time or memory.
    */
-  static final long WORK_PER_CONJUNCTION = 10_000;
+  static final long WORK_PER_CONJUNCTION = 3_000;
 
   private Normalizer() {}
 

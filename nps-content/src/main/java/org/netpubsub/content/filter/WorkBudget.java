@@ -9,7 +9,7 @@ import org.netpubsub.content.InvalidInputException;
  * memory that the conjunctions alive at any time can hold.
  */
 final class WorkBudget {
-  static final long ELEMENT_COST = 100;
+  static final long ELEMENT_COST = 20;
 
   private final long total;
   private long left;
