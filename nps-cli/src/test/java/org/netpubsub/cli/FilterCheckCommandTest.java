@@ -9,7 +9,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.content.schema.Schema;
@@ -17,7 +16,6 @@ import org.netpubsub.content.schema.SchemaWriter;
 import picocli.CommandLine;
 
 /** `nps filter check`: normal form as text and JSON, and errors with a caret. */
-@Disabled("enabled at merge: needs SchemaLoader")
 class FilterCheckCommandTest {
   private static final Schema QUOTES =
       Schema.builder("quotes")

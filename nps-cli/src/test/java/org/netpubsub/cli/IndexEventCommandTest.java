@@ -10,13 +10,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code nps index event}, end to end through the command line. */
-@Disabled("enabled at merge: needs SchemaLoader/EventText/FilterParser")
 class IndexEventCommandTest {
   /** The paper's example (PLEROMA Fig. 2): prices and volumes in [0, 100). */
   static final String STOCKS_YAML =

@@ -10,13 +10,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code nps index filter}, end to end through the command line. */
-@Disabled("enabled at merge: needs SchemaLoader/EventText/FilterParser")
 class IndexFilterCommandTest {
   @TempDir Path dir;
   Path schema;
