@@ -128,8 +128,9 @@ final class IndexFilterCommand implements Callable<Integer> {
     sb.append(
         String.format(
             Locale.ROOT,
-            "%d cells (at most %d, dz length %d) covering %s of the index space%n",
+            "%d %s (at most %d, dz length %d) covering %s of the index space%n",
             cells.size(),
+            cells.size() == 1 ? "cell" : "cells",
             (Integer) d.get("maxCells"),
             (Integer) d.get("length"),
             percent((Double) d.get("coveredFraction"))));

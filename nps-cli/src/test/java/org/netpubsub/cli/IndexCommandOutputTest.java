@@ -47,7 +47,7 @@ class IndexCommandOutputTest {
     assertThat(d.get("overCoverFraction")).isEqualTo(0.0);
     assertThat(d.get("samples")).isEqualTo(1000);
     assertThat(IndexFilterCommand.text(d))
-        .contains("1 cells (at most 64, dz length 6) covering 25.00% of the index space")
+        .contains("1 cell (at most 64, dz length 6) covering 25.00% of the index space")
         .contains("  11  ff0e:c000::/18")
         .contains("over-cover 0.00%");
   }

@@ -14,9 +14,9 @@ import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.StringAttribute;
 
 /** Random typed filters and events over small schemas, for property tests. */
-final class FilterArbitraries {
+public final class FilterArbitraries {
   /** Ints a, b, c in [0, 7] and a string s of at most 3 bytes. */
-  static final Schema MIXED =
+  public static final Schema MIXED =
       Schema.builder("mixed")
           .intAttribute("a", 0, 7)
           .intAttribute("b", 0, 7)
@@ -33,7 +33,7 @@ final class FilterArbitraries {
           .build();
 
   /** Every string over {a, b, c} of length at most 3, "" first. */
-  static final List<String> STRINGS = strings("abc", 3);
+  public static final List<String> STRINGS = strings("abc", 3);
 
   private FilterArbitraries() {}
 
@@ -52,7 +52,7 @@ final class FilterArbitraries {
   }
 
   /** Filters over {@code schema} nested at most {@code depth} levels, atoms drawn per type. */
-  static Arbitrary<Filter> filters(Schema schema, int depth) {
+  public static Arbitrary<Filter> filters(Schema schema, int depth) {
     Arbitrary<Filter> atoms = atoms(schema);
     Arbitrary<Filter> level = atoms;
     for (int d = 1; d <= depth; d++) {
@@ -121,7 +121,7 @@ final class FilterArbitraries {
         .as((a, b, c, s) -> mixedEvent(a, b, c, s));
   }
 
-  static Event mixedEvent(long a, long b, long c, String s) {
+  public static Event mixedEvent(long a, long b, long c, String s) {
     return Event.builder(MIXED).set("a", a).set("b", b).set("c", c).set("s", s).build();
   }
 
