@@ -109,7 +109,7 @@ class IndexFilterCommandTest {
     int code = run("index", "filter", "--schema", schema.toString(), "--length", "6", "P >= 50");
     assertThat(code).as(err.toString()).isZero();
     assertThat(out.toString())
-        .contains("1 cells")
+        .contains("1 cell ")
         .contains("ff0e:8000::/17")
         .contains("50.00% of the index space")
         .contains("over-cover 0.00%");
