@@ -1,13 +1,10 @@
 package org.netpubsub.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.filter.Conjunction;
 import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.filter.Filter;
@@ -15,7 +12,6 @@ import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.FilterPrinter;
 import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.schema.Schema;
-import org.netpubsub.content.schema.SchemaLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,7 +56,7 @@ final class FilterCheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Schema schema = loadSchema();
+    Schema schema = SchemaFiles.load(schemaFile);
     Filter parsed = FilterParser.parse(schema, filter);
     Dnf dnf = Normalizer.toDnf(parsed, maxConjunctions);
     boolean aggregates = dnf.conjunctions().stream().anyMatch(c -> !c.aggregates().isEmpty());
@@ -87,15 +83,5 @@ final class FilterCheckCommand implements Callable<Integer> {
             + (aggregates ? ", with stateful aggregates" : ""));
     out.flush();
     return 0;
-  }
-
-  private Schema loadSchema() {
-    try {
-      return SchemaLoader.load(schemaFile);
-    } catch (NoSuchFileException e) {
-      throw new InvalidInputException("cannot read schema " + schemaFile + ": no such file");
-    } catch (IOException e) {
-      throw new InvalidInputException("cannot read schema " + schemaFile + ": " + e.getMessage());
-    }
   }
 }

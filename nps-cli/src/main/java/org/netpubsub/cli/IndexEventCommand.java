@@ -1,6 +1,5 @@
 package org.netpubsub.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -13,7 +12,6 @@ import org.netpubsub.content.index.ContentAddress;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
-import org.netpubsub.content.schema.SchemaLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,7 +46,7 @@ final class IndexEventCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Schema s = loadSchema(schema);
+    Schema s = SchemaFiles.load(schema);
     SpatialIndex index = index(s, length);
     Map<String, Object> result = describe(index, EventText.fromAssignments(s, assignments));
     PrintWriter out = spec.commandLine().getOut();
@@ -79,15 +77,6 @@ final class IndexEventCommand implements Callable<Integer> {
         + " bits)\naddress  "
         + described.get("address")
         + "\n";
-  }
-
-  /** Reads a schema file; a file that cannot be read is bad input (exit 2), not a crash. */
-  static Schema loadSchema(Path file) {
-    try {
-      return SchemaLoader.load(file);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read schema " + file + ": " + e, e);
-    }
   }
 
   /** The index of the given length, or of the default length. */

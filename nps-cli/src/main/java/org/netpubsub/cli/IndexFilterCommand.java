@@ -77,7 +77,7 @@ final class IndexFilterCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Schema s = IndexEventCommand.loadSchema(schema);
+    Schema s = SchemaFiles.load(schema);
     SpatialIndex index = IndexEventCommand.index(s, length);
     Dnf dnf = Normalizer.toDnf(FilterParser.parse(s, filter));
     Map<String, Object> result = describe(index, dnf, maxCells, samples, seed);

@@ -1,20 +1,15 @@
 package org.netpubsub.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.schema.Attribute;
 import org.netpubsub.content.schema.IntAttribute;
 import org.netpubsub.content.schema.Schema;
-import org.netpubsub.content.schema.SchemaLoader;
 import org.netpubsub.content.schema.StringAttribute;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,7 +32,7 @@ final class SchemaCheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Schema schema = load(file);
+    Schema schema = SchemaFiles.load(file);
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
       JsonOutput.printLine(out, toJson(schema));
@@ -45,19 +40,6 @@ final class SchemaCheckCommand implements Callable<Integer> {
       printText(out, schema);
     }
     return 0;
-  }
-
-  /** Loads a schema file; an unreadable file is bad input too (exit 2), with the reason. */
-  static Schema load(Path file) {
-    try {
-      return SchemaLoader.load(file);
-    } catch (NoSuchFileException e) {
-      throw new InvalidInputException("cannot read " + file + ": no such file");
-    } catch (AccessDeniedException e) {
-      throw new InvalidInputException("cannot read " + file + ": permission denied");
-    } catch (IOException e) {
-      throw new InvalidInputException("cannot read " + file + ": " + e.getMessage());
-    }
   }
 
   static String hexId(Schema schema) {

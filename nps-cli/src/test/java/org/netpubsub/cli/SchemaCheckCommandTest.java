@@ -86,13 +86,13 @@ class SchemaCheckCommandTest {
   @Test
   void missingFileExitsTwo() {
     assertThat(run("schema", "check", "no-such.yaml")).isEqualTo(2);
-    assertThat(err.toString()).contains("error: cannot read no-such.yaml: no such file");
+    assertThat(err.toString()).contains("error: cannot read schema no-such.yaml: no such file");
   }
 
   @Test
   void directoryIsNotASchema(@TempDir Path dir) {
     assertThat(run("schema", "check", dir.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("error: cannot read " + dir);
+    assertThat(err.toString()).contains("error: cannot read schema " + dir);
   }
 
   @Test

@@ -130,16 +130,6 @@ public final class SsbgModel implements WorkloadModel {
   }
 
   @Override
-  public int defaultHosts() {
-    return 16;
-  }
-
-  @Override
-  public HostAssignment defaultAssignment() {
-    return HostAssignment.ROUND_ROBIN;
-  }
-
-  @Override
   public Workload generate(WorkloadSpec spec) {
     return new Generation(spec)
         .assemble(

@@ -38,16 +38,6 @@ public final class UniformModel implements WorkloadModel {
   }
 
   @Override
-  public int defaultHosts() {
-    return 16;
-  }
-
-  @Override
-  public HostAssignment defaultAssignment() {
-    return HostAssignment.ROUND_ROBIN;
-  }
-
-  @Override
   public Workload generate(WorkloadSpec spec) {
     Generation g = new Generation(spec);
     return g.assemble(

@@ -14,11 +14,15 @@ public interface WorkloadModel {
   /** The schema of the generated events; it does not depend on the seed. */
   Schema schema();
 
-  /** Hosts when the user names none (PLEROMA: 16 end hosts; Camus ITCH: 200). */
-  int defaultHosts();
+  /** Hosts when the user names none: 16 end hosts as in PLEROMA, unless a model says otherwise. */
+  default int defaultHosts() {
+    return 16;
+  }
 
-  /** How subscriptions are divided among hosts when the user does not say. */
-  HostAssignment defaultAssignment();
+  /** How subscriptions are divided among hosts when the user does not say: round-robin. */
+  default HostAssignment defaultAssignment() {
+    return HostAssignment.ROUND_ROBIN;
+  }
 
   Workload generate(WorkloadSpec spec);
 }

@@ -92,11 +92,6 @@ public final class ZipfModel implements WorkloadModel {
   }
 
   @Override
-  public int defaultHosts() {
-    return 16;
-  }
-
-  @Override
   public HostAssignment defaultAssignment() {
     return HostAssignment.HOTSPOT;
   }
