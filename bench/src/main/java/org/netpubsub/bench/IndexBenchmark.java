@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Spatial indexing: event → dz → content address (once per publish), and filter → dz cover
- * (once per subscription), at short and full-address dz lengths.
+ * Spatial indexing: event → dz → content address (once per publish), and filter → dz cover (once
+ * per subscription), at short and full-address dz lengths.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
