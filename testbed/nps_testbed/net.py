@@ -139,7 +139,7 @@ class Network:
             args += switch.vsctl_args()
         run(args, timeout=90)
 
-    def edge_and_core_ports(self) -> set[str]:
+    def switch_ports(self) -> set[str]:
         return {intf.name for s in self.switches.values() for intf in s.intfList() if s.ports[intf] > 0}
 
 

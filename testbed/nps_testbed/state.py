@@ -31,18 +31,6 @@ def acquire_lock():
     return f
 
 
-def lock_held() -> bool:
-    if not os.path.exists(LOCK_FILE):
-        return False
-    with open(LOCK_FILE, "a+") as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(f, fcntl.LOCK_UN)
-        return False
-
-
 def write_pid(pid: int) -> None:
     _write_atomic(PID_FILE, f"{pid}\n")
 

@@ -161,7 +161,7 @@ def tree(depth: int, fanout: int) -> Topology:
 def fattree(k: int) -> Topology:
     """The k-ary fat tree (Al-Fares et al.): (k/2)^2 core, k pods of k/2 aggregation + k/2 edge, k^3/4 hosts.
 
-    Switches are numbered core first, then aggregation and edge pod by pod in role order.
+    Switches are numbered: all core, then all aggregation (pod by pod), then all edge (pod by pod).
     Edge ports 1..k/2 go to hosts and k/2+1..k up; aggregation ports 1..k/2 go down, k/2+1..k up;
     core switch c (0-based) has port p+1 towards pod p, reaching that pod's aggregation switch c // (k/2).
     """

@@ -98,7 +98,7 @@ def _wait_ready(network, controller: str | None, wait_connected: float, ready_ti
     """Standalone: until RSTP has converged. With a controller: optionally until all are connected."""
     bridges = [s.name for s in network.switches.values()]
     if controller is None:
-        ports = network.edge_and_core_ports()
+        ports = network.switch_ports()
         ovs.wait(lambda: ovs.rstp_settled(ports), ready_timeout, "the spanning tree")
         return 0
     if wait_connected > 0:

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from live import HERE, PYTHON, UpProcess, in_host, leftovers, needs_root, nothing_left, poll, tb, tb_json
+from live import HERE, PYTHON, UpProcess, in_host, leftovers, needs_root, poll, tb, tb_json
 
 pytestmark = needs_root
 

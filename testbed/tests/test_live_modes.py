@@ -22,7 +22,7 @@ def free_port() -> int:
 
 
 class FakeController:
-    """Accepts OpenFlow connections and records the first 8 bytes (the switch's HELLO header)."""
+    """Accepts OpenFlow connections, records the switch's HELLO header and answers with a HELLO."""
 
     def __init__(self):
         self.sock = socket.socket()
@@ -43,7 +43,12 @@ class FakeController:
             conn.settimeout(5)
             self.conns.append(conn)
             try:
-                self.hellos.append(conn.recv(8))
+                hello = conn.recv(8)
+                self.hellos.append(hello)
+                rest = int.from_bytes(hello[2:4], "big") - 8 if len(hello) == 8 else 0
+                if rest > 0:
+                    conn.recv(rest)  # HELLO elements (version bitmap)
+                conn.sendall(bytes([0x04, 0, 0, 8, 0, 0, 0, 1]))  # our HELLO: OpenFlow 1.3 agreed
             except OSError:
                 pass
 
@@ -71,11 +76,12 @@ def test_secure_mode_connects_openflow13_and_relays_the_api():
     threading.Thread(target=api.serve_forever, daemon=True).start()
     api_port = api.server_address[1]
     up = UpProcess("--topo", "linear:2", "--controller", f"tcp:127.0.0.1:{controller.port}",
-                   "--api", f"127.0.0.1:{api_port}")
+                   "--api", f"127.0.0.1:{api_port}", "--wait-connected", "30")
     try:
         event = up.wait_event("up", timeout=60)
         assert event["standalone"] is False and event["controller"] == f"tcp:127.0.0.1:{controller.port}"
-        poll(lambda: len(controller.hellos) >= 2, 20, "both switches to say HELLO")
+        assert event["connected"] == 2  # --wait-connected waited for both handshakes
+        assert len(controller.hellos) >= 2
         assert all(h[0] == 0x04 and h[1] == 0 for h in controller.hellos)  # OpenFlow 1.3, OFPT_HELLO
         cols = subprocess.run(["ovs-vsctl", "--columns=fail_mode,datapath_type,protocols", "list", "Bridge", "npts1"],
                               capture_output=True, text=True).stdout
