@@ -14,7 +14,7 @@ import signal
 import time
 
 from . import naming, ovs, state
-from .system import alive, cmdline, ip_batch, link_names, log, netns_inode, pids
+from .system import alive, cmdline, holds_host_address, ip_batch, link_names, log, netns_inode, pids
 
 
 def sweep(stop_up: bool = True) -> dict:
@@ -57,39 +57,24 @@ def _is_up_process(pid: int) -> bool:
 
 
 def _our_processes() -> set[int]:
-    root = netns_inode(os.getpid())
-    me = os.getpid()
-    shells, by_ns = set(), {}
+    """Our node shells, and every process in a host namespace. This process's own namespace (the
+    root namespace: the CLI refuses to clean from inside a host) is never a host's."""
+    protected = {netns_inode(os.getpid()), None}
+    shells, host_namespaces, by_ns = set(), set(), {}
     for pid in pids():
-        if pid == me:
+        if pid == os.getpid():
             continue
         ns = netns_inode(pid)
-        if ns is None:
-            continue
         by_ns.setdefault(ns, []).append(pid)
-        if any(a.startswith(f"mininet:{naming.PREFIX}") for a in cmdline(pid)):
-            shells.add(pid)
-    ours = {netns_inode(p) for p in shells}
+        args = cmdline(pid)
+        if any(a.startswith(f"mininet:{naming.PREFIX}") for a in args):
+            shells.add(pid)  # switch shells live in the root namespace: killed, namespace spared
+            if any(a.startswith(f"mininet:{naming.mininet_name('h')}") for a in args):
+                host_namespaces.add(ns)
     for ns, members in by_ns.items():
-        if ns != root and ns not in ours and _has_our_address(members[0]):
-            ours.add(ns)
-    ours.discard(root)
-    ours.discard(None)
-    return shells | {p for ns in ours for p in by_ns.get(ns, [])}
-
-
-def _has_our_address(pid: int) -> bool:
-    """Does the process's network namespace hold one of our ULA addresses on eth0 or mgmt0?"""
-    try:
-        with open(f"/proc/{pid}/net/if_inet6") as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) == 6 and fields[0].startswith(naming.ADDRESS_HEX_PREFIXES) and fields[5] in (
-                        naming.DATA_IF, naming.MGMT_IF):
-                    return True
-    except (FileNotFoundError, ProcessLookupError, PermissionError):
-        pass
-    return False
+        if ns not in protected and holds_host_address(members[0]):
+            host_namespaces.add(ns)
+    return shells | {p for ns in host_namespaces - protected for p in by_ns[ns]}
 
 
 def _kill_namespace_processes() -> int:

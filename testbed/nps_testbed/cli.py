@@ -8,7 +8,7 @@ import re
 import sys
 
 from . import commands, state, topologies
-from .system import CommandError, log
+from .system import CommandError, in_host_netns, log
 
 DEFAULT_CONTROLLER = "tcp:127.0.0.1:6653"
 DEFAULT_API = "127.0.0.1:8080"
@@ -81,6 +81,9 @@ def _dispatch(args) -> int:
         api = _api(args.api)
     if args.command in ("up", "down", "exec", "link", "clean") and os.geteuid() != 0:
         log(f"`{args.command}` needs root (network namespaces, Open vSwitch)")
+        return 1
+    if args.command in ("up", "link", "clean") and in_host_netns():
+        log(f"`{args.command}` must run in the root network namespace, not inside a host")
         return 1
     if args.command == "up":
         from .up import up

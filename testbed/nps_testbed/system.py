@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+from . import naming
+
 
 class CommandError(RuntimeError):
     """A system command failed; carries its output."""
@@ -70,3 +72,23 @@ def link_names() -> list[str]:
         if len(parts) >= 2:
             names.append(parts[1].strip().split("@")[0])
     return names
+
+
+def holds_host_address(pid: int | str) -> bool:
+    """Does the process's network namespace hold a test-bed host address on eth0 or mgmt0?
+    That is what makes a namespace a host's, whether or not its Mininet shell is still alive."""
+    try:
+        with open(f"/proc/{pid}/net/if_inet6") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) == 6 and fields[0].startswith(naming.ADDRESS_HEX_PREFIXES) and fields[5] in (
+                        naming.DATA_IF, naming.MGMT_IF):
+                    return True
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        pass
+    return False
+
+
+def in_host_netns() -> bool:
+    """Are we inside a test-bed host rather than in the root namespace?"""
+    return holds_host_address("self")

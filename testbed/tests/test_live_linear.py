@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from live import HERE, PYTHON, UpProcess, in_host, leftovers, needs_root, poll, tb, tb_json
+from live import HERE, PYTHON, TESTBED, UpProcess, in_host, leftovers, needs_root, poll, tb, tb_json
 
 pytestmark = needs_root
 
@@ -80,7 +80,7 @@ def send_udp(src, dst, port):
 
 
 def probe_udp(src, dst, port, timeout):
-    probe = subprocess.Popen([os.path.join(os.path.dirname(HERE), "nps-testbed"), "exec", "h3", "--", PYTHON,
+    probe = subprocess.Popen([TESTBED, "exec", "h3", "--", PYTHON,
                               os.path.join(HERE, "udp_probe.py"), dst, str(port), str(timeout)],
                              stdout=subprocess.PIPE, text=True)
     assert probe.stdout.readline().strip() == "ready"
@@ -119,6 +119,12 @@ def test_link_down_breaks_the_path_and_up_restores_it(hosts):
         assert tb("link", "s1", "s2", "up").returncode == 0
     poll(lambda: pings("h1", hosts["h3"]["address"], wait=1), 30, "h1 to reach h3 again")
     assert tb("link", "s1", "s3", "down").returncode == 2  # not adjacent
+
+
+def test_clean_refuses_to_run_inside_a_host(linear3):
+    result = in_host("h1", TESTBED, "clean")
+    assert result.returncode == 1 and "root network namespace" in result.stderr
+    assert pings("h1", "fd6e:7073:1::2")  # still up
 
 
 def test_down_removes_everything(linear3):

@@ -112,7 +112,7 @@ def test_zoo_abilene_has_11_nodes_and_14_edges():
     assert all(topo.attachment(f"h{i}") == (f"s{i}", 1) for i in range(1, 12))
 
 
-def test_zoo_tata_is_the_largest_and_fits_interface_names():
+def test_zoo_tata_is_the_largest_network():
     topo = topologies.parse("zoo:TataNld")
     assert (len(topo.switches), len(topo.switch_links())) == (143, 181)
 
