@@ -14,10 +14,11 @@ build: bootstrap
 demo: bootstrap
 	@scripts/demo
 
-# Every test, the formatter check included.
+# Every test: JVM (formatter check included), the CLI end to end, the Mininet test bed.
 test: bootstrap
 	@source scripts/java-env && mvn -B verify
 	@scripts/test-cli
+	@scripts/test-testbed
 
 # JMH benchmarks; results land in docs/results/.
 bench: build
