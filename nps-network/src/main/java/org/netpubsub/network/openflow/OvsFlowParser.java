@@ -82,6 +82,10 @@ public final class OvsFlowParser {
           case "udp6" -> new int[] {PacketHeaders.ETH_TYPE_IPV6, 17};
           case "sctp" -> new int[] {PacketHeaders.ETH_TYPE_IPV4, 132};
           case "sctp6" -> new int[] {PacketHeaders.ETH_TYPE_IPV6, 132};
+          case "arp" -> new int[] {0x0806, -1};
+          case "rarp" -> new int[] {0x8035, -1};
+          case "mpls" -> new int[] {0x8847, -1};
+          case "mplsm" -> new int[] {0x8848, -1};
           default -> null;
         };
     if (typeAndProto == null) {

@@ -210,8 +210,7 @@ final class OvsBridge implements AutoCloseable {
     try {
       Process p = new ProcessBuilder(cmd).start();
       p.getOutputStream().close();
-      // Outputs are small (a few kB), so reading one stream after the other cannot deadlock...
-      // unless stderr fills its pipe first; read it on a virtual thread to be safe.
+      // stderr is drained on its own thread so that neither pipe can fill up and block the child.
       var err = new java.util.concurrent.CompletableFuture<String>();
       Thread.ofVirtual().start(() -> err.complete(read(p.getErrorStream())));
       String out = read(p.getInputStream());

@@ -102,8 +102,9 @@ class OvsDifferentialTest {
             .containsExactlyInAnyOrderElementsOf(sw.groups());
       }
       for (int j = 0; j < PACKETS; j++) {
-        long inPort = gen.inPort();
-        PacketHeaders h = gen.packet(sw);
+        RandomOpenFlow.Packet packet = gen.packet(sw);
+        long inPort = packet.inPort();
+        PacketHeaders h = packet.headers();
         String trace = bridge.trace(inPort, h, gen.dpHash());
         Forwarding ovs = OvsTraceParser.parse(trace, h, bridge.datapathToOpenFlow());
         Set<Forwarding> possible = sw.possibleForwardings(inPort, h);
@@ -136,6 +137,158 @@ class OvsDifferentialTest {
     // The workload must exercise something: most packets go somewhere, some messages fail.
     assertThat(delivered).isGreaterThan(packets / 4);
     assertThat(errors).isNotEmpty();
+  }
+
+  /** Every field, flag, action and instruction of the model goes through OVS and back unchanged. */
+  @Test
+  void syntaxRoundTripsThroughOvs() {
+    Match content = Match.builder().ipv6().ipv6Dst("ff0e:c000::/ffff:e000::").build();
+    List<GroupEntry> groups =
+        List.of(
+            GroupEntry.of(
+                1,
+                GroupType.ALL,
+                Bucket.of(new Action.SetIpv6Dst(Ipv6Address.parse("ff0e::1")), Action.output(2)),
+                Bucket.of(new Action.SetUdpSrc(7), new Action.SetUdpDst(8), Action.output(3)),
+                Bucket.of(
+                    new Action.SetIpv6Src(Ipv6Address.parse("2001:db8::9")),
+                    Action.output(OfPort.IN_PORT)),
+                Bucket.of()),
+            GroupEntry.of(
+                2,
+                GroupType.SELECT,
+                Bucket.weighted(3, Action.output(1)),
+                Bucket.weighted(0, Action.group(1)),
+                Bucket.weighted(1, Action.output(OfPort.CONTROLLER))),
+            GroupEntry.of(3, GroupType.INDIRECT, Bucket.of(Action.group(2))),
+            GroupEntry.of(
+                4,
+                GroupType.FF,
+                Bucket.watching(4, Action.output(4)),
+                new Bucket(0, OfPort.ANY, 3, List.of(Action.output(3))),
+                new Bucket(0, 1, 1, List.of(Action.output(1)))));
+    List<FlowEntry> flows =
+        List.of(
+            FlowEntry.builder()
+                .priority(100)
+                .match(content)
+                .apply(new Action.SetIpv6Dst(Ipv6Address.parse("ff0e::1")), Action.output(2))
+                .build(),
+            FlowEntry.builder()
+                .table(0)
+                .priority(0)
+                .cookie(0x8000000000000001L)
+                .idleTimeout(3600)
+                .hardTimeout(7200)
+                .flags(java.util.EnumSet.allOf(FlowFlag.class))
+                .match(Match.builder().inPort(OfPort.LOCAL).ethType(0x0806).build())
+                .apply(
+                    new Action.Output(OfPort.CONTROLLER, 128),
+                    Action.output(OfPort.FLOOD),
+                    Action.output(OfPort.ALL),
+                    Action.output(OfPort.LOCAL),
+                    Action.output(OfPort.IN_PORT))
+                .instructions(Instruction.clearActions())
+                .write(Action.group(4), Action.output(3))
+                .writeMetadata(-1L, -1L)
+                .gotoTable(2)
+                .build(),
+            FlowEntry.builder()
+                .table(1)
+                .priority(65535)
+                .match(
+                    Match.builder()
+                        .udp6()
+                        .inPort(2)
+                        .ipv6Src("2001:db8::1/ffff::3")
+                        .ipv6Dst("ff0e::/16")
+                        .udpSrc(1)
+                        .udpDst(65535)
+                        .metadata(0x5, 0xff)
+                        .build())
+                .apply(new Action.SetUdpDst(9), new Action.SetUdpSrc(10), Action.group(3))
+                .build(),
+            FlowEntry.builder()
+                .table(2)
+                .priority(3)
+                .match(Match.builder().ipv6().ipProto(58).build())
+                .build(),
+            FlowEntry.builder()
+                .table(2)
+                .priority(4)
+                .match(Match.builder().ipv6().ipProto(6).build())
+                .build(),
+            FlowEntry.builder()
+                .table(2)
+                .priority(5)
+                .match(
+                    Match.builder()
+                        .ethType(0x0800)
+                        .ipProto(17)
+                        .udpDst(5)
+                        .metadata(-1L, -1L)
+                        .build())
+                .write(Action.group(2))
+                .build());
+    for (GroupEntry g : groups) {
+      assertThat(bridge.apply(GroupMod.add(g))).as("%s", g).isEmpty();
+    }
+    for (FlowEntry f : flows) {
+      assertThat(bridge.apply(FlowMod.add(f))).as("%s", f).isEmpty();
+    }
+    assertThat(bridge.dumpGroups()).containsExactlyInAnyOrderElementsOf(groups);
+    assertThat(bridge.dumpFlows()).containsExactlyInAnyOrderElementsOf(flows);
+  }
+
+  /**
+   * 64 nested groups, and a loop of groups, fail the translation on OVS and in the simulated switch
+   * alike; 63 do not.
+   */
+  @Test
+  void groupDepthLimitAndLoopsMatchOvs() {
+    SimulatedSwitch sw = newSwitch();
+    List<Object> mods = new java.util.ArrayList<>();
+    for (long g = 1; g <= 64; g++) {
+      mods.add(
+          GroupMod.add(
+              GroupEntry.of(
+                  g, GroupType.ALL, Bucket.of(Action.output(4)), Bucket.of(Action.group(g + 1)))));
+    }
+    // A loop, linear (one chaining bucket per group): 70 -> 71 -> 70.
+    mods.add(
+        GroupMod.add(
+            GroupEntry.of(
+                70, GroupType.ALL, Bucket.of(Action.output(4)), Bucket.of(Action.group(71)))));
+    mods.add(GroupMod.add(GroupEntry.of(71, GroupType.INDIRECT, Bucket.of(Action.group(70)))));
+    long[][] entryGroupByInPort = {{1, 1}, {2, 2}, {3, 70}};
+    for (long[] e : entryGroupByInPort) {
+      mods.add(
+          FlowMod.add(
+              FlowEntry.builder()
+                  .priority(1)
+                  .match(Match.builder().inPort(e[0]).build())
+                  .apply(Action.group(e[1]))
+                  .build()));
+    }
+    for (Object mod : mods) {
+      if (mod instanceof GroupMod gm) {
+        assertThat(sw.apply(gm)).isEmpty();
+        assertThat(bridge.apply(gm)).isEmpty();
+      } else {
+        assertThat(sw.apply((FlowMod) mod)).isEmpty();
+        assertThat(bridge.apply((FlowMod) mod)).isEmpty();
+      }
+    }
+    PacketHeaders p =
+        PacketHeaders.udp6(Ipv6Address.parse("::1"), Ipv6Address.parse("ff0e::1"), 1, 2);
+    for (long[] e : entryGroupByInPort) {
+      Forwarding ovs =
+          OvsTraceParser.parse(bridge.trace(e[0], p, 1), p, bridge.datapathToOpenFlow());
+      assertThat(sw.forward(e[0], p)).as("in_port %d", e[0]).isEqualTo(ovs);
+    }
+    assertThat(sw.forward(1, p)).isEqualTo(Forwarding.FAILED);
+    assertThat(sw.forward(2, p).ports()).hasSize(63).containsOnly(4L); // groups 2..64
+    assertThat(sw.forward(3, p)).isEqualTo(Forwarding.FAILED);
   }
 
   private static String lines(List<?> items) {

@@ -41,7 +41,7 @@ final class RandomOpenFlow {
     List<FlowEntry> flows = sw.flows();
     if (groups.size() < 2 && chance(0.3)) {
       return GroupMod.add(randomGroup(unusedGroupId()));
-    } else if (x < 0.50 || flows.isEmpty() && x < 0.80) {
+    } else if (x < 0.60 || flows.isEmpty() && x < 0.80) {
       return FlowMod.add(randomEntry());
     } else if (x < 0.80) {
       return aimedFlowMod(pick(flows));
@@ -314,27 +314,53 @@ final class RandomOpenFlow {
     return new GroupEntry(id, type, buckets);
   }
 
-  /** An entering port. */
-  long inPort() {
-    return 1 + r.nextInt(ports);
+  /** A packet; usually one that satisfies the match of an existing entry (then the in_port too). */
+  Packet packet(SimulatedSwitch sw) {
+    double x = r.nextDouble();
+    long inPort = 1 + r.nextInt(ports);
+    if (x < 0.05) {
+      return new Packet(
+          inPort,
+          new PacketHeaders(PacketHeaders.ETH_TYPE_IPV4, null, null, 17, 1 + r.nextInt(4), 2));
+    }
+    PacketHeaders h =
+        new PacketHeaders(
+            PacketHeaders.ETH_TYPE_IPV6,
+            source(),
+            destination(),
+            x < 0.1 ? 6 : 17,
+            1 + r.nextInt(4),
+            1 + r.nextInt(4));
+    // Aim mostly at table 0, where every packet starts.
+    int table = chance(0.8) ? 0 : r.nextInt(TABLES);
+    List<FlowEntry> candidates =
+        sw.flows().stream()
+            .filter(f -> f.tableId() == table && f.match().isEthType(PacketHeaders.ETH_TYPE_IPV6))
+            .toList();
+    if (candidates.isEmpty() || chance(0.25)) {
+      return new Packet(inPort, h);
+    }
+    Match m = pick(candidates).match();
+    if (m.ipv6Dst() != null) {
+      h = h.withIpv6Dst(m.ipv6Dst().value().or(h.ipv6Dst().and(m.ipv6Dst().mask().not())));
+    }
+    if (m.ipv6Src() != null) {
+      h = h.withIpv6Src(m.ipv6Src().value().or(h.ipv6Src().and(m.ipv6Src().mask().not())));
+    }
+    if (m.ipProto() != null && m.ipProto() != h.ipProto()) {
+      h = new PacketHeaders(h.ethType(), h.ipv6Src(), h.ipv6Dst(), m.ipProto(), 1, 1);
+    }
+    if (m.udpSrc() != null) {
+      h = h.withUdpSrc(m.udpSrc());
+    }
+    if (m.udpDst() != null) {
+      h = h.withUdpDst(m.udpDst());
+    }
+    return new Packet(m.inPort() != null ? m.inPort() : inPort, h);
   }
 
-  /** A packet, often aimed at the destination match of an existing entry. */
-  PacketHeaders packet(SimulatedSwitch sw) {
-    double x = r.nextDouble();
-    if (x < 0.05) {
-      return new PacketHeaders(PacketHeaders.ETH_TYPE_IPV4, null, null, 17, 1 + r.nextInt(4), 2);
-    }
-    Ipv6Address dst = destination();
-    List<FlowEntry> withDst = sw.flows().stream().filter(f -> f.match().ipv6Dst() != null).toList();
-    if (!withDst.isEmpty() && chance(0.7)) {
-      MaskedIpv6 m = pick(withDst).match().ipv6Dst();
-      dst = m.value().or(dst.and(m.mask().not())); // inside the entry's masked set
-    }
-    int proto = x < 0.1 ? 6 : 17;
-    return new PacketHeaders(
-        PacketHeaders.ETH_TYPE_IPV6, source(), dst, proto, 1 + r.nextInt(4), 1 + r.nextInt(4));
-  }
+  /** A packet entering by a port. */
+  record Packet(long inPort, PacketHeaders headers) {}
 
   /** A non-zero dp_hash for the trace. */
   long dpHash() {
