@@ -34,12 +34,14 @@ class OvsDifferentialTest {
 
   private static OvsBridge bridge;
 
+  private static final boolean SKIP = Boolean.getBoolean("nps.skipOvs");
+
   @BeforeAll
   static void startOvs() {
-    Assumptions.assumeFalse(
-        Boolean.getBoolean("nps.skipOvs"), "nps.skipOvs=true: Open vSwitch test skipped");
-    OvsBridge.ensureRunning();
-    bridge = OvsBridge.create(PORTS, UP);
+    if (!SKIP) {
+      OvsBridge.ensureRunning(); // fails (does not skip) if OVS cannot be started
+      bridge = OvsBridge.create(PORTS, UP);
+    }
   }
 
   @AfterAll
@@ -51,6 +53,7 @@ class OvsDifferentialTest {
 
   @BeforeEach
   void clearBridge() {
+    Assumptions.assumeFalse(SKIP, "nps.skipOvs=true: the Open vSwitch test is skipped");
     bridge.clear();
   }
 
@@ -97,9 +100,11 @@ class OvsDifferentialTest {
         assertThat(bridge.dumpFlows())
             .as("OVS flows vs simulated flows; " + context)
             .containsExactlyInAnyOrderElementsOf(sw.flows());
-        assertThat(bridge.dumpGroups())
-            .as("OVS groups vs simulated groups; " + context)
-            .containsExactlyInAnyOrderElementsOf(sw.groups());
+        if (mod instanceof GroupMod) { // a flow-mod cannot change groups: one process saved
+          assertThat(bridge.dumpGroups())
+              .as("OVS groups vs simulated groups; " + context)
+              .containsExactlyInAnyOrderElementsOf(sw.groups());
+        }
       }
       for (int j = 0; j < PACKETS; j++) {
         RandomOpenFlow.Packet packet = gen.packet(sw);
