@@ -29,7 +29,10 @@ class OvsDifferentialTest {
   /** {@code -Dnps.ovsDifferential.sequences=N} runs more (a soak); the default keeps it fast. */
   private static final int SEQUENCES = Integer.getInteger("nps.ovsDifferential.sequences", 20);
 
-  private static final int MODS = 15;
+  /** {@code -Dnps.ovsDifferential.seed=S} explores other sequences. */
+  private static final long SEED_BASE = Long.getLong("nps.ovsDifferential.seed", 0x5eed0000L);
+
+  private static final int MODS = Integer.getInteger("nps.ovsDifferential.messages", 15);
   private static final int PACKETS = 20;
 
   private static OvsBridge bridge;
@@ -74,7 +77,7 @@ class OvsDifferentialTest {
     int delivered = 0;
     int ambiguous = 0;
     for (int seq = 0; seq < SEQUENCES; seq++) {
-      long seed = 0x5eed0000L + seq;
+      long seed = SEED_BASE + seq;
       RandomOpenFlow gen = new RandomOpenFlow(seed, PORTS);
       SimulatedSwitch sw = newSwitch();
       bridge.clear();

@@ -201,7 +201,7 @@ final class RandomOpenFlow {
       } else if (x < 0.45) {
         out.add(Action.output(OfPort.IN_PORT));
       } else if (x < 0.50) {
-        out.add(Action.output(OfPort.ALL));
+        out.add(Action.output(chance(0.5) ? OfPort.ALL : OfPort.FLOOD));
       } else if (x < 0.55) {
         out.add(Action.output(OfPort.CONTROLLER));
       } else if (x < 0.58) {
@@ -218,7 +218,8 @@ final class RandomOpenFlow {
           out.add(new Action.SetIpv6Src(source()));
         }
       } else if (udp || chance(0.1)) {
-        out.add(new Action.SetUdpDst(1 + r.nextInt(4)));
+        int port = 1 + r.nextInt(4);
+        out.add(chance(0.7) ? new Action.SetUdpDst(port) : new Action.SetUdpSrc(port));
       }
     }
     return out;
@@ -295,6 +296,9 @@ final class RandomOpenFlow {
       List<Action> actions = new ArrayList<>();
       if (chance(0.5)) {
         actions.add(new Action.SetIpv6Dst(destination()));
+      }
+      if (chance(0.1)) {
+        actions.add(new Action.SetUdpDst(1 + r.nextInt(4))); // a no-op on non-UDP packets
       }
       if (id < GROUP_IDS && chance(0.15)) {
         actions.add(Action.group(id + 1 + r.nextInt((int) (GROUP_IDS - id))));
