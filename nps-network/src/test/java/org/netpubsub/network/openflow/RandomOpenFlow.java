@@ -132,7 +132,7 @@ final class RandomOpenFlow {
     return 1 + r.nextInt(15);
   }
 
-  /** ff0e:XXXX:YYYY::/mask where the mask is CIDR /16../48 or a few scattered bits. */
+  /** ff0e:XXXX:YYYY::/mask where the mask is CIDR /16../21 or 1-3 scattered bits in 16..47. */
   private MaskedIpv6 randomDstMatch() {
     Ipv6Address value = destination();
     if (chance(0.5)) {
