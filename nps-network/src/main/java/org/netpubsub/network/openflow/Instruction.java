@@ -1,0 +1,119 @@
+package org.netpubsub.network.openflow;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * An OpenFlow 1.3 instruction. A flow carries at most one of each kind, and a switch executes them
+ * in the fixed order of OF1.3 §5.9 whatever order they were sent in: apply-actions, clear-actions,
+ * write-actions, write-metadata, goto-table ({@link #normalize}).
+ */
+public sealed interface Instruction {
+
+  /** The position of this kind in the execution order of OF1.3 §5.9. */
+  int order();
+
+  /** Execute these actions now, in order, on the packet. */
+  record ApplyActions(List<Action> actions) implements Instruction {
+    public ApplyActions {
+      actions = List.copyOf(actions);
+    }
+
+    @Override
+    public int order() {
+      return 0;
+    }
+  }
+
+  /** Empty the action set. */
+  record ClearActions() implements Instruction {
+    @Override
+    public int order() {
+      return 1;
+    }
+  }
+
+  /** Merge these actions into the action set (one per {@link Action#actionSetKey}, last wins). */
+  record WriteActions(List<Action> actions) implements Instruction {
+    public WriteActions {
+      actions = List.copyOf(actions);
+    }
+
+    @Override
+    public int order() {
+      return 2;
+    }
+  }
+
+  /** metadata = (metadata &amp; ~mask) | (value &amp; mask). */
+  record WriteMetadata(long value, long mask) implements Instruction {
+    public WriteMetadata {
+      value &= mask;
+    }
+
+    @Override
+    public int order() {
+      return 3;
+    }
+  }
+
+  /** Continue in a later table. */
+  record GotoTable(int tableId) implements Instruction {
+    public GotoTable {
+      if (tableId < 0 || tableId > 0xff) {
+        throw new IllegalArgumentException("table id out of range: " + tableId);
+      }
+    }
+
+    @Override
+    public int order() {
+      return 4;
+    }
+  }
+
+  static ApplyActions apply(Action... actions) {
+    return new ApplyActions(List.of(actions));
+  }
+
+  static WriteActions write(Action... actions) {
+    return new WriteActions(List.of(actions));
+  }
+
+  static GotoTable gotoTable(int tableId) {
+    return new GotoTable(tableId);
+  }
+
+  static WriteMetadata writeMetadata(long value, long mask) {
+    return new WriteMetadata(value, mask);
+  }
+
+  static ClearActions clearActions() {
+    return new ClearActions();
+  }
+
+  /**
+   * The instructions in execution order, without empty apply/write-actions (they do nothing, and
+   * switches do not keep them). Two of one kind is malformed: IllegalArgumentException.
+   */
+  static List<Instruction> normalize(List<Instruction> instructions) {
+    List<Instruction> out = new ArrayList<>(instructions.size());
+    for (Instruction i : instructions) {
+      if (i == null) {
+        throw new IllegalArgumentException("null instruction");
+      }
+      if (out.stream().anyMatch(o -> o.order() == i.order())) {
+        throw new IllegalArgumentException(
+            "at most one instruction of each kind (OpenFlow 1.3 §5.9): " + instructions);
+      }
+      boolean empty =
+          (i instanceof ApplyActions a && a.actions().isEmpty())
+              || (i instanceof WriteActions w && w.actions().isEmpty());
+      if (!empty) {
+        out.add(i);
+      }
+    }
+    out.sort(Comparator.comparingInt(Instruction::order));
+    return List.copyOf(out);
+  }
+}
