@@ -265,7 +265,7 @@ public final class SimulatedNetwork {
       if (names.isEmpty()) {
         lost.add(out);
       }
-      names.forEach(n -> deliveries.add(new Trace.Delivery(n, h, payload)));
+      names.forEach(n -> deliveries.add(new Trace.Delivery(n, h, payload, hops)));
     }
   }
 }

@@ -18,14 +18,16 @@ import org.netpubsub.network.topology.SwitchPort;
 public record Trace(
     List<Delivery> deliveries, List<PacketIn> packetIns, List<SwitchPort> lostAt, boolean loop) {
 
-  /** A copy received by a host. */
-  public record Delivery(String host, PacketHeaders headers, Payload payload) {}
+  /** A copy received by a host after crossing {@code links} switch-to-switch links. */
+  public record Delivery(String host, PacketHeaders headers, Payload payload, int links) {}
 
   /** A copy sent to the controller by switch {@code dpid}, which received it on {@code inPort}. */
   public record PacketIn(long dpid, long inPort, PacketHeaders headers, Payload payload) {}
 
   private static final Comparator<Delivery> DELIVERY_ORDER =
-      Comparator.comparing(Delivery::host).thenComparing(Delivery::headers);
+      Comparator.comparing(Delivery::host)
+          .thenComparing(Delivery::headers)
+          .thenComparingInt(Delivery::links);
   private static final Comparator<PacketIn> PACKET_IN_ORDER =
       Comparator.comparing(PacketIn::dpid, Long::compareUnsigned)
           .thenComparingLong(PacketIn::inPort)

@@ -67,6 +67,7 @@ class SimulatedNetworkTest {
     assertThat(t.deliveries().get(0).headers().ipv6Dst())
         .isEqualTo(Ipv6Address.parse("2001:db8::99"));
     assertThat(t.packetIns()).isEmpty();
+    assertThat(t.deliveries().get(0).links()).isEqualTo(2);
     assertThat(net.switchAt(2).flowStats().get(0).packetCount()).isEqualTo(1);
   }
 
@@ -177,7 +178,7 @@ class SimulatedNetworkTest {
     assertThat(t.packetIns())
         .containsExactly(new Trace.PacketIn(2, 1, lldp, new Payload(new byte[] {1, 2, 3})));
     Trace toHost = net.packetOut(1, 2, lldp, p);
-    assertThat(toHost.deliveries()).containsExactly(new Trace.Delivery("h1", lldp, p));
+    assertThat(toHost.deliveries()).containsExactly(new Trace.Delivery("h1", lldp, p, 0));
   }
 
   @Test
