@@ -10,11 +10,11 @@ import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Topology;
 
 /** The end-to-end check of the base app on a simulated network: who reaches whom, and how. */
-final class Reachability {
+public final class Reachability {
   private Reachability() {}
 
   /** Installs the app's desired flows for {@code believed} (what the controller knows). */
-  static void install(SimulatedNetwork net, Topology believed) {
+  public static void install(SimulatedNetwork net, Topology believed) {
     net.install(UnicastRouting.desiredFlows(believed));
   }
 
@@ -23,7 +23,7 @@ final class Reachability {
    * actually up), a UDP packet arrives exactly once, at the destination, unchanged, over a shortest
    * path, with nothing punted; otherwise nothing arrives. Never a loop. Returns the pairs checked.
    */
-  static int checkAllPairs(SimulatedNetwork net, Topology up) {
+  public static int checkAllPairs(SimulatedNetwork net, Topology up) {
     int pairs = 0;
     for (String a : net.hostNames()) {
       Host src = net.host(a);
