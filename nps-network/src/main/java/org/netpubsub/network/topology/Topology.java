@@ -301,15 +301,23 @@ public final class Topology {
     return new Topology(copyPorts(), new TreeSet<>(links), hs);
   }
 
-  /** Applies one change as discovery reported it. */
+  /**
+   * Applies one change as discovery reported it. A host change that no longer fits (its port has
+   * since become a link port, or its switch is gone) is stale and ignored, not an error.
+   */
   public Topology apply(TopologyChange change) {
     return switch (change) {
       case TopologyChange.LinkAdded a -> addLink(a.link());
       case TopologyChange.LinkRemoved r -> removeLink(r.link());
-      case TopologyChange.HostAdded a -> addHost(a.host());
-      case TopologyChange.HostMoved m -> addHost(m.to());
+      case TopologyChange.HostAdded a -> addHostIfEdge(a.host());
+      case TopologyChange.HostMoved m -> addHostIfEdge(m.to());
       case TopologyChange.HostRemoved r -> removeHost(r.host().address());
     };
+  }
+
+  private Topology addHostIfEdge(Host h) {
+    boolean fits = hasSwitch(h.attachment().dpid()) && !linkAt.containsKey(h.attachment());
+    return fits ? addHost(h) : this;
   }
 
   /** Applies changes in order. */

@@ -114,6 +114,9 @@ class TopologyTest {
     assertThat(t.links()).containsExactly(L12, Link.of(1, 4, 3, 4));
     assertThat(t.host(H1)).contains(h.at(SwitchPort.of(3, 1)));
     assertThat(t.apply(new HostRemoved(h)).hosts()).isEmpty();
+    // Learned before the port turned out to be a link port: stale, ignored.
+    assertThat(t.apply(new HostAdded(h.at(SwitchPort.of(1, 1))))).isSameAs(t);
+    assertThat(t.apply(new HostMoved(h, h.at(SwitchPort.of(9, 1))))).isSameAs(t);
   }
 
   @Test
