@@ -47,7 +47,7 @@ public final class Ipv6NeighborDiscovery {
    * hosts: a new host, a moved one, or nothing (malformed frame, not an edge port, nothing new).
    */
   public static List<TopologyChange> learn(Topology t, long dpid, long inPort, byte[] frame) {
-    if (inPort < 1 || inPort > 0xffffff00L) {
+    if (!SwitchPort.isPhysical(inPort)) {
       return List.of();
     }
     SwitchPort at = new SwitchPort(dpid, inPort);

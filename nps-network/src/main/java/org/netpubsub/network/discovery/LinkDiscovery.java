@@ -92,6 +92,9 @@ public final class LinkDiscovery {
     int ttl = (int) Math.min(0xffff, (config.expiryMillis() + 999) / 1000);
     for (Map.Entry<Long, ? extends Collection<Long>> e : switchPorts.entrySet()) {
       for (long port : new TreeSet<>(e.getValue())) {
+        if (!SwitchPort.isPhysical(port)) {
+          continue; // LOCAL and other reserved ports lead to no link
+        }
         SwitchPort sp = new SwitchPort(e.getKey(), port);
         Long last = lastProbed.get(sp);
         if (last == null || now - last >= config.probeIntervalMillis()) {
@@ -125,7 +128,7 @@ public final class LinkDiscovery {
       foreignFrames++;
       return List.of();
     }
-    if (inPort < 1 || inPort > 0xffffff00L) {
+    if (!SwitchPort.isPhysical(inPort)) {
       return List.of(); // punted from LOCAL or a reserved port: no link
     }
     SwitchPort from = new SwitchPort(f.dpid(), f.port());
@@ -154,6 +157,9 @@ public final class LinkDiscovery {
 
   /** A port went down (port-status): its link is gone, and the port is probed when it is back. */
   public List<TopologyChange> onPortDown(long dpid, long port) {
+    if (!SwitchPort.isPhysical(port)) {
+      return List.of();
+    }
     SwitchPort sp = new SwitchPort(dpid, port);
     lastProbed.remove(sp);
     List<TopologyChange> out = new ArrayList<>();
@@ -163,7 +169,9 @@ public final class LinkDiscovery {
 
   /** A port came up: probe it at the next {@link #probes} call. */
   public void onPortUp(long dpid, long port) {
-    lastProbed.remove(new SwitchPort(dpid, port));
+    if (SwitchPort.isPhysical(port)) {
+      lastProbed.remove(new SwitchPort(dpid, port));
+    }
   }
 
   /** A switch disconnected: its links are gone. */

@@ -11,9 +11,14 @@ public record SwitchPort(long dpid, long port) implements Comparable<SwitchPort>
       Comparator.comparing(SwitchPort::dpid, DPID_ORDER).thenComparingLong(SwitchPort::port);
 
   public SwitchPort {
-    if (port < 1 || port > 0xffffff00L) {
+    if (!isPhysical(port)) {
       throw new IllegalArgumentException("not a physical port number: " + port);
     }
+  }
+
+  /** True for physical port numbers, 1..0xffffff00 (not LOCAL, CONTROLLER, ...). */
+  public static boolean isPhysical(long port) {
+    return port >= 1 && port <= 0xffffff00L;
   }
 
   public static SwitchPort of(long dpid, long port) {

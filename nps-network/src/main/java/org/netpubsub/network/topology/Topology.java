@@ -195,7 +195,10 @@ public final class Topology {
 
   // ---- updates ----
 
-  /** Adds a switch with these ports, or adds the ports to a known switch. */
+  /**
+   * Adds a switch with these physical ports, or adds the ports to a known switch; a reserved port
+   * number (LOCAL, ...) is an IllegalArgumentException.
+   */
   public Topology addSwitch(long dpid, Collection<Long> newPorts) {
     SortedSet<Long> old = ports(dpid);
     if (hasSwitch(dpid) && old.containsAll(newPorts)) {

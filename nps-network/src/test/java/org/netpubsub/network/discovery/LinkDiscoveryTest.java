@@ -44,6 +44,7 @@ class LinkDiscoveryTest {
     assertThat(d.probes(1000, SWITCHES)).hasSize(3);
     d.onPortUp(2, 1);
     assertThat(d.probes(1001, SWITCHES)).extracting(x -> x.dpid()).containsExactly(2L);
+    assertThat(d.probes(2000, Map.of(3L, Set.of(0xfffffffeL)))).as("LOCAL").isEmpty();
   }
 
   @Test
@@ -84,6 +85,7 @@ class LinkDiscoveryTest {
     d.onLldp(0, 3, 1, lldp(1, 1, NONCE));
     assertThat(d.onPortDown(2, 1)).containsExactly(new LinkRemoved(Link.of(1, 2, 2, 1)));
     assertThat(d.onPortDown(2, 1)).isEmpty();
+    assertThat(d.onPortDown(2, 0xfffffffeL)).as("LOCAL").isEmpty();
     assertThat(d.onSwitchRemoved(3)).containsExactly(new LinkRemoved(Link.of(1, 1, 3, 1)));
     assertThat(d.links()).isEmpty();
   }
