@@ -5,8 +5,9 @@ import java.util.Optional;
 
 /**
  * The match of a flow entry: every field optional (null = wildcard). IPv6 addresses and metadata
- * take arbitrary masks; the other fields are exact, as OpenFlow 1.3 defines them. A masked field
- * whose mask is zero is a wildcard and is dropped, so equal matches compare equal.
+ * take arbitrary masks; the other fields are exact, as OpenFlow 1.3 defines them. {@code
+ * icmpv6Type} (OXM ICMPV6_TYPE) lets neighbour discovery go to the controller without ping. A
+ * masked field whose mask is zero is a wildcard and is dropped, so equal matches compare equal.
  *
  * <p>A match may be built without its OpenFlow prerequisites (IPv6 addresses need {@code
  * eth_type=0x86dd}, {@code ip_proto} needs IPv4 or IPv6, UDP ports need {@code ip_proto=17}); a
@@ -21,7 +22,8 @@ public record Match(
     Integer ipProto,
     Integer udpSrc,
     Integer udpDst,
-    MaskedLong metadata) {
+    MaskedLong metadata,
+    Integer icmpv6Type) {
 
   /** Matches every packet. */
   public static final Match ANY = builder().build();
@@ -34,6 +36,7 @@ public record Match(
     range(ipProto, 0xff, "ip_proto");
     range(udpSrc, 0xffff, "udp_src");
     range(udpDst, 0xffff, "udp_dst");
+    range(icmpv6Type, 0xff, "icmpv6_type");
     if (ipv6Src != null && ipv6Src.mask().isZero()) {
       ipv6Src = null;
     }
@@ -43,6 +46,19 @@ public record Match(
     if (metadata != null && metadata.mask() == 0) {
       metadata = null;
     }
+  }
+
+  /** A match without an ICMPv6 type (the fields before {@code icmpv6Type} was added). */
+  public Match(
+      Long inPort,
+      Integer ethType,
+      MaskedIpv6 ipv6Src,
+      MaskedIpv6 ipv6Dst,
+      Integer ipProto,
+      Integer udpSrc,
+      Integer udpDst,
+      MaskedLong metadata) {
+    this(inPort, ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, udpDst, metadata, null);
   }
 
   private static void range(Integer v, int max, String field) {
@@ -65,6 +81,7 @@ public record Match(
     b.udpSrc = udpSrc;
     b.udpDst = udpDst;
     b.metadata = metadata;
+    b.icmpv6Type = icmpv6Type;
     return b;
   }
 
@@ -75,7 +92,10 @@ public record Match(
         ((ipv6Src != null || ipv6Dst != null) && !isEthType(PacketHeaders.ETH_TYPE_IPV6))
             || (ipProto != null && !ip)
             || ((udpSrc != null || udpDst != null)
-                && !(ip && Objects.equals(ipProto, PacketHeaders.IP_PROTO_UDP)));
+                && !(ip && Objects.equals(ipProto, PacketHeaders.IP_PROTO_UDP)))
+            || (icmpv6Type != null
+                && !(isEthType(PacketHeaders.ETH_TYPE_IPV6)
+                    && Objects.equals(ipProto, PacketHeaders.IP_PROTO_ICMPV6)));
     return bad ? Optional.of(OpenFlowError.OFPBMC_BAD_PREREQ) : Optional.empty();
   }
 
@@ -97,7 +117,8 @@ public record Match(
         && (ipProto == null || (h.isIp() && ipProto == h.ipProto()))
         && (udpSrc == null || (h.isUdp() && udpSrc == h.udpSrc()))
         && (udpDst == null || (h.isUdp() && udpDst == h.udpDst()))
-        && (this.metadata == null || this.metadata.matches(metadata));
+        && (this.metadata == null || this.metadata.matches(metadata))
+        && (icmpv6Type == null || (h.isIcmpv6() && icmpv6Type == h.icmpv6Type()));
   }
 
   /**
@@ -113,7 +134,8 @@ public record Match(
         && exactCovers(ipProto, other.ipProto)
         && exactCovers(udpSrc, other.udpSrc)
         && exactCovers(udpDst, other.udpDst)
-        && (metadata == null || (other.metadata != null && metadata.covers(other.metadata)));
+        && (metadata == null || (other.metadata != null && metadata.covers(other.metadata)))
+        && exactCovers(icmpv6Type, other.icmpv6Type);
   }
 
   private static boolean exactCovers(Object mine, Object theirs) {
@@ -129,7 +151,8 @@ public record Match(
         && exactOverlaps(ipProto, other.ipProto)
         && exactOverlaps(udpSrc, other.udpSrc)
         && exactOverlaps(udpDst, other.udpDst)
-        && (metadata == null || other.metadata == null || metadata.overlaps(other.metadata));
+        && (metadata == null || other.metadata == null || metadata.overlaps(other.metadata))
+        && exactOverlaps(icmpv6Type, other.icmpv6Type);
   }
 
   private static boolean exactOverlaps(Object a, Object b) {
@@ -152,6 +175,7 @@ public record Match(
     private Integer udpSrc;
     private Integer udpDst;
     private MaskedLong metadata;
+    private Integer icmpv6Type;
 
     private Builder() {}
 
@@ -173,6 +197,17 @@ public record Match(
     /** eth_type=0x86dd, ip_proto=17. */
     public Builder udp6() {
       return ipv6().ipProto(PacketHeaders.IP_PROTO_UDP);
+    }
+
+    /** eth_type=0x86dd, ip_proto=58. */
+    public Builder icmp6() {
+      return ipv6().ipProto(PacketHeaders.IP_PROTO_ICMPV6);
+    }
+
+    /** icmpv6_type (needs {@link #icmp6}). */
+    public Builder icmpv6Type(int type) {
+      icmpv6Type = type;
+      return this;
     }
 
     public Builder ipv6Src(MaskedIpv6 v) {
@@ -230,13 +265,15 @@ public record Match(
         case "udpSrc" -> udpSrc = null;
         case "udpDst" -> udpDst = null;
         case "metadata" -> metadata = null;
+        case "icmpv6Type" -> icmpv6Type = null;
         default -> throw new IllegalArgumentException("no match field " + field);
       }
       return this;
     }
 
     public Match build() {
-      return new Match(inPort, ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, udpDst, metadata);
+      return new Match(
+          inPort, ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, udpDst, metadata, icmpv6Type);
     }
   }
 }

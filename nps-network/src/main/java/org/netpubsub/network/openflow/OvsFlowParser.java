@@ -30,9 +30,11 @@ public final class OvsFlowParser {
     if (proto[0] != null) {
       m.ipProto(proto[0]);
     }
-    return b.match(m.build())
-        .instructions(parseInstructions(line.substring(at + 8).trim()))
-        .build();
+    Match match = m.build();
+    if (match.icmpv6Type() != null && match.prerequisiteError().isPresent()) {
+      throw new IllegalArgumentException("icmp_type is modelled for ICMPv6 only, in: " + line);
+    }
+    return b.match(match).instructions(parseInstructions(line.substring(at + 8).trim())).build();
   }
 
   private static void flowToken(
@@ -60,6 +62,7 @@ public final class OvsFlowParser {
       case "tp_src", "udp_src" -> m.udpSrc(Integer.decode(value));
       case "tp_dst", "udp_dst" -> m.udpDst(Integer.decode(value));
       case "metadata" -> m.metadata(parseMaskedLong(value));
+      case "icmp_type", "icmpv6_type" -> m.icmpv6Type(Integer.decode(value));
       default -> {
         if (!protocolKeyword(key, m, proto)) {
           throw new IllegalArgumentException("unsupported flow field '" + token + "' in: " + line);

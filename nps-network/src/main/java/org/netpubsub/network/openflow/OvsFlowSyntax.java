@@ -44,6 +44,9 @@ public final class OvsFlowSyntax {
     if (m.udpDst() != null) {
       parts.add("udp_dst=" + m.udpDst());
     }
+    if (m.icmpv6Type() != null) {
+      parts.add("icmpv6_type=" + m.icmpv6Type());
+    }
     return String.join(",", parts);
   }
 
@@ -61,6 +64,7 @@ public final class OvsFlowSyntax {
       case 17 -> "udp" + suffix;
       case 6 -> "tcp" + suffix;
       case 132 -> "sctp" + suffix;
+      case 58 -> v6 ? "icmp6" : "ip";
       default -> v6 ? "ipv6" : "ip";
     };
   }
@@ -249,6 +253,9 @@ public final class OvsFlowSyntax {
     if (h.isUdp()) {
       parts.add("udp_src=" + h.udpSrc());
       parts.add("udp_dst=" + h.udpDst());
+    }
+    if (h.isIcmpv6()) {
+      parts.add("icmpv6_type=" + h.icmpv6Type());
     }
     return String.join(",", parts);
   }

@@ -4,15 +4,24 @@ import java.util.Comparator;
 
 /**
  * The header fields of a packet that netpubsub's flows look at: EtherType, IPv6 source and
- * destination, IP protocol, UDP ports. Fields a packet does not have (IPv6 addresses of a non-IPv6
- * packet, UDP ports of a non-UDP packet) are kept zero, so equal packets compare equal.
+ * destination, IP protocol, UDP ports, ICMPv6 type. Fields a packet does not have (IPv6 addresses
+ * of a non-IPv6 packet, UDP ports of a non-UDP packet) are kept zero, so equal packets compare
+ * equal.
  */
 public record PacketHeaders(
-    int ethType, Ipv6Address ipv6Src, Ipv6Address ipv6Dst, int ipProto, int udpSrc, int udpDst)
+    int ethType,
+    Ipv6Address ipv6Src,
+    Ipv6Address ipv6Dst,
+    int ipProto,
+    int udpSrc,
+    int udpDst,
+    int icmpv6Type)
     implements Comparable<PacketHeaders> {
   public static final int ETH_TYPE_IPV4 = 0x0800;
   public static final int ETH_TYPE_IPV6 = 0x86dd;
+  public static final int ETH_TYPE_LLDP = 0x88cc;
   public static final int IP_PROTO_UDP = 17;
+  public static final int IP_PROTO_ICMPV6 = 58;
 
   private static final Comparator<PacketHeaders> ORDER =
       Comparator.comparingInt(PacketHeaders::ethType)
@@ -20,13 +29,15 @@ public record PacketHeaders(
           .thenComparing(PacketHeaders::ipv6Dst)
           .thenComparingInt(PacketHeaders::ipProto)
           .thenComparingInt(PacketHeaders::udpSrc)
-          .thenComparingInt(PacketHeaders::udpDst);
+          .thenComparingInt(PacketHeaders::udpDst)
+          .thenComparingInt(PacketHeaders::icmpv6Type);
 
   public PacketHeaders {
     check(ethType, 0xffff, "eth_type");
     check(ipProto, 0xff, "ip_proto");
     check(udpSrc, 0xffff, "udp_src");
     check(udpDst, 0xffff, "udp_dst");
+    check(icmpv6Type, 0xff, "icmpv6_type");
     boolean ip = ethType == ETH_TYPE_IPV4 || ethType == ETH_TYPE_IPV6;
     if (ethType != ETH_TYPE_IPV6 || ipv6Src == null) {
       ipv6Src = Ipv6Address.ZERO;
@@ -41,6 +52,15 @@ public record PacketHeaders(
       udpSrc = 0;
       udpDst = 0;
     }
+    if (ethType != ETH_TYPE_IPV6 || ipProto != IP_PROTO_ICMPV6) {
+      icmpv6Type = 0;
+    }
+  }
+
+  /** Headers without an ICMPv6 type (the fields before {@code icmpv6Type} was added). */
+  public PacketHeaders(
+      int ethType, Ipv6Address ipv6Src, Ipv6Address ipv6Dst, int ipProto, int udpSrc, int udpDst) {
+    this(ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, udpDst, 0);
   }
 
   private static void check(int v, int max, String field) {
@@ -52,6 +72,11 @@ public record PacketHeaders(
   /** An IPv6 UDP packet. */
   public static PacketHeaders udp6(Ipv6Address src, Ipv6Address dst, int udpSrc, int udpDst) {
     return new PacketHeaders(ETH_TYPE_IPV6, src, dst, IP_PROTO_UDP, udpSrc, udpDst);
+  }
+
+  /** An ICMPv6 packet of the given type (135 neighbour solicitation, 136 advertisement...). */
+  public static PacketHeaders icmp6(Ipv6Address src, Ipv6Address dst, int type) {
+    return new PacketHeaders(ETH_TYPE_IPV6, src, dst, IP_PROTO_ICMPV6, 0, 0, type);
   }
 
   public static Builder builder() {
@@ -70,20 +95,24 @@ public record PacketHeaders(
     return isIp() && ipProto == IP_PROTO_UDP;
   }
 
+  public boolean isIcmpv6() {
+    return isIpv6() && ipProto == IP_PROTO_ICMPV6;
+  }
+
   public PacketHeaders withIpv6Src(Ipv6Address a) {
-    return new PacketHeaders(ethType, a, ipv6Dst, ipProto, udpSrc, udpDst);
+    return new PacketHeaders(ethType, a, ipv6Dst, ipProto, udpSrc, udpDst, icmpv6Type);
   }
 
   public PacketHeaders withIpv6Dst(Ipv6Address a) {
-    return new PacketHeaders(ethType, ipv6Src, a, ipProto, udpSrc, udpDst);
+    return new PacketHeaders(ethType, ipv6Src, a, ipProto, udpSrc, udpDst, icmpv6Type);
   }
 
   public PacketHeaders withUdpSrc(int port) {
-    return new PacketHeaders(ethType, ipv6Src, ipv6Dst, ipProto, port, udpDst);
+    return new PacketHeaders(ethType, ipv6Src, ipv6Dst, ipProto, port, udpDst, icmpv6Type);
   }
 
   public PacketHeaders withUdpDst(int port) {
-    return new PacketHeaders(ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, port);
+    return new PacketHeaders(ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, port, icmpv6Type);
   }
 
   @Override
@@ -105,6 +134,7 @@ public record PacketHeaders(
     private int ipProto;
     private int udpSrc;
     private int udpDst;
+    private int icmpv6Type;
 
     private Builder() {}
 
@@ -138,8 +168,13 @@ public record PacketHeaders(
       return this;
     }
 
+    public Builder icmpv6Type(int v) {
+      icmpv6Type = v;
+      return this;
+    }
+
     public PacketHeaders build() {
-      return new PacketHeaders(ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, udpDst);
+      return new PacketHeaders(ethType, ipv6Src, ipv6Dst, ipProto, udpSrc, udpDst, icmpv6Type);
     }
   }
 }
