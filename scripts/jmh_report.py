@@ -42,7 +42,8 @@ def main(result_path, prefix):
         rows.append((label(r), m["score"], m["scoreError"], m["scoreUnit"]))
     with open(prefix + ".md", "w") as f:
         f.write("# Content-model benchmarks (JMH)\n\n")
-        f.write(f"Machine: {machine()}.\n\n")
+        f.write(f"Machine: {machine()}; load average when the report was written: "
+                f"{open('/proc/loadavg').read().split()[0]} (other work on the 2 cores widens the errors).\n\n")
         f.write("Produced by `make bench` (`scripts/bench`): one fork, 3 warm-up and 5 measured "
                 "iterations of 1 s. Errors are JMH's 99.9 % confidence half-widths.\n\n")
         f.write("| benchmark | score | ± | unit |\n| --- | ---: | ---: | --- |\n")

@@ -1,0 +1,131 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code nps index filter}, end to end through the command line. */
+class IndexFilterCommandTest {
+  @TempDir Path dir;
+  Path schema;
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  @BeforeEach
+  void writeSchema() throws IOException {
+    schema = dir.resolve("stocks.yaml");
+    Files.writeString(schema, IndexEventCommandTest.STOCKS_YAML);
+  }
+
+  int run(String... args) {
+    CommandLine cl = Nps.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  JsonNode json(String... args) throws IOException {
+    int code = run(args);
+    assertThat(code).as(err.toString()).isZero();
+    return new ObjectMapper().readTree(out.toString());
+  }
+
+  @Test
+  void upperQuarterIsOneCell() throws IOException {
+    JsonNode j =
+        json(
+            "index",
+            "filter",
+            "--schema",
+            schema.toString(),
+            "--length",
+            "6",
+            "--json",
+            "P >= 50 && V >= 50");
+    assertThat(j.get("cellCount").asInt()).isEqualTo(1);
+    assertThat(j.get("cells").get(0).get("dz").asText()).isEqualTo("11");
+    assertThat(j.get("cells").get(0).get("prefix").asText()).isEqualTo("ff0e:c000::/18");
+    assertThat(j.get("coveredFraction").asDouble()).isEqualTo(0.25);
+    // 50 is the midpoint of [0, 100): the cell is exactly the filter.
+    assertThat(j.get("overCoverFraction").asDouble()).isZero();
+    assertThat(j.get("samples").asInt()).isEqualTo(10000);
+  }
+
+  @Test
+  void paperEventAsAFilterIsItsOwnCell() throws IOException {
+    JsonNode j =
+        json(
+            "index",
+            "filter",
+            "--schema",
+            schema.toString(),
+            "--length",
+            "6",
+            "--json",
+            "P == 65 && V == 55");
+    assertThat(j.get("cells").get(0).get("dz").asText()).isEqualTo("110010");
+    assertThat(j.get("cells").get(0).get("prefix").asText()).isEqualTo("ff0e:c800::/22");
+    // The 6-bit cell holds more than one (P, V): a sampled over-cover.
+    assertThat(j.get("overCoverFraction").asDouble()).isGreaterThan(0);
+  }
+
+  @Test
+  void budgetLimitsTheCells() throws IOException {
+    JsonNode j =
+        json(
+            "index",
+            "filter",
+            "--schema",
+            schema.toString(),
+            "--max-cells",
+            "1",
+            "--json",
+            "P in [60, 70] || V < 3");
+    assertThat(j.get("cellCount").asInt()).isEqualTo(1);
+    assertThat(j.get("cells")).hasSize(1);
+  }
+
+  @Test
+  void noSamplesNoEstimate() throws IOException {
+    JsonNode j =
+        json(
+            "index", "filter", "--schema", schema.toString(), "--samples", "0", "--json", "P < 10");
+    assertThat(j.get("overCoverFraction").isNull()).isTrue();
+    assertThat(j.get("samples").asInt()).isZero();
+  }
+
+  @Test
+  void textListsCellsAndPrefixes() {
+    int code = run("index", "filter", "--schema", schema.toString(), "--length", "6", "P >= 50");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("1 cell ")
+        .contains("ff0e:8000::/17")
+        .contains("50.00% of the index space")
+        .contains("over-cover 0.00%");
+  }
+
+  @Test
+  void badFilterIsBadInputWithACaret() {
+    int code = run("index", "filter", "--schema", schema.toString(), "P >= ");
+    assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("^");
+  }
+
+  @Test
+  void badBudgetIsBadInput() {
+    int code = run("index", "filter", "--schema", schema.toString(), "--max-cells", "0", "P < 1");
+    assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("maxCells");
+  }
+}

@@ -1,0 +1,188 @@
+package org.netpubsub.content.index;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * A dz as an IPv6 multicast address (PLEROMA §III-A): {@code ff0e::/16} followed by the dz bits,
+ * the rest zero, with prefix length 16 + |dz|. An event's dz gives its destination address; a
+ * filter's dz gives a CIDR prefix that switches match against it, e.g. dz {@code 110} is {@code
+ * ff0e:c000::/19} and covers the event address {@code ff0e:c800::} of dz {@code 110010}.
+ */
+public final class ContentAddress {
+  /** The first two bytes of every content address: multicast, global scope. */
+  public static final int PREFIX = 0xff0e;
+
+  private final Dz dz;
+
+  private ContentAddress(Dz dz) {
+    this.dz = dz;
+  }
+
+  public static ContentAddress of(Dz dz) {
+    return new ContentAddress(dz);
+  }
+
+  /**
+   * The dz in the first {@code prefixLength} bits of {@code address} (16 ≤ prefixLength ≤ 128); the
+   * bits after them are ignored, as a switch's mask ignores them.
+   *
+   * @throws IllegalArgumentException when the address is not in {@code ff0e::/16}
+   */
+  public static ContentAddress of(Inet6Address address, int prefixLength) {
+    return of(address.getAddress(), prefixLength);
+  }
+
+  /**
+   * Parses {@code ADDRESS/LENGTH}, e.g. {@code ff0e:c000::/19}.
+   *
+   * @throws IllegalArgumentException on bad syntax or an address outside {@code ff0e::/16}
+   */
+  public static ContentAddress parse(String text) {
+    int slash = text.indexOf('/');
+    if (slash < 0) {
+      throw new IllegalArgumentException(
+          "a content address needs a prefix length, e.g. ff0e:c000::/19: " + text);
+    }
+    String addr = text.substring(0, slash);
+    int prefixLength;
+    try {
+      prefixLength = Integer.parseInt(text.substring(slash + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad prefix length in " + text, e);
+    }
+    // Only hex digits and colons: an IPv6 literal, never a name to look up.
+    if (!addr.matches("[0-9A-Fa-f:]{2,39}")) {
+      throw new IllegalArgumentException("not an IPv6 address: " + addr);
+    }
+    InetAddress parsed;
+    try {
+      parsed = InetAddress.getByName(addr);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("not an IPv6 address: " + addr, e);
+    }
+    if (!(parsed instanceof Inet6Address)) {
+      throw new IllegalArgumentException("not an IPv6 address: " + addr);
+    }
+    return of(parsed.getAddress(), prefixLength);
+  }
+
+  private static ContentAddress of(byte[] b, int prefixLength) {
+    if (prefixLength < 16 || prefixLength > 16 + Dz.MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "a content address prefix length is 16..128, got " + prefixLength);
+    }
+    if ((b[0] & 0xff) != PREFIX >>> 8 || (b[1] & 0xff) != (PREFIX & 0xff)) {
+      throw new IllegalArgumentException(
+          "not a content address (outside ff0e::/16): " + format(b) + "/" + prefixLength);
+    }
+    long hi = 0;
+    long lo = 0;
+    for (int i = 2; i < 10; i++) {
+      hi = hi << 8 | (b[i] & 0xff);
+    }
+    for (int i = 10; i < 16; i++) {
+      lo = lo << 8 | (b[i] & 0xff);
+    }
+    return new ContentAddress(Dz.of(hi, lo << 16, prefixLength - 16));
+  }
+
+  public Dz dz() {
+    return dz;
+  }
+
+  /** 16 + |dz|. */
+  public int prefixLength() {
+    return 16 + dz.length();
+  }
+
+  /** The 16 address bytes: ff 0e, the dz bits, zeros. */
+  public byte[] bytes() {
+    byte[] b = new byte[16];
+    b[0] = (byte) (PREFIX >>> 8);
+    b[1] = (byte) PREFIX;
+    for (int i = 0; i < 8; i++) {
+      b[2 + i] = (byte) (dz.hi() >>> (56 - 8 * i));
+    }
+    for (int i = 0; i < 6; i++) {
+      b[10 + i] = (byte) (dz.lo() >>> (56 - 8 * i));
+    }
+    return b;
+  }
+
+  public Inet6Address address() {
+    try {
+      return (Inet6Address) InetAddress.getByAddress(bytes());
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("16 bytes are always an IPv6 address", e);
+    }
+  }
+
+  /** The address in compressed form (RFC 5952), e.g. {@code ff0e:c800::}. */
+  public String addressString() {
+    return format(bytes());
+  }
+
+  /** Whether the prefix of this address contains {@code other}'s: the dz covers. */
+  public boolean covers(ContentAddress other) {
+    return dz.covers(other.dz);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ContentAddress a && a.dz.equals(dz);
+  }
+
+  @Override
+  public int hashCode() {
+    return dz.hashCode();
+  }
+
+  /** CIDR form, e.g. {@code ff0e:c000::/19}. */
+  @Override
+  public String toString() {
+    return addressString() + "/" + prefixLength();
+  }
+
+  /**
+   * RFC 5952: lower-case hex groups without leading zeros, the longest run of two or more zero
+   * groups (the first of equal runs) written {@code ::}.
+   */
+  static String format(byte[] b) {
+    int[] g = new int[8];
+    for (int i = 0; i < 8; i++) {
+      g[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
+    }
+    int bestStart = -1;
+    int bestLen = 1;
+    for (int i = 0; i < 8; ) {
+      if (g[i] != 0) {
+        i++;
+        continue;
+      }
+      int j = i;
+      while (j < 8 && g[j] == 0) {
+        j++;
+      }
+      if (j - i > bestLen) {
+        bestStart = i;
+        bestLen = j - i;
+      }
+      i = j;
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 8; i++) {
+      if (i == bestStart) {
+        sb.append("::");
+        i += bestLen - 1;
+        continue;
+      }
+      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+        sb.append(':');
+      }
+      sb.append(Integer.toHexString(g[i]));
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,173 @@
+package org.netpubsub.content.schema;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/** Turns a composed YAML document into a {@link Schema}, checking every rule of the format. */
+final class SchemaYamlReader {
+  /** The largest max_length: a string must fit one datagram with its 16-bit-ish length. */
+  static final int MAX_STRING_LENGTH = 65535;
+
+  private static final List<String> TOP_KEYS = List.of("name", "attributes", "index");
+  private static final List<String> INT_KEYS = List.of("name", "type", "min", "max");
+  private static final List<String> STRING_KEYS = List.of("name", "type", "max_length");
+  private static final List<String> ANY_KEYS = List.of("name", "type", "min", "max", "max_length");
+  private static final String TOP_SHAPE = "a mapping with keys name, attributes, index";
+
+  private final YamlSource source;
+  private final String defaultName;
+
+  /** Attribute name → the node that named it first (for duplicates and the index). */
+  private final Map<String, Node> names = new LinkedHashMap<>();
+
+  SchemaYamlReader(YamlSource source, String defaultName) {
+    this.source = source;
+    this.defaultName = defaultName;
+  }
+
+  Schema read(Node root) {
+    YamlMapping top = YamlMapping.of(source, root, "a schema", TOP_SHAPE);
+    top.allowOnly(TOP_KEYS, key -> null);
+    String name = defaultName;
+    if (top.has("name")) {
+      Node n = top.get("name").orElseThrow();
+      name = top.string("name", n);
+      String problem = SchemaNames.problem(name).orElse(null);
+      if (problem != null) {
+        throw source.error(n, problem);
+      }
+    }
+    Node attrs = top.require("attributes", "; a schema lists its attributes");
+    if (!(attrs instanceof SequenceNode list)) {
+      throw source.error(
+          attrs, "attributes must be a list of attributes, got " + YamlSource.describe(attrs));
+    }
+    if (list.getValue().isEmpty()) {
+      throw source.error(attrs, "attributes must list at least one attribute");
+    }
+    Schema.Builder builder = Schema.builder(name);
+    for (int i = 0; i < list.getValue().size(); i++) {
+      readAttribute(builder, list.getValue().get(i), i + 1);
+    }
+    top.get("index").ifPresent(index -> builder.index(readIndex(index)));
+    return builder.build();
+  }
+
+  private void readAttribute(Schema.Builder builder, Node item, int number) {
+    YamlMapping m =
+        YamlMapping.of(source, item, "attribute #" + number, "a mapping with keys name, type, ...");
+    Node nameNode = m.require("name", "");
+    String name = m.string("name", nameNode);
+    String problem = AttributeNames.problem(name).orElse(null);
+    if (problem != null) {
+      throw source.error(nameNode, problem);
+    }
+    Node first = names.putIfAbsent(name, nameNode);
+    if (first != null) {
+      throw source.error(
+          nameNode,
+          "duplicate attribute name '"
+              + name
+              + "'; first defined at line "
+              + (first.getStartMark().getLine() + 1));
+    }
+    m = m.named("attribute '" + name + "'");
+    Node typeNode = m.require("type", "; the type is int or string");
+    String type = m.string("type", typeNode);
+    switch (type) {
+      case "int" -> readInt(builder, m, name);
+      case "string" -> readString(builder, m, name);
+      default -> {
+        m.allowOnly(ANY_KEYS, key -> null);
+        throw source.error(
+            typeNode,
+            "type must be int or string, got "
+                + YamlSource.describe(typeNode)
+                + " ("
+                + m.where()
+                + ")");
+      }
+    }
+  }
+
+  private void readInt(Schema.Builder builder, YamlMapping m, String name) {
+    m.allowOnly(
+        INT_KEYS,
+        key ->
+            key.equals("max_length")
+                ? "max_length applies to string attributes; '"
+                    + name
+                    + "' is an int attribute"
+                    + " (give min and max)"
+                : null);
+    Node minNode = m.require("min", "; an int attribute needs min and max");
+    Node maxNode = m.require("max", "; an int attribute needs min and max");
+    long min = m.integer("min", minNode);
+    long max = m.integer("max", maxNode);
+    if (min > max) {
+      throw source.error(
+          minNode, "min " + min + " is greater than max " + max + " (" + m.where() + ")");
+    }
+    builder.intAttribute(name, min, max);
+  }
+
+  private void readString(Schema.Builder builder, YamlMapping m, String name) {
+    m.allowOnly(
+        STRING_KEYS,
+        key ->
+            key.equals("min") || key.equals("max")
+                ? key
+                    + " applies to int attributes; '"
+                    + name
+                    + "' is a string attribute"
+                    + " (give max_length, in UTF-8 bytes)"
+                : null);
+    Node lengthNode = m.require("max_length", "; a string attribute needs max_length");
+    long maxLength = m.integer("max_length", lengthNode);
+    if (maxLength < 0 || maxLength > MAX_STRING_LENGTH) {
+      throw source.error(
+          lengthNode,
+          "max_length "
+              + maxLength
+              + " is outside [0, "
+              + MAX_STRING_LENGTH
+              + "] ("
+              + m.where()
+              + ")");
+    }
+    builder.stringAttribute(name, (int) maxLength);
+  }
+
+  private List<String> readIndex(Node index) {
+    if (!(index instanceof SequenceNode list)) {
+      throw source.error(
+          index,
+          "index must be a list of attribute names, e.g. [price, volume], got "
+              + YamlSource.describe(index));
+    }
+    List<String> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (Node item : list.getValue()) {
+      String name = source.string(item, "index entry", "index");
+      if (!names.containsKey(name)) {
+        throw source.error(
+            item,
+            "index names unknown attribute '"
+                + name
+                + "'; the attributes are "
+                + String.join(", ", names.keySet()));
+      }
+      if (!seen.add(name)) {
+        throw source.error(item, "index names '" + name + "' twice");
+      }
+      out.add(name);
+    }
+    return out;
+  }
+}
