@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       FilterCommand.class,
       IndexCommand.class,
       WorkloadCommand.class,
+      BenchCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

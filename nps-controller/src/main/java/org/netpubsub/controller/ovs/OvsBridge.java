@@ -8,10 +8,10 @@ import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.OvsFlowParser;
 
 /**
- * A throw-away Open vSwitch bridge managed by an OpenFlow controller: userspace datapath
- * ({@code datapath_type=netdev}), {@code fail-mode=secure}, OpenFlow 1.3 only, a fixed random
- * datapath id (so it survives a restart of ovs-vswitchd), internal ports 1..n with fixed OpenFlow
- * numbers, and the controller {@code tcp:HOST:PORT}. {@link #close} deletes it.
+ * A throw-away Open vSwitch bridge managed by an OpenFlow controller: userspace datapath ({@code
+ * datapath_type=netdev}), {@code fail-mode=secure}, OpenFlow 1.3 only, a fixed random datapath id
+ * (so it survives a restart of ovs-vswitchd), internal ports 1..n with fixed OpenFlow numbers, and
+ * the controller {@code tcp:HOST:PORT}. {@link #close} deletes it.
  */
 public final class OvsBridge implements AutoCloseable {
   private final String name;
@@ -23,7 +23,8 @@ public final class OvsBridge implements AutoCloseable {
   }
 
   /** Creates {@code <prefix><6 hex digits>} with {@code ports} internal ports, up. */
-  public static OvsBridge create(String prefix, int ports, String controllerHost, int controllerPort) {
+  public static OvsBridge create(
+      String prefix, int ports, String controllerHost, int controllerPort) {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     String name = String.format("%s%06x", prefix, r.nextInt(1 << 24));
     long dpid = 0x00aa_0000_0000_0000L | (r.nextLong() & 0xffff_ffff_ffffL);
@@ -71,7 +72,8 @@ public final class OvsBridge implements AutoCloseable {
   /** The datapath id as ovs-vsctl reports it ({@code get bridge NAME datapath-id}). */
   public long reportedDatapathId() {
     String out =
-        OvsCommands.check(List.of("ovs-vsctl", "--timeout=10", "get", "bridge", name, "datapath-id"));
+        OvsCommands.check(
+            List.of("ovs-vsctl", "--timeout=10", "get", "bridge", name, "datapath-id"));
     return Long.parseUnsignedLong(out.trim().replace("\"", ""), 16);
   }
 
@@ -80,7 +82,8 @@ public final class OvsBridge implements AutoCloseable {
     List<FlowEntry> out = new ArrayList<>();
     String text =
         OvsCommands.check(
-            List.of("ovs-ofctl", "-O", "OpenFlow13", "dump-flows", "--no-stats", "--no-names", name));
+            List.of(
+                "ovs-ofctl", "-O", "OpenFlow13", "dump-flows", "--no-stats", "--no-names", name));
     for (String line : text.split("\n")) {
       if (!line.isBlank() && !line.startsWith("OFPST_FLOW")) {
         out.add(OvsFlowParser.parseFlow(line.trim()));

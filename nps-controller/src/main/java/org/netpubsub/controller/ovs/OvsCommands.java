@@ -56,15 +56,20 @@ public final class OvsCommands {
     Result r = run(cmd);
     if (!r.ok()) {
       throw new IllegalStateException(
-          "command failed (" + r.exitCode() + "): " + String.join(" ", cmd) + "\n" + r.stdout()
+          "command failed ("
+              + r.exitCode()
+              + "): "
+              + String.join(" ", cmd)
+              + "\n"
+              + r.stdout()
               + r.stderr());
     }
     return r.stdout();
   }
 
   /**
-   * Starts Open vSwitch if {@code ovs-vsctl show} fails; throws a clear IllegalStateException if
-   * it still cannot be used.
+   * Starts Open vSwitch if {@code ovs-vsctl show} fails; throws a clear IllegalStateException if it
+   * still cannot be used.
    */
   public static void ensureRunning() {
     if (run(List.of("ovs-vsctl", "--timeout=5", "show")).ok()) {
@@ -90,8 +95,8 @@ public final class OvsCommands {
 
   /**
    * Restarts ovs-vswitchd and keeps the database: every bridge, port and controller setting stays,
-   * every flow and group is lost (they live in the daemon). {@code ovs-ctl restart} is not used:
-   * it saves and restores the flows, which would hide what a controller must restore.
+   * every flow and group is lost (they live in the daemon). {@code ovs-ctl restart} is not used: it
+   * saves and restores the flows, which would hide what a controller must restore.
    */
   public static void restartVswitchd() {
     check(List.of("ovs-appctl", "-t", "ovs-vswitchd", "exit"));

@@ -58,7 +58,10 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
   private final SimulatedSwitch table;
   private final EventLoopGroup group;
   private final Consumer<PacketOutRecord> packetOutHook;
-  private final List<SwitchMod> received = new CopyOnWriteArrayList<>();
+
+  /** Guarded by this object's lock (a copy-on-write list would make every update O(n)). */
+  private final List<SwitchMod> received = new ArrayList<>();
+
   private final List<PacketOutRecord> packetOuts = new CopyOnWriteArrayList<>();
   private volatile FaultMode fault;
   private volatile Channel channel;
@@ -224,11 +227,11 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
   }
 
   /** Every flow-mod and group-mod received over the connection(s), in order. */
-  public List<SwitchMod> receivedMods() {
+  public synchronized List<SwitchMod> receivedMods() {
     return List.copyOf(received);
   }
 
-  public void clearReceived() {
+  public synchronized void clearReceived() {
     received.clear();
   }
 

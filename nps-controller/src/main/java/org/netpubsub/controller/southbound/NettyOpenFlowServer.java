@@ -104,7 +104,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
       throw new IOException(
           "cannot listen on " + config.bindAddress() + ":" + config.port() + ": " + e, e);
     }
-    LOG.log(System.Logger.Level.INFO, "OpenFlow server listening on {0}", localAddress());
+    LOG.log(System.Logger.Level.DEBUG, "OpenFlow server listening on {0}", localAddress());
     return this;
   }
 

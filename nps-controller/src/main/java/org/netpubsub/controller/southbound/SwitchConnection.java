@@ -16,7 +16,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -24,14 +23,8 @@ import org.projectfloodlight.openflow.protocol.OFBarrierReply;
 import org.projectfloodlight.openflow.protocol.OFEchoReply;
 import org.projectfloodlight.openflow.protocol.OFEchoRequest;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
-import org.projectfloodlight.openflow.protocol.OFFlowStatsReply;
-import org.projectfloodlight.openflow.protocol.OFGroupDescStatsReply;
 import org.projectfloodlight.openflow.protocol.OFMessage;
-import org.projectfloodlight.openflow.protocol.OFPortDescStatsReply;
 import org.projectfloodlight.openflow.protocol.OFStatsReply;
-import org.projectfloodlight.openflow.types.OFGroup;
-import org.projectfloodlight.openflow.types.OFPort;
-import org.projectfloodlight.openflow.types.TableId;
 
 /**
  * One switch's connection: the last handler of its channel's pipeline and its {@link SwitchHandle}.
@@ -282,58 +275,25 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
 
   @Override
   public CompletableFuture<List<FlowEntry>> flowStats() {
-    long xid = nextXid();
-    OFMessage request =
-        OpenFlowTranslator.OF13
-            .buildFlowStatsRequest()
-            .setXid(xid)
-            .setTableId(TableId.ALL)
-            .setOutPort(OFPort.ANY)
-            .setOutGroup(OFGroup.ANY)
-            .setMatch(OpenFlowTranslator.OF13.buildMatch().build())
-            .build();
-    return multipart(
-        xid,
-        "flow-stats request",
-        request,
-        r ->
-            ((OFFlowStatsReply) r)
-                .getEntries().stream().map(OpenFlowTranslator::fromStats).toList());
+    return multipart(MultipartRequest.flowStats(nextXid()));
   }
 
   @Override
   public CompletableFuture<List<GroupEntry>> groupDesc() {
-    long xid = nextXid();
-    OFMessage request = OpenFlowTranslator.OF13.buildGroupDescStatsRequest().setXid(xid).build();
-    return multipart(
-        xid,
-        "group-desc request",
-        request,
-        r ->
-            ((OFGroupDescStatsReply) r)
-                .getEntries().stream().map(OpenFlowTranslator::fromGroupDesc).toList());
+    return multipart(MultipartRequest.groupDesc(nextXid()));
   }
 
   @Override
   public CompletableFuture<List<PortInfo>> portDescriptions() {
-    long xid = nextXid();
-    OFMessage request = OpenFlowTranslator.OF13.buildPortDescStatsRequest().setXid(xid).build();
-    return multipart(
-        xid,
-        "port-desc request",
-        request,
-        r ->
-            ((OFPortDescStatsReply) r)
-                .getEntries().stream().map(OpenFlowTranslator::fromOpenFlow).toList());
+    return multipart(MultipartRequest.portDesc(nextXid()));
   }
 
-  private <T> CompletableFuture<List<T>> multipart(
-      long xid, String what, OFMessage request, Function<OFStatsReply, List<T>> items) {
+  private <T> CompletableFuture<List<T>> multipart(MultipartRequest<T> r) {
     CompletableFuture<List<T>> future = new CompletableFuture<>();
     onLoop(
         future,
         () -> {
-          PendingMultipart<T> m = new PendingMultipart<>(xid, what, items, future);
+          PendingMultipart<T> m = new PendingMultipart<>(r.xid(), r.what(), r.items(), future);
           requests.add(m);
           m.timeout =
               channel
@@ -342,7 +302,7 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
                       () -> requests.timedOut(m, config.barrierTimeout()),
                       config.barrierTimeout().toNanos(),
                       TimeUnit.NANOSECONDS);
-          send(request);
+          send(r.request());
         });
     return future;
   }

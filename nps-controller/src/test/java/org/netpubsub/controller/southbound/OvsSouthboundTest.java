@@ -115,7 +115,11 @@ class OvsSouthboundTest {
       FlowEntry backwards =
           FlowEntry.builder().table(2).priority(1).match(Match.ANY).gotoTable(1).build();
       FlowEntry unknownGroup =
-          FlowEntry.builder().priority(1).match(Match.builder().ipv6().build()).apply(Action.group(77)).build();
+          FlowEntry.builder()
+              .priority(1)
+              .match(Match.builder().ipv6().build())
+              .apply(Action.group(77))
+              .build();
       FlowEntry fine = FlowEntry.builder().table(2).priority(1).match(Match.ANY).build();
       Throwable t =
           Poll.failure(
@@ -126,16 +130,17 @@ class OvsSouthboundTest {
       BatchFailedException failed = (BatchFailedException) t;
       assertThat(failed.errors()).hasSize(2);
       assertThat(failed.errors().get(0).mod()).isEqualTo(SwitchMod.of(FlowMod.add(backwards)));
-      assertThat(failed.errors().get(0).error().known()).contains(OpenFlowError.OFPBIC_BAD_TABLE_ID);
+      assertThat(failed.errors().get(0).error().known())
+          .contains(OpenFlowError.OFPBIC_BAD_TABLE_ID);
       assertThat(failed.errors().get(1).mod()).isEqualTo(SwitchMod.of(FlowMod.add(unknownGroup)));
-      assertThat(failed.errors().get(1).error().known()).contains(OpenFlowError.OFPBAC_BAD_OUT_GROUP);
+      assertThat(failed.errors().get(1).error().known())
+          .contains(OpenFlowError.OFPBAC_BAD_OUT_GROUP);
       assertThat(bridge.dumpFlows()).contains(fine).hasSize(flows.size() + 1);
 
       // The controller wants exactly the pipeline; ovs-vswitchd restarts and forgets every flow.
       server.desiredState().put(dpid, new DesiredState(flows, List.of(replication())));
       OvsCommands.restartVswitchd();
-      Poll.until(
-          "OVS reconnects and is reconciled", WAIT, () -> events.reconciled.size() == 1);
+      Poll.until("OVS reconnects and is reconciled", WAIT, () -> events.reconciled.size() == 1);
       ReconcileResult r = events.reconciled.get(0);
       assertThat(events.log)
           .containsSubsequence(
@@ -150,7 +155,8 @@ class OvsSouthboundTest {
       assertThat(bridge.reportedDatapathId()).isEqualTo(dpid);
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
-    System.out.println("OvsSouthboundTest: " + OvsCommands.version() + ", " + took.toMillis() + " ms");
+    System.out.println(
+        "OvsSouthboundTest: " + OvsCommands.version() + ", " + took.toMillis() + " ms");
     assertThat(took).isLessThan(Duration.ofSeconds(60));
   }
 }
