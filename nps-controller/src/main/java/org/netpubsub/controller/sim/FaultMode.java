@@ -11,6 +11,8 @@ public enum FaultMode {
   SILENT,
   /** Answers everything except barrier requests. */
   NO_BARRIER_REPLIES,
+  /** Answers echo and barrier requests in OpenFlow 1.0 (version 1) and ignores the rest. */
+  WRONG_VERSION_REPLIES,
   /** Sends bytes that are no OpenFlow frame instead of its HELLO. */
   GARBAGE_HELLO,
   /** Says HELLO in OpenFlow 1.0 (no version bitmap). */

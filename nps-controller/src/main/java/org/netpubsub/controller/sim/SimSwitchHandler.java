@@ -95,6 +95,10 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     OFMessage m = (OFMessage) msg;
+    if (sw.fault() == FaultMode.WRONG_VERSION_REPLIES) {
+      wrongVersionReply(m);
+      return;
+    }
     try {
       handle(m);
     } catch (RuntimeException e) {
@@ -205,6 +209,15 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
       replies.send(ErrorTranslator.errorMessage(type, code, request.getXid(), data));
     } finally {
       buf.release();
+    }
+  }
+
+  private void wrongVersionReply(OFMessage m) {
+    OFFactory of10 = OFFactories.getFactory(OFVersion.OF_10);
+    if (m instanceof OFBarrierRequest) {
+      ctx.writeAndFlush(of10.buildBarrierReply().setXid(m.getXid()).build());
+    } else if (m instanceof OFEchoRequest) {
+      ctx.writeAndFlush(of10.buildEchoReply().setXid(m.getXid()).build());
     }
   }
 

@@ -63,6 +63,11 @@ final class Handshake {
             .build());
   }
 
+  /** True once the port description is complete (a later port-status is newer than it). */
+  boolean portsKnown() {
+    return step == Step.CONFIG || step == Step.DONE;
+  }
+
   /** A frame of another version: a peer's HELLO is negotiated, anything else is fatal. */
   void foreignVersion(ForeignVersionFrame f) {
     if (step == Step.HELLO && f.isHello()) {

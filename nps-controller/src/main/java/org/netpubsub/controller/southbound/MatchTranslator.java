@@ -25,6 +25,9 @@ import org.projectfloodlight.openflow.types.U64;
  * list itself, not through openflowj's getters, which hide fields whose prerequisites are missing.
  */
 final class MatchTranslator {
+  /** IANA's reserved protocol number, which openflowj refuses to encode. */
+  private static final int RESERVED_IP_PROTO = 255;
+
   private MatchTranslator() {}
 
   static org.projectfloodlight.openflow.protocol.match.Match toOpenFlow(OFFactory f, Match m) {
@@ -45,6 +48,9 @@ final class MatchTranslator {
       list.add(oxms.ethType(EthType.of(m.ethType())));
     }
     if (m.ipProto() != null) {
+      if (m.ipProto() == RESERVED_IP_PROTO) {
+        throw new UnsupportedOpenFlowException("ip_proto 255 (reserved) cannot be encoded");
+      }
       list.add(oxms.ipProto(IpProtocol.of(m.ipProto().shortValue())));
     }
     if (m.ipv6Src() != null) {

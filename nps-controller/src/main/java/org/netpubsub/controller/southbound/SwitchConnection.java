@@ -23,7 +23,10 @@ import org.projectfloodlight.openflow.protocol.OFBarrierReply;
 import org.projectfloodlight.openflow.protocol.OFEchoReply;
 import org.projectfloodlight.openflow.protocol.OFEchoRequest;
 import org.projectfloodlight.openflow.protocol.OFErrorMsg;
+import org.projectfloodlight.openflow.protocol.OFFlowRemoved;
 import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.projectfloodlight.openflow.protocol.OFPacketIn;
+import org.projectfloodlight.openflow.protocol.OFPortStatus;
 import org.projectfloodlight.openflow.protocol.OFStatsReply;
 
 /**
@@ -45,6 +48,8 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
 
   private Channel channel;
   private boolean closed;
+  private volatile DisconnectReason closeReason = DisconnectReason.CLOSED_BY_CONTROLLER;
+  private final List<OFMessage> deferred = new ArrayList<>();
   private RequestTracker requests;
   private SwitchEvents events;
   private volatile long dpid;
@@ -102,6 +107,12 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
                   .setXid(echo.getXid())
                   .setData(echo.getData())
                   .build());
+        } else if (!connected && isAsynchronous(m)) {
+          // Switches may send these as soon as the version is agreed. A port-status older than
+          // the port description is stale; the rest is delivered once connected.
+          if (!(m instanceof OFPortStatus) || handshake.portsKnown()) {
+            deferred.add(m);
+          }
         } else if (!connected) {
           Handshake.Result r = handshake.message(m);
           if (r != null) {
@@ -144,7 +155,13 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     connected = true;
     metrics.handshakeCompleted();
     events.connected();
+    deferred.forEach(events::asynchronous);
+    deferred.clear();
     server.connectedAndAnnounced(this, events);
+  }
+
+  private static boolean isAsynchronous(OFMessage m) {
+    return m instanceof OFPortStatus || m instanceof OFPacketIn || m instanceof OFFlowRemoved;
   }
 
   /** A message of a connected switch: answers to requests, errors, asynchronous messages. */
@@ -321,8 +338,7 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     Runnable guarded =
         () -> {
           if (!connected) {
-            future.completeExceptionally(
-                new SwitchDisconnectedException(dpid, DisconnectReason.CLOSED_BY_CONTROLLER));
+            future.completeExceptionally(new SwitchDisconnectedException(dpid, closeReason));
             return;
           }
           task.run();
@@ -330,8 +346,7 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     try {
       channel.eventLoop().execute(guarded);
     } catch (RejectedExecutionException e) {
-      future.completeExceptionally(
-          new SwitchDisconnectedException(dpid, DisconnectReason.CLOSED_BY_CONTROLLER));
+      future.completeExceptionally(new SwitchDisconnectedException(dpid, closeReason));
     }
   }
 
@@ -365,10 +380,10 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
       return;
     }
     boolean wasConnected = connected;
+    closeReason = reason;
     closed = true;
     connected = false;
     keepAlive.stop();
-    metrics.disconnected(reason);
     if (requests != null) {
       requests.failAll(new SwitchDisconnectedException(dpid, reason));
     }
@@ -376,6 +391,7 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
       channel.close();
     }
     server.closed(this, wasConnected, reason);
+    metrics.disconnected(reason); // last: once counted, the switch is no longer listed
   }
 
   /** Another connection of this dpid took over (any thread). */

@@ -11,8 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.sim.FaultMode;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.network.openflow.FlowMod;
-import org.projectfloodlight.openflow.protocol.OFFactories;
-import org.projectfloodlight.openflow.protocol.OFVersion;
 
 /**
  * Many switches at once; a misbehaving one (garbage, an unparsable message, another version,
@@ -49,7 +47,10 @@ class IsolationTest {
             silentHandle.applyFlows(List.of(FlowMod.add(AcknowledgedUpdatesTest.flow(1, 1))));
         garbage.sendRaw(SimulatedOpenFlowSwitch.GARBAGE);
         unparsable.sendRaw(SimulatedOpenFlowSwitch.UNPARSABLE);
-        oldVersion.sendRaw(echoRequestOf10());
+        oldVersion.setFault(FaultMode.WRONG_VERSION_REPLIES);
+        CompletableFuture<BatchResult> answeredInOf10 =
+            f.awaitHandle(oldVersion.dpid())
+                .applyFlows(List.of(FlowMod.add(AcknowledgedUpdatesTest.flow(1, 1))));
 
         long start = System.nanoTime();
         List<CompletableFuture<BatchResult>> batches = new ArrayList<>();
@@ -82,7 +83,11 @@ class IsolationTest {
                     && m.disconnects(DisconnectReason.WRONG_VERSION) == 1
                     && m.disconnects(DisconnectReason.DEAD_PEER) == 1);
         assertThat(Poll.failure(stuck, WAIT)).isInstanceOf(SouthboundException.class);
+        assertThat(Poll.failure(answeredInOf10, WAIT))
+            .isInstanceOf(SwitchDisconnectedException.class)
+            .hasMessageContaining("WRONG_VERSION");
         assertThat(f.server.switches()).hasSize(SWITCHES - 4);
+        Poll.until("four disconnect events", WAIT, () -> f.events.disconnected.size() == 4);
         assertThat(f.events.disconnected)
             .containsExactlyInAnyOrder(
                 DisconnectReason.MALFORMED_FRAME,
@@ -114,14 +119,5 @@ class IsolationTest {
           .containsExactly("connected 50", "disconnected 50 REPLACED", "connected 50");
       assertThat(f.server.metrics().disconnects(DisconnectReason.REPLACED)).isEqualTo(1);
     }
-  }
-
-  private static byte[] echoRequestOf10() {
-    io.netty.buffer.ByteBuf buf = io.netty.buffer.Unpooled.buffer();
-    OFFactories.getFactory(OFVersion.OF_10).buildEchoRequest().setXid(5).build().writeTo(buf);
-    byte[] out = new byte[buf.readableBytes()];
-    buf.readBytes(out);
-    buf.release();
-    return out;
   }
 }

@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.netpubsub.network.openflow.FlowRemoved;
 
-/** Records every southbound event, in order, as text and typed lists. */
+/**
+ * Records every southbound event, in order, as text and typed lists (the text first: a test that
+ * saw an event in a typed list finds it in the log).
+ */
 final class RecordingListener implements SouthboundListener {
   final List<String> log = new CopyOnWriteArrayList<>();
   final List<Long> connected = new CopyOnWriteArrayList<>();
@@ -24,38 +27,37 @@ final class RecordingListener implements SouthboundListener {
 
   @Override
   public void switchConnected(SwitchHandle sw) {
-    connected.add(sw.dpid());
     note("connected " + sw.dpid());
+    connected.add(sw.dpid());
   }
 
   @Override
   public void switchDisconnected(long dpid, DisconnectReason reason) {
-    disconnected.add(reason);
     note("disconnected " + dpid + " " + reason);
+    disconnected.add(reason);
   }
 
   @Override
   public void switchReconciled(long dpid, ReconcileResult result) {
-    reconciled.add(result);
     note("reconciled " + dpid);
+    reconciled.add(result);
   }
 
   @Override
   public void reconcileFailed(long dpid, Throwable cause) {
-    reconcileFailures.add(cause);
     note("reconcile failed " + dpid + " " + cause);
+    reconcileFailures.add(cause);
   }
 
   @Override
   public void portStatus(long dpid, PortInfo port, PortReason reason) {
-    portStatus.add(port);
     note("port " + dpid + " " + port.number() + " " + reason + (port.up() ? " up" : " down"));
+    portStatus.add(port);
   }
 
   @Override
   public void packetIn(
       long dpid, long inPort, PacketInReason reason, int tableId, long cookie, byte[] frame) {
-    packetIns.add(frame);
     note(
         "packet-in "
             + dpid
@@ -67,17 +69,18 @@ final class RecordingListener implements SouthboundListener {
             + tableId
             + " cookie="
             + cookie);
+    packetIns.add(frame);
   }
 
   @Override
   public void flowRemoved(long dpid, FlowRemoved removed) {
-    flowRemoved.add(removed);
     note("flow-removed " + dpid + " " + removed.reason());
+    flowRemoved.add(removed);
   }
 
   @Override
   public void error(long dpid, SwitchError error) {
-    errors.add(error);
     note("error " + dpid + " " + error);
+    errors.add(error);
   }
 }
