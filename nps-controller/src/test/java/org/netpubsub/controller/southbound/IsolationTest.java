@@ -117,7 +117,10 @@ class IsolationTest {
       Poll.until("events", WAIT, () -> f.events.log.size() >= 3);
       assertThat(f.events.log)
           .containsExactly("connected 50", "disconnected 50 REPLACED", "connected 50");
-      assertThat(f.server.metrics().disconnects(DisconnectReason.REPLACED)).isEqualTo(1);
+      Poll.until(
+          "REPLACED counted",
+          WAIT,
+          () -> f.server.metrics().disconnects(DisconnectReason.REPLACED) == 1);
     }
   }
 }
