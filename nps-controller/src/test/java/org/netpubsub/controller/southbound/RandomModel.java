@@ -120,6 +120,9 @@ final class RandomModel {
     if (chance(0.3)) {
       m.udpDst(r.nextInt(0x10000));
     }
+    if (chance(0.2)) {
+      m.icmpv6Type(r.nextInt(0x100));
+    }
     if (chance(0.4)) {
       m.metadata(r.nextLong(), chance(0.3) ? -1L : r.nextLong());
     }
