@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       IndexCommand.class,
       WorkloadCommand.class,
       TestbedCommand.class,
+      BenchCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

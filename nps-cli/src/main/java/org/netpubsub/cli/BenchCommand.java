@@ -1,0 +1,18 @@
+package org.netpubsub.cli;
+
+import picocli.CommandLine.Command;
+
+/** `nps bench`: a group of measurements; see its subcommands. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Measurements of running components (southbound throughput, ...).",
+    subcommands = {BenchFlowmodsCommand.class})
+final class BenchCommand implements Runnable {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+}

@@ -1,0 +1,113 @@
+package org.netpubsub.controller.ovs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Runs the Open vSwitch command-line tools (ovs-vsctl, ovs-ofctl, ovs-appctl, ovs-ctl). */
+public final class OvsCommands {
+  /** Where Debian's openvswitch-switch puts the control script. */
+  public static final String OVS_CTL = "/usr/share/openvswitch/scripts/ovs-ctl";
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private OvsCommands() {}
+
+  /** The outcome of one command. */
+  public record Result(int exitCode, String stdout, String stderr) {
+    public boolean ok() {
+      return exitCode == 0;
+    }
+  }
+
+  /** Runs a command; exit code 127 if it cannot be started. */
+  public static Result run(List<String> cmd) {
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).start();
+    } catch (IOException e) {
+      return new Result(127, "", cmd.get(0) + ": " + e.getMessage());
+    }
+    try {
+      p.getOutputStream().close();
+      CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+      String out = read(p.getInputStream());
+      if (!p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return new Result(124, out, "timed out after " + TIMEOUT + ": " + String.join(" ", cmd));
+      }
+      return new Result(p.exitValue(), out, err.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+    } catch (IOException | ExecutionException | TimeoutException e) {
+      return new Result(1, "", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Result(130, "", "interrupted");
+    }
+  }
+
+  /** Runs a command that must succeed; IllegalStateException with its output otherwise. */
+  public static String check(List<String> cmd) {
+    Result r = run(cmd);
+    if (!r.ok()) {
+      throw new IllegalStateException(
+          "command failed ("
+              + r.exitCode()
+              + "): "
+              + String.join(" ", cmd)
+              + "\n"
+              + r.stdout()
+              + r.stderr());
+    }
+    return r.stdout();
+  }
+
+  /**
+   * Starts Open vSwitch if {@code ovs-vsctl show} fails; throws a clear IllegalStateException if it
+   * still cannot be used.
+   */
+  public static void ensureRunning() {
+    if (run(List.of("ovs-vsctl", "--timeout=5", "show")).ok()) {
+      return;
+    }
+    Result start = run(List.of(OVS_CTL, "start", "--system-id=random"));
+    Result again = run(List.of("ovs-vsctl", "--timeout=5", "show"));
+    if (!again.ok()) {
+      throw new IllegalStateException(
+          "Open vSwitch is not running and `ovs-ctl start` did not start it (install"
+              + " openvswitch-switch and run as root, or pass -Dnps.skipOvs=true):\n"
+              + start.stdout()
+              + start.stderr()
+              + again.stderr());
+    }
+  }
+
+  /** The version line of ovs-vswitchd, e.g. {@code ovs-vswitchd (Open vSwitch) 3.1.0}. */
+  public static String version() {
+    Result r = run(List.of("ovs-vswitchd", "--version"));
+    return r.ok() ? r.stdout().lines().findFirst().orElse("?").trim() : "unknown";
+  }
+
+  /**
+   * Restarts ovs-vswitchd and keeps the database: every bridge, port and controller setting stays,
+   * every flow and group is lost (they live in the daemon). {@code ovs-ctl restart} is not used: it
+   * saves and restores the flows, which would hide what a controller must restore.
+   */
+  public static void restartVswitchd() {
+    check(List.of("ovs-appctl", "-t", "ovs-vswitchd", "exit"));
+    check(List.of(OVS_CTL, "--no-ovsdb-server", "start"));
+  }
+
+  private static String read(InputStream in) {
+    try (in) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package org.netpubsub.controller.southbound;
+
+import java.util.List;
+import java.util.function.Function;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.projectfloodlight.openflow.protocol.OFFlowStatsReply;
+import org.projectfloodlight.openflow.protocol.OFGroupDescStatsReply;
+import org.projectfloodlight.openflow.protocol.OFMessage;
+import org.projectfloodlight.openflow.protocol.OFPortDescStatsReply;
+import org.projectfloodlight.openflow.protocol.OFStatsReply;
+import org.projectfloodlight.openflow.types.OFGroup;
+import org.projectfloodlight.openflow.types.OFPort;
+import org.projectfloodlight.openflow.types.TableId;
+
+/**
+ * A multipart request the southbound sends, and how to read the items of each reply part into the
+ * model: flow-stats (every table), group-desc, port-desc.
+ */
+record MultipartRequest<T>(
+    long xid, String what, OFMessage request, Function<OFStatsReply, List<T>> items) {
+
+  static MultipartRequest<FlowEntry> flowStats(long xid) {
+    OFMessage request =
+        OpenFlowTranslator.OF13
+            .buildFlowStatsRequest()
+            .setXid(xid)
+            .setTableId(TableId.ALL)
+            .setOutPort(OFPort.ANY)
+            .setOutGroup(OFGroup.ANY)
+            .setMatch(OpenFlowTranslator.OF13.buildMatch().build())
+            .build();
+    return new MultipartRequest<>(
+        xid,
+        "flow-stats request",
+        request,
+        r ->
+            ((OFFlowStatsReply) r)
+                .getEntries().stream().map(OpenFlowTranslator::fromStats).toList());
+  }
+
+  static MultipartRequest<GroupEntry> groupDesc(long xid) {
+    return new MultipartRequest<>(
+        xid,
+        "group-desc request",
+        OpenFlowTranslator.OF13.buildGroupDescStatsRequest().setXid(xid).build(),
+        r ->
+            ((OFGroupDescStatsReply) r)
+                .getEntries().stream().map(OpenFlowTranslator::fromGroupDesc).toList());
+  }
+
+  static MultipartRequest<PortInfo> portDesc(long xid) {
+    return new MultipartRequest<>(
+        xid,
+        "port-desc request",
+        OpenFlowTranslator.OF13.buildPortDescStatsRequest().setXid(xid).build(),
+        r ->
+            ((OFPortDescStatsReply) r)
+                .getEntries().stream().map(OpenFlowTranslator::fromOpenFlow).toList());
+  }
+}

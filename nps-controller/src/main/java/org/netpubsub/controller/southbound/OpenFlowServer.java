@@ -1,0 +1,144 @@
+package org.netpubsub.controller.southbound;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The OpenFlow 1.3 controller endpoint: accepts switches over TCP, runs the handshake with each,
+ * keeps them alive, hands out a {@link SwitchHandle} per connected switch, and reconciles a
+ * (re)connecting switch's tables with its {@link DesiredState}. Lifecycle LATENT → STARTED → CLOSED
+ * ({@link #start}, {@link #close}). See docs/southbound.md for the threading model.
+ */
+public interface OpenFlowServer extends Closeable {
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Binds and starts accepting switches. Only from LATENT. */
+  OpenFlowServer start() throws IOException;
+
+  ServerState state();
+
+  /** The bound address (with the real port when port 0 was asked for). Only when STARTED. */
+  InetSocketAddress localAddress();
+
+  /** The connected switch with this datapath id, if any. */
+  Optional<SwitchHandle> switchHandle(long dpid);
+
+  /** Every connected switch. */
+  Collection<SwitchHandle> switches();
+
+  SouthboundMetrics metrics();
+
+  /** The desired flows and groups per datapath id, restored whenever a switch (re)connects. */
+  DesiredStateStore desiredState();
+
+  /**
+   * Reads the switch's flows and groups, sends only the messages that bring them to its stored
+   * desired state, and completes when they are acknowledged. Fails if the switch is not connected
+   * or has no desired state.
+   */
+  CompletableFuture<ReconcileResult> reconcile(long dpid);
+
+  /** Disconnects every switch, stops accepting, releases the threads. Idempotent. */
+  @Override
+  void close();
+
+  /** Configures an {@link OpenFlowServer}; defaults in {@link ServerConfig}. */
+  final class Builder {
+    private String bindAddress = ServerConfig.DEFAULT_BIND_ADDRESS;
+    private int port = ServerConfig.DEFAULT_PORT;
+    private Duration echoInterval = ServerConfig.DEFAULT_ECHO_INTERVAL;
+    private Duration deadPeerTimeout = ServerConfig.DEFAULT_DEAD_PEER_TIMEOUT;
+    private Duration barrierTimeout = ServerConfig.DEFAULT_BARRIER_TIMEOUT;
+    private Duration handshakeTimeout = ServerConfig.DEFAULT_HANDSHAKE_TIMEOUT;
+    private int maxMessageSize = ServerConfig.DEFAULT_MAX_MESSAGE_SIZE;
+    private int eventLoopThreads = ServerConfig.DEFAULT_EVENT_LOOP_THREADS;
+    private SouthboundListener listener = new SouthboundListener() {};
+    private DesiredStateStore desiredState = new DesiredStateStore();
+
+    private Builder() {}
+
+    /** Default 0.0.0.0 (every interface). */
+    public Builder bindAddress(String address) {
+      bindAddress = address;
+      return this;
+    }
+
+    /** Default 6653; 0 picks a free port ({@link OpenFlowServer#localAddress}). */
+    public Builder port(int p) {
+      port = p;
+      return this;
+    }
+
+    /** Read silence after which an echo request is sent (default 5 s). */
+    public Builder echoInterval(Duration d) {
+      echoInterval = d;
+      return this;
+    }
+
+    /** Read silence after which the switch is disconnected as dead (default 15 s). */
+    public Builder deadPeerTimeout(Duration d) {
+      deadPeerTimeout = d;
+      return this;
+    }
+
+    /** How long a batch waits for its barrier reply, and a multipart request for its replies. */
+    public Builder barrierTimeout(Duration d) {
+      barrierTimeout = d;
+      return this;
+    }
+
+    public Builder handshakeTimeout(Duration d) {
+      handshakeTimeout = d;
+      return this;
+    }
+
+    /** Frames longer than this close the connection (default and maximum 65535). */
+    public Builder maxMessageSize(int bytes) {
+      maxMessageSize = bytes;
+      return this;
+    }
+
+    public Builder eventLoopThreads(int n) {
+      eventLoopThreads = n;
+      return this;
+    }
+
+    public Builder listener(SouthboundListener l) {
+      listener = l;
+      return this;
+    }
+
+    /** Shares a desired-state store (default: a new empty one). */
+    public Builder desiredState(DesiredStateStore store) {
+      desiredState = store;
+      return this;
+    }
+
+    /** The server, LATENT: call {@link OpenFlowServer#start}. */
+    public OpenFlowServer build() {
+      ServerConfig config =
+          new ServerConfig(
+              bindAddress,
+              port,
+              echoInterval,
+              deadPeerTimeout,
+              barrierTimeout,
+              handshakeTimeout,
+              maxMessageSize,
+              eventLoopThreads,
+              listener);
+      if (desiredState == null) {
+        throw new IllegalArgumentException("desired-state store is required");
+      }
+      return new NettyOpenFlowServer(config, desiredState);
+    }
+  }
+}

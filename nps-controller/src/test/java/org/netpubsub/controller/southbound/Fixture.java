@@ -1,0 +1,67 @@
+package org.netpubsub.controller.southbound;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+
+/**
+ * A started server on a random loopback port with short timeouts, a recording listener, and the
+ * simulated switches a test connects to it; {@link #close} ends them all.
+ */
+final class Fixture implements AutoCloseable {
+  static final Duration WAIT = Duration.ofSeconds(10);
+
+  final RecordingListener events = new RecordingListener();
+  final OpenFlowServer server;
+  private final List<SimulatedOpenFlowSwitch> switches = new ArrayList<>();
+
+  Fixture() throws IOException {
+    this(Duration.ofMillis(100), Duration.ofMillis(400), Duration.ofMillis(500));
+  }
+
+  Fixture(Duration echo, Duration deadPeer, Duration barrier) throws IOException {
+    server =
+        OpenFlowServer.builder()
+            .bindAddress("127.0.0.1")
+            .port(0)
+            .echoInterval(Poll.scaled(echo))
+            .deadPeerTimeout(Poll.scaled(deadPeer))
+            .barrierTimeout(Poll.scaled(barrier))
+            .handshakeTimeout(Poll.scaled(Duration.ofSeconds(3)))
+            .listener(events)
+            .build()
+            .start();
+  }
+
+  InetSocketAddress address() {
+    return server.localAddress();
+  }
+
+  /** Builds, connects and tracks a simulated switch. */
+  SimulatedOpenFlowSwitch connect(SimulatedOpenFlowSwitch.Builder b) {
+    SimulatedOpenFlowSwitch sim = b.build();
+    switches.add(sim);
+    Poll.get(sim.connect(address()), WAIT);
+    return sim;
+  }
+
+  /** Connects a well-behaved switch and waits until the server has finished its handshake. */
+  SwitchHandle connected(SimulatedOpenFlowSwitch.Builder b) {
+    SimulatedOpenFlowSwitch sim = connect(b);
+    return awaitHandle(sim.dpid());
+  }
+
+  SwitchHandle awaitHandle(long dpid) {
+    return Poll.value(
+        "switch " + dpid + " connected", WAIT, () -> server.switchHandle(dpid).orElse(null));
+  }
+
+  @Override
+  public void close() {
+    switches.forEach(SimulatedOpenFlowSwitch::close);
+    server.close();
+  }
+}

@@ -1,0 +1,127 @@
+package org.netpubsub.controller.southbound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.sim.FaultMode;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.network.openflow.FlowMod;
+import org.projectfloodlight.openflow.protocol.OFFactories;
+import org.projectfloodlight.openflow.protocol.OFVersion;
+
+/**
+ * Many switches at once; a misbehaving one (garbage, an unparsable message, another version,
+ * silence) is disconnected and counted, and the others' batches are not delayed.
+ */
+class IsolationTest {
+  private static final Duration WAIT = Fixture.WAIT;
+  private static final int SWITCHES = 20;
+
+  @Test
+  void twentySwitchesConnectAtOnceAndMisbehaviourStaysLocal() throws Exception {
+    // Generous dead-peer timeout: the silent switch is still connected while the others work.
+    try (Fixture f =
+        new Fixture(Duration.ofMillis(300), Duration.ofMillis(1500), Duration.ofMillis(1000))) {
+      List<SimulatedOpenFlowSwitch> sims = new ArrayList<>();
+      List<CompletableFuture<Void>> connects = new ArrayList<>();
+      for (int i = 1; i <= SWITCHES; i++) {
+        SimulatedOpenFlowSwitch sim = SimulatedOpenFlowSwitch.builder().dpid(100 + i).build();
+        sims.add(sim);
+        connects.add(sim.connect(f.address()));
+      }
+      try {
+        connects.forEach(c -> Poll.get(c, WAIT));
+        Poll.until("all connected", WAIT, () -> f.server.switches().size() == SWITCHES);
+
+        // Four misbehave in four ways; the other sixteen get a batch each at the same moment.
+        SimulatedOpenFlowSwitch garbage = sims.get(0);
+        SimulatedOpenFlowSwitch unparsable = sims.get(1);
+        SimulatedOpenFlowSwitch oldVersion = sims.get(2);
+        SimulatedOpenFlowSwitch silent = sims.get(3);
+        SwitchHandle silentHandle = f.awaitHandle(silent.dpid());
+        silent.setFault(FaultMode.SILENT);
+        CompletableFuture<BatchResult> stuck =
+            silentHandle.applyFlows(List.of(FlowMod.add(AcknowledgedUpdatesTest.flow(1, 1))));
+        garbage.sendRaw(SimulatedOpenFlowSwitch.GARBAGE);
+        unparsable.sendRaw(SimulatedOpenFlowSwitch.UNPARSABLE);
+        oldVersion.sendRaw(echoRequestOf10());
+
+        long start = System.nanoTime();
+        List<CompletableFuture<BatchResult>> batches = new ArrayList<>();
+        for (SimulatedOpenFlowSwitch sim : sims.subList(4, SWITCHES)) {
+          SwitchHandle sw = f.awaitHandle(sim.dpid());
+          batches.add(
+              sw.applyFlows(
+                  IntStream.range(0, 20)
+                      .mapToObj(i -> FlowMod.add(AcknowledgedUpdatesTest.flow(i, 1 + i % 4)))
+                      .toList()));
+        }
+        for (CompletableFuture<BatchResult> b : batches) {
+          Poll.get(b, WAIT);
+        }
+        Duration healthy = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(stuck).as("the silent switch's batch is still waiting").isNotDone();
+        // The others finished well within the silent switch's barrier timeout.
+        assertThat(healthy).isLessThan(Poll.scaled(Duration.ofMillis(1000)));
+        for (SimulatedOpenFlowSwitch sim : sims.subList(4, SWITCHES)) {
+          assertThat(sim.flows()).hasSize(20);
+        }
+
+        SouthboundMetrics m = f.server.metrics();
+        Poll.until(
+            "misbehaving switches dropped and counted",
+            WAIT,
+            () ->
+                m.disconnects(DisconnectReason.MALFORMED_FRAME) == 1
+                    && m.disconnects(DisconnectReason.UNPARSABLE_MESSAGE) == 1
+                    && m.disconnects(DisconnectReason.WRONG_VERSION) == 1
+                    && m.disconnects(DisconnectReason.DEAD_PEER) == 1);
+        assertThat(Poll.failure(stuck, WAIT)).isInstanceOf(SouthboundException.class);
+        assertThat(f.server.switches()).hasSize(SWITCHES - 4);
+        assertThat(f.events.disconnected)
+            .containsExactlyInAnyOrder(
+                DisconnectReason.MALFORMED_FRAME,
+                DisconnectReason.UNPARSABLE_MESSAGE,
+                DisconnectReason.WRONG_VERSION,
+                DisconnectReason.DEAD_PEER);
+        assertThat(m.disconnects(DisconnectReason.INTERNAL_ERROR)).isZero();
+        for (SimulatedOpenFlowSwitch sim : sims.subList(4, SWITCHES)) {
+          assertThat(f.server.switchHandle(sim.dpid()).orElseThrow().isConnected()).isTrue();
+        }
+      } finally {
+        sims.forEach(SimulatedOpenFlowSwitch::close);
+      }
+    }
+  }
+
+  @Test
+  void aReconnectReplacesTheOldConnectionInOrder() throws Exception {
+    try (Fixture f = new Fixture()) {
+      SimulatedOpenFlowSwitch first = f.connect(SimulatedOpenFlowSwitch.builder().dpid(50));
+      SwitchHandle old = f.awaitHandle(50);
+      // A second connection with the same datapath id while the first is still open.
+      f.connect(SimulatedOpenFlowSwitch.builder().dpid(50));
+      Poll.until(
+          "replaced", WAIT, () -> f.server.switchHandle(50).map(h -> h != old).orElse(false));
+      Poll.until("old closed", WAIT, () -> !first.isConnected());
+      Poll.until("events", WAIT, () -> f.events.log.size() >= 3);
+      assertThat(f.events.log)
+          .containsExactly("connected 50", "disconnected 50 REPLACED", "connected 50");
+      assertThat(f.server.metrics().disconnects(DisconnectReason.REPLACED)).isEqualTo(1);
+    }
+  }
+
+  private static byte[] echoRequestOf10() {
+    io.netty.buffer.ByteBuf buf = io.netty.buffer.Unpooled.buffer();
+    OFFactories.getFactory(OFVersion.OF_10).buildEchoRequest().setXid(5).build().writeTo(buf);
+    byte[] out = new byte[buf.readableBytes()];
+    buf.readBytes(out);
+    buf.release();
+    return out;
+  }
+}
