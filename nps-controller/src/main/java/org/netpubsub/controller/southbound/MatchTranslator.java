@@ -18,6 +18,7 @@ import org.projectfloodlight.openflow.types.OFMetadata;
 import org.projectfloodlight.openflow.types.OFPort;
 import org.projectfloodlight.openflow.types.TransportPort;
 import org.projectfloodlight.openflow.types.U64;
+import org.projectfloodlight.openflow.types.U8;
 
 /**
  * The model's {@link Match} as an OpenFlow 1.3 OXM match and back. Fields are written in OXM order
@@ -67,6 +68,9 @@ final class MatchTranslator {
     if (m.udpDst() != null) {
       list.add(oxms.udpDst(TransportPort.of(m.udpDst())));
     }
+    if (m.icmpv6Type() != null) {
+      list.add(oxms.icmpv6Type(U8.of(m.icmpv6Type().shortValue())));
+    }
     return f.buildMatchV3().setOxmList(OFOxmList.ofList(list)).build();
   }
 
@@ -86,6 +90,7 @@ final class MatchTranslator {
         case IPV6_DST -> b.ipv6Dst(masked((IPv6Address) value, (IPv6Address) mask));
         case UDP_SRC -> b.udpSrc(((TransportPort) value).getPort());
         case UDP_DST -> b.udpDst(((TransportPort) value).getPort());
+        case ICMPV6_TYPE -> b.icmpv6Type(((U8) value).getValue());
         case METADATA ->
             b.metadata(
                 new MaskedLong(
