@@ -112,7 +112,7 @@ final class RandomModel {
       m.ipv6Dst(anyMaskedIpv6());
     }
     if (chance(0.4)) {
-      m.ipProto(chance(0.7) ? 17 : r.nextInt(256));
+      m.ipProto(chance(0.7) ? 17 : r.nextInt(255)); // openflowj rejects 255 (reserved)
     }
     if (chance(0.3)) {
       m.udpSrc(r.nextInt(0x10000));
