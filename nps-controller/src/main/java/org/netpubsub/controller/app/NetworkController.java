@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +24,7 @@ import org.netpubsub.controller.southbound.DisconnectReason;
 import org.netpubsub.controller.southbound.OpenFlowServer;
 import org.netpubsub.controller.southbound.PortInfo;
 import org.netpubsub.controller.southbound.SouthboundListener;
+import org.netpubsub.controller.southbound.SwitchDisconnectedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.discovery.LinkDiscovery;
@@ -289,7 +291,11 @@ public final class NetworkController implements Closeable {
               loop.execute(
                   () -> {
                     reconciling.remove(dpid);
-                    if (e != null) {
+                    Throwable cause = e instanceof CompletionException c ? c.getCause() : e;
+                    if (cause instanceof SwitchDisconnectedException) {
+                      // expected: it is reconciled again when it reconnects
+                      LOG.log(System.Logger.Level.DEBUG, "reconcile of {0} cut short", dpid);
+                    } else if (cause != null) {
                       LOG.log(System.Logger.Level.WARNING, "reconcile of " + dpid + " failed", e);
                     }
                     if (dirty.remove(dpid)) {
