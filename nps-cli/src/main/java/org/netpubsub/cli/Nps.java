@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       WorkloadCommand.class,
       TestbedCommand.class,
       BenchCommand.class,
+      ControllerCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

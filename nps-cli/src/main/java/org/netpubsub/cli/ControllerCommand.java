@@ -1,0 +1,153 @@
+package org.netpubsub.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.netpubsub.controller.app.ControllerApi;
+import org.netpubsub.controller.app.NetworkController;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nps controller}: runs the OpenFlow 1.3 network controller (link discovery, host learning,
+ * unicast routing) and its REST API until SIGTERM or Ctrl-C.
+ */
+@Command(
+    name = "controller",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs the network controller: switches connect over OpenFlow 1.3; it discovers links (LLDP),"
+          + " learns hosts (IPv6 neighbour discovery), routes IPv6 unicast on shortest paths and"
+          + " serves the REST API (GET /v1/topology, POST /v1/hosts,"
+          + " GET /v1/switches/{dpid}/flows). Stops on SIGTERM or Ctrl-C."
+    })
+final class ControllerCommand implements Callable<Integer> {
+  @Mixin JsonOutput json;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--openflow",
+      defaultValue = "tcp:0.0.0.0:6653",
+      paramLabel = "tcp:HOST:PORT",
+      description = "Where switches connect (default: ${DEFAULT-VALUE}; port 0: any free port).")
+  String openflow;
+
+  @Option(
+      names = "--api",
+      defaultValue = "http://127.0.0.1:8080",
+      paramLabel = "URL",
+      description = "Where the REST API listens (default: ${DEFAULT-VALUE}).")
+  String api;
+
+  @Option(
+      names = "--probe-interval-ms",
+      defaultValue = "2000",
+      paramLabel = "MS",
+      description = "LLDP probe interval; links expire after 3 (default: ${DEFAULT-VALUE}).")
+  long probeIntervalMs;
+
+  /** For tests: start, report, and shut down at once. */
+  @Option(names = "--exit-after-start", hidden = true)
+  boolean exitAfterStart;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    InetSocketAddress of = parseOpenflow(openflow);
+    InetSocketAddress http = parseApi(api);
+    if (probeIntervalMs < 100) {
+      throw new IllegalArgumentException("--probe-interval-ms must be at least 100");
+    }
+    NetworkController controller =
+        NetworkController.start(
+            NetworkController.Config.defaults()
+                .withPort(of.getHostString(), of.getPort())
+                .withProbeInterval(probeIntervalMs));
+    ControllerApi rest;
+    try {
+      rest = ControllerApi.start(controller, http);
+    } catch (IOException | RuntimeException e) {
+      controller.close();
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              rest.close();
+              controller.close();
+              stopped.countDown();
+            },
+            "nps-controller-shutdown");
+    PrintWriter out = spec.commandLine().getOut();
+    InetSocketAddress ofAt = controller.openflowAddress();
+    InetSocketAddress apiAt = rest.address();
+    String ofUrl = "tcp:" + ofAt.getHostString() + ":" + ofAt.getPort();
+    String apiUrl = "http://" + apiAt.getHostString() + ":" + apiAt.getPort();
+    if (json.enabled()) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("kind", "controller");
+      o.put("openflow", ofUrl);
+      o.put("api", apiUrl);
+      JsonOutput.printLine(out, o);
+    } else {
+      out.println("controller listening: openflow " + ofUrl + ", api " + apiUrl);
+    }
+    out.flush();
+    if (exitAfterStart) {
+      hook.run();
+      return 0;
+    }
+    Runtime.getRuntime().addShutdownHook(hook);
+    stopped.await();
+    return 0;
+  }
+
+  static InetSocketAddress parseOpenflow(String s) {
+    if (!s.startsWith("tcp:")) {
+      throw new IllegalArgumentException("--openflow must be tcp:HOST:PORT, not '" + s + "'");
+    }
+    return hostPort(s.substring(4), "--openflow");
+  }
+
+  static InetSocketAddress parseApi(String s) {
+    URI u;
+    try {
+      u = URI.create(s);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--api must be http://HOST:PORT, not '" + s + "'");
+    }
+    if (!"http".equals(u.getScheme()) || u.getHost() == null || u.getPort() < 0) {
+      throw new IllegalArgumentException("--api must be http://HOST:PORT, not '" + s + "'");
+    }
+    String host = u.getHost().replace("[", "").replace("]", "");
+    return new InetSocketAddress(host, u.getPort());
+  }
+
+  private static InetSocketAddress hostPort(String s, String option) {
+    int colon = s.lastIndexOf(':');
+    if (colon < 1) {
+      throw new IllegalArgumentException(option + " needs HOST:PORT, not '" + s + "'");
+    }
+    String host = s.substring(0, colon).replace("[", "").replace("]", "");
+    int port;
+    try {
+      port = Integer.parseInt(s.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + ": bad port in '" + s + "'");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(option + ": port out of range in '" + s + "'");
+    }
+    return new InetSocketAddress(host, port);
+  }
+}

@@ -1,0 +1,48 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class ControllerCommandTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cl = Nps.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  @Test
+  void startsOnFreePortsAndPrintsOneJsonLine() throws Exception {
+    int code =
+        run(
+            "controller",
+            "--openflow",
+            "tcp:127.0.0.1:0",
+            "--api",
+            "http://127.0.0.1:0",
+            "--json",
+            "--exit-after-start");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    assertThat(o.get("kind").asText()).isEqualTo("controller");
+    assertThat(o.get("openflow").asText()).matches("tcp:127\\.0\\.0\\.1:[1-9][0-9]*");
+    assertThat(o.get("api").asText()).matches("http://127\\.0\\.0\\.1:[1-9][0-9]*");
+  }
+
+  @Test
+  void badAddressesAreBadInput() {
+    assertThat(run("controller", "--openflow", "udp:1.2.3.4:6653")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("tcp:HOST:PORT");
+    assertThat(run("controller", "--api", "ftp://x:1")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(run("controller", "--openflow", "tcp:h:99999")).isEqualTo(Nps.EXIT_BAD_INPUT);
+  }
+}

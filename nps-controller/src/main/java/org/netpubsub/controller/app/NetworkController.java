@@ -1,0 +1,349 @@
+package org.netpubsub.controller.app;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.netpubsub.controller.southbound.DesiredState;
+import org.netpubsub.controller.southbound.DisconnectReason;
+import org.netpubsub.controller.southbound.OpenFlowServer;
+import org.netpubsub.controller.southbound.PortInfo;
+import org.netpubsub.controller.southbound.SouthboundListener;
+import org.netpubsub.controller.southbound.SwitchDisconnectedException;
+import org.netpubsub.controller.southbound.SwitchHandle;
+import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
+import org.netpubsub.network.discovery.LinkDiscovery;
+import org.netpubsub.network.forwarding.UnicastRouting;
+import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.OfPort;
+import org.netpubsub.network.openflow.PacketHeaders;
+import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.SwitchPort;
+import org.netpubsub.network.topology.Topology;
+import org.netpubsub.network.topology.TopologyChange;
+
+/**
+ * The network controller: owns an {@link OpenFlowServer}, learns the topology (LLDP link discovery,
+ * hosts from IPv6 neighbour discovery), answers neighbour solicitations for known hosts, and keeps
+ * every switch's flows at {@link UnicastRouting#desiredFlows} of the current topology.
+ *
+ * <p>Threading: every southbound event, every tick and every host registration runs on one
+ * single-threaded scheduled executor (the "controller loop"), so the discovery state and the
+ * topology need no locks. Southbound callbacks only enqueue work there. The current topology is
+ * published through a volatile field for readers on other threads (the REST API). Reconciling a
+ * switch is asynchronous; at most one reconcile per switch is in flight, and a change made while
+ * one runs triggers another when it completes.
+ */
+public final class NetworkController implements Closeable {
+  private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
+
+  /** Settings: where to listen, how often to probe, the clock (milliseconds). */
+  public record Config(
+      String bindAddress, int openflowPort, long probeIntervalMillis, LongSupplier clock) {
+    public static Config defaults() {
+      return new Config("0.0.0.0", 6653, 5_000, System::currentTimeMillis);
+    }
+
+    public Config withPort(String address, int port) {
+      return new Config(address, port, probeIntervalMillis, clock);
+    }
+
+    public Config withProbeInterval(long millis) {
+      return new Config(bindAddress, openflowPort, millis, clock);
+    }
+  }
+
+  private final Config config;
+  private final ScheduledExecutorService loop;
+  private final OpenFlowServer server;
+  private final LinkDiscovery discovery;
+  private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
+  private final Set<Long> reconciling = new HashSet<>();
+  private final Set<Long> dirty = new HashSet<>();
+  private volatile Topology topology = Topology.EMPTY;
+  private volatile boolean closed;
+
+  private NetworkController(Config config) {
+    this.config = config;
+    this.loop =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "nps-controller-loop");
+              t.setDaemon(true);
+              return t;
+            });
+    long nonce = new SecureRandom().nextLong();
+    LinkDiscovery.Config d = LinkDiscovery.Config.defaults(nonce);
+    this.discovery =
+        new LinkDiscovery(
+            new LinkDiscovery.Config(
+                config.probeIntervalMillis(), d.expiryIntervals(), nonce, d.source()));
+    this.server =
+        OpenFlowServer.builder()
+            .bindAddress(config.bindAddress())
+            .port(config.openflowPort())
+            .listener(new Listener())
+            .build();
+  }
+
+  /** Starts the OpenFlow server and the probe/expire ticks. */
+  public static NetworkController start(Config config) throws IOException {
+    NetworkController c = new NetworkController(config);
+    try {
+      c.server.start();
+    } catch (IOException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    long tick = Math.max(100, config.probeIntervalMillis() / 5);
+    c.loop.scheduleWithFixedDelay(c::tick, tick, tick, TimeUnit.MILLISECONDS);
+    return c;
+  }
+
+  /** The bound OpenFlow address. */
+  public InetSocketAddress openflowAddress() {
+    return server.localAddress();
+  }
+
+  public OpenFlowServer server() {
+    return server;
+  }
+
+  /** The current topology (a snapshot; safe from any thread). */
+  public Topology topology() {
+    return topology;
+  }
+
+  /** The datapath ids of the connected switches. */
+  public Set<Long> connectedSwitches() {
+    return Set.copyOf(connected.keySet());
+  }
+
+  /** The controller's desired flows for a switch (empty if none). */
+  public List<FlowEntry> desiredFlows(long dpid) {
+    return server.desiredState().get(dpid).map(DesiredState::flows).orElse(List.of());
+  }
+
+  /**
+   * Registers (or moves) a host at an edge port, as if it had announced itself. Completes
+   * exceptionally with IllegalArgumentException if the attachment is not an edge port of a known
+   * switch.
+   */
+  public CompletableFuture<Host> registerHost(Host host) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          Topology t = topology;
+          if (!t.hasSwitch(host.attachment().dpid())) {
+            throw new IllegalArgumentException("unknown switch: " + host.attachment());
+          }
+          if (t.linkAt(host.attachment()).isPresent()) {
+            throw new IllegalArgumentException("not an edge port: " + host.attachment());
+          }
+          update(t.addHost(host));
+          return host;
+        },
+        loop);
+  }
+
+  /** Runs a task on the controller loop (tests use it to wait for queued events). */
+  public CompletableFuture<Void> onLoop(Runnable r) {
+    return CompletableFuture.runAsync(r, loop);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    server.close();
+    loop.shutdownNow();
+  }
+
+  // ---- everything below runs on the loop ----
+
+  private void tick() {
+    try {
+      long now = config.clock().getAsLong();
+      sendProbes(now);
+      apply(discovery.expire(now));
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "tick failed", e);
+    }
+  }
+
+  private void sendProbes(long now) {
+    SortedMap<Long, List<Long>> ports = new TreeMap<>(SwitchPort.DPID_ORDER);
+    connected.forEach((dpid, sw) -> ports.put(dpid, upPorts(sw)));
+    for (LinkDiscovery.Probe p : discovery.probes(now, ports)) {
+      SwitchHandle sw = connected.get(p.dpid());
+      if (sw != null) {
+        sw.packetOut(OfPort.CONTROLLER, List.of(Action.output(p.port())), p.bytes());
+      }
+    }
+  }
+
+  private static List<Long> upPorts(SwitchHandle sw) {
+    List<Long> out = new ArrayList<>();
+    for (PortInfo p : sw.ports()) {
+      if (p.up() && SwitchPort.isPhysical(p.number())) {
+        out.add(p.number());
+      }
+    }
+    return out;
+  }
+
+  private void onConnected(SwitchHandle sw) {
+    connected.put(sw.dpid(), sw);
+    update(topology.addSwitch(sw.dpid(), upPorts(sw)));
+    // A switch that reconnects may already hold the desired state: the southbound reconciles it.
+    scheduleReconcile(sw.dpid());
+    sendProbes(config.clock().getAsLong());
+  }
+
+  private void onDisconnected(long dpid) {
+    connected.remove(dpid);
+    // The switch and its hosts stay known (it usually comes back); its links are gone.
+    apply(discovery.onSwitchRemoved(dpid));
+  }
+
+  private void onPortStatus(long dpid, PortInfo port, SouthboundListener.PortReason reason) {
+    if (!SwitchPort.isPhysical(port.number())) {
+      return;
+    }
+    if (reason == SouthboundListener.PortReason.DELETE || !port.up()) {
+      apply(discovery.onPortDown(dpid, port.number()));
+    } else {
+      discovery.onPortUp(dpid, port.number());
+      update(topology.addSwitch(dpid, List.of(port.number())));
+      sendProbes(config.clock().getAsLong());
+    }
+  }
+
+  private void onPacketIn(long dpid, long inPort, byte[] frame) {
+    if (frame.length < 14) {
+      return;
+    }
+    int ethType = ((frame[12] & 0xff) << 8) | (frame[13] & 0xff);
+    if (ethType == PacketHeaders.ETH_TYPE_LLDP) {
+      apply(discovery.onLldp(config.clock().getAsLong(), dpid, inPort, frame));
+    } else if (ethType == PacketHeaders.ETH_TYPE_IPV6) {
+      apply(Ipv6NeighborDiscovery.learn(topology, dpid, inPort, frame));
+      Optional<byte[]> answer = Ipv6NeighborDiscovery.answer(topology, frame);
+      SwitchHandle sw = connected.get(dpid);
+      if (answer.isPresent() && sw != null && SwitchPort.isPhysical(inPort)) {
+        sw.packetOut(OfPort.CONTROLLER, List.of(Action.output(inPort)), answer.get());
+      }
+    }
+  }
+
+  private void apply(List<TopologyChange> changes) {
+    if (!changes.isEmpty()) {
+      LOG.log(System.Logger.Level.DEBUG, "topology changes: {0}", changes);
+      update(topology.applyAll(changes));
+    }
+  }
+
+  /** Publishes a new topology and brings every switch's desired state in line with it. */
+  private void update(Topology next) {
+    if (next.equals(topology)) {
+      return;
+    }
+    topology = next;
+    SortedMap<Long, List<FlowEntry>> flows = UnicastRouting.desiredFlows(next);
+    for (Map.Entry<Long, List<FlowEntry>> e : flows.entrySet()) {
+      DesiredState want = new DesiredState(e.getValue(), List.of());
+      if (!server.desiredState().get(e.getKey()).equals(Optional.of(want))) {
+        server.desiredState().put(e.getKey(), want);
+        scheduleReconcile(e.getKey());
+      }
+    }
+  }
+
+  private void scheduleReconcile(long dpid) {
+    if (closed || !connected.containsKey(dpid) || server.desiredState().get(dpid).isEmpty()) {
+      return;
+    }
+    if (!reconciling.add(dpid)) {
+      dirty.add(dpid);
+      return;
+    }
+    server
+        .reconcile(dpid)
+        .whenComplete(
+            (r, e) -> {
+              if (closed) {
+                return;
+              }
+              loop.execute(
+                  () -> {
+                    reconciling.remove(dpid);
+                    Throwable cause = e instanceof CompletionException c ? c.getCause() : e;
+                    if (cause instanceof SwitchDisconnectedException) {
+                      // expected: it is reconciled again when it reconnects
+                      LOG.log(System.Logger.Level.DEBUG, "reconcile of {0} cut short", dpid);
+                    } else if (cause != null) {
+                      LOG.log(System.Logger.Level.WARNING, "reconcile of " + dpid + " failed", e);
+                    }
+                    if (dirty.remove(dpid)) {
+                      scheduleReconcile(dpid);
+                    }
+                  });
+            });
+  }
+
+  private void submit(Runnable r) {
+    if (closed) {
+      return;
+    }
+    try {
+      loop.execute(
+          () -> {
+            try {
+              r.run();
+            } catch (RuntimeException e) {
+              LOG.log(System.Logger.Level.WARNING, "controller event failed", e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing
+    }
+  }
+
+  /** Southbound events: each only enqueues its work on the loop. */
+  private final class Listener implements SouthboundListener {
+    @Override
+    public void switchConnected(SwitchHandle sw) {
+      submit(() -> onConnected(sw));
+    }
+
+    @Override
+    public void switchDisconnected(long dpid, DisconnectReason reason) {
+      submit(() -> onDisconnected(dpid));
+    }
+
+    @Override
+    public void portStatus(long dpid, PortInfo port, PortReason reason) {
+      submit(() -> onPortStatus(dpid, port, reason));
+    }
+
+    @Override
+    public void packetIn(
+        long dpid, long inPort, PacketInReason reason, int tableId, long cookie, byte[] frame) {
+      submit(() -> onPacketIn(dpid, inPort, frame));
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package org.netpubsub.controller.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+
+/** The REST API over real HTTP on a free port, against a controller with one simulated switch. */
+class ControllerApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private NetworkController controller;
+  private ControllerApi api;
+  private SimulatedOpenFlowSwitch sw;
+
+  @BeforeEach
+  void start() throws Exception {
+    controller =
+        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
+    api = ControllerApi.start(controller, new InetSocketAddress("127.0.0.1", 0));
+    sw = SimulatedOpenFlowSwitch.builder().dpid(0x2a).ports(1, 2).build();
+    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+    Wait.until(
+        "the switch",
+        Duration.ofSeconds(10),
+        () -> {},
+        () -> controller.topology().hasSwitch(0x2a));
+  }
+
+  @AfterEach
+  void stop() {
+    sw.close();
+    api.close();
+    controller.close();
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(String path, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + api.address().getPort() + path);
+  }
+
+  @Test
+  void topologyListsTheSwitchAndARegisteredHost() throws Exception {
+    HttpResponse<String> r =
+        post(
+            "/v1/hosts",
+            "{\"address\":\"fd6e:7073:1::7\",\"mac\":\"02:00:00:00:00:07\","
+                + "\"dpid\":\"000000000000002a\",\"port\":2}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode t = JSON.readTree(get("/v1/topology").body());
+    assertThat(t.at("/switches/0/dpid").asText()).isEqualTo("000000000000002a");
+    assertThat(t.at("/switches/0/ports").toString()).isEqualTo("[1,2]");
+    assertThat(t.get("links")).isEmpty();
+    assertThat(t.at("/hosts/0/address").asText()).isEqualTo("fd6e:7073:1::7");
+    assertThat(t.at("/hosts/0/mac").asText()).isEqualTo("02:00:00:00:00:07");
+    assertThat(t.at("/hosts/0/port").asLong()).isEqualTo(2);
+
+    JsonNode flows = JSON.readTree(get("/v1/switches/000000000000002a/flows").body());
+    assertThat(flows.get("flows").toString()).contains("ipv6_dst=fd6e:7073:1::7", "output:2");
+    Wait.until(
+        "the switch holds the host's flow",
+        Duration.ofSeconds(10),
+        () -> {},
+        () -> {
+          try {
+            return get("/v1/switches/2a/flows?source=switch")
+                .body()
+                .contains("ipv6_dst=fd6e:7073:1::7");
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        });
+  }
+
+  @Test
+  void badInputIsAJsonErrorWithAReason() throws Exception {
+    assertError(post("/v1/hosts", "{\"address\":\"nope\"}"), 400, "");
+    assertError(post("/v1/hosts", "{not json"), 400, "malformed JSON");
+    assertError(post("/v1/hosts", "[]"), 400, "JSON object");
+    assertError(post("/v1/hosts", "{\"address\":\"fd6e::1\"}"), 400, "give mac, dpid and port");
+    assertError(
+        post(
+            "/v1/hosts",
+            "{\"address\":\"fd6e::1\",\"mac\":\"02:00:00:00:00:01\",\"dpid\":\"99\",\"port\":1}"),
+        400,
+        "unknown switch");
+    assertError(post("/v1/hosts", "{\"pad\":\"" + "x".repeat(70_000) + "\"}"), 413, "body");
+    assertError(get("/v1/nothing"), 404, "no such resource");
+    assertError(get("/v1/switches/zz/flows"), 400, "datapath id");
+    assertError(get("/v1/switches/77/flows"), 404, "unknown switch");
+    assertError(get("/v1/switches/77/flows?source=switch"), 404, "not connected");
+    assertError(get("/v1/hosts"), 405, "method");
+  }
+
+  private static void assertError(HttpResponse<String> r, int status, String reason)
+      throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+    assertThat(JSON.readTree(r.body()).get("error").asText()).contains(reason);
+  }
+}

@@ -1,0 +1,160 @@
+package org.netpubsub.controller.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.sim.PacketOutRecord;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.network.discovery.NdCodec;
+import org.netpubsub.network.discovery.NdMessage;
+import org.netpubsub.network.forwarding.UnicastRouting;
+import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.topology.Link;
+import org.netpubsub.network.topology.MacAddress;
+import org.netpubsub.network.topology.SwitchPort;
+
+/**
+ * The controller against simulated switches over TCP, wired by a relay in the test: a packet-out
+ * from port p of one switch comes in as a packet-in at the cabled peer port. Discovery finds the
+ * cabling, hosts are learned from ND, the switches end up holding the desired flows, and a port
+ * going down removes its link and reroutes.
+ */
+class NetworkControllerTest {
+  private static final Duration T = Duration.ofSeconds(10);
+
+  private NetworkController controller;
+  private final Map<Long, SimulatedOpenFlowSwitch> switches = new HashMap<>();
+  private final Map<SwitchPort, SwitchPort> cables = new HashMap<>();
+  private final Map<Long, Integer> relayed = new HashMap<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    controller =
+        NetworkController.start(
+            NetworkController.Config.defaults().withPort("127.0.0.1", 0).withProbeInterval(200));
+    // A triangle 1-2-3 plus host ports 9.
+    cable(1, 1, 2, 1);
+    cable(2, 2, 3, 1);
+    cable(3, 2, 1, 2);
+    InetSocketAddress at = controller.openflowAddress();
+    for (long dpid = 1; dpid <= 3; dpid++) {
+      SimulatedOpenFlowSwitch sw =
+          SimulatedOpenFlowSwitch.builder().dpid(dpid).ports(1, 2, 9).build();
+      switches.put(dpid, sw);
+      sw.connect(new InetSocketAddress("127.0.0.1", at.getPort())).get();
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    switches.values().forEach(SimulatedOpenFlowSwitch::close);
+    if (controller != null) {
+      controller.close();
+    }
+  }
+
+  private void cable(long d1, long p1, long d2, long p2) {
+    cables.put(SwitchPort.of(d1, p1), SwitchPort.of(d2, p2));
+    cables.put(SwitchPort.of(d2, p2), SwitchPort.of(d1, p1));
+  }
+
+  /** Delivers new packet-outs across the cables (ports that are up at both ends). */
+  private void relay() {
+    for (SimulatedOpenFlowSwitch sw : switches.values()) {
+      List<PacketOutRecord> outs = sw.packetOuts();
+      int from = relayed.getOrDefault(sw.dpid(), 0);
+      relayed.put(sw.dpid(), outs.size());
+      for (PacketOutRecord r : outs.subList(from, outs.size())) {
+        for (Action a : r.actions()) {
+          if (a instanceof Action.Output o) {
+            SwitchPort peer = cables.get(SwitchPort.of(sw.dpid(), o.port()));
+            SimulatedOpenFlowSwitch to = peer == null ? null : switches.get(peer.dpid());
+            if (to != null && to.isConnected() && up(sw, o.port()) && up(to, peer.port())) {
+              to.sendPacketIn(peer.port(), 0, UnicastRouting.COOKIE, r.frame());
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static boolean up(SimulatedOpenFlowSwitch sw, long port) {
+    return sw.ports().stream().anyMatch(p -> p.number() == port && p.up());
+  }
+
+  private boolean holdsDesired(long dpid) {
+    List<FlowEntry> want = controller.desiredFlows(dpid);
+    return !want.isEmpty()
+        && new java.util.HashSet<>(switches.get(dpid).flows())
+            .equals(new java.util.HashSet<>(want));
+  }
+
+  @Test
+  void discoversLinksLearnsHostsInstallsRoutesAndReroutes() {
+    Wait.until("three links", T, this::relay, () -> controller.topology().links().size() == 3);
+    assertThat(controller.topology().links())
+        .containsExactlyInAnyOrder(Link.of(1, 1, 2, 1), Link.of(2, 2, 3, 1), Link.of(3, 2, 1, 2));
+    assertThat(controller.connectedSwitches()).containsExactlyInAnyOrder(1L, 2L, 3L);
+
+    Ipv6Address h1 = Ipv6Address.parse("fd6e:7073:1::1");
+    Ipv6Address h3 = Ipv6Address.parse("fd6e:7073:1::3");
+    MacAddress m1 = MacAddress.parse("02:00:00:00:00:01");
+    MacAddress m3 = MacAddress.parse("02:00:00:00:00:03");
+    switches.get(1L).sendPacketIn(9, 0, 0, NdCodec.encode(NdMessage.solicitation(m1, h1, h3)));
+    switches.get(3L).sendPacketIn(9, 0, 0, NdCodec.encode(NdMessage.solicitation(m3, h3, h1)));
+    Wait.until("two hosts", T, this::relay, () -> controller.topology().hosts().size() == 2);
+
+    for (long dpid = 1; dpid <= 3; dpid++) {
+      long d = dpid;
+      Wait.until("switch " + d + " holds the desired flows", T, this::relay, () -> holdsDesired(d));
+    }
+    // Switch 1 reaches h3 directly over its link to 3 (port 2), and h1 out of port 9.
+    assertThat(outPort(1, h3)).isEqualTo(2);
+    assertThat(outPort(1, h1)).isEqualTo(9);
+
+    // A solicitation for a known host is answered by the controller out of the asking port.
+    int before = switches.get(1L).packetOuts().size();
+    switches.get(1L).sendPacketIn(9, 0, 0, NdCodec.encode(NdMessage.solicitation(m1, h1, h3)));
+    Wait.until(
+        "a proxy advertisement",
+        T,
+        () -> {},
+        () ->
+            switches.get(1L).packetOuts().stream()
+                .skip(before)
+                .anyMatch(r -> r.actions().equals(List.of(Action.output(9)))));
+
+    // The 1-3 link goes down: it disappears and switch 1 reroutes over 2.
+    switches.get(1L).setPortUp(2, false);
+    Wait.until(
+        "link 1-3 removed",
+        T,
+        this::relay,
+        () -> !controller.topology().links().contains(Link.of(3, 2, 1, 2)));
+    Wait.until("reroute", T, this::relay, () -> holdsDesired(1) && outPort(1, h3) == 1);
+  }
+
+  /** The output port of switch {@code dpid}'s unicast entry for {@code dst}, or -1. */
+  private long outPort(long dpid, Ipv6Address dst) {
+    for (FlowEntry f : switches.get(dpid).flows()) {
+      if (f.priority() == UnicastRouting.PRIORITY_UNICAST
+          && f.match().toString().contains(dst.toString())) {
+        for (Action a : f.allActions()) {
+          if (a instanceof Action.Output o) {
+            return o.port();
+          }
+        }
+      }
+    }
+    return -1;
+  }
+}
