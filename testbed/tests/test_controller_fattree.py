@@ -1,7 +1,8 @@
 """The netpubsub controller (`nps controller`) on a k=4 fat tree of real Open vSwitch bridges:
 it discovers the 20 switches and 32 links (LLDP), learns the 16 hosts from IPv6 neighbour
-discovery, routes pings between hosts across pods, reroutes when a core-aggregation link goes
-down, and restores every switch's flows after ovs-vswitchd restarts.
+discovery, routes pings between all 240 ordered host pairs, reroutes when a core-aggregation link
+goes down, and ends with the same flows and reachability after ovs-vswitchd restarts and after
+the controller itself restarts.
 
 Hosts are learned from their own neighbour solicitations: DAD is off in the test bed, so a host
 sends nothing until it talks; the test makes each unknown host ping an unused address of the
@@ -103,19 +104,45 @@ def undirected_links(topology: dict) -> set:
             for l in topology["links"]}
 
 
-def ping(host: str, address: str) -> bool:
-    return in_host(host, "ping", "-6", "-c1", "-W2", address, timeout=15).returncode == 0
+def unreachable_from(host: dict, others: list) -> list:
+    """The addresses among `others` that `host` cannot ping: one exec per source host."""
+    script = "for a in \"$@\"; do ping -6 -c1 -W2 \"$a\" >/dev/null 2>&1 || echo \"$a\"; done"
+    result = in_host(host["name"], "sh", "-c", script, "sh", *[o["address"] for o in others],
+                     timeout=120)
+    return result.stdout.split()
 
 
-def sample_pairs(hosts: list) -> list:
-    """48 pairs: every host to the hosts 1, 4 and 8 places on (same edge, same pod, other pod)."""
-    n = len(hosts)
-    return [(hosts[i], hosts[(i + k) % n]) for i in range(n) for k in (1, 4, 8)]
+def all_pairs_reachable(hosts: list, what: str) -> None:
+    """Every ordered pair of hosts (16 x 15 = 240 on the fat tree) reaches over IPv6."""
+    for h in hosts:
+        others = [o for o in hosts if o is not h]
+        poll(lambda: not unreachable_from(h, others), timeout=30,
+             what=f"{what}: {h['name']} reaches every other host")
 
 
-def all_reachable(pairs: list, what: str) -> None:
-    for a, b in pairs:
-        poll(lambda: ping(a["name"], b["address"]), timeout=20, what=f"{what}: {a['name']} -> {b['name']}")
+def learn_hosts(controller: "Controller", hosts: list) -> None:
+    """Polls until the controller knows all hosts; unknown hosts are made to solicit."""
+
+    def learned() -> bool:
+        known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
+        for h in hosts:
+            if h["address"] not in known:
+                in_host(h["name"], "ping", "-6", "-c1", "-W1", UNUSED, timeout=15)
+        return len(known) == len(hosts)
+
+    poll(learned, 60, f"{len(hosts)} hosts learned from neighbour discovery", interval=0.5)
+
+
+def reconciled(controller: "Controller", dpids: list) -> bool:
+    """Every switch is connected and holds exactly the flows the controller wants."""
+    if not all(s["connected"] for s in controller.get("/v1/topology")["switches"]):
+        return False
+    for d in dpids:
+        want = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows")["flows"]}
+        have = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows?source=switch")["flows"]}
+        if want != have:
+            return False
+    return True
 
 
 @needs_root
@@ -127,23 +154,14 @@ def test_discovers_routes_and_reroutes_a_fat_tree(controller, fattree):
     assert len(topo["links"]) == 32, "each link is reported once"
 
     hosts = state["hosts"]
-
-    def learned() -> bool:
-        known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
-        for h in hosts:
-            if h["address"] not in known:
-                in_host(h["name"], "ping", "-6", "-c1", "-W1", UNUSED, timeout=15)
-        return len(known) == 16
-
-    poll(learned, 60, "16 hosts learned from neighbour discovery", interval=0.5)
+    learn_hosts(controller, hosts)
     by_address = {h["address"]: h for h in controller.get("/v1/topology")["hosts"]}
     for h in hosts:  # learned at the right switch port, with the right MAC
         got = by_address[h["address"]]
         dpid = next(s["dpid"] for s in state["switches"] if s["name"] == h["switch"])
         assert (got["dpid"], got["port"], got["mac"]) == (dpid, h["port"], h["mac"])
 
-    pairs = sample_pairs(hosts)
-    all_reachable(pairs, "ping")
+    all_pairs_reachable(hosts, "ping")
 
     # A core-aggregation link goes down: it leaves the topology, and the pings reroute.
     link = next(l for l in state["links"] if l["kind"] == "switch"
@@ -155,7 +173,7 @@ def test_discovers_routes_and_reroutes_a_fat_tree(controller, fattree):
     assert result.returncode == 0, result.stderr
     poll(lambda: gone not in undirected_links(controller.get("/v1/topology")), 10, "s1-s5 removed")
     assert len(undirected_links(controller.get("/v1/topology"))) == 31
-    all_reachable(pairs, "ping after s1-s5 down")
+    all_pairs_reachable(hosts, "ping after s1-s5 down")
 
     # The switch really holds what the controller wants (the desired flows, read back).
     wanted = {f["flow"] for f in controller.get(f"/v1/switches/{dpid['s5']}/flows")["flows"]}
@@ -170,17 +188,32 @@ def test_discovers_routes_and_reroutes_a_fat_tree(controller, fattree):
          20, "every switch seen disconnected")
     subprocess.run([OVS_CTL, "--no-ovsdb-server", "start"], check=True, timeout=120,
                    capture_output=True)
-
-    def reconciled() -> bool:
-        if not all(s["connected"] for s in controller.get("/v1/topology")["switches"]):
-            return False
-        for d in dpid.values():
-            want = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows")["flows"]}
-            have = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows?source=switch")["flows"]}
-            if not want <= have:
-                return False
-        return True
-
-    poll(reconciled, 60, "every switch reconnected and reconciled", interval=0.5)
+    poll(lambda: reconciled(controller, list(dpid.values())), 60,
+         "every switch reconnected and reconciled", interval=0.5)
     poll(lambda: len(undirected_links(controller.get("/v1/topology"))) == 31, 30, "31 links again")
-    all_reachable(pairs, "ping after ovs-vswitchd restart")
+    all_pairs_reachable(hosts, "ping after ovs-vswitchd restart")
+    flows_before = {d: controller.get(f"/v1/switches/{d}/flows?source=switch")["flows"]
+                    for d in dpid.values()}
+
+    # The controller restarts on the same ports: the switches keep their flows meanwhile
+    # (fail-mode secure), reconnect, and the new controller rediscovers links and hosts and
+    # reconciles them. It must end with the same forwarding as before.
+    openflow_port = int(controller.started["openflow"].rsplit(":", 1)[1])
+    api_port = int(controller.api.rsplit(":", 1)[1])
+    controller.stop()
+    restarted = Controller(openflow_port, api_port)
+    try:
+        poll(lambda: len(undirected_links(restarted.get("/v1/topology"))) == 31, 60,
+             "31 links rediscovered")
+        learn_hosts(restarted, hosts)
+        poll(lambda: reconciled(restarted, list(dpid.values())), 60,
+             "every switch reconciled by the restarted controller", interval=0.5)
+        all_pairs_reachable(hosts, "ping after a controller restart")
+        flows_after = {d: restarted.get(f"/v1/switches/{d}/flows?source=switch")["flows"]
+                       for d in dpid.values()}
+        assert ({d: {f["flow"] for f in fl} for d, fl in flows_after.items()}
+                == {d: {f["flow"] for f in fl} for d, fl in flows_before.items()}), \
+            "identical flows on every switch after the controller restart"
+    finally:
+        restarted.stop()
+    assert restarted.proc.returncode == 128 + signal.SIGTERM
