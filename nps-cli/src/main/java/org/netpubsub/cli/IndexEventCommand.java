@@ -1,7 +1,6 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,6 @@ import org.netpubsub.content.schema.Schema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -29,14 +27,7 @@ final class IndexEventCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--schema", required = true, paramLabel = "FILE", description = "Schema YAML.")
-  Path schema;
-
-  @Option(
-      names = "--length",
-      paramLabel = "L",
-      description = "dz length in bits, 1..112 (default: enough to resolve every value, ≤ 112).")
-  Integer length;
+  @Mixin IndexOptions options;
 
   @Parameters(
       arity = "1..*",
@@ -46,8 +37,8 @@ final class IndexEventCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Schema s = SchemaFiles.load(schema);
-    SpatialIndex index = index(s, length);
+    SpatialIndex index = options.spatialIndex();
+    Schema s = index.schema();
     Map<String, Object> result = describe(index, EventText.fromAssignments(s, assignments));
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
@@ -77,12 +68,5 @@ final class IndexEventCommand implements Callable<Integer> {
         + " bits)\naddress  "
         + described.get("address")
         + "\n";
-  }
-
-  /** The index of the given length, or of the default length. */
-  static SpatialIndex index(Schema schema, Integer length) {
-    return length == null
-        ? SpatialIndex.withDefaultLength(schema)
-        : new SpatialIndex(schema, length);
   }
 }

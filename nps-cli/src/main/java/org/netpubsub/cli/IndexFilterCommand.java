@@ -1,7 +1,6 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,14 +40,7 @@ final class IndexFilterCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--schema", required = true, paramLabel = "FILE", description = "Schema YAML.")
-  Path schema;
-
-  @Option(
-      names = "--length",
-      paramLabel = "L",
-      description = "dz length in bits, 1..112 (default: enough to resolve every value, ≤ 112).")
-  Integer length;
+  @Mixin IndexOptions options;
 
   @Option(
       names = "--max-cells",
@@ -77,8 +69,8 @@ final class IndexFilterCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Schema s = SchemaFiles.load(schema);
-    SpatialIndex index = IndexEventCommand.index(s, length);
+    SpatialIndex index = options.spatialIndex();
+    Schema s = index.schema();
     Dnf dnf = Normalizer.toDnf(FilterParser.parse(s, filter));
     Map<String, Object> result = describe(index, dnf, maxCells, samples, seed);
     PrintWriter out = spec.commandLine().getOut();
