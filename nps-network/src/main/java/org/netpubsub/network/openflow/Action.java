@@ -118,9 +118,7 @@ public sealed interface Action {
   /** set_field:PORT-&gt;udp_src. */
   record SetUdpSrc(int value) implements SetField {
     public SetUdpSrc {
-      if (value < 0 || value > 0xffff) {
-        throw new IllegalArgumentException("udp port out of range: " + value);
-      }
+      checkUdpPort(value);
     }
 
     @Override
@@ -135,18 +133,14 @@ public sealed interface Action {
 
     @Override
     public boolean consistentWith(Match m) {
-      return m.prerequisiteError().isEmpty()
-          && m.ipProto() != null
-          && m.ipProto() == PacketHeaders.IP_PROTO_UDP;
+      return matchesUdp(m);
     }
   }
 
   /** set_field:PORT-&gt;udp_dst. */
   record SetUdpDst(int value) implements SetField {
     public SetUdpDst {
-      if (value < 0 || value > 0xffff) {
-        throw new IllegalArgumentException("udp port out of range: " + value);
-      }
+      checkUdpPort(value);
     }
 
     @Override
@@ -161,9 +155,20 @@ public sealed interface Action {
 
     @Override
     public boolean consistentWith(Match m) {
-      return m.prerequisiteError().isEmpty()
-          && m.ipProto() != null
-          && m.ipProto() == PacketHeaders.IP_PROTO_UDP;
+      return matchesUdp(m);
     }
+  }
+
+  private static void checkUdpPort(int value) {
+    if (value < 0 || value > 0xffff) {
+      throw new IllegalArgumentException("udp port out of range: " + value);
+    }
+  }
+
+  /** Whether a match selects only well-formed UDP packets, so a UDP port rewrite applies. */
+  private static boolean matchesUdp(Match m) {
+    return m.prerequisiteError().isEmpty()
+        && m.ipProto() != null
+        && m.ipProto() == PacketHeaders.IP_PROTO_UDP;
   }
 }
