@@ -18,10 +18,12 @@ import org.projectfloodlight.openflow.protocol.instruction.OFInstructionGotoTabl
 import org.projectfloodlight.openflow.protocol.instruction.OFInstructionWriteActions;
 import org.projectfloodlight.openflow.protocol.instruction.OFInstructionWriteMetadata;
 import org.projectfloodlight.openflow.protocol.oxm.OFOxm;
+import org.projectfloodlight.openflow.protocol.oxm.OFOxmEthDst;
 import org.projectfloodlight.openflow.protocol.oxm.OFOxmIpv6Dst;
 import org.projectfloodlight.openflow.protocol.oxm.OFOxmIpv6Src;
 import org.projectfloodlight.openflow.protocol.oxm.OFOxmUdpDst;
 import org.projectfloodlight.openflow.protocol.oxm.OFOxmUdpSrc;
+import org.projectfloodlight.openflow.types.MacAddress;
 import org.projectfloodlight.openflow.types.OFGroup;
 import org.projectfloodlight.openflow.types.TableId;
 import org.projectfloodlight.openflow.types.TransportPort;
@@ -49,6 +51,7 @@ final class ActionTranslator {
           f.actions().setField(f.oxms().ipv6Src(MatchTranslator.address(s.value())));
       case Action.SetUdpDst s -> f.actions().setField(f.oxms().udpDst(TransportPort.of(s.value())));
       case Action.SetUdpSrc s -> f.actions().setField(f.oxms().udpSrc(TransportPort.of(s.value())));
+      case Action.SetEthDst s -> f.actions().setField(f.oxms().ethDst(MacAddress.of(s.mac())));
     };
   }
 
@@ -80,6 +83,9 @@ final class ActionTranslator {
       }
       if (field instanceof OFOxmUdpDst d) {
         return new Action.SetUdpDst(d.getValue().getPort());
+      }
+      if (field instanceof OFOxmEthDst d) {
+        return new Action.SetEthDst(d.getValue().getLong());
       }
       if (field instanceof OFOxmUdpSrc d) {
         return new Action.SetUdpSrc(d.getValue().getPort());

@@ -165,12 +165,13 @@ final class RandomModel {
     List<Action> out = new ArrayList<>();
     for (int i = 0, n = r.nextInt(4); i < n; i++) {
       out.add(
-          switch (r.nextInt(6)) {
+          switch (r.nextInt(7)) {
             case 0 -> new Action.Output(anyPort(), r.nextInt(0x10000));
             case 1 -> new Action.Group(r.nextLong(0x1_0000_0000L));
             case 2 -> new Action.SetIpv6Dst(new Ipv6Address(r.nextLong(), r.nextLong()));
             case 3 -> new Action.SetIpv6Src(new Ipv6Address(r.nextLong(), r.nextLong()));
             case 4 -> new Action.SetUdpDst(r.nextInt(0x10000));
+            case 5 -> new Action.SetEthDst(r.nextLong(0x1_0000_0000_0000L));
             default -> new Action.SetUdpSrc(r.nextInt(0x10000));
           });
     }

@@ -174,6 +174,16 @@ public final class OvsFlowParser {
     if (lower.startsWith("group:")) {
       return Action.group(Long.parseLong(t.substring(6)));
     }
+    // ovs-ofctl prints these set_fields in their OpenFlow 1.0 spelling
+    if (lower.startsWith("mod_dl_dst:")) {
+      return new Action.SetEthDst(macValue(t.substring(11)));
+    }
+    if (lower.startsWith("mod_tp_dst:")) {
+      return new Action.SetUdpDst(Integer.decode(t.substring(11)));
+    }
+    if (lower.startsWith("mod_tp_src:")) {
+      return new Action.SetUdpSrc(Integer.decode(t.substring(11)));
+    }
     if (lower.startsWith("set_field:")) {
       int arrow = t.indexOf("->");
       if (arrow < 0) {
@@ -185,6 +195,7 @@ public final class OvsFlowParser {
         case "ipv6_dst" -> new Action.SetIpv6Dst(Ipv6Address.parse(value));
         case "udp_src", "tp_src" -> new Action.SetUdpSrc(Integer.decode(value));
         case "udp_dst", "tp_dst" -> new Action.SetUdpDst(Integer.decode(value));
+        case "eth_dst", "dl_dst" -> new Action.SetEthDst(macValue(value));
         default -> throw new IllegalArgumentException("unsupported set_field: " + t);
       };
     }
@@ -193,6 +204,18 @@ public final class OvsFlowParser {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("unsupported action '" + t + "'", e);
     }
+  }
+
+  private static long macValue(String text) {
+    String[] parts = text.split(":");
+    if (parts.length != 6) {
+      throw new IllegalArgumentException("not a MAC address: '" + text + "'");
+    }
+    long v = 0;
+    for (String p : parts) {
+      v = v << 8 | Integer.parseInt(p, 16);
+    }
+    return v;
   }
 
   /** A group from one {@code dump-groups} line or an {@code add-group} argument. */

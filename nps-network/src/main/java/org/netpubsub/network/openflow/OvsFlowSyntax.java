@@ -80,6 +80,7 @@ public final class OvsFlowSyntax {
       case Action.SetIpv6Dst s -> "set_field:" + s.value() + "->ipv6_dst";
       case Action.SetUdpSrc s -> "set_field:" + s.value() + "->udp_src";
       case Action.SetUdpDst s -> "set_field:" + s.value() + "->udp_dst";
+      case Action.SetEthDst s -> "set_field:" + s.text() + "->eth_dst";
     };
   }
 

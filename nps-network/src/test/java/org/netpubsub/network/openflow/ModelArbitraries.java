@@ -62,7 +62,8 @@ final class ModelArbitraries {
         addresses().map(Action.SetIpv6Dst::new),
         addresses().map(Action.SetIpv6Src::new),
         Arbitraries.integers().between(0, 0xffff).map(Action.SetUdpDst::new),
-        Arbitraries.integers().between(0, 0xffff).map(Action.SetUdpSrc::new));
+        Arbitraries.integers().between(0, 0xffff).map(Action.SetUdpSrc::new),
+        Arbitraries.longs().between(0, 0xffff_ffff_ffffL).map(Action.SetEthDst::new));
   }
 
   static Arbitrary<List<Instruction>> instructions() {

@@ -1,0 +1,221 @@
+package org.netpubsub.network.pleroma;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.index.DzSet;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.topology.Hop;
+import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.SpanningTree;
+import org.netpubsub.network.topology.SwitchPort;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * PLEROMA's configurator (Algorithm 1): keeps advertisements and subscriptions on a spanning tree
+ * of the switches and, for every publisher–subscriber pair whose cells overlap, the content flows
+ * along their tree path that forward exactly the overlap {@code DZ(p) ∩ DZ(s)} towards the
+ * subscriber ({@code flowAddition}); the last switch rewrites the destination to the subscriber.
+ * Unadvertising and unsubscribing withdraw the same requirements, which deletes or downgrades flows
+ * without touching what the remaining pairs need (Figure 5).
+ *
+ * <p>The tree is the topology's central shortest-path tree ({@link Topology#spanningTree}); when
+ * the topology changes, {@link #rebuiltOn} replays every request on the new tree. Not thread-safe:
+ * one owner applies requests in order.
+ */
+public final class Configurator {
+  private final Topology topology;
+  private final SpanningTree tree; // null: no switch yet
+  private final Map<String, Advertisement> advertisements = new LinkedHashMap<>();
+  private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
+  private final SortedMap<Long, ContentTable> tables = new TreeMap<>(SwitchPort.DPID_ORDER);
+
+  private Configurator(Topology topology) {
+    this.topology = topology;
+    this.tree = topology.spanningTree().orElse(null);
+    for (long dpid : topology.switches()) {
+      tables.put(dpid, new ContentTable());
+    }
+  }
+
+  /** A configurator with no requests on the topology's central tree. */
+  public static Configurator on(Topology topology) {
+    return new Configurator(topology);
+  }
+
+  /** A configurator on {@code next} holding the same requests (advertisements first). */
+  public Configurator rebuiltOn(Topology next) {
+    Configurator c = new Configurator(next);
+    advertisements.values().forEach(a -> c.advertise(a, true));
+    subscriptions.values().forEach(s -> c.subscribe(s, true));
+    return c;
+  }
+
+  public Topology topology() {
+    return topology;
+  }
+
+  public Optional<SpanningTree> tree() {
+    return Optional.ofNullable(tree);
+  }
+
+  /**
+   * Algorithm 1 lines 1–6: records the advertisement and sets up flows from its publisher to every
+   * subscriber whose cells overlap. IllegalArgumentException for a duplicate id or unknown host.
+   */
+  public ConfigurationDelta advertise(Advertisement a) {
+    return advertise(a, false);
+  }
+
+  /** Algorithm 1 lines 7–12: the same from the subscriber's side. */
+  public ConfigurationDelta subscribe(Subscription s) {
+    return subscribe(s, false);
+  }
+
+  /** Withdraws an advertisement and the paths it had. IllegalArgumentException if unknown. */
+  public ConfigurationDelta unadvertise(String id) {
+    Advertisement a = advertisements.remove(id);
+    if (a == null) {
+      throw new IllegalArgumentException("no advertisement " + id);
+    }
+    ConfigurationDelta delta = new ConfigurationDelta();
+    for (Subscription s : subscriptions.values()) {
+      pair(a, s, delta, false);
+    }
+    return delta;
+  }
+
+  /** Withdraws a subscription and the paths it had. IllegalArgumentException if unknown. */
+  public ConfigurationDelta unsubscribe(String id) {
+    Subscription s = subscriptions.remove(id);
+    if (s == null) {
+      throw new IllegalArgumentException("no subscription " + id);
+    }
+    ConfigurationDelta delta = new ConfigurationDelta();
+    for (Advertisement a : advertisements.values()) {
+      pair(a, s, delta, false);
+    }
+    return delta;
+  }
+
+  public Map<String, Advertisement> advertisements() {
+    return Collections.unmodifiableMap(advertisements);
+  }
+
+  public Map<String, Subscription> subscriptions() {
+    return Collections.unmodifiableMap(subscriptions);
+  }
+
+  /** One switch's content flows (the CP-config of PLEROMA §IV-B); empty for an unknown switch. */
+  public SortedMap<Dz, SortedSet<EventEgress>> table(long dpid) {
+    ContentTable t = tables.get(dpid);
+    return t == null ? Collections.emptySortedMap() : t.flows();
+  }
+
+  /** One switch's content flows as OpenFlow entries. */
+  public List<FlowEntry> flows(long dpid) {
+    return ContentFlows.entries(table(dpid));
+  }
+
+  /** The number of content flows on every switch together. */
+  public int flowCount() {
+    return tables.values().stream().mapToInt(ContentTable::size).sum();
+  }
+
+  // ---- Algorithm 1 ----
+
+  private ConfigurationDelta advertise(Advertisement a, boolean replay) {
+    checkNew(a.id(), a.host(), replay);
+    advertisements.put(a.id(), a);
+    ConfigurationDelta delta = new ConfigurationDelta();
+    for (Subscription s : subscriptions.values()) {
+      pair(a, s, delta, true);
+    }
+    return delta;
+  }
+
+  private ConfigurationDelta subscribe(Subscription s, boolean replay) {
+    checkNew(s.id(), s.host(), replay);
+    subscriptions.put(s.id(), s);
+    ConfigurationDelta delta = new ConfigurationDelta();
+    for (Advertisement a : advertisements.values()) {
+      pair(a, s, delta, true);
+    }
+    return delta;
+  }
+
+  /** A replayed request keeps its place even if its host has gone (it gets no paths then). */
+  private void checkNew(String id, Ipv6Address host, boolean replay) {
+    if (advertisements.containsKey(id) || subscriptions.containsKey(id)) {
+      throw new IllegalArgumentException("a request with id " + id + " exists");
+    }
+    if (!replay && topology.host(host).isEmpty()) {
+      throw new IllegalArgumentException("host " + host + " is not known");
+    }
+  }
+
+  /** flowAddition (or its reverse) for the overlap of one publisher and one subscriber. */
+  private void pair(Advertisement a, Subscription s, ConfigurationDelta delta, boolean add) {
+    DzSet overlap = a.cells().intersect(s.cells());
+    if (overlap.isEmpty()) {
+      return;
+    }
+    Optional<List<Requirement>> route = route(a.host(), s);
+    delta.countPath(route.isPresent());
+    if (route.isEmpty()) {
+      return;
+    }
+    for (Dz dz : overlap) {
+      for (Requirement r : route.get()) {
+        ContentTable t = tables.get(r.dpid());
+        if (add) {
+          ContentTable.Addition added = t.add(dz, r.egress());
+          added.cases().forEach(delta::count);
+          delta.record(r.dpid(), added.changes());
+        } else {
+          delta.record(r.dpid(), t.remove(dz, r.egress()));
+        }
+      }
+    }
+  }
+
+  /** One switch's part of a path: events leave it by this egress. */
+  private record Requirement(long dpid, EventEgress egress) {}
+
+  /**
+   * The egresses along the tree path from the publisher's switch to the subscriber's, ending at the
+   * subscriber's port with the rewrite; empty if a host is gone, if the tree does not connect them,
+   * or if both sit behind the same port (a switch never sends a packet back where it came from).
+   */
+  private Optional<List<Requirement>> route(Ipv6Address publisher, Subscription s) {
+    Optional<Host> publisherHost = topology.host(publisher);
+    Optional<Host> subscriberHost = topology.host(s.host());
+    if (publisherHost.isEmpty() || subscriberHost.isEmpty()) {
+      return Optional.empty();
+    }
+    Host h = subscriberHost.get();
+    SwitchPort from = publisherHost.get().attachment();
+    SwitchPort to = h.attachment();
+    if (tree == null || !tree.contains(from.dpid()) || !tree.contains(to.dpid())) {
+      return Optional.empty();
+    }
+    if (from.equals(to)) {
+      return Optional.empty();
+    }
+    List<Requirement> out = new ArrayList<>();
+    for (Hop hop : tree.path(from.dpid(), to.dpid()).hops()) {
+      out.add(new Requirement(hop.from().dpid(), EventEgress.towardsSwitch(hop.from().port())));
+    }
+    LastHop last = new LastHop(h.address(), h.mac().value(), s.udpPort());
+    out.add(new Requirement(to.dpid(), EventEgress.toSubscriber(to.port(), last)));
+    return Optional.of(out);
+  }
+}

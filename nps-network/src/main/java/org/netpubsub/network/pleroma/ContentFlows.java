@@ -1,0 +1,127 @@
+package org.netpubsub.network.pleroma;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import org.netpubsub.content.index.ContentAddress;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.openflow.MaskedIpv6;
+import org.netpubsub.network.openflow.Match;
+
+/**
+ * Content flows as OpenFlow entries (PLEROMA §III-B b): match UDP to {@link #EVENT_PORT} whose
+ * {@code ipv6_dst} lies in the dz's prefix of {@code ff0e::/16}, priority {@link #PRIORITY_BASE} +
+ * dz length (the longest dz wins), then output to each plain egress and, per subscriber behind a
+ * port, rewrite the destination to it and output.
+ */
+public final class ContentFlows {
+  /** The UDP port events are sent to. */
+  public static final int EVENT_PORT = 7073;
+
+  /** The table content flows live in (beside the base forwarding app's unicast entries). */
+  public static final int TABLE = 0;
+
+  /** Above unicast forwarding, below ND and LLDP; plus dz length (0..112). */
+  public static final int PRIORITY_BASE = 20_000;
+
+  /** "NPS" and app number 2 (PLEROMA content flows). */
+  public static final long COOKIE = 0x4e50_5300_0000_0002L;
+
+  private ContentFlows() {}
+
+  /** The content address prefix of a dz, as an IPv6 address (dz bits after ff0e, then zeros). */
+  public static Ipv6Address address(Dz dz) {
+    byte[] b = ContentAddress.of(dz).bytes();
+    long hi = 0;
+    long lo = 0;
+    for (int i = 0; i < 8; i++) {
+      hi = hi << 8 | (b[i] & 0xff);
+      lo = lo << 8 | (b[8 + i] & 0xff);
+    }
+    return new Ipv6Address(hi, lo);
+  }
+
+  public static Match match(Dz dz) {
+    return Match.builder()
+        .udp6()
+        .udpDst(EVENT_PORT)
+        .ipv6Dst(MaskedIpv6.prefix(address(dz), 16 + dz.length()))
+        .build();
+  }
+
+  public static int priority(Dz dz) {
+    return PRIORITY_BASE + dz.length();
+  }
+
+  /** The entry of one content flow. */
+  public static FlowEntry entry(Dz dz, SortedSet<EventEgress> egresses) {
+    return FlowEntry.builder()
+        .table(TABLE)
+        .priority(priority(dz))
+        .cookie(COOKIE)
+        .match(match(dz))
+        .apply(actions(egresses).toArray(Action[]::new))
+        .build();
+  }
+
+  /** Plain outputs first (egresses sort so), then rewrite-and-output per subscriber. */
+  static List<Action> actions(Collection<EventEgress> egresses) {
+    List<Action> out = new ArrayList<>();
+    for (EventEgress e : egresses) {
+      if (e.lastHop().isPresent()) {
+        LastHop h = e.lastHop().get();
+        out.add(new Action.SetIpv6Dst(h.host()));
+        out.add(new Action.SetEthDst(h.mac()));
+        out.add(new Action.SetUdpDst(h.udpPort()));
+      }
+      out.add(Action.output(e.port()));
+    }
+    return out;
+  }
+
+  /** Every flow of a table as entries. */
+  public static List<FlowEntry> entries(Map<Dz, SortedSet<EventEgress>> flows) {
+    List<FlowEntry> out = new ArrayList<>(flows.size());
+    flows.forEach((dz, egresses) -> out.add(entry(dz, egresses)));
+    return out;
+  }
+
+  /**
+   * The flow-mods that carry out a switch's changes: net per dz (a dz changed twice sends one
+   * message), additions and modifications (an ADD replaces the entry's actions) before deletions,
+   * so a packet in flight meets a finer flow or its coarser replacement, never neither.
+   */
+  public static List<FlowMod> flowMods(List<TableChange> changes) {
+    Map<Dz, SortedSet<EventEgress>[]> net = new LinkedHashMap<>();
+    for (TableChange c : changes) {
+      @SuppressWarnings("unchecked")
+      SortedSet<EventEgress>[] pair = net.computeIfAbsent(c.dz(), d -> new SortedSet[2]);
+      if (pair[0] == null) {
+        pair[0] = c.before();
+      }
+      pair[1] = c.after();
+    }
+    List<FlowMod> adds = new ArrayList<>();
+    List<FlowMod> deletes = new ArrayList<>();
+    net.forEach(
+        (dz, pair) -> {
+          if (pair[0].equals(pair[1])) {
+            return;
+          }
+          if (pair[1].isEmpty()) {
+            deletes.add(FlowMod.deleteStrict(entry(dz, pair[0])));
+          } else {
+            adds.add(FlowMod.add(entry(dz, pair[1])));
+          }
+        });
+    adds.addAll(deletes);
+    return adds;
+  }
+}

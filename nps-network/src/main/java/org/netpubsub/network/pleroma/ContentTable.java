@@ -1,0 +1,187 @@
+package org.netpubsub.network.pleroma;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.netpubsub.content.index.Dz;
+
+/**
+ * One switch's content flows, kept incrementally (PLEROMA §III-B b–c). The configurator states
+ * requirements "events in dz leave by egress e" (counted: several publisher–subscriber paths may
+ * need the same one); the table holds, for each required dz, the union of the egresses required for
+ * it and for every coarser dz, and drops a flow that would send exactly where the next coarser flow
+ * already sends. A switch applies the longest matching dz (priority by dz length), so an event
+ * leaves by exactly the egresses required for the cells that contain it.
+ *
+ * <p>Adding a requirement recomputes only the dz and its finer flows; this yields the five cases of
+ * {@code flowAddition} (reported as {@link FlowAdditionCase}s), and removing one yields Figure 5's
+ * deletions and downgrades, leaving every other requirement served.
+ */
+public final class ContentTable {
+  private final Map<Dz, Map<EventEgress, Integer>> required = new HashMap<>();
+  private final NavigableSet<Dz> requiredOrder = new TreeSet<>();
+  private final TreeMap<Dz, SortedSet<EventEgress>> flows = new TreeMap<>();
+
+  /** The outcome of an addition: the flow changes and the covering cases met. */
+  public record Addition(List<TableChange> changes, Set<FlowAdditionCase> cases) {}
+
+  /** Requires that events in {@code dz} leave by {@code egress}. */
+  public Addition add(Dz dz, EventEgress egress) {
+    Map<EventEgress, Integer> counts = required.computeIfAbsent(dz, d -> new TreeMap<>());
+    counts.merge(egress, 1, Integer::sum);
+    requiredOrder.add(dz);
+    List<TableChange> changes = recompute(dz);
+    return new Addition(changes, classify(dz, egress, changes));
+  }
+
+  /**
+   * Withdraws one {@link #add} of the same requirement. IllegalArgumentException if it was not
+   * required.
+   */
+  public List<TableChange> remove(Dz dz, EventEgress egress) {
+    Map<EventEgress, Integer> counts = required.get(dz);
+    if (counts == null || !counts.containsKey(egress)) {
+      throw new IllegalArgumentException("not required: " + dz + " → " + egress);
+    }
+    if (counts.merge(egress, -1, Integer::sum) == 0) {
+      counts.remove(egress);
+    }
+    if (counts.isEmpty()) {
+      required.remove(dz);
+      requiredOrder.remove(dz);
+    }
+    return recompute(dz);
+  }
+
+  /** The flows: dz → egresses, in dz order (a coarser dz before its finer ones). */
+  public SortedMap<Dz, SortedSet<EventEgress>> flows() {
+    return Collections.unmodifiableSortedMap(flows);
+  }
+
+  public int size() {
+    return flows.size();
+  }
+
+  public boolean isEmpty() {
+    return flows.isEmpty();
+  }
+
+  /** Where an event with this (full-length) dz leaves: the longest matching flow's egresses. */
+  public SortedSet<EventEgress> lookup(Dz event) {
+    for (int n = event.length(); n >= 0; n--) {
+      SortedSet<EventEgress> out = flows.get(event.prefix(n));
+      if (out != null) {
+        return out;
+      }
+    }
+    return Collections.emptySortedSet();
+  }
+
+  /** The required egresses of exactly this dz (with multiplicity ignored). */
+  public Set<EventEgress> requiredAt(Dz dz) {
+    Map<EventEgress, Integer> counts = required.get(dz);
+    return counts == null ? Set.of() : Set.copyOf(counts.keySet());
+  }
+
+  // ---- the incremental step ----
+
+  /** Brings the flows of {@code dz} and every finer required dz in line with the requirements. */
+  private List<TableChange> recompute(Dz dz) {
+    Map<Dz, SortedSet<EventEgress>> full = new HashMap<>();
+    List<Dz> affected = new ArrayList<>();
+    affected.add(dz);
+    for (Dz d : requiredOrder.tailSet(dz, false)) {
+      if (!dz.covers(d)) {
+        break; // a prefix orders before its extensions: the finer dzs are contiguous
+      }
+      affected.add(d);
+    }
+    List<TableChange> changes = new ArrayList<>();
+    for (Dz d : affected) {
+      SortedSet<EventEgress> want = wanted(d, full);
+      SortedSet<EventEgress> have = flows.getOrDefault(d, Collections.emptySortedSet());
+      if (!want.equals(have)) {
+        changes.add(new TableChange(d, have, want));
+        if (want.isEmpty()) {
+          flows.remove(d);
+        } else {
+          flows.put(d, want);
+        }
+      }
+    }
+    return changes;
+  }
+
+  /** The flow dz should have: its full egress set, unless the next coarser flow's is the same. */
+  private SortedSet<EventEgress> wanted(Dz d, Map<Dz, SortedSet<EventEgress>> memo) {
+    if (!required.containsKey(d)) {
+      return Collections.emptySortedSet();
+    }
+    SortedSet<EventEgress> mine = fullEgresses(d, memo);
+    Dz parent = coarserRequired(d);
+    if (parent != null && fullEgresses(parent, memo).equals(mine)) {
+      return Collections.emptySortedSet(); // redundant: the coarser flow sends the same way
+    }
+    return mine;
+  }
+
+  /** The union of the egresses required for d and every coarser required dz. */
+  private SortedSet<EventEgress> fullEgresses(Dz d, Map<Dz, SortedSet<EventEgress>> memo) {
+    SortedSet<EventEgress> known = memo.get(d);
+    if (known != null) {
+      return known;
+    }
+    Dz parent = coarserRequired(d);
+    SortedSet<EventEgress> out =
+        parent == null ? new TreeSet<>() : new TreeSet<>(fullEgresses(parent, memo));
+    out.addAll(required.get(d).keySet());
+    memo.put(d, out);
+    return out;
+  }
+
+  /** The longest required proper prefix of d, or null. */
+  private Dz coarserRequired(Dz d) {
+    for (int n = d.length() - 1; n >= 0; n--) {
+      Dz p = d.prefix(n);
+      if (required.containsKey(p)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /** Names the paper's cases an addition of (dz, egress) met, from the changes it made. */
+  private static Set<FlowAdditionCase> classify(
+      Dz dz, EventEgress egress, List<TableChange> changes) {
+    Set<FlowAdditionCase> cases = EnumSet.noneOf(FlowAdditionCase.class);
+    if (changes.isEmpty()) {
+      cases.add(FlowAdditionCase.COVERED_BY_EXISTING);
+      return cases;
+    }
+    for (TableChange c : changes) {
+      if (c.dz().equals(dz)) {
+        if (!c.isAddition()) {
+          cases.add(FlowAdditionCase.SAME_DZ);
+        } else if (!c.after().equals(Set.of(egress))) {
+          cases.add(FlowAdditionCase.PARTIALLY_COVERED_BY_EXISTING); // inherits coarser ports
+        } else if (changes.size() == 1) {
+          cases.add(FlowAdditionCase.NO_OVERLAP);
+        }
+      } else if (c.isRemoval()) {
+        cases.add(FlowAdditionCase.COVERS_EXISTING);
+      } else {
+        cases.add(FlowAdditionCase.PARTIALLY_COVERS_EXISTING);
+      }
+    }
+    return cases;
+  }
+}
