@@ -28,10 +28,14 @@ import picocli.CommandLine.Spec;
       "Runs the network controller: switches connect over OpenFlow 1.3; it discovers links (LLDP),"
           + " learns hosts (IPv6 neighbour discovery), routes IPv6 unicast on shortest paths and"
           + " serves the REST API (GET /v1/topology, POST /v1/hosts,"
-          + " GET /v1/switches/{dpid}/flows). Stops on SIGTERM or Ctrl-C."
+          + " GET /v1/switches/{dpid}/flows). With --schema it also serves in-network"
+          + " publish/subscribe (POST/DELETE /v1/advertisements, /v1/subscriptions):"
+          + " content filters become switch flows. Stops on SIGTERM or Ctrl-C."
     })
 final class ControllerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
+
+  @Mixin PubSubOptions pubsub;
 
   @Spec CommandSpec spec;
 
@@ -74,7 +78,7 @@ final class ControllerCommand implements Callable<Integer> {
                 .withProbeInterval(probeIntervalMs));
     ControllerApi rest;
     try {
-      rest = ControllerApi.start(controller, http);
+      rest = ControllerApi.start(controller, pubsub.attach(controller), http);
     } catch (IOException | RuntimeException e) {
       controller.close();
       throw e;
@@ -98,6 +102,7 @@ final class ControllerCommand implements Callable<Integer> {
       o.put("kind", "controller");
       o.put("openflow", ofUrl);
       o.put("api", apiUrl);
+      o.put("pubsub", pubsub.schema != null);
       JsonOutput.printLine(out, o);
     } else {
       out.println("controller listening: openflow " + ofUrl + ", api " + apiUrl);

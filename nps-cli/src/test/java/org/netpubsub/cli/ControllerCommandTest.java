@@ -45,4 +45,44 @@ class ControllerCommandTest {
     assertThat(run("controller", "--api", "ftp://x:1")).isEqualTo(Nps.EXIT_BAD_INPUT);
     assertThat(run("controller", "--openflow", "tcp:h:99999")).isEqualTo(Nps.EXIT_BAD_INPUT);
   }
+
+  @Test
+  void aSchemaTurnsOnPubSub() throws Exception {
+    int code =
+        run(
+            "controller",
+            "--openflow",
+            "tcp:127.0.0.1:0",
+            "--api",
+            "http://127.0.0.1:0",
+            "--schema",
+            "../examples/schemas/quotes.yaml",
+            "--json",
+            "--exit-after-start");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(new ObjectMapper().readTree(out.toString().strip()).get("pubsub").asBoolean())
+        .isTrue();
+  }
+
+  @Test
+  void badPubSubOptionsAreBadInput() {
+    String[] base = {"controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"};
+    assertThat(run(concat(base, "--schema", "no-such.yaml"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("no such file");
+    assertThat(
+            run(concat(base, "--schema", "../examples/schemas/quotes.yaml", "--dz-length", "200")))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--dz-length");
+    assertThat(
+            run(
+                concat(
+                    base, "--schema", "../examples/schemas/quotes.yaml", "--dimensions", "nope")))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
 }

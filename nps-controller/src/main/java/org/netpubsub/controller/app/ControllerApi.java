@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
@@ -41,15 +42,19 @@ public final class ControllerApi implements Closeable {
   /** The largest request body accepted. */
   public static final int MAX_BODY = 64 * 1024;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = ApiReply.JSON;
   private final NetworkController controller;
+  private final Optional<PubSubRoutes> pubsub;
   private final HttpServer server;
   private final ExecutorService workers;
 
-  private ControllerApi(NetworkController controller, HttpServer server) {
+  private ControllerApi(
+      NetworkController controller, Optional<PubSubService> pubsub, HttpServer server) {
     this.controller = controller;
+    this.pubsub = pubsub.map(PubSubRoutes::new);
     this.server = server;
-    this.workers = Executors.newFixedThreadPool(4, Thread.ofPlatform().daemon().factory());
+    // requests block until switches acknowledge: enough workers for concurrent clients
+    this.workers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().factory());
     server.setExecutor(workers);
     server.createContext("/", this::handle);
   }
@@ -57,7 +62,14 @@ public final class ControllerApi implements Closeable {
   /** Serves the API on {@code address} (port 0: a free port, see {@link #address}). */
   public static ControllerApi start(NetworkController controller, InetSocketAddress address)
       throws IOException {
-    ControllerApi api = new ControllerApi(controller, HttpServer.create(address, 64));
+    return start(controller, Optional.empty(), address);
+  }
+
+  /** The same, with the pub/sub requests of {@code pubsub} (docs/pubsub.md). */
+  public static ControllerApi start(
+      NetworkController controller, Optional<PubSubService> pubsub, InetSocketAddress address)
+      throws IOException {
+    ControllerApi api = new ControllerApi(controller, pubsub, HttpServer.create(address, 64));
     api.server.start();
     return api;
   }
@@ -72,39 +84,42 @@ public final class ControllerApi implements Closeable {
     workers.shutdownNow();
   }
 
-  private record Reply(int status, JsonNode body) {
-    static Reply error(int status, String message) {
-      return new Reply(status, JSON.createObjectNode().put("error", message));
-    }
-  }
-
   private void handle(HttpExchange ex) throws IOException {
-    Reply r;
+    ApiReply r;
     try {
       r = route(ex);
+    } catch (BadBody e) {
+      r = e.reply;
     } catch (IllegalArgumentException e) {
-      r = Reply.error(400, e.getMessage());
+      r = ApiReply.error(400, e.getMessage());
     } catch (RuntimeException e) {
-      r = Reply.error(500, String.valueOf(e));
+      r = ApiReply.error(500, String.valueOf(e));
     }
     byte[] bytes = JSON.writeValueAsBytes(r.body());
     ex.getResponseHeaders().set("Content-Type", "application/json");
+    r.headers().forEach((k, v) -> ex.getResponseHeaders().set(k, v));
     ex.sendResponseHeaders(r.status(), bytes.length);
     try (OutputStream out = ex.getResponseBody()) {
       out.write(bytes);
     }
   }
 
-  private Reply route(HttpExchange ex) throws IOException {
+  private ApiReply route(HttpExchange ex) throws IOException {
     URI uri = ex.getRequestURI();
     String path = uri.getPath();
     String method = ex.getRequestMethod();
     String[] parts = path.split("/");
     if (path.equals("/v1/topology")) {
-      return method.equals("GET") ? new Reply(200, topology()) : notAllowed();
+      return method.equals("GET") ? new ApiReply(200, topology()) : notAllowed();
     }
     if (path.equals("/v1/hosts")) {
       return method.equals("POST") ? registerHost(ex) : notAllowed();
+    }
+    if (PubSubRoutes.handles(path)) {
+      if (pubsub.isEmpty()) {
+        return ApiReply.error(404, "pub/sub is off: start the controller with --schema");
+      }
+      return pubsub.get().route(method, path, ex);
     }
     if (parts.length == 5 && path.startsWith("/v1/switches/") && parts[4].equals("flows")) {
       if (!method.equals("GET")) {
@@ -113,11 +128,11 @@ public final class ControllerApi implements Closeable {
       boolean fromSwitch = "source=switch".equals(uri.getQuery());
       return flows(parseDpid(parts[3]), fromSwitch);
     }
-    return Reply.error(404, "no such resource: " + path);
+    return ApiReply.error(404, "no such resource: " + path);
   }
 
-  private static Reply notAllowed() {
-    return Reply.error(405, "method not allowed");
+  private static ApiReply notAllowed() {
+    return ApiReply.notAllowed();
   }
 
   private ObjectNode topology() {
@@ -149,23 +164,42 @@ public final class ControllerApi implements Closeable {
     o.put("dpid", dpid(p.dpid())).put("port", p.port());
   }
 
-  private Reply registerHost(HttpExchange ex) throws IOException {
+  /**
+   * The request body as a JSON object; {@link BadBody} (413 or 400) if it is over {@link #MAX_BODY}
+   * bytes, malformed or not an object.
+   */
+  static JsonNode jsonBody(HttpExchange ex) throws IOException {
     byte[] body;
     try (InputStream in = ex.getRequestBody()) {
       body = in.readNBytes(MAX_BODY + 1);
     }
     if (body.length > MAX_BODY) {
-      return Reply.error(413, "request body over " + MAX_BODY + " bytes");
+      throw new BadBody(ApiReply.error(413, "request body over " + MAX_BODY + " bytes"));
     }
     JsonNode n;
     try {
       n = JSON.readTree(new String(body, StandardCharsets.UTF_8));
     } catch (JsonProcessingException e) {
-      return Reply.error(400, "malformed JSON: " + e.getOriginalMessage());
+      throw new BadBody(ApiReply.error(400, "malformed JSON: " + e.getOriginalMessage()));
     }
     if (n == null || !n.isObject()) {
-      return Reply.error(400, "expected a JSON object");
+      throw new BadBody(ApiReply.error(400, "expected a JSON object"));
     }
+    return n;
+  }
+
+  /** A request body refused before it is read as a request. */
+  static final class BadBody extends RuntimeException {
+    final ApiReply reply;
+
+    BadBody(ApiReply reply) {
+      super(reply.body().toString(), null, false, false);
+      this.reply = reply;
+    }
+  }
+
+  private ApiReply registerHost(HttpExchange ex) throws IOException {
+    JsonNode n = jsonBody(ex);
     Ipv6Address address = Ipv6Address.parse(text(n, "address", true));
     Optional<Host> known = controller.topology().host(address);
     String mac = text(n, "mac", false);
@@ -193,15 +227,15 @@ public final class ControllerApi implements Closeable {
       }
       throw new IllegalStateException(e.getCause());
     } catch (InterruptedException | TimeoutException e) {
-      return Reply.error(503, "controller busy");
+      return ApiReply.error(503, "controller busy");
     }
     ObjectNode o = JSON.createObjectNode().put("address", h.address().toString());
     o.put("mac", h.mac().toString());
     end(o, h.attachment());
-    return new Reply(200, o);
+    return new ApiReply(200, o);
   }
 
-  private static String text(JsonNode n, String field, boolean required) {
+  static String text(JsonNode n, String field, boolean required) {
     JsonNode v = n.get(field);
     if (v == null || v.isNull()) {
       if (required) {
@@ -215,24 +249,24 @@ public final class ControllerApi implements Closeable {
     return v.asText();
   }
 
-  private Reply flows(long dpid, boolean fromSwitch) {
+  private ApiReply flows(long dpid, boolean fromSwitch) {
     List<FlowEntry> flows;
     if (fromSwitch) {
       Optional<SwitchHandle> sw = controller.server().switchHandle(dpid);
       if (sw.isEmpty()) {
-        return Reply.error(404, "switch " + dpid(dpid) + " is not connected");
+        return ApiReply.error(404, "switch " + dpid(dpid) + " is not connected");
       }
       try {
         flows = sw.get().flowStats().get(10, TimeUnit.SECONDS);
       } catch (ExecutionException | TimeoutException e) {
-        return Reply.error(504, "the switch did not answer: " + e);
+        return ApiReply.error(504, "the switch did not answer: " + e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return Reply.error(503, "interrupted");
+        return ApiReply.error(503, "interrupted");
       }
     } else {
       if (!controller.topology().hasSwitch(dpid)) {
-        return Reply.error(404, "unknown switch " + dpid(dpid));
+        return ApiReply.error(404, "unknown switch " + dpid(dpid));
       }
       flows = controller.desiredFlows(dpid);
     }
@@ -246,7 +280,7 @@ public final class ControllerApi implements Closeable {
           .put("cookie", Long.toHexString(f.cookie()))
           .put("flow", OvsFlowSyntax.flow(f));
     }
-    return new Reply(200, root);
+    return new ApiReply(200, root);
   }
 
   /** A datapath id as 16 hex digits. */

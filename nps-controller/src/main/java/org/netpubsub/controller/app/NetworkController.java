@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.netpubsub.controller.southbound.BatchResult;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.DisconnectReason;
 import org.netpubsub.controller.southbound.OpenFlowServer;
@@ -31,6 +34,7 @@ import org.netpubsub.network.discovery.LinkDiscovery;
 import org.netpubsub.network.forwarding.UnicastRouting;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.topology.Host;
@@ -76,6 +80,8 @@ public final class NetworkController implements Closeable {
   private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
   private final Set<Long> reconciling = new HashSet<>();
   private final Set<Long> dirty = new HashSet<>();
+  private final List<FlowContributor> contributors = new ArrayList<>();
+  private SortedMap<Long, List<FlowEntry>> baseFlows = new TreeMap<>(SwitchPort.DPID_ORDER);
   private volatile Topology topology = Topology.EMPTY;
   private volatile boolean closed;
 
@@ -164,6 +170,56 @@ public final class NetworkController implements Closeable {
   /** Runs a task on the controller loop (tests use it to wait for queued events). */
   public CompletableFuture<Void> onLoop(Runnable r) {
     return CompletableFuture.runAsync(r, loop);
+  }
+
+  /** Computes a value on the controller loop, where apps keep their state. */
+  public <T> CompletableFuture<T> callOnLoop(Supplier<T> task) {
+    return CompletableFuture.supplyAsync(task, loop);
+  }
+
+  /**
+   * Adds an app's flows to every switch's desired state: it learns the current topology, and the
+   * switches whose flows change are reconciled.
+   */
+  public CompletableFuture<Void> addContributor(FlowContributor app) {
+    return onLoop(
+        () -> {
+          contributors.add(app);
+          app.topologyChanged(topology);
+          refreshDesired(topology.switches(), true);
+        });
+  }
+
+  /**
+   * Carries out an app's flow changes (call on the loop, after the app's {@link
+   * FlowContributor#flows} reflect them): stores each switch's new desired state and sends the
+   * flow-mods to the connected ones, each as one barrier-acknowledged batch. Completes with the
+   * number of switches that acknowledged; a switch not connected gets its flows when it connects.
+   * Fails if a switch refuses or does not answer in time; that switch is then reconciled.
+   */
+  public CompletableFuture<Integer> applyChanges(SortedMap<Long, List<FlowMod>> mods) {
+    refreshDesired(mods.keySet(), false);
+    List<CompletableFuture<BatchResult>> sent = new ArrayList<>();
+    for (Map.Entry<Long, List<FlowMod>> e : mods.entrySet()) {
+      long dpid = e.getKey();
+      SwitchHandle sw = connected.get(dpid);
+      if (sw == null || e.getValue().isEmpty()) {
+        continue;
+      }
+      if (reconciling.contains(dpid)) {
+        dirty.add(dpid); // a reconcile in flight planned with the old desired state
+      }
+      sent.add(
+          sw.applyFlows(e.getValue())
+              .whenComplete(
+                  (r, err) -> {
+                    if (err != null) {
+                      submit(() -> scheduleReconcile(dpid));
+                    }
+                  }));
+    }
+    return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
+        .thenApply(v -> sent.size());
   }
 
   @Override
@@ -263,12 +319,25 @@ public final class NetworkController implements Closeable {
       return;
     }
     topology = next;
-    SortedMap<Long, List<FlowEntry>> flows = UnicastRouting.desiredFlows(next);
-    for (Map.Entry<Long, List<FlowEntry>> e : flows.entrySet()) {
-      DesiredState want = new DesiredState(e.getValue(), List.of());
-      if (!server.desiredState().get(e.getKey()).equals(Optional.of(want))) {
-        server.desiredState().put(e.getKey(), want);
-        scheduleReconcile(e.getKey());
+    baseFlows = UnicastRouting.desiredFlows(next);
+    contributors.forEach(app -> app.topologyChanged(next));
+    refreshDesired(next.switches(), true);
+  }
+
+  /**
+   * Recomputes the desired state of some switches: the base app's flows plus every contributor's.
+   * With {@code reconcile}, a switch whose desired state changed is reconciled.
+   */
+  private void refreshDesired(Collection<Long> dpids, boolean reconcile) {
+    for (long dpid : dpids) {
+      List<FlowEntry> flows = new ArrayList<>(baseFlows.getOrDefault(dpid, List.of()));
+      contributors.forEach(app -> flows.addAll(app.flows(dpid)));
+      DesiredState want = new DesiredState(flows, List.of());
+      if (!server.desiredState().get(dpid).equals(Optional.of(want))) {
+        server.desiredState().put(dpid, want);
+        if (reconcile) {
+          scheduleReconcile(dpid);
+        }
       }
     }
   }

@@ -1,0 +1,18 @@
+package org.netpubsub.controller.app;
+
+import java.util.List;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * A controller app that adds flows to every switch's desired state, beside the base forwarding
+ * app's. Both methods run on the controller loop; the app's entries must not collide (table,
+ * priority, match) with another app's.
+ */
+public interface FlowContributor {
+  /** The topology changed; afterwards {@link #flows} reflects {@code next}. */
+  void topologyChanged(Topology next);
+
+  /** The app's flows for one switch. */
+  List<FlowEntry> flows(long dpid);
+}

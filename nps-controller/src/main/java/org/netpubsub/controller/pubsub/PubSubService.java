@@ -1,0 +1,241 @@
+package org.netpubsub.controller.pubsub;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.controller.app.FlowContributor;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.southbound.SouthboundTimeoutException;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.pleroma.Advertisement;
+import org.netpubsub.network.pleroma.ConfigurationDelta;
+import org.netpubsub.network.pleroma.Configurator;
+import org.netpubsub.network.pleroma.ContentFlows;
+import org.netpubsub.network.pleroma.Subscription;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * The PLEROMA app: accepts advertisements and subscriptions (validated and admitted on the caller's
+ * thread), applies them in arrival order to the {@link Configurator} on the controller loop, sends
+ * the resulting flow-mods, and completes each request when every switch it touched acknowledged.
+ * When the topology changes, the configurator is rebuilt on the new tree and the switches are
+ * reconciled to it.
+ */
+public final class PubSubService implements FlowContributor {
+  private final NetworkController controller;
+  private final SpatialIndex index;
+  private final PubSubLimits limits;
+  private final LongSupplier nanoClock;
+  private final HostRateLimiter rate;
+  private final AtomicLong nextId = new AtomicLong(1);
+  private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
+  private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
+  private Configurator configurator = Configurator.on(Topology.EMPTY); // loop only
+
+  private PubSubService(
+      NetworkController controller, SpatialIndex index, PubSubLimits limits, LongSupplier clock) {
+    this.controller = controller;
+    this.index = index;
+    this.limits = limits;
+    this.nanoClock = clock;
+    this.rate = new HostRateLimiter(limits.requestsPerSecond(), limits.burst());
+  }
+
+  /** Starts the app on a controller: its flows join every switch's desired state. */
+  public static PubSubService attach(
+      NetworkController controller, SpatialIndex index, PubSubLimits limits) {
+    PubSubService s = new PubSubService(controller, index, limits, System::nanoTime);
+    controller.addContributor(s).join();
+    return s;
+  }
+
+  /** The index clients must use to address events (schema with index dimensions, length). */
+  public SpatialIndex index() {
+    return index;
+  }
+
+  public PubSubLimits limits() {
+    return limits;
+  }
+
+  public CompletableFuture<RequestOutcome> advertise(String host, String filter) {
+    return submit(PubSubRequest.Kind.ADVERTISEMENT, host, filter, ContentFlows.EVENT_PORT);
+  }
+
+  public CompletableFuture<RequestOutcome> subscribe(String host, String filter, int port) {
+    return submit(PubSubRequest.Kind.SUBSCRIPTION, host, filter, port);
+  }
+
+  /** Withdraws a live request by id; 404 if there is none. */
+  public CompletableFuture<RequestOutcome> withdraw(String id) {
+    long start = nanoClock.getAsLong();
+    PubSubRequest r = live.get(id);
+    if (r == null) {
+      return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
+    }
+    admit(r.host(), start);
+    return controller
+        .callOnLoop(
+            () -> {
+              if (live.remove(id) == null) {
+                throw new RequestRefusedException(404, "no request " + id); // raced a withdraw
+              }
+              livePerHost.merge(r.host(), -1, Integer::sum);
+              return r.kind() == PubSubRequest.Kind.ADVERTISEMENT
+                  ? configurator.unadvertise(id)
+                  : configurator.unsubscribe(id);
+            })
+        .thenCompose(delta -> carryOut(r, delta, start));
+  }
+
+  /** The live request of this kind, host, port and filter (same normal form), if any. */
+  public Optional<PubSubRequest> find(
+      PubSubRequest.Kind kind, String host, String filter, int port) {
+    Ipv6Address address = parseHost(host);
+    String normal =
+        FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells()).normalForm();
+    return live.values().stream()
+        .filter(
+            r ->
+                r.kind() == kind
+                    && r.host().equals(address)
+                    && r.port() == port
+                    && r.normalForm().equals(normal))
+        .findFirst();
+  }
+
+  /** The live requests of a kind, by id. */
+  public List<PubSubRequest> requests(PubSubRequest.Kind kind) {
+    return live.values().stream().filter(r -> r.kind() == kind).toList();
+  }
+
+  // ---- FlowContributor: on the loop ----
+
+  @Override
+  public void topologyChanged(Topology next) {
+    if (!next.equals(configurator.topology())) {
+      configurator = configurator.rebuiltOn(next);
+    }
+  }
+
+  @Override
+  public List<FlowEntry> flows(long dpid) {
+    return configurator.flows(dpid);
+  }
+
+  /** The configurator's content flows of a switch, read on the loop (CP-config). */
+  public CompletableFuture<List<FlowEntry>> contentFlows(long dpid) {
+    return controller.callOnLoop(() -> configurator.flows(dpid));
+  }
+
+  // ---- requests ----
+
+  private CompletableFuture<RequestOutcome> submit(
+      PubSubRequest.Kind kind, String hostText, String filter, int port) {
+    long start = nanoClock.getAsLong();
+    PubSubRequest r;
+    try {
+      Ipv6Address host = parseHost(hostText);
+      if (port < 1 || port > 0xffff) {
+        throw new RequestRefusedException(400, "port out of range: " + port);
+      }
+      admit(host, start);
+      if (livePerHost.getOrDefault(host, 0) >= limits.maxLivePerHost()) {
+        throw new RequestRefusedException(
+            429, "host " + host + " has " + limits.maxLivePerHost() + " live requests already");
+      }
+      FilterCells.Compiled c =
+          FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells());
+      String id = kind.idPrefix() + nextId.getAndIncrement();
+      r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return controller
+        .callOnLoop(() -> configure(r))
+        .thenCompose(delta -> carryOut(r, delta, start));
+  }
+
+  /** On the loop: the request joins the configurator (Algorithm 1). */
+  private ConfigurationDelta configure(PubSubRequest r) {
+    Topology t = configurator.topology();
+    if (configurator.tree().isEmpty()) {
+      throw new RequestRefusedException(503, "no switch is connected yet");
+    }
+    if (t.host(r.host()).isEmpty()) {
+      throw new RequestRefusedException(
+          409,
+          "host "
+              + r.host()
+              + " is not known: it has not announced itself (IPv6 neighbour discovery)"
+              + " and was not registered (POST /v1/hosts)");
+    }
+    ConfigurationDelta delta =
+        r.kind() == PubSubRequest.Kind.ADVERTISEMENT
+            ? configurator.advertise(new Advertisement(r.id(), r.host(), r.cells()))
+            : configurator.subscribe(new Subscription(r.id(), r.host(), r.port(), r.cells()));
+    live.put(r.id(), r);
+    livePerHost.merge(r.host(), 1, Integer::sum);
+    return delta;
+  }
+
+  /** On the loop: sends the delta; completes when every touched switch acknowledged. */
+  private CompletableFuture<RequestOutcome> carryOut(
+      PubSubRequest r, ConfigurationDelta delta, long start) {
+    SortedMap<Long, List<FlowMod>> mods = delta.flowMods();
+    int count = mods.values().stream().mapToInt(List::size).sum();
+    return controller
+        .applyChanges(mods)
+        .handle(
+            (switches, err) -> {
+              if (err != null) {
+                Throwable cause = err instanceof CompletionException ce ? ce.getCause() : err;
+                if (cause instanceof SouthboundTimeoutException) {
+                  throw new RequestRefusedException(
+                      504, "switches did not acknowledge in time; they are being reconciled");
+                }
+                throw new CompletionException(cause);
+              }
+              return new RequestOutcome(
+                  r, count, switches, delta.paths(), nanoClock.getAsLong() - start);
+            });
+  }
+
+  private void admit(Ipv6Address host, long now) {
+    rate.acquire(host.toString(), now)
+        .ifPresent(
+            wait -> {
+              throw new RequestRefusedException(
+                  429,
+                  "too many requests from "
+                      + host
+                      + " (limit "
+                      + (long) limits.requestsPerSecond()
+                      + "/s, burst "
+                      + limits.burst()
+                      + ")",
+                  java.util.OptionalLong.of(wait));
+            });
+  }
+
+  private static Ipv6Address parseHost(String text) {
+    if (text == null || text.isBlank()) {
+      throw new RequestRefusedException(400, "host is required");
+    }
+    try {
+      return Ipv6Address.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new RequestRefusedException(400, "not an IPv6 address: " + text);
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package org.netpubsub.controller.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.content.schema.Schema;
+import org.netpubsub.controller.pubsub.PubSubLimits;
+import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.pleroma.ContentFlows;
+import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.MacAddress;
+import org.netpubsub.network.topology.SwitchPort;
+
+/**
+ * Pub/sub requests over real HTTP against a controller with one simulated switch: a request answers
+ * after the switch acknowledged its flows, the switch then holds exactly the controller's flows,
+ * withdrawing removes them, and every refusal has its status and reason.
+ */
+class PubSubApiTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final Schema QUOTES =
+      Schema.builder("quotes")
+          .stringAttribute("symbol", 8)
+          .intAttribute("price", 0, 100_000)
+          .index(List.of("price"))
+          .build();
+  static final long DPID = 0x2a;
+
+  final HttpClient http = HttpClient.newHttpClient();
+  NetworkController controller;
+  PubSubService service;
+  ControllerApi api;
+  SimulatedOpenFlowSwitch sw;
+
+  @BeforeEach
+  void start() throws Exception {
+    controller =
+        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
+    service =
+        PubSubService.attach(
+            controller, new SpatialIndex(QUOTES, 12), PubSubLimits.DEFAULTS.withRate(50, 30));
+    api = ControllerApi.start(controller, Optional.of(service), new InetSocketAddress("::1", 0));
+    sw = SimulatedOpenFlowSwitch.builder().dpid(DPID).ports(1, 2, 3, 4).build();
+    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+    Wait.until(
+        "the switch",
+        Duration.ofSeconds(10),
+        () -> {},
+        () -> controller.topology().hasSwitch(DPID));
+    for (int i = 1; i <= 3; i++) {
+      controller.registerHost(host(i)).get();
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    sw.close();
+    api.close();
+    controller.close();
+  }
+
+  static Host host(int i) {
+    return new Host(
+        Ipv6Address.parse("fd6e:7073:1::" + i),
+        new MacAddress(0x0200_0000_0000L + i),
+        new SwitchPort(DPID, i));
+  }
+
+  @Test
+  void aSubscriptionAnswersOnceTheSwitchHoldsItsFlowsAndWithdrawingRemovesThem() throws Exception {
+    JsonNode settings = json(send("GET", "/v1/pubsub", null));
+    assertThat(settings.get("index").get("length").asInt()).isEqualTo(12);
+    assertThat(settings.get("index").get("dimensions").get(0).asText()).isEqualTo("price");
+    assertThat(settings.get("event_port").asInt()).isEqualTo(ContentFlows.EVENT_PORT);
+    assertThat(settings.get("schema").asText()).contains("name: quotes");
+
+    HttpResponse<String> sub =
+        send(
+            "POST",
+            "/v1/subscriptions",
+            "{\"host\":\"fd6e:7073:1::2\",\"filter\":\"price > 50000\",\"port\":40001}");
+    assertThat(sub.statusCode()).as(sub.body()).isEqualTo(201);
+    assertThat(json(sub).get("id").asText()).startsWith("s-");
+    assertThat(json(sub).get("flow_changes").asInt()).as("no publisher yet").isZero();
+
+    HttpResponse<String> ad =
+        send("POST", "/v1/advertisements", "{\"host\":\"fd6e:7073:1::1\",\"filter\":\"true\"}");
+    assertThat(ad.statusCode()).as(ad.body()).isEqualTo(201);
+    JsonNode a = json(ad);
+    assertThat(a.get("flow_changes").asInt()).isPositive();
+    assertThat(a.get("switches").asInt()).isEqualTo(1);
+    assertThat(a.get("paths").asInt()).isEqualTo(1);
+    assertThat(a.get("response_ms").asDouble()).isPositive();
+    // answered after the barrier: the switch already holds exactly the desired flows
+    List<FlowEntry> content = service.contentFlows(DPID).get();
+    assertThat(content).isNotEmpty();
+    assertThat(new HashSet<>(sw.flows())).containsAll(content);
+    assertThat(new HashSet<>(sw.flows())).isEqualTo(new HashSet<>(controller.desiredFlows(DPID)));
+    assertThat(content.get(0).toString())
+        .contains("set_field:fd6e:7073:1::2->ipv6_dst")
+        .contains("40001->udp_dst");
+
+    JsonNode subs = json(send("GET", "/v1/subscriptions", null));
+    assertThat(subs.get("subscriptions")).hasSize(1);
+
+    HttpResponse<String> gone =
+        send(
+            "DELETE",
+            "/v1/subscriptions",
+            "{\"host\":\"fd6e:7073:1::2\",\"filter\":\"price >= 50001\",\"port\":40001}");
+    assertThat(gone.statusCode()).as(gone.body()).isEqualTo(200);
+    assertThat(service.contentFlows(DPID).get()).isEmpty();
+    assertThat(sw.flows()).noneMatch(f -> f.cookie() == ContentFlows.COOKIE);
+
+    String adId = a.get("id").asText();
+    assertThat(send("DELETE", "/v1/advertisements/" + adId, null).statusCode()).isEqualTo(200);
+    assertThat(send("DELETE", "/v1/advertisements/" + adId, null).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void refusalsCarryTheirStatusAndReason() throws Exception {
+    HttpResponse<String> bad = sub("fd6e:7073:1::2", "price >> 3");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(json(bad).get("error").asText()).contains("price >> 3").contains("^");
+
+    HttpResponse<String> unknown = sub("fd6e:7073:1::99", "price > 3");
+    assertThat(unknown.statusCode()).isEqualTo(409);
+    assertThat(json(unknown).get("error").asText()).contains("is not known");
+
+    HttpResponse<String> huge = sub("fd6e:7073:1::2", "price > 3 " + "|| price > 3 ".repeat(800));
+    assertThat(huge.statusCode()).isEqualTo(413);
+
+    HttpResponse<String> agg = sub("fd6e:7073:1::2", "count() > 5 over 1s");
+    assertThat(agg.statusCode()).isEqualTo(400);
+    assertThat(json(agg).get("error").asText()).contains("aggregates");
+
+    assertThat(send("POST", "/v1/subscriptions", "{\"host\":\"x\"").statusCode()).isEqualTo(400);
+    assertThat(sub("not-an-address", "true").statusCode()).isEqualTo(400);
+    assertThat(send("PUT", "/v1/subscriptions", "{}").statusCode()).isEqualTo(405);
+
+    // a host flooding requests is refused with a delay to retry after
+    int refused = 0;
+    String retryAfter = null;
+    for (int i = 0; i < 60 && refused == 0; i++) {
+      HttpResponse<String> r = sub("fd6e:7073:1::3", "price == " + i);
+      if (r.statusCode() == 429) {
+        refused++;
+        retryAfter = r.headers().firstValue("Retry-After").orElse(null);
+        assertThat(json(r).get("error").asText()).contains("too many requests");
+      } else {
+        assertThat(r.statusCode()).isEqualTo(201);
+      }
+    }
+    assertThat(refused).isEqualTo(1);
+    assertThat(retryAfter).isNotNull();
+  }
+
+  @Test
+  void withoutAnySwitchRequestsWaitForTheNetwork() throws Exception {
+    sw.close();
+    controller.close();
+    controller =
+        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
+    service = PubSubService.attach(controller, new SpatialIndex(QUOTES, 12), PubSubLimits.DEFAULTS);
+    api.close();
+    api = ControllerApi.start(controller, Optional.of(service), new InetSocketAddress("::1", 0));
+    sw = SimulatedOpenFlowSwitch.builder().dpid(DPID).ports(1).build(); // closed again in stop()
+    assertThat(sub("fd6e:7073:1::2", "true").statusCode()).isEqualTo(503);
+  }
+
+  private HttpResponse<String> sub(String host, String filter) throws Exception {
+    String body =
+        JSON.createObjectNode()
+            .put("host", host)
+            .put("filter", filter)
+            .put("port", 40000)
+            .toString();
+    return send("POST", "/v1/subscriptions", body);
+  }
+
+  private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    URI uri = URI.create("http://[::1]:" + api.address().getPort() + path);
+    HttpRequest.BodyPublisher p =
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body);
+    return http.send(
+        HttpRequest.newBuilder(uri).method(method, p).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonNode json(HttpResponse<String> r) throws Exception {
+    return JSON.readTree(r.body());
+  }
+}
