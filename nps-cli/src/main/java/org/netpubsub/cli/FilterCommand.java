@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
     name = "filter",
     mixinStandardHelpOptions = true,
     description = "Filters: parse, type-check, normal form.",
-    subcommands = {FilterCheckCommand.class})
+    subcommands = {FilterCheckCommand.class, FilterMatchCommand.class})
 final class FilterCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
