@@ -12,66 +12,15 @@ data /64, which makes the kernel send a solicitation that the switch punts to th
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import threading
-import urllib.request
 
 import pytest
 
+from controller_process import STATE, Controller, free_port, learn_hosts, reconciled
 from live import UpProcess, in_host, needs_root, poll, tb
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NPS = os.path.join(ROOT, "nps")
-STATE = "/run/netpubsub/testbed.json"
 OVS_CTL = "/usr/share/openvswitch/scripts/ovs-ctl"
-UNUSED = "fd6e:7073:1::ffff"  # no host has it: pinging it only makes the kernel solicit
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Controller:
-    """`./nps controller` in the background, stopped with SIGTERM."""
-
-    def __init__(self, openflow_port: int, api_port: int):
-        build = subprocess.run([NPS, "--version"], capture_output=True, text=True, timeout=600)
-        assert build.returncode == 0, build.stderr
-        self.api = f"http://127.0.0.1:{api_port}"
-        self.log = open(os.path.join(ROOT, "target", "controller-test.log"), "w") \
-            if os.path.isdir(os.path.join(ROOT, "target")) else subprocess.DEVNULL
-        self.proc = subprocess.Popen(
-            [NPS, "controller", "--openflow", f"tcp:127.0.0.1:{openflow_port}", "--api", self.api,
-             "--probe-interval-ms", "1000", "--json"],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
-        self.started: dict = {}
-        reader = threading.Thread(target=self._first_line, daemon=True)
-        reader.start()
-        reader.join(timeout=60)
-        assert self.started.get("kind") == "controller", f"controller did not start: {self.started}"
-
-    def _first_line(self) -> None:
-        line = self.proc.stdout.readline()
-        if line:
-            self.started = json.loads(line)
-
-    def get(self, path: str) -> dict:
-        with urllib.request.urlopen(self.api + path, timeout=10) as r:
-            return json.loads(r.read())
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 @pytest.fixture
@@ -118,31 +67,6 @@ def all_pairs_reachable(hosts: list, what: str) -> None:
         others = [o for o in hosts if o is not h]
         poll(lambda: not unreachable_from(h, others), timeout=30,
              what=f"{what}: {h['name']} reaches every other host")
-
-
-def learn_hosts(controller: "Controller", hosts: list) -> None:
-    """Polls until the controller knows all hosts; unknown hosts are made to solicit."""
-
-    def learned() -> bool:
-        known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
-        for h in hosts:
-            if h["address"] not in known:
-                in_host(h["name"], "ping", "-6", "-c1", "-W1", UNUSED, timeout=15)
-        return len(known) == len(hosts)
-
-    poll(learned, 60, f"{len(hosts)} hosts learned from neighbour discovery", interval=0.5)
-
-
-def reconciled(controller: "Controller", dpids: list) -> bool:
-    """Every switch is connected and holds exactly the flows the controller wants."""
-    if not all(s["connected"] for s in controller.get("/v1/topology")["switches"]):
-        return False
-    for d in dpids:
-        want = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows")["flows"]}
-        have = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows?source=switch")["flows"]}
-        if want != have:
-            return False
-    return True
 
 
 @needs_root

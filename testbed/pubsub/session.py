@@ -1,0 +1,270 @@
+"""One pub/sub session on the test bed: `nps controller --schema`, `nps-testbed up`, hosts
+learned, `nps sub` / `nps pub` in host namespaces, and direct evaluation (`nps filter match`)
+as ground truth. Everything is a real process; every wait polls with a deadline."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NPS = os.path.join(ROOT, "nps")
+TESTBED = os.path.join(ROOT, "testbed", "nps-testbed")
+STATE = "/run/netpubsub/testbed.json"
+UNUSED = "fd6e:7073:1::ffff"  # no host has it: pinging it makes the kernel solicit
+# Client JVMs in host namespaces: small heaps, quick start.
+CLIENT_JAVA_OPTS = "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
+
+_T0 = time.monotonic()
+
+
+class SessionError(RuntimeError):
+    """Something in the session did not happen in time, or a process failed."""
+
+
+def log(message: str) -> None:
+    print(f"[{time.monotonic() - _T0:6.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def poll(condition, timeout: float, what: str, interval: float = 0.1):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise SessionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(interval)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def build() -> None:
+    """Builds the CLI jar once, before processes start it concurrently."""
+    r = subprocess.run([NPS, "--version"], capture_output=True, text=True, timeout=900)
+    if r.returncode != 0:
+        raise SessionError(f"building nps failed: {r.stderr}")
+
+
+class JsonLines:
+    """A process whose stdout is JSON lines, read by a thread onto a queue."""
+
+    def __init__(self, argv: list[str], env: dict | None = None, stderr=None,
+                 stdin: bool = False):
+        self.stderr = stderr if stderr is not None else tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.stderr,
+                                     stdin=subprocess.PIPE if stdin else None, text=True, env=env)
+        self.lines: queue.Queue = queue.Queue()
+        self.all: list[dict] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                obj = {"kind": "text", "text": line}
+            self.all.append(obj)
+            self.lines.put(obj)
+
+    def wait_for(self, predicate, timeout: float, what: str) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                obj = self.lines.get(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
+                if predicate(obj):
+                    return obj
+            except queue.Empty:
+                if self.proc.poll() is not None and self.lines.empty():
+                    raise SessionError(f"{what}: process exited with {self.proc.returncode}: "
+                                       f"{self.error_text()}")
+            if time.monotonic() > deadline:
+                raise SessionError(f"timed out after {timeout}s waiting for {what}: {self.error_text()}")
+
+    def error_text(self) -> str:
+        if hasattr(self.stderr, "seek"):
+            self.stderr.seek(0)
+            return self.stderr.read()[-2000:]
+        return ""
+
+    def terminate(self, timeout: float = 30) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.reader.join(timeout=10)  # stdout drained to EOF
+        return self.proc.returncode
+
+
+class Controller(JsonLines):
+    """`./nps controller --schema S` on free ports (REST on 127.0.0.1)."""
+
+    def __init__(self, schema: str, *extra: str, log_path: str | None = None):
+        self.openflow_port = free_port()
+        self.api_port = free_port()
+        self.api = f"http://127.0.0.1:{self.api_port}"
+        err = open(log_path, "w") if log_path else None
+        super().__init__([NPS, "controller", "--openflow", f"tcp:127.0.0.1:{self.openflow_port}",
+                          "--api", self.api, "--probe-interval-ms", "1000", "--schema", schema,
+                          "--json", *extra], stderr=err)
+        self.started = self.wait_for(lambda o: o.get("kind") == "controller", 120, "the controller")
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.api + path, timeout=30) as r:
+            return json.loads(r.read())
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.api + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+    def content_flows(self) -> dict[str, int]:
+        """Content flows per switch, read from the switches themselves."""
+        out = {}
+        for s in self.get("/v1/topology")["switches"]:
+            flows = self.get(f"/v1/switches/{s['dpid']}/flows?source=switch")["flows"]
+            out[s["dpid"]] = sum(1 for f in flows if f["cookie"] == "4e50530000000002")
+        return out
+
+    def tables_match_switches(self) -> bool:
+        """CP-config == DP-config: every switch holds exactly the controller's flows."""
+        for s in self.get("/v1/topology")["switches"]:
+            want = {f["flow"] for f in self.get(f"/v1/switches/{s['dpid']}/flows")["flows"]}
+            have = {f["flow"] for f in
+                    self.get(f"/v1/switches/{s['dpid']}/flows?source=switch")["flows"]}
+            if want != have:
+                return False
+        return True
+
+
+class Testbed(JsonLines):
+    """`nps-testbed up --topo T` wired to a controller; hosts reach its API through the relay."""
+
+    def __init__(self, topo: str, controller: Controller, timeout: float = 240):
+        super().__init__([TESTBED, "up", "--topo", topo, "--controller",
+                          f"tcp:127.0.0.1:{controller.openflow_port}", "--api",
+                          f"127.0.0.1:{controller.api_port}", "--wait-connected", "60"])
+        self.event = self.wait_for(lambda o: o.get("event") == "up", timeout, f"test bed {topo}")
+        with open(STATE) as f:
+            self.state = json.load(f)
+        self.hosts = self.state["hosts"]
+        self.api_for_hosts = self.state["management"]["api"]
+
+    def host(self, name: str) -> dict:
+        return next(h for h in self.hosts if h["name"] == name)
+
+    def exec(self, host: str, *cmd: str, timeout: float = 60) -> subprocess.CompletedProcess:
+        return subprocess.run([TESTBED, "exec", host, "--", *cmd], capture_output=True,
+                              text=True, timeout=timeout)
+
+    def down(self) -> None:
+        if self.proc.poll() is None:
+            subprocess.run([TESTBED, "down"], capture_output=True, timeout=120)
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        subprocess.run([TESTBED, "clean"], capture_output=True, timeout=120)
+
+
+def wait_for_network(controller: Controller, testbed: Testbed, links: int, timeout: float = 90) -> None:
+    """Every link discovered and every host learned (unknown hosts are made to solicit)."""
+    poll(lambda: len(controller.get("/v1/topology")["links"]) >= links, timeout,
+         f"{links} links discovered", interval=0.5)
+
+    def learned() -> bool:
+        known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
+        for h in testbed.hosts:
+            if h["address"] not in known:
+                testbed.exec(h["name"], "ping", "-6", "-c1", "-W1", UNUSED, timeout=15)
+        return len(known) >= len(testbed.hosts)
+
+    poll(learned, timeout, f"{len(testbed.hosts)} hosts learned", interval=0.5)
+
+
+def client_env() -> dict:
+    env = dict(os.environ)
+    env["NPS_JAVA_OPTS"] = CLIENT_JAVA_OPTS
+    return env
+
+
+class SubscriberProcess(JsonLines):
+    """`nps sub --json --stats FILTER` in a host's namespace."""
+
+    def __init__(self, testbed: Testbed, host: str, filter_text: str, port: int | None = None):
+        self.host = host
+        self.filter = filter_text
+        args = [TESTBED, "exec", host, "--", NPS, "sub", "--controller", testbed.api_for_hosts,
+                "--host", testbed.host(host)["address"], "--json", "--stats"]
+        if port:
+            args += ["--port", str(port)]
+        super().__init__(args + [filter_text], env=client_env())
+
+    def wait_subscribed(self, timeout: float = 90) -> dict:
+        self.subscribed = self.wait_for(lambda o: o.get("kind") == "subscribed", timeout,
+                                        f"subscription of {self.host}")
+        return self.subscribed
+
+    def deliveries(self) -> list[dict]:
+        return [o for o in self.all if o.get("kind") == "delivery"]
+
+    def stop(self) -> dict:
+        """SIGTERM: the subscriber unsubscribes and prints its stats."""
+        self.terminate()
+        stats = [o for o in self.all if o.get("kind") == "stats"]
+        return stats[-1] if stats else {}
+
+
+def publish(testbed: Testbed, host: str, events_file: str, rate: float,
+            advertise: str = "true", timeout: float = 600) -> dict:
+    """`nps pub --from FILE` in a host's namespace; returns its summary line."""
+    p = JsonLines([TESTBED, "exec", host, "--", NPS, "pub", "--controller", testbed.api_for_hosts,
+                   "--host", testbed.host(host)["address"], "--advertise", advertise,
+                   "--from", events_file, "--rate", str(rate), "--json"], env=client_env())
+    summary = p.wait_for(lambda o: o.get("kind") == "published", timeout, f"publisher on {host}")
+    if p.proc.wait(timeout=60) != 0:
+        raise SessionError(f"publisher on {host} exited with {p.proc.returncode}")
+    return summary
+
+
+def ground_truth(schema: str, events_file: str, filters: list[str]) -> list[set[int]]:
+    """Per filter, the indices of the events it matches (direct evaluation, no network)."""
+    r = subprocess.run([NPS, "filter", "match", "--schema", schema, "--events", events_file,
+                        "--json", *filters], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise SessionError(f"nps filter match failed: {r.stderr}")
+    return [set(json.loads(line)["events"]) for line in r.stdout.splitlines() if line.strip()]
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, int(round(p / 100 * (len(s) - 1)))))
+    return s[k]

@@ -1,0 +1,101 @@
+"""The netpubsub controller as a process for the live tests: `./nps controller` in the
+background, its REST API, and the waits every controller test needs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import urllib.error
+import urllib.request
+
+from live import in_host, poll
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NPS = os.path.join(ROOT, "nps")
+STATE = "/run/netpubsub/testbed.json"
+UNUSED = "fd6e:7073:1::ffff"  # no host has it: pinging it only makes the kernel solicit
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Controller:
+    """`./nps controller` in the background, stopped with SIGTERM."""
+
+    def __init__(self, openflow_port: int, api_port: int, *extra: str):
+        build = subprocess.run([NPS, "--version"], capture_output=True, text=True, timeout=600)
+        assert build.returncode == 0, build.stderr
+        self.api = f"http://127.0.0.1:{api_port}"
+        self.log = open(os.path.join(ROOT, "target", "controller-test.log"), "w") \
+            if os.path.isdir(os.path.join(ROOT, "target")) else subprocess.DEVNULL
+        self.proc = subprocess.Popen(
+            [NPS, "controller", "--openflow", f"tcp:127.0.0.1:{openflow_port}", "--api", self.api,
+             "--probe-interval-ms", "1000", "--json", *extra],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.started: dict = {}
+        reader = threading.Thread(target=self._first_line, daemon=True)
+        reader.start()
+        reader.join(timeout=60)
+        assert self.started.get("kind") == "controller", f"controller did not start: {self.started}"
+
+    def _first_line(self) -> None:
+        line = self.proc.stdout.readline()
+        if line:
+            self.started = json.loads(line)
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.api + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        """A REST request; returns (status, JSON answer), errors included."""
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.api + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+
+def learn_hosts(controller: "Controller", hosts: list) -> None:
+    """Polls until the controller knows all hosts; unknown hosts are made to solicit."""
+
+    def learned() -> bool:
+        known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
+        for h in hosts:
+            if h["address"] not in known:
+                in_host(h["name"], "ping", "-6", "-c1", "-W1", UNUSED, timeout=15)
+        return len(known) == len(hosts)
+
+    poll(learned, 60, f"{len(hosts)} hosts learned from neighbour discovery", interval=0.5)
+
+
+def reconciled(controller: "Controller", dpids: list) -> bool:
+    """Every switch is connected and holds exactly the flows the controller wants."""
+    if not all(s["connected"] for s in controller.get("/v1/topology")["switches"]):
+        return False
+    for d in dpids:
+        want = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows")["flows"]}
+        have = {f["flow"] for f in controller.get(f"/v1/switches/{d}/flows?source=switch")["flows"]}
+        if want != have:
+            return False
+    return True

@@ -1,0 +1,286 @@
+"""In-network pub/sub through real Open vSwitch on a k=4 fat tree (root; issue: PLEROMA).
+
+- Differential: a random schema, random subscriptions on 12 hosts (`nps sub`) and two publishers
+  (`nps pub`, one advertising everything, one half the space); every subscriber must receive
+  exactly the events that direct evaluation (`nps filter match`) says match — no false
+  negatives, and false positives only inside the network, dropped by the subscriber.
+- Churn: hundreds of random subscribe / unsubscribe requests (REST) interleaved with publishing
+  through one long-running publisher; bare UDP receivers in the hosts see exactly what the
+  switches deliver: every matching event arrives, and nothing reaches a subscription after it
+  was withdrawn.
+- Failure: a link of the tree goes down; the controller recomputes the tree, re-embeds every
+  path, and deliveries are exact again.
+After each part the controller's view equals the switches' tables (read by flow statistics)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import tempfile
+
+import pytest
+
+from live import needs_root
+from pubsub.session import (NPS, TESTBED, Controller, JsonLines, SubscriberProcess, Testbed,
+                            build, client_env, ground_truth, poll, publish, wait_for_network)
+
+SEED = int(os.environ.get("NPS_TEST_SEED", "20261122"))
+SYMBOLS = ["AA", "AB", "BA", "BB", "CA"]
+
+
+def random_schema(r: random.Random) -> dict:
+    attrs = [{"name": f"a{i}", "type": "int", "min": 0, "max": r.choice([255, 1023, 65535])}
+             for i in range(3)]
+    attrs.append({"name": "sym", "type": "string", "max_length": 4})
+    return {"name": "random", "attributes": attrs, "index": ["a0", "a1", "a2"]}
+
+
+def schema_yaml(s: dict) -> str:
+    lines = [f"name: {s['name']}", "attributes:"]
+    for a in s["attributes"]:
+        lines.append(f"  - name: {a['name']}")
+        lines.append(f"    type: {a['type']}")
+        if a["type"] == "int":
+            lines += [f"    min: {a['min']}", f"    max: {a['max']}"]
+        else:
+            lines.append(f"    max_length: {a['max_length']}")
+    lines.append("index: [" + ", ".join(s["index"]) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def random_filter(r: random.Random, s: dict) -> str:
+    ints = [a for a in s["attributes"] if a["type"] == "int"]
+
+    def atom() -> str:
+        if r.random() < 0.2:
+            return f'sym prefix "{r.choice("ABC")}"' if r.random() < 0.5 else \
+                f'sym == "{r.choice(SYMBOLS)}"'
+        a = r.choice(ints)
+        lo = r.randint(0, a["max"])
+        hi = min(a["max"], lo + r.randint(0, a["max"] // 2))
+        kind = r.random()
+        if kind < 0.5:
+            return f"{a['name']} in [{lo}, {hi}]"
+        return f"{a['name']} {'<' if kind < 0.75 else '>='} {lo}"
+
+    conj = " && ".join(atom() for _ in range(r.randint(1, 2)))
+    return conj if r.random() < 0.8 else f"({conj}) || {atom()}"
+
+
+def random_event(r: random.Random, s: dict, below: dict | None = None) -> dict:
+    values = {}
+    for a in s["attributes"]:
+        if a["type"] == "int":
+            top = below.get(a["name"], a["max"]) if below else a["max"]
+            values[a["name"]] = r.randint(0, top)
+        else:
+            values[a["name"]] = r.choice(SYMBOLS)
+    return {"kind": "event", "attributes": values}
+
+
+@pytest.fixture(scope="module")
+def session():
+    r = random.Random(SEED)
+    schema = random_schema(r)
+    work = tempfile.mkdtemp(prefix="nps-pubsub-test-")
+    path = os.path.join(work, "schema.yaml")
+    with open(path, "w") as f:
+        f.write(schema_yaml(schema))
+    build()
+    controller = Controller(path, log_path=os.path.join(work, "controller.log"))
+    testbed = None
+    try:
+        testbed = Testbed("fattree:4", controller)
+        wait_for_network(controller, testbed, links=32)
+        yield {"controller": controller, "testbed": testbed, "schema": schema,
+               "schema_path": path, "work": work, "random": r}
+    finally:
+        if testbed is not None:
+            testbed.down()
+        controller.terminate()
+
+
+def identify(delivery: dict, files: list[list[dict]]) -> tuple[int, int]:
+    """(file, index) of a delivered event: line sequence-1 of the file whose attributes match."""
+    i = delivery["sequence"] - 1
+    for f, events in enumerate(files):
+        if 0 <= i < len(events) and events[i]["attributes"] == delivery["attributes"]:
+            return f, i
+    raise AssertionError(f"delivered event matches no published one: {delivery}")
+
+
+@needs_root
+def test_deliveries_equal_direct_evaluation(session):
+    r, s, tb, c = session["random"], session["schema"], session["testbed"], session["controller"]
+    hosts = [h["name"] for h in tb.hosts]
+    filters = [random_filter(r, s) for _ in range(12)]
+    subs = [SubscriberProcess(tb, hosts[i + 2], filters[i]) for i in range(12)]
+    try:
+        for sub in subs:
+            sub.wait_subscribed()
+        half = {"a0": s["attributes"][0]["max"] // 2}
+        files = [[random_event(r, s) for _ in range(300)],
+                 [random_event(r, s, below=half) for _ in range(300)]]
+        paths = []
+        for k, events in enumerate(files):
+            paths.append(os.path.join(session["work"], f"events{k}.jsonl"))
+            with open(paths[-1], "w") as f:
+                f.writelines(json.dumps(e) + "\n" for e in events)
+        publish(tb, hosts[0], paths[0], rate=600)
+        publish(tb, hosts[1], paths[1], rate=600, advertise=f"a0 <= {half['a0']}")
+        truths = [ground_truth(session["schema_path"], p, filters) for p in paths]
+        for i, sub in enumerate(subs):
+            want = {(0, e) for e in truths[0][i]} | {(1, e) for e in truths[1][i]}
+            poll(lambda: len(sub.deliveries()) >= len(want), 20,
+                 f"{sub.host} to receive {len(want)} events")
+            got = [identify(d, files) for d in sub.deliveries()]
+            assert len(got) == len(set(got)), f"{sub.host}: duplicates"
+            assert set(got) == want, (f"{sub.host} {sub.filter!r}: missing "
+                                      f"{sorted(want - set(got))[:5]}, extra {sorted(set(got) - want)[:5]}")
+        assert c.tables_match_switches()
+    finally:
+        stats = [sub.stop() for sub in subs]
+    assert all("false_positives" in st for st in stats), stats
+    assert sum(st["received"] for st in stats) >= sum(st["delivered"] for st in stats)
+
+
+class Receivers:
+    """Bare UDP receivers (pubsub/receiver.py) in some hosts, on a pool of ports each."""
+
+    def __init__(self, tb: Testbed, hosts: list[str], ports: list[int]):
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        self.procs = {h: JsonLines([TESTBED, "exec", h, "--", "python3",
+                                    os.path.join(here, "pubsub", "receiver.py"),
+                                    *map(str, ports)]) for h in hosts}
+        for h, p in self.procs.items():
+            p.wait_for(lambda o: o.get("kind") == "listening", 30, f"receiver on {h}")
+
+    def got(self, host: str, port: int) -> list[int]:
+        return [o["sequence"] for o in self.procs[host].all
+                if o.get("kind") == "datagram" and o["port"] == port]
+
+    def stop(self) -> None:
+        for p in self.procs.values():
+            p.terminate()
+
+
+def int_range_filter(r: random.Random, s: dict) -> tuple[str, dict]:
+    a0, a1 = s["attributes"][0], s["attributes"][1]
+    lo0 = r.randint(0, a0["max"])
+    hi0 = min(a0["max"], lo0 + r.randint(0, a0["max"] // 2))
+    lo1 = r.randint(0, a1["max"] // 2)
+    hi1 = min(a1["max"], lo1 + r.randint(a1["max"] // 4, a1["max"]))
+    text = f"a0 in [{lo0}, {hi0}] && a1 in [{lo1}, {hi1}]"
+    return text, {"a0": (lo0, hi0), "a1": (lo1, hi1)}
+
+
+def matches(ranges: dict, event: dict) -> bool:
+    return all(lo <= event["attributes"][k] <= hi for k, (lo, hi) in ranges.items())
+
+
+@needs_root
+def test_churn_keeps_deliveries_exact(session):
+    r, s, tb, c = session["random"], session["schema"], session["testbed"], session["controller"]
+    hosts = [h["name"] for h in tb.hosts]
+    sub_hosts = hosts[8:14]
+    ports = list(range(41000, 41040))
+    receivers = Receivers(tb, sub_hosts, ports)
+    pub = JsonLines([TESTBED, "exec", hosts[0], "--", NPS, "pub", "--controller",
+                     tb.api_for_hosts, "--host", tb.host(hosts[0])["address"], "--from", "-",
+                     "--json"], env=client_env(), stdin=True)
+    live: dict[str, dict] = {}  # id -> {host, port, ranges}
+    withdrawn: list[tuple[str, int, int]] = []  # (host, port, last sequence before the withdrawal)
+    free = [(h, p) for h in sub_hosts for p in ports]
+    r.shuffle(free)
+    published: list[dict] = []
+    steps = {"subscribe": 0, "unsubscribe": 0, "publish": 0}
+    try:
+        for step in range(240):
+            roll = r.random()
+            if roll < 0.35 and free:
+                host, port = free.pop()
+                text, ranges = int_range_filter(r, s)
+                code, body = c.call("POST", "/v1/subscriptions",
+                                    {"host": tb.host(host)["address"], "filter": text, "port": port})
+                assert code == 201, body
+                live[body["id"]] = {"host": host, "port": port, "ranges": ranges}
+                steps["subscribe"] += 1
+            elif roll < 0.55 and live:
+                sid = r.choice(sorted(live))
+                code, body = c.call("DELETE", f"/v1/subscriptions/{sid}")
+                assert code == 200, body
+                gone = live.pop(sid)
+                withdrawn.append((gone["host"], gone["port"], len(published)))
+                steps["unsubscribe"] += 1
+            else:
+                steps["publish"] += 1
+                burst = [random_event(r, s) for _ in range(3)]
+                first = len(published) + 1
+                published.extend(burst)
+                send(pub, burst)
+                for sub in live.values():
+                    want = {first + i for i, e in enumerate(burst) if matches(sub["ranges"], e)}
+                    if want:
+                        poll(lambda: want <= set(receivers.got(sub["host"], sub["port"])), 10,
+                             f"step {step}: events {sorted(want)} at {sub['host']}:{sub['port']}")
+        # nothing reached a subscription after it was withdrawn
+        for host, port, last in withdrawn:
+            late = [q for q in receivers.got(host, port) if q > last]
+            assert not late, f"{host}:{port} received {late} after its unsubscription"
+        assert steps["publish"] > 50 and steps["subscribe"] > 50 and steps["unsubscribe"] > 20, steps
+        assert c.tables_match_switches()
+    finally:
+        close_publisher(pub)
+        receivers.stop()
+        for sid in list(live):
+            c.call("DELETE", f"/v1/subscriptions/{sid}")
+
+
+def send(pub: JsonLines, events: list[dict]) -> None:
+    pub.proc.stdin.write("".join(json.dumps(e) + "\n" for e in events))
+    pub.proc.stdin.flush()
+
+
+def close_publisher(pub: JsonLines) -> None:
+    """End of input: the publisher unadvertises and exits."""
+    try:
+        pub.proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        pub.proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pub.terminate()
+
+
+@needs_root
+def test_a_failed_tree_link_is_routed_around(session):
+    r, s, tb, c = session["random"], session["schema"], session["testbed"], session["controller"]
+    hosts = [h["name"] for h in tb.hosts]
+    filters = ["true", random_filter(r, s), random_filter(r, s)]
+    subs = [SubscriberProcess(tb, h, f) for h, f in zip(["h16", "h9", "h5"], filters)]
+    try:
+        for sub in subs:
+            sub.wait_subscribed()
+        links_before = len(c.get("/v1/topology")["links"])
+        # an aggregation-core link of the first pod: one of them carries the tree
+        down = subprocess.run([TESTBED, "link", "s5", "s1", "down"], capture_output=True, text=True)
+        assert down.returncode == 0, down.stderr
+        poll(lambda: len(c.get("/v1/topology")["links"]) == links_before - 1, 15, "link removed")
+        poll(c.tables_match_switches, 30, "switches reconciled to the new tree", interval=0.5)
+        events = [random_event(r, s) for _ in range(200)]
+        path = os.path.join(session["work"], "after-failure.jsonl")
+        with open(path, "w") as f:
+            f.writelines(json.dumps(e) + "\n" for e in events)
+        publish(tb, hosts[0], path, rate=600)
+        truth = ground_truth(session["schema_path"], path, filters)
+        for sub, want in zip(subs, truth):
+            poll(lambda: len(sub.deliveries()) >= len(want), 20, f"{sub.host} after the failure")
+            got = {d["sequence"] - 1 for d in sub.deliveries()}
+            assert got == want, f"{sub.host}: missing {sorted(want - got)[:5]}, extra {sorted(got - want)[:5]}"
+    finally:
+        for sub in subs:
+            sub.stop()
+        subprocess.run([TESTBED, "link", "s5", "s1", "up"], capture_output=True)
