@@ -91,9 +91,9 @@ public final class Publisher implements Closeable {
             "publishing from {0} on {1} (index {2}) to content addresses, UDP port {3}, hops {4}",
             Ipv6Text.format(host),
             nif.getName(),
-            nif.getIndex(),
-            config.eventPort(),
-            multicastHops);
+            Integer.toString(nif.getIndex()),
+            Integer.toString(config.eventPort()),
+            Integer.toString(multicastHops));
       } else {
         LOG.log(
             Level.INFO,

@@ -73,7 +73,7 @@ public final class Subscriber implements Closeable {
         "subscribed {0} for {1} port {2} as {3}",
         b.filter,
         Ipv6Text.format(host),
-        port,
+        Integer.toString(port),
         subscription.id());
   }
 
@@ -104,7 +104,7 @@ public final class Subscriber implements Closeable {
         event = codec.decode(buf);
       } catch (DecodeException e) {
         counters.malformed.increment();
-        LOG.log(Level.DEBUG, "malformed datagram on port {0}: {1}", port, e.getMessage());
+        LOG.log(Level.DEBUG, "malformed datagram on port {0}: {1}", Integer.toString(port), e.getMessage());
         continue;
       }
       if (!FilterEvaluator.matches(exact, event)) {
