@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
       TestbedCommand.class,
       BenchCommand.class,
       ControllerCommand.class,
+      PubCommand.class,
+      SubCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

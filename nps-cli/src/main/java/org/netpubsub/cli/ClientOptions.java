@@ -1,0 +1,97 @@
+package org.netpubsub.cli;
+
+import java.io.PrintWriter;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.netpubsub.edge.client.ControllerClient;
+import org.netpubsub.edge.client.ControllerException;
+import org.netpubsub.edge.client.Ipv6Text;
+import picocli.CommandLine.Option;
+
+/**
+ * The options {@code nps pub} and {@code nps sub} share: the controller and this host's address.
+ */
+final class ClientOptions {
+  /** Exit code when the controller refuses or cannot be reached. */
+  static final int EXIT_CONTROLLER = 1;
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
+
+  @Option(
+      names = "--controller",
+      required = true,
+      paramLabel = "URL",
+      description = "The controller's REST API, e.g. http://[fd6e:7073:ffff::c0]:8080.")
+  String controller;
+
+  @Option(
+      names = "--host",
+      paramLabel = "ADDRESS",
+      description =
+          "This host's data address (IPv6). Default: the unique global IPv6 address on an"
+              + " interface other than the one that reaches the controller.")
+  String host;
+
+  ControllerClient connect() {
+    return ControllerClient.of(controller);
+  }
+
+  /** The address given with --host, or null to detect it. */
+  Inet6Address hostAddress() {
+    return host == null ? null : Ipv6Text.parse(host);
+  }
+
+  /** {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}; a bare number is seconds. */
+  static Duration parseDuration(String text, String option) {
+    Matcher m = DURATION.matcher(text.strip());
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          option + " must be a duration such as 10s, 500ms or 2m, not '" + text + "'");
+    }
+    double value = Double.parseDouble(m.group(1));
+    String unit = m.group(2) == null ? "s" : m.group(2);
+    double seconds =
+        switch (unit) {
+          case "ms" -> value / 1000;
+          case "m" -> value * 60;
+          case "h" -> value * 3600;
+          default -> value;
+        };
+    if (seconds <= 0 || seconds > 365 * 86400.0) {
+      throw new IllegalArgumentException(option + " must be positive and at most a year");
+    }
+    return Duration.ofNanos((long) (seconds * 1e9));
+  }
+
+  /** {@code ADDR:PORT} or {@code [ADDR]:PORT}, an IPv6 literal. */
+  static InetSocketAddress parseSocketAddress(String text, String option) {
+    int colon = text.lastIndexOf(':');
+    if (colon < 1 || !text.startsWith("[") || text.charAt(colon - 1) != ']') {
+      throw new IllegalArgumentException(option + " must be [IPV6]:PORT, not '" + text + "'");
+    }
+    Inet6Address a = Ipv6Text.parse(text.substring(0, colon));
+    int port;
+    try {
+      port = Integer.parseInt(text.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      port = -1;
+    }
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException(option + ": bad port in '" + text + "'");
+    }
+    return new InetSocketAddress(a, port);
+  }
+
+  /**
+   * Reports a refusal: a filter or request the controller calls bad is bad input (exit 2), anything
+   * else (unreachable, 409, 429, 5xx) exit 1.
+   */
+  static int fail(ControllerException e, PrintWriter err) {
+    err.println("error: " + e.getMessage());
+    err.flush();
+    return e.isClientError() ? Nps.EXIT_BAD_INPUT : EXIT_CONTROLLER;
+  }
+}

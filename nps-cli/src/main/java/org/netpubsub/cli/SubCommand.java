@@ -1,0 +1,194 @@
+package org.netpubsub.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.netpubsub.content.event.EventText;
+import org.netpubsub.edge.client.ControllerClient;
+import org.netpubsub.edge.client.ControllerException;
+import org.netpubsub.edge.client.Delivery;
+import org.netpubsub.edge.client.Subscriber;
+import org.netpubsub.edge.client.SubscriberStats;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nps sub}: subscribes a filter and prints one JSON line per delivered event until
+ * SIGTERM/Ctrl-C, {@code --count} deliveries or {@code --duration}; then unsubscribes.
+ */
+@Command(
+    name = "sub",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Subscribes FILTER at the controller and prints one JSON line per delivered event"
+          + " ({\"kind\":\"delivery\",\"attributes\":…,\"publisher\",\"sequence\",\"latency_us\"})."
+          + " The first line, {\"kind\":\"subscribed\",\"id\",\"port\",\"response_ms\"}, goes to"
+          + " stderr (stdout with --json) once the subscription is live. Stops on SIGTERM/Ctrl-C,"
+          + " after --count deliveries or after --duration, and unsubscribes."
+    })
+final class SubCommand implements Callable<Integer> {
+  @Mixin JsonOutput json;
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClientOptions client;
+
+  @Option(
+      names = "--port",
+      defaultValue = "0",
+      paramLabel = "PORT",
+      description = "UDP port to receive on (default 0: any free port; printed when subscribed).")
+  int port;
+
+  @Option(names = "--count", paramLabel = "N", description = "Stop after N deliveries.")
+  Long count;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "D",
+      description = "Stop after this long: 10s, 500ms, 2m.")
+  String duration;
+
+  @Option(
+      names = "--stats",
+      description =
+          "At exit print {\"kind\":\"stats\",\"received\",\"delivered\",\"false_positives\","
+              + "\"malformed\"}.")
+  boolean stats;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "FILTER",
+      description = "The subscription, e.g. 'price > 500'.")
+  String filter;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("--port must be in 0..65535");
+    }
+    if (count != null && count < 1) {
+      throw new IllegalArgumentException("--count must be at least 1");
+    }
+    Duration limit = duration == null ? null : ClientOptions.parseDuration(duration, "--duration");
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    CountDownLatch done = new CountDownLatch(1);
+    CountDownLatch finished = new CountDownLatch(1);
+    AtomicLong printed = new AtomicLong();
+    try (ControllerClient controller = client.connect()) {
+      Subscriber sub;
+      try {
+        sub =
+            Subscriber.builder(controller)
+                .host(client.hostAddress())
+                .filter(filter)
+                .port(port)
+                .onDelivery(d -> print(d, out, printed, done))
+                .build();
+      } catch (ControllerException e) {
+        return ClientOptions.fail(e, err);
+      }
+      Map<String, Object> subscribed = new LinkedHashMap<>();
+      subscribed.put("kind", "subscribed");
+      subscribed.put("id", sub.subscription().id());
+      subscribed.put("port", sub.port());
+      subscribed.put("response_ms", sub.subscription().responseMs());
+      JsonOutput.printLine(json.enabled() ? out : err, subscribed);
+      // SIGTERM/Ctrl-C: wake the main thread and give it time to unsubscribe and print stats.
+      Thread hook =
+          new Thread(
+              () -> {
+                done.countDown();
+                try {
+                  finished.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              },
+              "nps-sub-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        if (limit == null) {
+          done.await();
+        } else {
+          done.await(limit.toNanos(), TimeUnit.NANOSECONDS);
+        }
+      } finally {
+        int code = 0;
+        try {
+          sub.close();
+        } catch (ControllerException e) {
+          code = ClientOptions.fail(e, err);
+        }
+        if (stats) {
+          JsonOutput.printLine(out, stats(sub.stats(), printed.get()));
+        }
+        finished.countDown();
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // the JVM is shutting down: the hook is running and waits for `finished`
+        }
+        if (code != 0) {
+          return code;
+        }
+      }
+    }
+    return 0;
+  }
+
+  private void print(Delivery d, PrintWriter out, AtomicLong printed, CountDownLatch done) {
+    long n = printed.incrementAndGet();
+    if (count != null && n > count) {
+      printed.decrementAndGet(); // arrived after --count, before the unsubscription
+      return;
+    }
+    JsonOutput.printLine(out, delivery(d));
+    if (count != null && n == count) {
+      done.countDown();
+    }
+  }
+
+  /** One delivery line: attributes, payload (base64, when not empty), header, latency. */
+  static Map<String, Object> delivery(Delivery d) {
+    Map<String, Object> event = EventText.toJsonObject(d.event());
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", "delivery");
+    m.put("attributes", event.get("attributes"));
+    if (event.containsKey("payload")) {
+      m.put("payload", event.get("payload"));
+    }
+    m.put("publisher", unsigned(d.event().publisherId()));
+    m.put("sequence", unsigned(d.event().sequence()));
+    m.put("latency_us", Math.round(d.latencyNanos() / 100.0) / 10.0);
+    return m;
+  }
+
+  /** The stats line; delivered counts the printed lines (not events after --count). */
+  static Map<String, Object> stats(SubscriberStats s, long delivered) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", "stats");
+    m.put("received", s.received());
+    m.put("delivered", delivered);
+    m.put("false_positives", s.falsePositives());
+    m.put("malformed", s.malformed());
+    return m;
+  }
+
+  private static Number unsigned(long bits) {
+    return bits >= 0 ? (Number) bits : new BigInteger(Long.toUnsignedString(bits));
+  }
+}

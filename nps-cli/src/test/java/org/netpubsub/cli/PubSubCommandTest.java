@@ -1,0 +1,341 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.client.Poll;
+import org.netpubsub.edge.client.StubController;
+import org.netpubsub.edge.client.TestSchemas;
+import picocli.CommandLine;
+
+/**
+ * {@code nps sub} and {@code nps pub} against the stub controller, on loopback: {@code --to} stands
+ * in for the last switch's rewrite of the content address.
+ */
+class PubSubCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private StubController stub;
+
+  @BeforeEach
+  void start() throws Exception {
+    stub = StubController.start(TestSchemas.quotes(), TestSchemas.INDEX_LENGTH);
+  }
+
+  @AfterEach
+  void stop() {
+    stub.close();
+  }
+
+  /** One run of the command line, its output kept. */
+  private static final class Run {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+
+    int execute(String... args) {
+      CommandLine cl = Nps.commandLine();
+      cl.setOut(new PrintWriter(out));
+      cl.setErr(new PrintWriter(err));
+      return cl.execute(args);
+    }
+
+    CompletableFuture<Integer> background(String... args) {
+      return CompletableFuture.supplyAsync(() -> execute(args));
+    }
+
+    List<JsonNode> lines(StringWriter w) throws Exception {
+      List<JsonNode> out = new ArrayList<>();
+      for (String line : w.toString().split("\n")) {
+        if (!line.isBlank()) {
+          out.add(JSON.readTree(line));
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Starts {@code nps sub --json …} and returns its port once it printed "subscribed". */
+  private int subscribed(Run sub) throws Exception {
+    Poll.until("the subscribed line", TIMEOUT, () -> sub.out.toString().contains("subscribed"));
+    JsonNode first = sub.lines(sub.out).get(0);
+    assertThat(first.get("kind").asText()).isEqualTo("subscribed");
+    assertThat(first.get("id").asText()).startsWith("s-");
+    return first.get("port").asInt();
+  }
+
+  @Test
+  void pubToSubEndToEnd() throws Exception {
+    Run sub = new Run();
+    CompletableFuture<Integer> subExit =
+        sub.background(
+            "sub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--count",
+            "3",
+            "--stats",
+            "--json",
+            "price > 500");
+    int port = subscribed(sub);
+    Run pub = new Run();
+    // 2 events below the filter (false positives at the subscriber), then 3 matching ones.
+    int code =
+        pub.execute(
+            "pub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--to",
+            "[::1]:" + port,
+            "--count",
+            "2",
+            "--json",
+            "symbol=ACME",
+            "price=100",
+            "volume=1");
+    assertThat(code).as(pub.err.toString()).isZero();
+    code =
+        pub.execute(
+            "pub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--to",
+            "[::1]:" + port,
+            "--count",
+            "3",
+            "--rate",
+            "200",
+            "--json",
+            "symbol=ACME",
+            "price=600",
+            "volume=7");
+    assertThat(code).as(pub.err.toString()).isZero();
+    assertThat(subExit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as(sub.err.toString()).isZero();
+
+    List<JsonNode> lines = sub.lines(sub.out);
+    assertThat(lines).hasSize(5); // subscribed, 3 deliveries, stats
+    for (int i = 1; i <= 3; i++) {
+      JsonNode d = lines.get(i);
+      assertThat(d.get("kind").asText()).isEqualTo("delivery");
+      assertThat(d.get("attributes").get("price").asLong()).isEqualTo(600);
+      assertThat(d.get("attributes").get("symbol").asText()).isEqualTo("ACME");
+      assertThat(d.get("sequence").asLong()).isEqualTo(i);
+      assertThat(d.get("publisher").isNumber()).isTrue();
+      assertThat(d.get("latency_us").asDouble()).isPositive();
+      assertThat(d.has("payload")).isFalse();
+    }
+    JsonNode stats = lines.get(4);
+    assertThat(stats.get("kind").asText()).isEqualTo("stats");
+    assertThat(stats.get("received").asLong()).isEqualTo(5);
+    assertThat(stats.get("delivered").asLong()).isEqualTo(3);
+    assertThat(stats.get("false_positives").asLong()).isEqualTo(2);
+    assertThat(stats.get("malformed").asLong()).isZero();
+
+    List<JsonNode> summaries = pub.lines(pub.out);
+    assertThat(summaries).hasSize(2);
+    JsonNode last = summaries.get(1);
+    assertThat(last.get("kind").asText()).isEqualTo("published");
+    assertThat(last.get("events").asLong()).isEqualTo(3);
+    assertThat(last.get("advertisement").asText()).startsWith("a-");
+    // 3 events at 200/s: the last is due 10 ms after the first.
+    assertThat(last.get("seconds").asDouble()).isGreaterThanOrEqualTo(0.01);
+    // Everything was withdrawn again.
+    assertThat(stub.subscriptions()).isEmpty();
+    assertThat(stub.advertisements()).isEmpty();
+  }
+
+  @Test
+  void pubFromAJsonLinesFile(@TempDir Path dir) throws Exception {
+    Path events = dir.resolve("events.jsonl");
+    Files.writeString(
+        events,
+        """
+        {"kind":"event","attributes":{"symbol":"A","price":1,"volume":2},"payload":"AQI="}
+
+        {"attributes":{"symbol":"B","price":3,"volume":4}}
+        """);
+    Run sub = new Run();
+    CompletableFuture<Integer> subExit =
+        sub.background(
+            "sub", "--controller", stub.url(), "--host", "::1", "--count", "2", "--json", "true");
+    int port = subscribed(sub);
+    Run pub = new Run();
+    int code =
+        pub.execute(
+            "pub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--to",
+            "[::1]:" + port,
+            "--advertise",
+            "price < 10",
+            "--from",
+            events.toString());
+    assertThat(code).as(pub.err.toString()).isZero();
+    assertThat(pub.out.toString()).startsWith("published 2 events in ");
+    assertThat(subExit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isZero();
+    List<JsonNode> lines = sub.lines(sub.out);
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(1).get("attributes").get("symbol").asText()).isEqualTo("A");
+    assertThat(lines.get(1).get("payload").asText()).isEqualTo("AQI=");
+    assertThat(lines.get(2).get("attributes").get("symbol").asText()).isEqualTo("B");
+  }
+
+  @Test
+  void subStopsAfterDurationAndWithoutJsonAnnouncesOnStderr() throws Exception {
+    Run sub = new Run();
+    int code =
+        sub.execute(
+            "sub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--duration",
+            "50ms",
+            "--stats",
+            "volume in [1, 5]");
+    assertThat(code).as(sub.err.toString()).isZero();
+    assertThat(JSON.readTree(sub.err.toString().strip()).get("kind").asText())
+        .isEqualTo("subscribed");
+    JsonNode stats = JSON.readTree(sub.out.toString().strip());
+    assertThat(stats.get("kind").asText()).isEqualTo("stats");
+    assertThat(stats.get("delivered").asLong()).isZero();
+    assertThat(stub.subscriptions()).isEmpty();
+    assertThat(stub.requests()).contains("DELETE /v1/subscriptions/s-1");
+  }
+
+  @Test
+  void anEventOutsideTheAdvertisementIsBadInputAndTheAdvertisementIsWithdrawn() {
+    Run pub = new Run();
+    int code =
+        pub.execute(
+            "pub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--to",
+            "[::1]:9",
+            "--advertise",
+            "price < 10",
+            "symbol=A",
+            "price=500",
+            "volume=1");
+    assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(pub.err.toString()).contains("outside the advertisement");
+    assertThat(stub.advertisements()).isEmpty();
+  }
+
+  @Test
+  void controllerRefusalsExit1WithTheReason() {
+    stub.failNext(503, "the controller has no spanning tree yet");
+    Run sub = new Run();
+    int code = sub.execute("sub", "--controller", stub.url(), "--host", "::1", "true");
+    assertThat(code).isEqualTo(1);
+    assertThat(sub.err.toString()).contains("503").contains("no spanning tree yet");
+  }
+
+  @Test
+  void badArgumentsExit2BeforeAnythingIsRegistered() {
+    String url = stub.url();
+    String[][] cases = {
+      {"pub", "--controller", url, "--host", "::1"},
+      {"pub", "--controller", url, "--host", "::1", "--from", "x.jsonl", "price=1"},
+      {
+        "pub",
+        "--controller",
+        url,
+        "--host",
+        "::1",
+        "--rate",
+        "-1",
+        "symbol=A",
+        "price=1",
+        "volume=1"
+      },
+      {
+        "pub",
+        "--controller",
+        url,
+        "--host",
+        "::1",
+        "--count",
+        "0",
+        "symbol=A",
+        "price=1",
+        "volume=1"
+      },
+      {"pub", "--controller", url, "--host", "::1", "symbol=A", "price=1"},
+      {
+        "pub",
+        "--controller",
+        url,
+        "--host",
+        "::1",
+        "symbol=A",
+        "price=1",
+        "volume=1",
+        "--to",
+        "::1:9"
+      },
+      {"pub", "--controller", url, "--host", "::1", "--from", "/nonexistent/events.jsonl"},
+      {"pub", "--controller", url, "--host", "10.0.0.1", "symbol=A", "price=1", "volume=1"},
+      {"pub", "--controller", "localhost:8080", "symbol=A", "price=1", "volume=1"},
+      {
+        "pub",
+        "--controller",
+        url,
+        "--host",
+        "::1",
+        "--advertise",
+        "prize < 3",
+        "symbol=A",
+        "price=1",
+        "volume=1"
+      },
+      {"sub", "--controller", url, "--host", "::1", "price >"},
+      {"sub", "--controller", url, "--host", "::1", "--port", "70000", "true"},
+      {"sub", "--controller", url, "--host", "::1", "--duration", "soon", "true"},
+      {"sub", "--controller", url, "--host", "::1", "--count", "0", "true"},
+      {"sub", "--controller", url, "--host", "::1"},
+      {"sub", "--host", "::1", "true"},
+    };
+    for (String[] args : cases) {
+      Run r = new Run();
+      assertThat(r.execute(args)).as(String.join(" ", args) + "\n" + r.err).isEqualTo(2);
+      assertThat(r.err.toString()).as(String.join(" ", args)).isNotBlank();
+    }
+    assertThat(stub.advertisements()).isEmpty();
+    assertThat(stub.subscriptions()).isEmpty();
+  }
+
+  @Test
+  void filterErrorsShowACaret() {
+    Run sub = new Run();
+    assertThat(sub.execute("sub", "--controller", stub.url(), "--host", "::1", "price >> 3"))
+        .isEqualTo(2);
+    assertThat(sub.err.toString()).contains("^");
+  }
+}
