@@ -15,8 +15,9 @@ import random
 import sys
 import tempfile
 
-from pubsub.session import (ROOT, Controller, SessionError, SubscriberProcess, Testbed, build,
-                            ground_truth, log, percentile, poll, publish, wait_for_network)
+from pubsub.session import (ROOT, Controller, PublisherProcess, SessionError, SubscriberProcess,
+                            Testbed, build, ground_truth, log, percentile, poll,
+                            wait_for_network)
 
 SCHEMA = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 SYMBOLS = ["IBM", "AAPL", "AMZN", "GOOG", "MSFT", "NVDA", "ORCL", "INTC", "CSCO", "ADBE"]
@@ -43,7 +44,7 @@ def quotes(n: int, seed: int) -> list[dict]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--events", type=int, default=3000)
-    ap.add_argument("--rate", type=float, default=1000)
+    ap.add_argument("--rate", type=float, default=500)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
 
@@ -73,7 +74,12 @@ def main() -> int:
                 f"{got['response_ms']:.1f} ms)")
 
         log(f"h1 advertises and publishes {args.events} quotes at {args.rate:.0f}/s")
-        summary = publish(testbed, "h1", events_file, args.rate)
+        publisher = PublisherProcess(testbed, "h1", events_file, args.rate)
+        publisher.wait_advertised(controller)
+        flows = controller.content_flows()  # while the advertisement stands
+        consistent = controller.tables_match_switches()
+        log(f"{sum(flows.values())} content flows installed; publishing")
+        summary = publisher.wait_done()
         log(f"published {summary['events']} events in {summary['seconds']:.1f} s")
 
         truth = ground_truth(SCHEMA, events_file, [text for _, text in SUBSCRIPTIONS])
@@ -83,8 +89,6 @@ def main() -> int:
                 poll(lambda: len(s.deliveries()) >= len(want), 15, f"deliveries at {s.host}")
             except SessionError:
                 pass  # reported as missing below
-        flows = controller.content_flows()
-        consistent = controller.tables_match_switches()
         stats = [s.stop() for s in subs]
         return report(subs, truth, stats, flows, consistent, summary)
     finally:
@@ -113,6 +117,9 @@ def report(subs, truth, stats, flows, consistent, summary) -> int:
               f"{st.get('false_positives', 0):7} {missing:7} {percentile(lat, 50):8.0f} "
               f"{percentile(lat, 99):8.0f}" + ("" if extra == 0 and dup == 0 else
                                               f"  !! {extra} unexpected, {dup} duplicates"))
+        if missing:
+            print(f"      missing events (file lines): {sorted(want - indices)[:10]}; "
+                  f"subscriber saw {st.get('received')} datagrams, {st.get('malformed')} malformed")
     print()
     print("content flows per switch: " + ", ".join(
         f"s{int(d, 16)}={n}" for d, n in sorted(flows.items(), key=lambda kv: int(kv[0], 16))))

@@ -166,6 +166,8 @@ class Controller(JsonLines):
 class Testbed(JsonLines):
     """`nps-testbed up --topo T` wired to a controller; hosts reach its API through the relay."""
 
+    __test__ = False  # not a pytest test class
+
     def __init__(self, topo: str, controller: Controller, timeout: float = 240):
         super().__init__([TESTBED, "up", "--topo", topo, "--controller",
                           f"tcp:127.0.0.1:{controller.openflow_port}", "--api",
@@ -241,16 +243,37 @@ class SubscriberProcess(JsonLines):
         return stats[-1] if stats else {}
 
 
+class PublisherProcess(JsonLines):
+    """`nps pub --from FILE|-` in a host's namespace."""
+
+    def __init__(self, testbed: Testbed, host: str, source: str, rate: float | None = None,
+                 advertise: str = "true"):
+        self.host = host
+        self.address = testbed.host(host)["address"]
+        args = [TESTBED, "exec", host, "--", NPS, "pub", "--controller", testbed.api_for_hosts,
+                "--host", self.address, "--advertise", advertise, "--from", source, "--json"]
+        if rate:
+            args += ["--rate", str(rate)]
+        super().__init__(args, env=client_env(), stdin=source == "-")
+
+    def wait_advertised(self, controller: Controller, timeout: float = 90) -> None:
+        """Until the controller lists this publisher's advertisement (its flows are in place)."""
+        poll(lambda: any(a["host"] == self.address
+                         for a in controller.get("/v1/advertisements")["advertisements"]),
+             timeout, f"advertisement of {self.host}", interval=0.05)
+
+    def wait_done(self, timeout: float = 600) -> dict:
+        summary = self.wait_for(lambda o: o.get("kind") == "published", timeout,
+                                f"publisher on {self.host}")
+        if self.proc.wait(timeout=60) != 0:
+            raise SessionError(f"publisher on {self.host} exited with {self.proc.returncode}")
+        return summary
+
+
 def publish(testbed: Testbed, host: str, events_file: str, rate: float,
             advertise: str = "true", timeout: float = 600) -> dict:
-    """`nps pub --from FILE` in a host's namespace; returns its summary line."""
-    p = JsonLines([TESTBED, "exec", host, "--", NPS, "pub", "--controller", testbed.api_for_hosts,
-                   "--host", testbed.host(host)["address"], "--advertise", advertise,
-                   "--from", events_file, "--rate", str(rate), "--json"], env=client_env())
-    summary = p.wait_for(lambda o: o.get("kind") == "published", timeout, f"publisher on {host}")
-    if p.proc.wait(timeout=60) != 0:
-        raise SessionError(f"publisher on {host} exited with {p.proc.returncode}")
-    return summary
+    """Publishes a file and waits for the publisher's summary line."""
+    return PublisherProcess(testbed, host, events_file, rate, advertise).wait_done(timeout)
 
 
 def ground_truth(schema: str, events_file: str, filters: list[str]) -> list[set[int]]:

@@ -23,8 +23,9 @@ import tempfile
 import pytest
 
 from live import needs_root
-from pubsub.session import (NPS, TESTBED, Controller, JsonLines, SubscriberProcess, Testbed,
-                            build, client_env, ground_truth, poll, publish, wait_for_network)
+from pubsub.session import (TESTBED, Controller, JsonLines, PublisherProcess, SessionError,
+                            SubscriberProcess, Testbed, build, ground_truth, poll, publish,
+                            wait_for_network)
 
 SEED = int(os.environ.get("NPS_TEST_SEED", "20261122"))
 SYMBOLS = ["AA", "AB", "BA", "BB", "CA"]
@@ -102,6 +103,14 @@ def session():
         controller.terminate()
 
 
+def settle(condition, timeout: float) -> None:
+    """Waits for a condition, then lets the exact assertion that follows say what is wrong."""
+    try:
+        poll(condition, timeout, "deliveries")
+    except SessionError:
+        pass
+
+
 def identify(delivery: dict, files: list[list[dict]]) -> tuple[int, int]:
     """(file, index) of a delivered event: line sequence-1 of the file whose attributes match."""
     i = delivery["sequence"] - 1
@@ -128,13 +137,12 @@ def test_deliveries_equal_direct_evaluation(session):
             paths.append(os.path.join(session["work"], f"events{k}.jsonl"))
             with open(paths[-1], "w") as f:
                 f.writelines(json.dumps(e) + "\n" for e in events)
-        publish(tb, hosts[0], paths[0], rate=600)
-        publish(tb, hosts[1], paths[1], rate=600, advertise=f"a0 <= {half['a0']}")
+        publish(tb, hosts[0], paths[0], rate=200)
+        publish(tb, hosts[1], paths[1], rate=200, advertise=f"a0 <= {half['a0']}")
         truths = [ground_truth(session["schema_path"], p, filters) for p in paths]
         for i, sub in enumerate(subs):
             want = {(0, e) for e in truths[0][i]} | {(1, e) for e in truths[1][i]}
-            poll(lambda: len(sub.deliveries()) >= len(want), 20,
-                 f"{sub.host} to receive {len(want)} events")
+            settle(lambda: len(sub.deliveries()) >= len(want), 20)
             got = [identify(d, files) for d in sub.deliveries()]
             assert len(got) == len(set(got)), f"{sub.host}: duplicates"
             assert set(got) == want, (f"{sub.host} {sub.filter!r}: missing "
@@ -187,9 +195,8 @@ def test_churn_keeps_deliveries_exact(session):
     sub_hosts = hosts[8:14]
     ports = list(range(41000, 41040))
     receivers = Receivers(tb, sub_hosts, ports)
-    pub = JsonLines([TESTBED, "exec", hosts[0], "--", NPS, "pub", "--controller",
-                     tb.api_for_hosts, "--host", tb.host(hosts[0])["address"], "--from", "-",
-                     "--json"], env=client_env(), stdin=True)
+    pub = PublisherProcess(tb, hosts[0], "-")
+    pub.wait_advertised(c)
     live: dict[str, dict] = {}  # id -> {host, port, ranges}
     withdrawn: list[tuple[str, int, int]] = []  # (host, port, last sequence before the withdrawal)
     free = [(h, p) for h in sub_hosts for p in ports]
@@ -274,10 +281,10 @@ def test_a_failed_tree_link_is_routed_around(session):
         path = os.path.join(session["work"], "after-failure.jsonl")
         with open(path, "w") as f:
             f.writelines(json.dumps(e) + "\n" for e in events)
-        publish(tb, hosts[0], path, rate=600)
+        publish(tb, hosts[0], path, rate=200)
         truth = ground_truth(session["schema_path"], path, filters)
         for sub, want in zip(subs, truth):
-            poll(lambda: len(sub.deliveries()) >= len(want), 20, f"{sub.host} after the failure")
+            settle(lambda: len(sub.deliveries()) >= len(want), 20)
             got = {d["sequence"] - 1 for d in sub.deliveries()}
             assert got == want, f"{sub.host}: missing {sorted(want - got)[:5]}, extra {sorted(got - want)[:5]}"
     finally:

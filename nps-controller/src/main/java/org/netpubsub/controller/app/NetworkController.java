@@ -45,7 +45,9 @@ import org.netpubsub.network.topology.TopologyChange;
 /**
  * The network controller: owns an {@link OpenFlowServer}, learns the topology (LLDP link discovery,
  * hosts from IPv6 neighbour discovery), answers neighbour solicitations for known hosts, and keeps
- * every switch's flows at {@link UnicastRouting#desiredFlows} of the current topology.
+ * every switch's flows at {@link UnicastRouting#desiredFlows} of the current topology plus the
+ * flows of the registered {@link FlowContributor} apps (pub/sub), whose own changes go out through
+ * {@link #applyChanges}.
  *
  * <p>Threading: every southbound event, every tick and every host registration runs on one
  * single-threaded scheduled executor (the "controller loop"), so the discovery state and the
