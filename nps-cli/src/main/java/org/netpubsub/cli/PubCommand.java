@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.Event;
@@ -152,21 +152,10 @@ final class PubCommand implements Callable<Integer> {
   private int publishAll(Publisher pub, EventSource source, PrintWriter out, PrintWriter err)
       throws IOException {
     CountDownLatch finished = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              stop = true;
-              try {
-                finished.await(10, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "nps-pub-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    AtomicInteger code = new AtomicInteger();
+    Thread hook = ClientOptions.onSignal(() -> stop = true, finished, code);
     long start = System.nanoTime();
     long sent = 0;
-    int code = 0;
     try {
       Progress progress = new Progress(err, json.enabled(), start);
       for (Event e = source.next(); e != null && !stop; e = source.next()) {
@@ -183,23 +172,19 @@ final class PubCommand implements Callable<Integer> {
       }
     } catch (UncheckedIOException e) {
       err.println("error: " + e.getMessage());
-      code = ClientOptions.EXIT_CONTROLLER;
+      code.set(ClientOptions.EXIT_CONTROLLER);
     } finally {
       try {
         pub.close();
       } catch (ControllerException e) {
-        code = ClientOptions.fail(e, err);
+        code.set(ClientOptions.fail(e, err));
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       summary(out, sent, seconds, pub.advertisement().id());
       finished.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // shutting down: the hook waits for `finished`
-      }
+      ClientOptions.removeHook(hook);
     }
-    return code;
+    return code.get();
   }
 
   private void summary(PrintWriter out, long sent, double seconds, String advertisement) {

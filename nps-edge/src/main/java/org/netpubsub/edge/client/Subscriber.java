@@ -104,7 +104,11 @@ public final class Subscriber implements Closeable {
         event = codec.decode(buf);
       } catch (DecodeException e) {
         counters.malformed.increment();
-        LOG.log(Level.DEBUG, "malformed datagram on port {0}: {1}", Integer.toString(port), e.getMessage());
+        LOG.log(
+            Level.DEBUG,
+            "malformed datagram on port {0}: {1}",
+            Integer.toString(port),
+            e.getMessage());
         continue;
       }
       if (!FilterEvaluator.matches(exact, event)) {
