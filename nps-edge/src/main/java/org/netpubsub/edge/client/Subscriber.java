@@ -127,10 +127,13 @@ public final class Subscriber implements Closeable {
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "the delivery callback failed; continuing", e);
       }
-    } else if (queue.offer(d)) {
-      counters.delivered.increment();
     } else {
-      counters.overflowed.increment();
+      // Counted first, so that whoever polls the delivery sees it counted.
+      counters.delivered.increment();
+      if (!queue.offer(d)) {
+        counters.delivered.decrement();
+        counters.overflowed.increment();
+      }
     }
   }
 
