@@ -263,4 +263,43 @@ class PublisherSubscriberTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no interface of this host has the address 2001:db8::77");
   }
+
+  @Test
+  void hostileDatagramsNeverStopTheReceiver() throws Exception {
+    java.util.Random random = new java.util.Random(7073);
+    byte[] valid = new EventCodec(schema).encode(quote("ACME", 600, 5));
+    try (Subscriber sub =
+            Subscriber.builder(client)
+                .host(LOOPBACK)
+                .filter("price > 500")
+                .onDelivery(d -> {})
+                .build();
+        DatagramSocket raw = new DatagramSocket()) {
+      InetSocketAddress to = new InetSocketAddress(LOOPBACK, sub.port());
+      int sent = 0;
+      for (int batch = 0; batch < 10; batch++) {
+        for (int i = 0; i < 30; i++) {
+          byte[] d;
+          if (random.nextBoolean()) {
+            d = new byte[random.nextInt(80)];
+            random.nextBytes(d);
+          } else {
+            d = java.util.Arrays.copyOf(valid, valid.length + random.nextInt(3) - 1);
+            d[random.nextInt(d.length)] ^= (byte) (1 << random.nextInt(8));
+          }
+          raw.send(new DatagramPacket(d, d.length, to));
+          sent++;
+        }
+        int expected = sent;
+        // In batches, so that the kernel's socket buffer never overflows.
+        Poll.until(expected + " datagrams", TIMEOUT, () -> sub.stats().received() == expected);
+      }
+      raw.send(new DatagramPacket(valid, valid.length, to));
+      Poll.until("the last datagram", TIMEOUT, () -> sub.stats().received() == 301);
+      SubscriberStats s = sub.stats();
+      assertThat(s.malformed() + s.delivered() + s.falsePositives()).isEqualTo(301);
+      assertThat(s.malformed()).isGreaterThan(200);
+      assertThat(s.delivered()).isPositive();
+    }
+  }
 }
