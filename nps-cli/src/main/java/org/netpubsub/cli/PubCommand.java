@@ -17,6 +17,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.event.EventText;
@@ -75,7 +77,9 @@ final class PubCommand implements Callable<Integer> {
   @Option(
       names = "--from",
       paramLabel = "FILE",
-      description = "Publish each JSON line of FILE ({\"attributes\":{…}}; '-' reads stdin).")
+      description =
+          "Publish each JSON line of FILE ({\"attributes\":{…}}; '-' reads stdin); lines of"
+              + " another kind, such as the filters of `nps workload gen`, are skipped.")
   String from;
 
   @Option(
@@ -252,6 +256,17 @@ final class PubCommand implements Callable<Integer> {
     }
   }
 
+  private static final Pattern KIND = Pattern.compile("^\\s*\\{\\s*\"kind\"\\s*:\\s*\"([^\"]*)\"");
+
+  /**
+   * Whether a line is a JSON object of another kind than "event" (the subscriptions that {@code nps
+   * workload gen} writes before the events): skipped, so a workload file can be published as it is.
+   */
+  static boolean isOtherKind(String line) {
+    Matcher m = KIND.matcher(line);
+    return m.lookingAt() && !m.group(1).equals("event");
+  }
+
   /** The events to publish: one event repeated, or the lines of a file, parsed as they are read. */
   interface EventSource extends AutoCloseable {
     /** The next event, or null at the end. */
@@ -273,7 +288,7 @@ final class PubCommand implements Callable<Integer> {
         public Event next() throws IOException {
           for (String text = reader.readLine(); text != null; text = reader.readLine()) {
             line++;
-            if (text.isBlank()) {
+            if (text.isBlank() || isOtherKind(text)) {
               continue;
             }
             try {
