@@ -4,6 +4,9 @@ import java.io.PrintWriter;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.netpubsub.edge.client.ControllerClient;
@@ -83,6 +86,39 @@ final class ClientOptions {
       throw new IllegalArgumentException(option + ": bad port in '" + text + "'");
     }
     return new InetSocketAddress(a, port);
+  }
+
+  /**
+   * The SIGTERM/Ctrl-C handling of a long-running client command: the hook calls {@code wake} (the
+   * main thread then unsubscribes or unadvertises and prints its last lines), waits until {@code
+   * finished} is counted down, and ends the JVM with {@code code} — 0 after a clean shutdown,
+   * rather than the 143/130 of a signal, so that scripts can stop a subscriber and check its exit.
+   */
+  static Thread onSignal(Runnable wake, CountDownLatch finished, AtomicInteger code) {
+    Thread hook =
+        new Thread(
+            () -> {
+              wake.run();
+              try {
+                if (finished.await(10, TimeUnit.SECONDS)) {
+                  Runtime.getRuntime().halt(code.get());
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "nps-client-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    return hook;
+  }
+
+  /** Removes the hook of {@link #onSignal} after a normal end (a no-op while shutting down). */
+  static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the JVM is shutting down: the hook is running and ends it
+    }
   }
 
   /**

@@ -15,8 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.event.EventText;
@@ -75,7 +77,9 @@ final class PubCommand implements Callable<Integer> {
   @Option(
       names = "--from",
       paramLabel = "FILE",
-      description = "Publish each JSON line of FILE ({\"attributes\":{…}}; '-' reads stdin).")
+      description =
+          "Publish each JSON line of FILE ({\"attributes\":{…}}; '-' reads stdin); lines of"
+              + " another kind, such as the filters of `nps workload gen`, are skipped.")
   String from;
 
   @Option(
@@ -152,21 +156,10 @@ final class PubCommand implements Callable<Integer> {
   private int publishAll(Publisher pub, EventSource source, PrintWriter out, PrintWriter err)
       throws IOException {
     CountDownLatch finished = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              stop = true;
-              try {
-                finished.await(10, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "nps-pub-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    AtomicInteger code = new AtomicInteger();
+    Thread hook = ClientOptions.onSignal(() -> stop = true, finished, code);
     long start = System.nanoTime();
     long sent = 0;
-    int code = 0;
     try {
       Progress progress = new Progress(err, json.enabled(), start);
       for (Event e = source.next(); e != null && !stop; e = source.next()) {
@@ -183,23 +176,19 @@ final class PubCommand implements Callable<Integer> {
       }
     } catch (UncheckedIOException e) {
       err.println("error: " + e.getMessage());
-      code = ClientOptions.EXIT_CONTROLLER;
+      code.set(ClientOptions.EXIT_CONTROLLER);
     } finally {
       try {
         pub.close();
       } catch (ControllerException e) {
-        code = ClientOptions.fail(e, err);
+        code.set(ClientOptions.fail(e, err));
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       summary(out, sent, seconds, pub.advertisement().id());
       finished.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // shutting down: the hook waits for `finished`
-      }
+      ClientOptions.removeHook(hook);
     }
-    return code;
+    return code.get();
   }
 
   private void summary(PrintWriter out, long sent, double seconds, String advertisement) {
@@ -267,6 +256,17 @@ final class PubCommand implements Callable<Integer> {
     }
   }
 
+  private static final Pattern KIND = Pattern.compile("^\\s*\\{\\s*\"kind\"\\s*:\\s*\"([^\"]*)\"");
+
+  /**
+   * Whether a line is a JSON object of another kind than "event" (the subscriptions that {@code nps
+   * workload gen} writes before the events): skipped, so a workload file can be published as it is.
+   */
+  static boolean isOtherKind(String line) {
+    Matcher m = KIND.matcher(line);
+    return m.lookingAt() && !m.group(1).equals("event");
+  }
+
   /** The events to publish: one event repeated, or the lines of a file, parsed as they are read. */
   interface EventSource extends AutoCloseable {
     /** The next event, or null at the end. */
@@ -288,7 +288,7 @@ final class PubCommand implements Callable<Integer> {
         public Event next() throws IOException {
           for (String text = reader.readLine(); text != null; text = reader.readLine()) {
             line++;
-            if (text.isBlank()) {
+            if (text.isBlank() || isOtherKind(text)) {
               continue;
             }
             try {

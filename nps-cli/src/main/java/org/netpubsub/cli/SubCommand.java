@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.netpubsub.content.event.EventText;
 import org.netpubsub.edge.client.ControllerClient;
@@ -88,6 +89,7 @@ final class SubCommand implements Callable<Integer> {
     CountDownLatch done = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);
     AtomicLong printed = new AtomicLong();
+    warmUp();
     try (ControllerClient controller = client.connect()) {
       Subscriber sub;
       try {
@@ -107,19 +109,8 @@ final class SubCommand implements Callable<Integer> {
       subscribed.put("port", sub.port());
       subscribed.put("response_ms", sub.subscription().responseMs());
       JsonOutput.printLine(json.enabled() ? out : err, subscribed);
-      // SIGTERM/Ctrl-C: wake the main thread and give it time to unsubscribe and print stats.
-      Thread hook =
-          new Thread(
-              () -> {
-                done.countDown();
-                try {
-                  finished.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-              },
-              "nps-sub-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
+      AtomicInteger code = new AtomicInteger();
+      Thread hook = ClientOptions.onSignal(done::countDown, finished, code);
       try {
         if (limit == null) {
           done.await();
@@ -127,27 +118,19 @@ final class SubCommand implements Callable<Integer> {
           done.await(limit.toNanos(), TimeUnit.NANOSECONDS);
         }
       } finally {
-        int code = 0;
         try {
           sub.close();
         } catch (ControllerException e) {
-          code = ClientOptions.fail(e, err);
+          code.set(ClientOptions.fail(e, err));
         }
         if (stats) {
           JsonOutput.printLine(out, stats(sub.stats(), printed.get()));
         }
         finished.countDown();
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-          // the JVM is shutting down: the hook is running and waits for `finished`
-        }
-        if (code != 0) {
-          return code;
-        }
+        ClientOptions.removeHook(hook);
       }
+      return code.get();
     }
-    return 0;
   }
 
   private void print(Delivery d, PrintWriter out, AtomicLong printed, CountDownLatch done) {
@@ -160,6 +143,19 @@ final class SubCommand implements Callable<Integer> {
     if (count != null && n == count) {
       done.countDown();
     }
+  }
+
+  /**
+   * Loads the JSON writer's classes before the first event: otherwise the first deliveries wait
+   * tens of milliseconds behind class loading and their latency says so.
+   */
+  private static void warmUp() {
+    Map<String, Object> sample = new LinkedHashMap<>();
+    sample.put("kind", "delivery");
+    sample.put("attributes", Map.of("a", 1L, "b", "x"));
+    sample.put("publisher", BigInteger.TWO.pow(63));
+    sample.put("latency_us", 1.5);
+    JsonOutput.printLine(new PrintWriter(java.io.Writer.nullWriter()), sample);
   }
 
   /** One delivery line: attributes, payload (base64, when not empty), header, latency. */

@@ -169,6 +169,7 @@ class PubSubCommandTest {
     Files.writeString(
         events,
         """
+        {"kind":"filter","filter":"price < 5","host":"h3"}
         {"kind":"event","attributes":{"symbol":"A","price":1,"volume":2},"payload":"AQI="}
 
         {"attributes":{"symbol":"B","price":3,"volume":4}}
@@ -337,5 +338,36 @@ class PubSubCommandTest {
     assertThat(sub.execute("sub", "--controller", stub.url(), "--host", "::1", "price >> 3"))
         .isEqualTo(2);
     assertThat(sub.err.toString()).contains("^");
+  }
+
+  @Test
+  void onlyEventLinesArePublished() {
+    assertThat(PubCommand.isOtherKind("{\"kind\":\"filter\",\"filter\":\"x > 1\"}")).isTrue();
+    assertThat(PubCommand.isOtherKind(" { \"kind\" : \"stats\" }")).isTrue();
+    assertThat(PubCommand.isOtherKind("{\"kind\":\"event\",\"attributes\":{}}")).isFalse();
+    assertThat(PubCommand.isOtherKind("{\"attributes\":{},\"kind\":\"filter\"}")).isFalse();
+  }
+
+  @Test
+  void aBadLineNamesItsNumber(@TempDir Path dir) throws Exception {
+    Path events = dir.resolve("bad.jsonl");
+    Files.writeString(
+        events,
+        "{\"attributes\":{\"symbol\":\"A\",\"price\":1,\"volume\":2}}\n{\"attributes\":{}}\n");
+    Run pub = new Run();
+    int code =
+        pub.execute(
+            "pub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--to",
+            "[::1]:9",
+            "--from",
+            events.toString());
+    assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(pub.err.toString()).contains("line 2").contains("missing attributes");
+    assertThat(stub.advertisements()).isEmpty();
   }
 }

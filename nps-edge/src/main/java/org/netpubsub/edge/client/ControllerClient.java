@@ -165,12 +165,12 @@ public final class ControllerClient implements Closeable {
 
   /**
    * One request with the retries: 429 per {@link RetryPolicy}; 409 (host not known, only for
-   * requests naming a host) announces the host and retries until {@code hostUnknownWindow} is
-   * spent.
+   * requests naming a host) announces the host and retries until {@code hostUnknownWindow}, counted
+   * from the first 409, is spent.
    */
   private JsonNode call(String method, String path, JsonNode body, Inet6Address host) {
     String request = method + " " + path;
-    long announceDeadline = System.nanoTime() + hostUnknownWindow.toNanos();
+    long announceDeadline = 0; // set at the first 409: the window counts from there
     long backoffMs = 50;
     int rateLimited = 0;
     while (true) {
@@ -188,6 +188,9 @@ public final class ControllerClient implements Closeable {
         LOG.log(Level.DEBUG, "{0}: rate limited, retrying in {1}", request, wait);
         pause(wait.toMillis(), request);
         continue;
+      }
+      if (status == 409 && host != null && announceDeadline == 0) {
+        announceDeadline = System.nanoTime() + hostUnknownWindow.toNanos();
       }
       if (status == 409 && host != null && System.nanoTime() - announceDeadline < 0) {
         LOG.log(Level.DEBUG, "{0}: {1}; announcing {2}", request, reason, host);

@@ -38,6 +38,7 @@ public final class Publisher implements Closeable {
   private final InstantSource clock;
   private final long publisherId;
   private final DatagramChannel channel;
+  private final String interfaceName;
   private final ByteBuffer buffer = ByteBuffer.allocateDirect(EventCodec.MAX_SIZE);
   private final Registration advertisement;
   private long sequence;
@@ -55,7 +56,9 @@ public final class Publisher implements Closeable {
     this.destination = b.destination;
     this.clock = b.clock;
     this.publisherId = b.publisherId != null ? b.publisherId : new SecureRandom().nextLong();
-    this.channel = openChannel(host, b.destination, b.multicastHops);
+    NetworkInterface nif = HostAddresses.interfaceOf(host);
+    this.interfaceName = nif.getName();
+    this.channel = openChannel(host, nif, b.destination, b.multicastHops);
     try {
       this.advertisement = controller.advertise(host, filter);
     } catch (RuntimeException e) {
@@ -76,8 +79,8 @@ public final class Publisher implements Closeable {
 
   /** A channel bound to the host address, multicast leaving through the interface that holds it. */
   private DatagramChannel openChannel(
-      Inet6Address host, InetSocketAddress override, int multicastHops) throws IOException {
-    NetworkInterface nif = HostAddresses.interfaceOf(host);
+      Inet6Address host, NetworkInterface nif, InetSocketAddress override, int multicastHops)
+      throws IOException {
     DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET6);
     try {
       ch.bind(new InetSocketAddress(host, 0));
@@ -147,7 +150,8 @@ public final class Publisher implements Closeable {
       try {
         channel.send(buffer, to);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot send the event to " + to + ": " + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot send the event to " + to + " from " + interfaceName + ": " + e.getMessage(), e);
       }
       sequence++;
       published++;

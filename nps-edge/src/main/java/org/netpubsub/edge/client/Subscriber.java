@@ -96,23 +96,37 @@ public final class Subscriber implements Closeable {
         LOG.log(Level.WARNING, "receive failed on port " + port, e);
         continue;
       }
-      long receivedAt = WallClock.nanos(clock);
       buf.flip();
-      counters.received.increment();
-      Event event;
       try {
-        event = codec.decode(buf);
-      } catch (DecodeException e) {
-        counters.malformed.increment();
-        LOG.log(Level.DEBUG, "malformed datagram on port {0}: {1}", Integer.toString(port), e.getMessage());
-        continue;
+        handle(buf);
+      } catch (RuntimeException e) {
+        // Not from the datagram (decoding errors are checked): a bug or a failing clock. The
+        // thread goes on, so one bad moment does not end the subscription.
+        LOG.log(Level.WARNING, "a datagram on port " + port + " could not be handled", e);
       }
-      if (!FilterEvaluator.matches(exact, event)) {
-        counters.falsePositives.increment();
-        continue;
-      }
-      deliver(new Delivery(event, receivedAt - event.timestampNanos(), receivedAt));
     }
+  }
+
+  private void handle(ByteBuffer datagram) {
+    long receivedAt = WallClock.nanos(clock);
+    counters.received.increment();
+    Event event;
+    try {
+      event = codec.decode(datagram);
+    } catch (DecodeException e) {
+      counters.malformed.increment();
+      LOG.log(
+          Level.DEBUG,
+          "malformed datagram on port {0}: {1}",
+          Integer.toString(port),
+          e.getMessage());
+      return;
+    }
+    if (!FilterEvaluator.matches(exact, event)) {
+      counters.falsePositives.increment();
+      return;
+    }
+    deliver(new Delivery(event, receivedAt - event.timestampNanos(), receivedAt));
   }
 
   private void deliver(Delivery d) {
@@ -123,10 +137,13 @@ public final class Subscriber implements Closeable {
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "the delivery callback failed; continuing", e);
       }
-    } else if (queue.offer(d)) {
-      counters.delivered.increment();
     } else {
-      counters.overflowed.increment();
+      // Counted first, so that whoever polls the delivery sees it counted.
+      counters.delivered.increment();
+      if (!queue.offer(d)) {
+        counters.delivered.decrement();
+        counters.overflowed.increment();
+      }
     }
   }
 

@@ -218,4 +218,88 @@ class PublisherSubscriberTest {
         .hasMessageContaining("2001:db8::77");
     assertThat(stub.advertisements()).isEmpty();
   }
+
+  @Test
+  void aFailingCallbackDoesNotStopTheReceiver() throws Exception {
+    List<Long> prices = new CopyOnWriteArrayList<>();
+    try (Subscriber sub =
+            Subscriber.builder(client)
+                .host(LOOPBACK)
+                .filter("true")
+                .onDelivery(
+                    d -> {
+                      prices.add(d.event().intValue(1));
+                      if (prices.size() == 1) {
+                        throw new IllegalStateException("application bug");
+                      }
+                    })
+                .build();
+        Publisher pub = publisherTo(sub, "true")) {
+      pub.publish(quote("A", 1, 1));
+      pub.publish(quote("A", 2, 1));
+      Poll.until("both deliveries", TIMEOUT, () -> prices.size() == 2);
+      assertThat(prices).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void aFullQueueDropsAndCounts() throws Exception {
+    try (Subscriber sub =
+            Subscriber.builder(client).host(LOOPBACK).filter("true").queueCapacity(1).build();
+        Publisher pub = publisherTo(sub, "true")) {
+      for (int i = 0; i < 3; i++) {
+        pub.publish(quote("A", i, 1));
+      }
+      Poll.until("3 datagrams", TIMEOUT, () -> sub.stats().received() == 3);
+      assertThat(sub.stats()).isEqualTo(new SubscriberStats(3, 1, 0, 0, 2));
+      assertThat(sub.poll(TIMEOUT).event().intValue(1)).isZero();
+    }
+  }
+
+  @Test
+  void theDataInterfaceIsTheOneHoldingTheHostAddress() throws Exception {
+    assertThat(HostAddresses.interfaceOf(LOOPBACK).isLoopback()).isTrue();
+    assertThatThrownBy(() -> HostAddresses.interfaceOf(Ipv6Text.parse("2001:db8::77")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no interface of this host has the address 2001:db8::77");
+  }
+
+  @Test
+  void hostileDatagramsNeverStopTheReceiver() throws Exception {
+    java.util.Random random = new java.util.Random(7073);
+    byte[] valid = new EventCodec(schema).encode(quote("ACME", 600, 5));
+    try (Subscriber sub =
+            Subscriber.builder(client)
+                .host(LOOPBACK)
+                .filter("price > 500")
+                .onDelivery(d -> {})
+                .build();
+        DatagramSocket raw = new DatagramSocket()) {
+      InetSocketAddress to = new InetSocketAddress(LOOPBACK, sub.port());
+      int sent = 0;
+      for (int batch = 0; batch < 10; batch++) {
+        for (int i = 0; i < 30; i++) {
+          byte[] d;
+          if (random.nextBoolean()) {
+            d = new byte[random.nextInt(80)];
+            random.nextBytes(d);
+          } else {
+            d = java.util.Arrays.copyOf(valid, valid.length + random.nextInt(3) - 1);
+            d[random.nextInt(d.length)] ^= (byte) (1 << random.nextInt(8));
+          }
+          raw.send(new DatagramPacket(d, d.length, to));
+          sent++;
+        }
+        int expected = sent;
+        // In batches, so that the kernel's socket buffer never overflows.
+        Poll.until(expected + " datagrams", TIMEOUT, () -> sub.stats().received() == expected);
+      }
+      raw.send(new DatagramPacket(valid, valid.length, to));
+      Poll.until("the last datagram", TIMEOUT, () -> sub.stats().received() == 301);
+      SubscriberStats s = sub.stats();
+      assertThat(s.malformed() + s.delivered() + s.falsePositives()).isEqualTo(301);
+      assertThat(s.malformed()).isGreaterThan(200);
+      assertThat(s.delivered()).isPositive();
+    }
+  }
 }
