@@ -12,6 +12,7 @@ data /64, which makes the kernel send a solicitation that the switch punts to th
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 
@@ -107,9 +108,13 @@ def test_discovers_routes_and_reroutes_a_fat_tree(controller, fattree):
     # ovs-vswitchd restarts: the database keeps bridges, ports and controller settings, every
     # flow is lost (not `ovs-ctl restart`, which would save and restore the flows). The switches
     # reconnect, the controller reconciles them to the desired flows, and the pings succeed again.
+    with open("/run/openvswitch/ovs-vswitchd.pid") as f:
+        old_pid = f.read().strip()
     subprocess.run(["ovs-appctl", "-t", "ovs-vswitchd", "exit"], check=True, timeout=30)
     poll(lambda: not any(s["connected"] for s in controller.get("/v1/topology")["switches"]),
          20, "every switch seen disconnected")
+    # started before the old daemon is gone, ovs-ctl would find it running and start nothing
+    poll(lambda: not os.path.exists(f"/proc/{old_pid}"), 30, "the old ovs-vswitchd gone")
     subprocess.run([OVS_CTL, "--no-ovsdb-server", "start"], check=True, timeout=120,
                    capture_output=True)
     poll(lambda: reconciled(controller, list(dpid.values())), 60,

@@ -15,6 +15,8 @@ public final class OvsCommands {
   /** Where Debian's openvswitch-switch puts the control script. */
   public static final String OVS_CTL = "/usr/share/openvswitch/scripts/ovs-ctl";
 
+  static final String VSWITCHD_PIDFILE = "/run/openvswitch/ovs-vswitchd.pid";
+
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private OvsCommands() {}
@@ -99,8 +101,33 @@ public final class OvsCommands {
    * saves and restores the flows, which would hide what a controller must restore.
    */
   public static void restartVswitchd() {
+    java.util.Optional<ProcessHandle> old = daemon();
     check(List.of("ovs-appctl", "-t", "ovs-vswitchd", "exit"));
+    // `exit` returns before the daemon is gone; started too early, ovs-ctl finds it still
+    // running, starts nothing, and then there is no daemon at all.
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (old.map(ProcessHandle::isAlive).orElse(false)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("ovs-vswitchd did not exit within 30 s");
+      }
+      try {
+        Thread.sleep(20); // polling a process we do not own; there is nothing to wait on
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while ovs-vswitchd exits", e);
+      }
+    }
     check(List.of(OVS_CTL, "--no-ovsdb-server", "start"));
+  }
+
+  /** The running ovs-vswitchd, from its pid file. */
+  private static java.util.Optional<ProcessHandle> daemon() {
+    try {
+      String pid = java.nio.file.Files.readString(java.nio.file.Path.of(VSWITCHD_PIDFILE)).trim();
+      return ProcessHandle.of(Long.parseLong(pid));
+    } catch (IOException | NumberFormatException e) {
+      return java.util.Optional.empty();
+    }
   }
 
   private static String read(InputStream in) {
