@@ -49,9 +49,9 @@ def settle(condition, timeout: float) -> None:
 class Network:
     """Controller + PLEROMA test bed, torn down on exit."""
 
-    def __init__(self, schema: str, work: str):
+    def __init__(self, schema: str, work: str, *extra: str):
         self.controller = Controller(schema, "--max-requests-per-second", "100000", "--burst",
-                                     "100000", log_path=os.path.join(work, "controller.log"))
+                                     "100000", *extra, log_path=os.path.join(work, "controller.log"))
         try:
             self.testbed = Testbed("pleroma", self.controller)
             wait_for_network(self.controller, self.testbed, links=16)
@@ -67,7 +67,8 @@ class Network:
 # ---- scale -----------------------------------------------------------------------------------
 
 def scale(args, work: str) -> dict:
-    results = {"machine": machine(), "models": {}}
+    results = {"machine": machine(), "models": {}, "dz_length": args.dz_length,
+               "max_cells": args.max_cells, "events": args.events, "rate": args.rate}
     for model in args.models:
         wl = os.path.join(work, f"{model}.jsonl")
         schema = os.path.join(work, f"{model}-schema.yaml")
@@ -81,7 +82,8 @@ def scale(args, work: str) -> dict:
         with open(events_file, "w") as f:
             f.writelines(json.dumps(x) + "\n" for x in lines if x["kind"] == "event")
         log(f"[{model}] {len(filters)} subscriptions, {args.events} events")
-        net = Network(schema, work)
+        net = Network(schema, work, "--dz-length", str(args.dz_length), "--max-cells",
+                      str(args.max_cells))
         rows = []
         probes: list[SubscriberProcess] = []
         try:
@@ -107,11 +109,12 @@ def scale(args, work: str) -> dict:
                 done = n
                 before = [len(p.deliveries()) for p in probes]
                 pub = PublisherProcess(tb, "h1", events_file, args.rate)
+                t0 = time.monotonic()
                 pub.wait_advertised(c)
-                flows = sum(len([f for f in c.get(f"/v1/switches/{s['dpid']}/flows")["flows"]
-                                 if f["cookie"] == "4e50530000000002"])
-                            for s in c.get("/v1/topology")["switches"])
-                pub.wait_done()
+                # the probes ask for everything: once the advertisement's flows are in, some exist
+                flows = poll(lambda: content_flow_count(c), 120, "the advertisement's flows")
+                log(f"[{model}] advertised after {time.monotonic() - t0:.1f} s: {flows} flows")
+                summary = pub.wait_done()
                 settle(lambda: all(len(p.deliveries()) - b >= args.events
                                    for p, b in zip(probes, before)), 20)
                 lat = [d["latency_us"] for p, b in zip(probes, before) for d in p.deliveries()[b:]]
@@ -120,8 +123,10 @@ def scale(args, work: str) -> dict:
                        "response_ms": {"p50": percentile(times, 50), "p90": percentile(times, 90),
                                        "p99": percentile(times, 99)} if times else None,
                        "delay_us": {"p50": percentile(lat, 50), "p90": percentile(lat, 90),
-                                    "p99": percentile(lat, 99), "mean": sum(lat) / len(lat)},
-                       "deliveries": got, "expected": args.events * len(probes)}
+                                    "p99": percentile(lat, 99),
+                                    "mean": sum(lat) / len(lat) if lat else float("nan")},
+                       "deliveries": got, "expected": args.events * len(probes),
+                       "publish_rate": summary["rate"]}
                 rows.append(row)
                 log(f"[{model}] n={n}: flows={flows}, delay p50={row['delay_us']['p50']:.0f} µs, "
                     f"response p50={row['response_ms']['p50'] if times else 0:.1f} ms, "
@@ -134,6 +139,13 @@ def scale(args, work: str) -> dict:
     return results
 
 
+def content_flow_count(c: Controller) -> int:
+    """Content flows the controller wants, all switches together."""
+    return sum(len([f for f in c.get(f"/v1/switches/{s['dpid']}/flows")["flows"]
+                    if f["cookie"] == "4e50530000000002"])
+               for s in c.get("/v1/topology")["switches"])
+
+
 def plot_scale(r: dict, png: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
@@ -143,8 +155,11 @@ def plot_scale(r: dict, png: str) -> None:
         n = [x["subscriptions"] for x in rows]
         ax[0].plot(n, [x["delay_us"]["p50"] / 1000 for x in rows], "o-", label=f"{model} p50")
         ax[0].plot(n, [x["delay_us"]["p99"] / 1000 for x in rows], "x--", label=f"{model} p99")
-        ax[1].plot(n, [x["response_ms"]["p50"] for x in rows], "o-", label=f"{model} p50")
-        ax[1].plot(n, [x["response_ms"]["p99"] for x in rows], "x--", label=f"{model} p99")
+        rn = [x["subscriptions"] for x in rows if x["response_ms"]]
+        ax[1].plot(rn, [x["response_ms"]["p50"] for x in rows if x["response_ms"]], "o-",
+                   label=f"{model} p50")
+        ax[1].plot(rn, [x["response_ms"]["p99"] for x in rows if x["response_ms"]], "x--",
+                   label=f"{model} p99")
         ax[2].plot(n, [x["content_flows"] for x in rows], "o-", label=model)
     ax[0].set(xlabel="subscriptions", ylabel="end-to-end delay (ms)", title="delay vs subscriptions")
     ax[1].set(xlabel="subscriptions", ylabel="response time (ms)",
@@ -310,6 +325,8 @@ def main() -> int:
     ap.add_argument("--models", type=lambda s: s.split(","), default=["uniform", "zipf"])
     ap.add_argument("--events", type=int, default=1000)
     ap.add_argument("--rate", type=float, default=200)
+    ap.add_argument("--dz-length", type=int, default=12)
+    ap.add_argument("--max-cells", type=int, default=16)
     args = ap.parse_args()
     build()
     work = tempfile.mkdtemp(prefix="nps-exp-")

@@ -91,11 +91,13 @@ public final class PubSubService implements FlowContributor {
                 throw new RequestRefusedException(404, "no request " + id); // raced a withdraw
               }
               livePerHost.merge(r.host(), -1, Integer::sum);
-              return r.kind() == PubSubRequest.Kind.ADVERTISEMENT
-                  ? configurator.unadvertise(id)
-                  : configurator.unsubscribe(id);
+              ConfigurationDelta delta =
+                  r.kind() == PubSubRequest.Kind.ADVERTISEMENT
+                      ? configurator.unadvertise(id)
+                      : configurator.unsubscribe(id);
+              return carryOut(r, delta, start);
             })
-        .thenCompose(delta -> carryOut(r, delta, start));
+        .thenCompose(f -> f);
   }
 
   /** The live request of this kind, host, port and filter (same normal form), if any. */
@@ -161,9 +163,8 @@ public final class PubSubService implements FlowContributor {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return controller
-        .callOnLoop(() -> configure(r))
-        .thenCompose(delta -> carryOut(r, delta, start));
+    // configure and send in one loop task: the flow-mods leave in request order
+    return controller.callOnLoop(() -> carryOut(r, configure(r), start)).thenCompose(f -> f);
   }
 
   /** On the loop: the request joins the configurator (Algorithm 1). */
