@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = "Measurements of running components (southbound throughput, ...).",
-    subcommands = {BenchFlowmodsCommand.class})
+    description = "Measurements: southbound throughput, false-positive rates of the spatial index.",
+    subcommands = {BenchFlowmodsCommand.class, BenchFprCommand.class, BenchDimensionsCommand.class})
 final class BenchCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -1,0 +1,100 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code nps bench fpr} and {@code nps bench dimensions} on small workloads. */
+class BenchFalsePositiveCommandsTest {
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  int run(String... args) {
+    CommandLine cl = Nps.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  @Test
+  void fprFallsWithTheDzLengthAndReportsProgress() throws Exception {
+    assertThat(
+            run(
+                "bench",
+                "fpr",
+                "--models",
+                "uniform",
+                "--subscriptions",
+                "50,200",
+                "--lengths",
+                "2,20",
+                "--attributes",
+                "2",
+                "--events",
+                "300",
+                "--max-cells",
+                "4096",
+                "--json"))
+        .as(err.toString())
+        .isZero();
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    JsonNode rows = j.get("results");
+    assertThat(rows).hasSize(4);
+    for (int n = 0; n < 2; n++) {
+      JsonNode coarse = rows.get(2 * n);
+      JsonNode fine = rows.get(2 * n + 1);
+      assertThat(coarse.get("length").asInt()).isEqualTo(2);
+      assertThat(coarse.get("fpr").asDouble()).isGreaterThan(fine.get("fpr").asDouble());
+      // 20 bits resolve every value of 2 × 1024: what arrives is wanted
+      assertThat(fine.get("unnecessary").asLong()).isZero();
+      assertThat(fine.get("received").asLong()).isPositive();
+    }
+    assertThat(err.toString()).contains("fpr: 4/4 uniform n=200 L=20");
+  }
+
+  @Test
+  void dimensionSelectionRanksTheRestrictedAttributesLast() throws Exception {
+    assertThat(
+            run(
+                "bench",
+                "dimensions",
+                "--attributes",
+                "4",
+                "--restricted",
+                "2",
+                "--length",
+                "12",
+                "--subscriptions",
+                "200",
+                "--events",
+                "400",
+                "--json"))
+        .as(err.toString())
+        .isZero();
+    JsonNode w = new ObjectMapper().readTree(out.toString()).get("workloads").get(0);
+    // a0 and a1 barely vary: every event matches about the same subscriptions along them
+    assertThat(w.get("ranking").get(2).get("attribute").asText()).isIn("a0", "a1");
+    assertThat(w.get("ranking").get(3).get("attribute").asText()).isIn("a0", "a1");
+    JsonNode rows = w.get("results");
+    assertThat(rows).hasSize(4);
+    assertThat(rows.get(3).get("benefit").asDouble()).isZero();
+    // the two discriminating dimensions with all 12 bits beat all four with 3 bits each
+    assertThat(rows.get(1).get("fpr").asDouble()).isLessThan(rows.get(3).get("fpr").asDouble());
+  }
+
+  @Test
+  void badOptionsExitTwoWithAReason() {
+    assertThat(run("bench", "fpr", "--models", "gauss")).isEqualTo(2);
+    assertThat(err.toString()).contains("--models takes uniform and zipf");
+    assertThat(run("bench", "fpr", "--lengths", "0", "--subscriptions", "5", "--events", "5"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("index length 0");
+    assertThat(run("bench", "dimensions", "--restricted", "11")).isEqualTo(2);
+    assertThat(err.toString()).contains("--restricted values must be in [0, --attributes]");
+  }
+}
