@@ -1,6 +1,6 @@
 """Turns a JMH JSON result into a Markdown table (with the machine it ran on) and a PNG chart.
 
-usage: jmh_report.py RESULT.json OUT_PREFIX   → OUT_PREFIX.md, OUT_PREFIX.png
+usage: jmh_report.py RESULT.json OUT_PREFIX TITLE   → OUT_PREFIX.md, OUT_PREFIX.png
 """
 import json
 import os
@@ -34,14 +34,14 @@ def label(run):
     return f"{name[-2]}.{name[-1]}" + (f" [{params}]" if params else "")
 
 
-def main(result_path, prefix):
+def main(result_path, prefix, title):
     runs = json.load(open(result_path))
     rows = []
     for r in runs:
         m = r["primaryMetric"]
         rows.append((label(r), m["score"], m["scoreError"], m["scoreUnit"]))
     with open(prefix + ".md", "w") as f:
-        f.write("# Content-model benchmarks (JMH)\n\n")
+        f.write(f"# {title} (JMH)\n\n")
         f.write(f"Machine: {machine()}; load average when the report was written: "
                 f"{open('/proc/loadavg').read().split()[0]} (other work on the 2 cores widens the errors).\n\n")
         f.write("Produced by `make bench` (`scripts/bench`): one fork, 3 warm-up and 5 measured "
@@ -59,10 +59,10 @@ def main(result_path, prefix):
     units = sorted({r[3] for r in rows})
     ax.set_xlabel(" / ".join(units) + " (log scale)")
     ax.invert_yaxis()
-    ax.set_title("netpubsub content model — JMH")
+    ax.set_title(f"netpubsub: {title} — JMH")
     fig.tight_layout()
     fig.savefig(prefix + ".png", dpi=110)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3])

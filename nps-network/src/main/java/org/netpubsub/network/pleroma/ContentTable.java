@@ -37,7 +37,10 @@ public final class ContentTable {
   /** Requires that events in {@code dz} leave by {@code egress}. */
   public Addition add(Dz dz, EventEgress egress) {
     Map<EventEgress, Integer> counts = required.computeIfAbsent(dz, d -> new TreeMap<>());
-    counts.merge(egress, 1, Integer::sum);
+    if (counts.merge(egress, 1, Integer::sum) > 1) {
+      // Already required: another path needs the same; the flows stay as they are.
+      return new Addition(List.of(), EnumSet.of(FlowAdditionCase.COVERED_BY_EXISTING));
+    }
     requiredOrder.add(dz);
     List<TableChange> changes = recompute(dz);
     return new Addition(changes, classify(dz, egress, changes));
@@ -52,9 +55,10 @@ public final class ContentTable {
     if (counts == null || !counts.containsKey(egress)) {
       throw new IllegalArgumentException("not required: " + dz + " → " + egress);
     }
-    if (counts.merge(egress, -1, Integer::sum) == 0) {
-      counts.remove(egress);
+    if (counts.merge(egress, -1, Integer::sum) > 0) {
+      return List.of(); // still required by another path
     }
+    counts.remove(egress);
     if (counts.isEmpty()) {
       required.remove(dz);
       requiredOrder.remove(dz);
