@@ -29,6 +29,7 @@ import org.netpubsub.controller.southbound.PortInfo;
 import org.netpubsub.controller.southbound.SouthboundListener;
 import org.netpubsub.controller.southbound.SwitchDisconnectedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
+import org.netpubsub.network.discovery.DiscoveryClock;
 import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.discovery.LinkDiscovery;
 import org.netpubsub.network.forwarding.UnicastRouting;
@@ -79,6 +80,7 @@ public final class NetworkController implements Closeable {
   private final ScheduledExecutorService loop;
   private final OpenFlowServer server;
   private final LinkDiscovery discovery;
+  private final DiscoveryClock discoveryClock; // loop stalls do not age links
   private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
   private final Set<Long> reconciling = new HashSet<>();
   private final Set<Long> dirty = new HashSet<>();
@@ -98,6 +100,7 @@ public final class NetworkController implements Closeable {
             });
     long nonce = new SecureRandom().nextLong();
     LinkDiscovery.Config d = LinkDiscovery.Config.defaults(nonce);
+    this.discoveryClock = new DiscoveryClock(config.clock().getAsLong(), 2 * tickMillis(config));
     this.discovery =
         new LinkDiscovery(
             new LinkDiscovery.Config(
@@ -110,6 +113,11 @@ public final class NetworkController implements Closeable {
             .build();
   }
 
+  /** How often the loop probes for links and expires them. */
+  private static long tickMillis(Config config) {
+    return Math.max(100, config.probeIntervalMillis() / 5);
+  }
+
   /** Starts the OpenFlow server and the probe/expire ticks. */
   public static NetworkController start(Config config) throws IOException {
     NetworkController c = new NetworkController(config);
@@ -119,7 +127,7 @@ public final class NetworkController implements Closeable {
       c.close();
       throw e;
     }
-    long tick = Math.max(100, config.probeIntervalMillis() / 5);
+    long tick = tickMillis(config);
     c.loop.scheduleWithFixedDelay(c::tick, tick, tick, TimeUnit.MILLISECONDS);
     return c;
   }
@@ -235,12 +243,16 @@ public final class NetworkController implements Closeable {
 
   private void tick() {
     try {
-      long now = config.clock().getAsLong();
+      long now = discoveryNow();
       sendProbes(now);
       apply(discovery.expire(now));
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "tick failed", e);
     }
+  }
+
+  private long discoveryNow() {
+    return discoveryClock.read(config.clock().getAsLong());
   }
 
   private void sendProbes(long now) {
@@ -269,7 +281,7 @@ public final class NetworkController implements Closeable {
     update(topology.addSwitch(sw.dpid(), upPorts(sw)));
     // A switch that reconnects may already hold the desired state: the southbound reconciles it.
     scheduleReconcile(sw.dpid());
-    sendProbes(config.clock().getAsLong());
+    sendProbes(discoveryNow());
   }
 
   private void onDisconnected(long dpid) {
@@ -287,7 +299,7 @@ public final class NetworkController implements Closeable {
     } else {
       discovery.onPortUp(dpid, port.number());
       update(topology.addSwitch(dpid, List.of(port.number())));
-      sendProbes(config.clock().getAsLong());
+      sendProbes(discoveryNow());
     }
   }
 
@@ -297,7 +309,7 @@ public final class NetworkController implements Closeable {
     }
     int ethType = ((frame[12] & 0xff) << 8) | (frame[13] & 0xff);
     if (ethType == PacketHeaders.ETH_TYPE_LLDP) {
-      apply(discovery.onLldp(config.clock().getAsLong(), dpid, inPort, frame));
+      apply(discovery.onLldp(discoveryNow(), dpid, inPort, frame));
     } else if (ethType == PacketHeaders.ETH_TYPE_IPV6) {
       apply(Ipv6NeighborDiscovery.learn(topology, dpid, inPort, frame));
       Optional<byte[]> answer = Ipv6NeighborDiscovery.answer(topology, frame);
