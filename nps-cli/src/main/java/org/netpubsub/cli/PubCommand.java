@@ -46,7 +46,9 @@ import picocli.CommandLine.Spec;
       "Advertises (--advertise, default: the whole event space), then publishes the event given"
           + " as NAME=VALUE words (--count times) or each JSON line of --from FILE, each as one UDP"
           + " datagram to its content address; unadvertises and prints"
-          + " {\"kind\":\"published\",\"events\",\"seconds\",\"rate\",\"advertisement\"}."
+          + " {\"kind\":\"published\",\"events\",\"seconds\",\"rate\",\"advertisement\"}. Once the"
+          + " advertisement is live it prints {\"kind\":\"advertised\",\"id\",\"response_ms\"} (to"
+          + " stdout with --json, else stderr)."
     })
 final class PubCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
@@ -148,6 +150,11 @@ final class PubCommand implements Callable<Integer> {
         } catch (ControllerException e) {
           return ClientOptions.fail(e, err);
         }
+        Map<String, Object> advertised = new LinkedHashMap<>();
+        advertised.put("kind", "advertised");
+        advertised.put("id", pub.advertisement().id());
+        advertised.put("response_ms", pub.advertisement().responseMs());
+        JsonOutput.printLine(json.enabled() ? out : err, advertised);
         return publishAll(pub, source, out, err);
       }
     }

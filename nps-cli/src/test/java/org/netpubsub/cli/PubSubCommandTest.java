@@ -150,9 +150,12 @@ class PubSubCommandTest {
     assertThat(stats.get("false_positives").asLong()).isEqualTo(2);
     assertThat(stats.get("malformed").asLong()).isZero();
 
-    List<JsonNode> summaries = pub.lines(pub.out);
-    assertThat(summaries).hasSize(2);
-    JsonNode last = summaries.get(1);
+    List<JsonNode> summaries = pub.lines(pub.out); // advertised, published; twice
+    assertThat(summaries).hasSize(4);
+    assertThat(summaries.get(2).get("kind").asText()).isEqualTo("advertised");
+    assertThat(summaries.get(2).get("id").asText()).startsWith("a-");
+    assertThat(summaries.get(2).get("response_ms").asDouble()).isNotNegative();
+    JsonNode last = summaries.get(3);
     assertThat(last.get("kind").asText()).isEqualTo("published");
     assertThat(last.get("events").asLong()).isEqualTo(3);
     assertThat(last.get("advertisement").asText()).startsWith("a-");
