@@ -47,6 +47,11 @@ def parser() -> argparse.ArgumentParser:
     ln.add_argument("b")
     ln.add_argument("state", choices=["down", "up"])
 
+    sw = sub.add_parser("switch", help="fail a switch or recover it: switch S down|up (its links "
+                                       "and its controller connection)")
+    sw.add_argument("name")
+    sw.add_argument("state", choices=["down", "up"])
+
     sub.add_parser("clean", help="remove everything the test bed ever created (also after a crash)")
 
     for name, sp in sub.choices.items():
@@ -79,10 +84,10 @@ def _dispatch(args) -> int:
         topology = topologies.parse(args.topo)
         controller = None if args.standalone else _controller(args.controller)
         api = _api(args.api)
-    if args.command in ("up", "down", "exec", "link", "clean") and os.geteuid() != 0:
+    if args.command in ("up", "down", "exec", "link", "switch", "clean") and os.geteuid() != 0:
         log(f"`{args.command}` needs root (network namespaces, Open vSwitch)")
         return 1
-    if args.command in ("up", "link", "clean") and in_host_netns():
+    if args.command in ("up", "link", "switch", "clean") and in_host_netns():
         log(f"`{args.command}` must run in the root network namespace, not inside a host")
         return 1
     if args.command == "up":
@@ -97,6 +102,8 @@ def _dispatch(args) -> int:
         return commands.hosts(args.json)
     if args.command == "link":
         return commands.link(args.a, args.b, args.state, args.json)
+    if args.command == "switch":
+        return commands.switch(args.name, args.state, args.json)
     return commands.clean_all(args.json)
 
 

@@ -8,7 +8,8 @@
   through one long-running publisher; bare UDP receivers in the hosts see exactly what the
   switches deliver: every matching event arrives, and nothing reaches a subscription after it
   was withdrawn.
-- Failure: a link of the tree goes down; the controller recomputes the tree, re-embeds every
+- Failure: a link of the tree goes down, then a core switch fails (links dark, OpenFlow
+  connection lost) and recovers; each time the controller recomputes the tree, re-embeds every
   path, and deliveries are exact again.
 After each part the controller's view equals the switches' tables (read by flow statistics)."""
 
@@ -196,7 +197,7 @@ def test_churn_keeps_deliveries_exact(session):
     ports = list(range(41000, 41040))
     receivers = Receivers(tb, sub_hosts, ports)
     pub = PublisherProcess(tb, hosts[0], "-")
-    pub.wait_advertised(c)
+    pub.wait_advertised()
     live: dict[str, dict] = {}  # id -> {host, port, ranges}
     withdrawn: list[tuple[str, int, int]] = []  # (host, port, last sequence before the withdrawal)
     free = [(h, p) for h in sub_hosts for p in ports]
@@ -262,32 +263,75 @@ def close_publisher(pub: JsonLines) -> None:
         pub.terminate()
 
 
+def publish_and_check(session, subs: list[SubscriberProcess], filters: list[str], name: str) -> None:
+    """h1 publishes 200 random events; each subscriber gets exactly the matching ones, once."""
+    r, s, tb = session["random"], session["schema"], session["testbed"]
+    before = [len(sub.deliveries()) for sub in subs]
+    events = [random_event(r, s) for _ in range(200)]
+    path = os.path.join(session["work"], f"{name}.jsonl")
+    with open(path, "w") as f:
+        f.writelines(json.dumps(e) + "\n" for e in events)
+    publish(tb, "h1", path, rate=200)
+    truth = ground_truth(session["schema_path"], path, filters)
+    for sub, want, b in zip(subs, truth, before):
+        settle(lambda: len(sub.deliveries()) - b >= len(want), 20)
+        got = [d["sequence"] - 1 for d in sub.deliveries()[b:]]
+        assert len(got) == len(set(got)), f"{name}: {sub.host} received duplicates"
+        assert set(got) == want, (f"{name}: {sub.host} missing {sorted(want - set(got))[:5]}, "
+                                  f"extra {sorted(set(got) - want)[:5]}")
+
+
+def testbed_command(*args: str) -> None:
+    done = subprocess.run([TESTBED, *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
 @needs_root
 def test_a_failed_tree_link_is_routed_around(session):
-    r, s, tb, c = session["random"], session["schema"], session["testbed"], session["controller"]
-    hosts = [h["name"] for h in tb.hosts]
+    r, s, c = session["random"], session["schema"], session["controller"]
     filters = ["true", random_filter(r, s), random_filter(r, s)]
-    subs = [SubscriberProcess(tb, h, f) for h, f in zip(["h16", "h9", "h5"], filters)]
+    subs = [SubscriberProcess(session["testbed"], h, f) for h, f in zip(["h16", "h9", "h5"], filters)]
     try:
         for sub in subs:
             sub.wait_subscribed()
         links_before = len(c.get("/v1/topology")["links"])
         # an aggregation-core link of the first pod: one of them carries the tree
-        down = subprocess.run([TESTBED, "link", "s5", "s1", "down"], capture_output=True, text=True)
-        assert down.returncode == 0, down.stderr
+        testbed_command("link", "s5", "s1", "down")
         poll(lambda: len(c.get("/v1/topology")["links"]) == links_before - 1, 15, "link removed")
         poll(c.tables_match_switches, 30, "switches reconciled to the new tree", interval=0.5)
-        events = [random_event(r, s) for _ in range(200)]
-        path = os.path.join(session["work"], "after-failure.jsonl")
-        with open(path, "w") as f:
-            f.writelines(json.dumps(e) + "\n" for e in events)
-        publish(tb, hosts[0], path, rate=200)
-        truth = ground_truth(session["schema_path"], path, filters)
-        for sub, want in zip(subs, truth):
-            settle(lambda: len(sub.deliveries()) >= len(want), 20)
-            got = {d["sequence"] - 1 for d in sub.deliveries()}
-            assert got == want, f"{sub.host}: missing {sorted(want - got)[:5]}, extra {sorted(got - want)[:5]}"
+        publish_and_check(session, subs, filters, "after-link-failure")
     finally:
         for sub in subs:
             sub.stop()
         subprocess.run([TESTBED, "link", "s5", "s1", "up"], capture_output=True)
+
+
+@needs_root
+def test_a_failed_core_switch_is_routed_around_and_its_recovery_restores_the_tree(session):
+    r, s, c = session["random"], session["schema"], session["controller"]
+    filters = ["true", random_filter(r, s), random_filter(r, s), random_filter(r, s)]
+    subs = [SubscriberProcess(session["testbed"], h, f)
+            for h, f in zip(["h16", "h12", "h7", "h2"], filters)]
+    links = lambda: len(c.get("/v1/topology")["links"])  # noqa: E731
+    connected = lambda: {x["dpid"] for x in c.get("/v1/topology")["switches"] if x["connected"]}  # noqa: E731
+    try:
+        for sub in subs:
+            sub.wait_subscribed()
+        poll(lambda: links() == 32, 30, "every link back from earlier tests", interval=0.5)
+        all_switches = connected()
+        # s1 is a core switch, the tree's root: its four links and its controller connection go
+        testbed_command("switch", "s1", "down")
+        poll(lambda: links() == 28 and len(connected()) == len(all_switches) - 1, 20,
+             "s1 gone from the topology", interval=0.5)
+        poll(lambda: c.tables_match_switches(skip_disconnected=True), 30,
+             "switches reconciled to a tree without s1", interval=0.5)
+        publish_and_check(session, subs, filters, "after-switch-failure")
+
+        testbed_command("switch", "s1", "up")
+        poll(lambda: links() == 32 and connected() == all_switches, 30, "s1 back", interval=0.5)
+        poll(c.tables_match_switches, 30, "every switch reconciled, s1 included", interval=0.5)
+        publish_and_check(session, subs, filters, "after-switch-recovery")
+    finally:
+        for sub in subs:
+            sub.stop()
+        subprocess.run([TESTBED, "switch", "s1", "up"], capture_output=True)

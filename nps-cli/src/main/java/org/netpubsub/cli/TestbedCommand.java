@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       TestbedExecCommand.class,
       TestbedHostsCommand.class,
       TestbedLinkCommand.class,
+      TestbedSwitchCommand.class,
       TestbedCleanCommand.class,
     })
 final class TestbedCommand implements Runnable {

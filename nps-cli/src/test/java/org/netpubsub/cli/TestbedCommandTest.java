@@ -78,6 +78,8 @@ class TestbedCommandTest {
   void everyOtherCommandIsPassedThrough() throws IOException {
     assertThat(run("testbed", "link", "s1", "s2", "down")).isEqualTo(7);
     assertThat(recorded()).containsExactly("link", "s1", "s2", "down");
+    assertThat(run("testbed", "switch", "s1", "up", "--json")).isEqualTo(7);
+    assertThat(recorded()).containsExactly("switch", "s1", "up", "--json");
     assertThat(run("testbed", "down", "--timeout", "5")).isEqualTo(7);
     assertThat(recorded()).containsExactly("down", "--timeout", "5");
     assertThat(run("testbed", "hosts", "--json")).isEqualTo(7);
