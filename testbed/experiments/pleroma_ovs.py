@@ -18,9 +18,9 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TESTBED_DIR)
 
 from pubsub import linkstats  # noqa: E402
 from pubsub.demo import SUBSCRIPTIONS, quotes  # noqa: E402
@@ -29,6 +29,7 @@ from pubsub.session import (NPS, ROOT, TESTBED, Controller, JsonLines, Publisher
                             percentile, poll, wait_for_network)
 
 RESULTS = os.path.join(ROOT, "docs", "results")
+MQTT_PUBLISHER = os.path.join(TESTBED_DIR, "pubsub", "mqtt_publisher.py")
 QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 
 
@@ -91,9 +92,17 @@ def scale(args, work: str) -> dict:
             probes = [SubscriberProcess(tb, f"h{i}", "true") for i in range(2, 9)]
             for p in probes:
                 p.wait_subscribed()
+            # Warm-up, not measured: the probes' JVMs compile their receive path.
+            PublisherProcess(tb, "h1", events_file, args.rate).wait_done()
+            # A standing advertisement of everything from the publisher's host, so that every
+            # subscription below installs flows: its response time is request → flows acked.
+            code, body = c.call("POST", "/v1/advertisements",
+                                {"host": tb.host("h1")["address"], "filter": "true"})
+            if code != 201:
+                raise SessionError(f"standing advertisement refused: {code} {body}")
             done = 0
             for n in sorted(args.subscriptions):
-                times = []
+                times, changes = [], []
                 for i in range(done, n):
                     f = filters[i]
                     host = tb.host(f["host"])["address"]
@@ -104,27 +113,30 @@ def scale(args, work: str) -> dict:
                     if code != 201:
                         raise SessionError(f"subscription {i} refused: {code} {body}")
                     times.append(body["response_ms"])
+                    changes.append(body["flow_changes"])
                     if i % 250 == 249:
                         log(f"[{model}] {i + 1}/{n} subscriptions")
                 done = n
                 before = [len(p.deliveries()) for p in probes]
                 pub = PublisherProcess(tb, "h1", events_file, args.rate)
-                t0 = time.monotonic()
-                pub.wait_advertised(c)
-                # the probes ask for everything: once the advertisement's flows are in, some exist
-                flows = poll(lambda: content_flow_count(c), 120, "the advertisement's flows")
-                log(f"[{model}] advertised after {time.monotonic() - t0:.1f} s: {flows} flows")
+                # its advertisement pairs with every subscription: n at once
+                advertise_ms = pub.wait_advertised()["response_ms"]
+                flows = content_flow_count(c)
+                log(f"[{model}] advertisement paired with {n + len(probes)} subscriptions in "
+                    f"{advertise_ms:.1f} ms: {flows} content flows")
                 summary = pub.wait_done()
                 settle(lambda: all(len(p.deliveries()) - b >= args.events
                                    for p, b in zip(probes, before)), 20)
                 lat = [d["latency_us"] for p, b in zip(probes, before) for d in p.deliveries()[b:]]
                 got = sum(len(p.deliveries()) - b for p, b in zip(probes, before))
-                row = {"subscriptions": n, "content_flows": flows,
+                row = {"subscriptions": n, "content_flows": flows, "advertise_ms": advertise_ms,
                        "response_ms": {"p50": percentile(times, 50), "p90": percentile(times, 90),
                                        "p99": percentile(times, 99)} if times else None,
                        "delay_us": {"p50": percentile(lat, 50), "p90": percentile(lat, 90),
                                     "p99": percentile(lat, 99),
                                     "mean": sum(lat) / len(lat) if lat else float("nan")},
+                       "flow_changes_per_subscription": sum(changes) / len(changes)
+                       if changes else None,
                        "deliveries": got, "expected": args.events * len(probes),
                        "publish_rate": summary["rate"]}
                 rows.append(row)
@@ -190,7 +202,7 @@ def bandwidth(args, work: str) -> dict:
     try:
         tb, c = net.testbed, net.controller
         pleroma = run_pleroma(tb, c, subs_spec, events_file, truth, args)
-        broker = run_broker(tb, subs_spec, events, truth, args)
+        broker = run_broker(tb, subs_spec, events_file, truth, args)
     finally:
         net.close()
     return {"machine": machine(), "events": args.events, "rate": args.rate,
@@ -206,7 +218,7 @@ def run_pleroma(tb, c, subs_spec, events_file, truth, args) -> dict:
         for s in subs:
             s.wait_subscribed()
         pub = PublisherProcess(tb, "h1", events_file, args.rate)
-        pub.wait_advertised(c)
+        pub.wait_advertised()
         before = linkstats.snapshot(tb.state)
         pub.wait_done()
         settle(lambda: all(len(s.deliveries()) >= len(w) for s, w in zip(subs, truth)), 20)
@@ -229,7 +241,20 @@ def run_pleroma(tb, c, subs_spec, events_file, truth, args) -> dict:
                                 "matching": len(w)} for s, st, w in zip(subs, stats, truth)]}
 
 
-def run_broker(tb, subs_spec, events, truth, args) -> dict:
+# The narrowest MQTT topic filters (topics are quotes/<exchange>/<symbol>) that contain each
+# subscriber's events, knowing the symbol list; the client drops the rest, as an MQTT user would.
+MQTT_TOPICS = {
+    "h2": ["quotes/+/IBM"],                                    # symbol == "IBM"
+    "h3": ["quotes/#"],                                        # price > 80000
+    "h4": ["quotes/#"],                                        # price < 10000 && volume > 500000
+    "h5": ["quotes/+/AAPL", "quotes/+/AMZN", "quotes/+/ADBE"],  # symbol prefix "A" && price …
+    "h6": ["quotes/#"],                                        # volume < 50000
+    "h7": ["quotes/NYSE/#"],                                   # exchange == "NYSE" && price …
+    "h8": ["quotes/#"],                                        # … || volume > 990000
+}
+
+
+def run_broker(tb, subs_spec, events_file, truth, args) -> dict:
     broker_addr = tb.host(BROKER_HOST)["address"]
     conf = os.path.join(tempfile.mkdtemp(prefix="nps-mosq-"), "mosquitto.conf")
     with open(conf, "w") as f:
@@ -241,45 +266,43 @@ def run_broker(tb, subs_spec, events, truth, args) -> dict:
         poll(lambda: tb.exec(BROKER_HOST, "sh", "-c", "ss -ltn | grep -q ':1883'").returncode == 0,
              20, "mosquitto listening")
         for h, _ in subs_spec:
+            topics = [a for t in MQTT_TOPICS[h] + ["quotes/warmup"] for a in ("-t", t)]
             subs[h] = JsonLines([TESTBED, "exec", h, "--", "mosquitto_sub", "-h", broker_addr,
-                                 "-t", "quotes", "-F", '{"recv": "%U", "msg": %p}'])
-        pub = subprocess.Popen([TESTBED, "exec", "h1", "--", "mosquitto_pub", "-h", broker_addr,
-                                "-t", "quotes", "-l"], stdin=subprocess.PIPE, text=True)
+                                 *topics, "-F", '{"recv": "%U", "msg": "%p"}'])
+        pub = JsonLines([TESTBED, "exec", "h1", "--", sys.executable, MQTT_PUBLISHER, "--broker",
+                         broker_addr, "--events", events_file, "--rate", str(args.rate)],
+                        stdin=True)
+        pub.wait_for(lambda o: o.get("kind") == "connected", 30, "the MQTT publisher")
 
         def warm() -> bool:
-            pub.stdin.write(json.dumps({"warmup": True}) + "\n")
-            pub.stdin.flush()
-            return all(any("warmup" in o.get("msg", {}) for o in s.all) for s in subs.values())
+            pub.proc.stdin.write("warmup\n")
+            pub.proc.stdin.flush()
+            return all(any(o.get("msg") == "warmup" for o in s.all) for s in subs.values())
 
         poll(warm, 30, "every MQTT subscriber connected", interval=0.3)
         counted = {h: len(s.all) for h, s in subs.items()}
         before = linkstats.snapshot(tb.state)
-        period = 1.0 / args.rate
-        start = time.monotonic()
-        for i, e in enumerate(events):
-            delay = start + i * period - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)  # pacing the publisher, not waiting for an outcome
-            pub.stdin.write(json.dumps({"i": i, "sent": time.time_ns(),
-                                        "attributes": e["attributes"]}) + "\n")
-            pub.stdin.flush()
-        settle(lambda: all(len(s.all) - counted[h] >= len(events) for h, s in subs.items()), 30)
+        pub.proc.stdin.write("go\n")
+        pub.proc.stdin.flush()
+        pub.wait_for(lambda o: o.get("kind") == "published", 600, "the MQTT publisher")
+        settle(lambda: all(len(received(subs[h], counted[h])) >= len(w)
+                           for (h, _), w in zip(subs_spec, truth)), 30)
         after = linkstats.snapshot(tb.state)
     finally:
         if pub is not None:
-            pub.stdin.close()
-            pub.wait(timeout=30)
+            pub.terminate()
         for s in subs.values():
             s.terminate()
         broker.terminate()
     lat, per = [], []
     for (h, _), want in zip(subs_spec, truth):
-        got = [o for o in subs[h].all[counted[h]:] if "i" in o.get("msg", {})]
-        for o in got:
-            lat.append((float(o["recv"]) * 1e9 - o["msg"]["sent"]) / 1000)
-        idx = {o["msg"]["i"] for o in got}
-        per.append({"host": h, "received": len(got), "matching": len(want),
-                    "false_positives": len(idx - want), "missing": len(want - idx)})
+        got = received(subs[h], counted[h])
+        for recv, msg in got:
+            lat.append((recv * 1e9 - int(msg[1])) / 1000)
+        idx = {int(msg[0]) for _, msg in got}
+        per.append({"host": h, "topics": MQTT_TOPICS[h], "received": len(got),
+                    "matching": len(want), "false_positives": len(idx - want),
+                    "missing": len(want - idx)})
     links = linkstats.link_bytes(tb.state, before, after)
     packets = linkstats.link_bytes(tb.state, before, after, packets=True)
     log(f"[mosquitto] {sum(links.values())} bytes, {sum(packets.values())} packets on all links")
@@ -288,6 +311,15 @@ def run_broker(tb, subs_spec, events, truth, args) -> dict:
             "latency_us": {"p50": percentile(lat, 50), "p90": percentile(lat, 90),
                            "p99": percentile(lat, 99)},
             "per_subscriber": per}
+
+
+def received(sub: JsonLines, skip: int) -> list[tuple[float, list[str]]]:
+    """(receive time, payload fields) of the quotes a mosquitto_sub printed after `skip` lines."""
+    out = []
+    for o in sub.all[skip:]:
+        if "recv" in o and o.get("msg", "warmup") != "warmup":
+            out.append((float(o["recv"]), o["msg"].split()))
+    return out
 
 
 def plot_bandwidth(r: dict, png: str) -> None:
@@ -317,34 +349,120 @@ def plot_bandwidth(r: dict, png: str) -> None:
     fig.savefig(png, dpi=110)
 
 
+def markdown_scale(r: dict) -> str:
+    lines = ["# PLEROMA on Open vSwitch: delay and response time vs subscriptions (Fig. 8a)", "",
+             "`testbed/.venv/bin/python testbed/experiments/pleroma_ovs.py scale` (root). "
+             f"Machine: {r['machine']}.", "",
+             "PLEROMA's test bed (10 OVS bridges, 8 hosts). The subscriptions of one workload "
+             "(hosts h1–h8) are added through the REST API while h1 advertises everything, so "
+             "each one installs its flows; the response time is request → every flow change "
+             "acknowledged by barrier. Then a publisher on h1 advertises everything (pairing with every "
+             "subscription at once; its response time is the *advertisement* column) and publishes "
+             f"{r['events']} events at {r['rate']:.0f}/s to seven probe subscribers (`nps sub "
+             "true` on h2–h8), which measure end-to-end delay. dz length "
+             f"{r['dz_length']}, at most {r['max_cells']} cells per subscription.", "",
+             "![delay, response time and flows vs subscriptions](pleroma-ovs-scale.png)", "",
+             "| model | subscriptions | content flows | flow changes / request | response p50 / p90 "
+             "/ p99 (ms) | advertisement (ms) | delay p50 / p90 / p99 (ms) | delivered |",
+             "|---|---:|---:|---:|---|---:|---|---:|"]
+    for model, rows in r["models"].items():
+        for x in rows:
+            resp = x["response_ms"]
+            resp_s = (f"{resp['p50']:.1f} / {resp['p90']:.1f} / {resp['p99']:.1f}" if resp
+                      else "—")
+            changes = x.get("flow_changes_per_subscription")
+            changes_s = f"{changes:.1f}" if changes is not None else "—"
+            d = x["delay_us"]
+            lines.append(f"| {model} | {x['subscriptions']} | {x['content_flows']} | {changes_s} | "
+                         f"{resp_s} | {x['advertise_ms']:.1f} | {d['p50'] / 1000:.2f} / {d['p90'] / 1000:.2f} / "
+                         f"{d['p99'] / 1000:.2f} | {x['deliveries']}/{x['expected']} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def markdown_bandwidth(r: dict) -> str:
+    p, m = r["pleroma"], r["mosquitto"]
+    lines = ["# Bandwidth and latency: in-network pub/sub vs one Mosquitto broker", "",
+             "`testbed/.venv/bin/python testbed/experiments/pleroma_ovs.py bandwidth` (root). "
+             f"Machine: {r['machine']}.", "",
+             f"PLEROMA's test bed; h1 publishes {r['events']} stock quotes at {r['rate']:.0f}/s to "
+             "six subscribers (h2–h7, the filters of `make demo`). netpubsub: one UDP datagram "
+             "per event, filtered and replicated by the switches. Baseline: Mosquitto on h8, "
+             "topics quotes/<exchange>/<symbol>, each subscriber on the narrowest MQTT topic "
+             "filters that hold its events (knowing the symbol list), the rest dropped by the "
+             "client; the payload is compact text about as long as netpubsub's binary event. "
+             "Bytes and packets per link come from OVS port counters (both directions, TCP "
+             "acknowledgements included).", "",
+             "![bytes per link and latency](pleroma-ovs-bandwidth.png)", "",
+             "| | netpubsub | Mosquitto | ratio |", "|---|---:|---:|---:|",
+             f"| bytes on all links | {p['total_bytes']:,} | {m['total_bytes']:,} | "
+             f"{m['total_bytes'] / max(1, p['total_bytes']):.1f}× |",
+             f"| packets on all links | {p['total_packets']:,} | {m['total_packets']:,} | "
+             f"{m['total_packets'] / max(1, p['total_packets']):.1f}× |"]
+    for q in ("p50", "p90", "p99"):
+        lines.append(f"| latency {q} (ms) | {p['latency_us'][q] / 1000:.2f} | "
+                     f"{m['latency_us'][q] / 1000:.2f} | "
+                     f"{m['latency_us'][q] / max(1e-9, p['latency_us'][q]):.1f}× |")
+    lines += ["", "| subscriber | filter | matching | netpubsub received (false +) | "
+              "Mosquitto received (false +) | missing (netpubsub / Mosquitto) |",
+              "|---|---|---:|---:|---:|---|"]
+    for s, ps, ms in zip(r["subscribers"], p["per_subscriber"], m["per_subscriber"]):
+        pm = ps["matching"] - ps["delivered"]
+        lines.append(f"| {s['host']} | `{s['filter']}` | {s['matching']} | {ps['received']} "
+                     f"({ps['false_positives']}) | {ms['received']} ({ms['false_positives']}) | "
+                     f"{pm} / {ms['missing']} |")
+    lines += ["", "netpubsub's false positives come from the index: the quotes schema indexes "
+              "price and volume, so symbol and exchange constraints are left to the subscriber's "
+              "exact check (docs/pubsub.md, *False positives*). They cost bytes on the last "
+              "links only; the broker's cost every subscriber's copy on every shared link.", ""]
+    return "\n".join(lines)
+
+
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["scale", "bandwidth", "all"])
     ap.add_argument("--subscriptions", type=lambda s: [int(x) for x in s.split(",")],
-                    default=[0, 250, 1000, 4000])
+                    default=[0, 1000, 4000, 16000])
     ap.add_argument("--models", type=lambda s: s.split(","), default=["uniform", "zipf"])
     ap.add_argument("--events", type=int, default=1000)
     ap.add_argument("--rate", type=float, default=200)
     ap.add_argument("--dz-length", type=int, default=12)
     ap.add_argument("--max-cells", type=int, default=16)
+    ap.add_argument("--replot", action="store_true",
+                    help="rewrite the plots and tables from the committed JSON; run nothing")
     args = ap.parse_args()
+    if args.replot:
+        for name, plot, markdown, what in REPORTS:
+            if args.what in (what, "all"):
+                with open(os.path.join(RESULTS, name + ".json")) as f:
+                    report(name, json.load(f), plot, markdown)
+        return 0
     build()
     work = tempfile.mkdtemp(prefix="nps-exp-")
     os.makedirs(RESULTS, exist_ok=True)
     if args.what in ("scale", "all"):
-        r = scale(args, work)
-        write("pleroma-ovs-scale", r, plot_scale)
+        write("pleroma-ovs-scale", scale(args, work), plot_scale, markdown_scale)
     if args.what in ("bandwidth", "all"):
-        r = bandwidth(args, work)
-        write("pleroma-ovs-bandwidth", r, plot_bandwidth)
+        write("pleroma-ovs-bandwidth", bandwidth(args, work), plot_bandwidth, markdown_bandwidth)
     return 0
 
 
-def write(name: str, r: dict, plot) -> None:
+def write(name: str, r: dict, plot, markdown) -> None:
     with open(os.path.join(RESULTS, name + ".json"), "w") as f:
         json.dump(r, f, indent=1)
+    report(name, r, plot, markdown)
+
+
+def report(name: str, r: dict, plot, markdown) -> None:
     plot(r, os.path.join(RESULTS, name + ".png"))
-    log(f"wrote docs/results/{name}.json and .png")
+    with open(os.path.join(RESULTS, name + ".md"), "w") as f:
+        f.write(markdown(r))
+    log(f"wrote docs/results/{name}.json, .md and .png")
+
+
+REPORTS = [("pleroma-ovs-scale", plot_scale, markdown_scale, "scale"),
+           ("pleroma-ovs-bandwidth", plot_bandwidth, markdown_bandwidth, "bandwidth")]
 
 
 if __name__ == "__main__":
