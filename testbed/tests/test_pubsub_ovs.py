@@ -281,7 +281,7 @@ def publish_and_check(session, subs: list[SubscriberProcess], filters: list[str]
                                   f"extra {sorted(set(got) - want)[:5]}")
 
 
-def testbed_command(*args: str) -> None:
+def run_testbed(*args: str) -> None:
     done = subprocess.run([TESTBED, *args], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
 
@@ -296,7 +296,7 @@ def test_a_failed_tree_link_is_routed_around(session):
             sub.wait_subscribed()
         links_before = len(c.get("/v1/topology")["links"])
         # an aggregation-core link of the first pod: one of them carries the tree
-        testbed_command("link", "s5", "s1", "down")
+        run_testbed("link", "s5", "s1", "down")
         poll(lambda: len(c.get("/v1/topology")["links"]) == links_before - 1, 15, "link removed")
         poll(c.tables_match_switches, 30, "switches reconciled to the new tree", interval=0.5)
         publish_and_check(session, subs, filters, "after-link-failure")
@@ -320,14 +320,14 @@ def test_a_failed_core_switch_is_routed_around_and_its_recovery_restores_the_tre
         poll(lambda: links() == 32, 30, "every link back from earlier tests", interval=0.5)
         all_switches = connected()
         # s1 is a core switch, the tree's root: its four links and its controller connection go
-        testbed_command("switch", "s1", "down")
+        run_testbed("switch", "s1", "down")
         poll(lambda: links() == 28 and len(connected()) == len(all_switches) - 1, 20,
              "s1 gone from the topology", interval=0.5)
         poll(lambda: c.tables_match_switches(skip_disconnected=True), 30,
              "switches reconciled to a tree without s1", interval=0.5)
         publish_and_check(session, subs, filters, "after-switch-failure")
 
-        testbed_command("switch", "s1", "up")
+        run_testbed("switch", "s1", "up")
         poll(lambda: links() == 32 and connected() == all_switches, 30, "s1 back", interval=0.5)
         poll(c.tables_match_switches, 30, "every switch reconciled, s1 included", interval=0.5)
         publish_and_check(session, subs, filters, "after-switch-recovery")
