@@ -19,9 +19,10 @@ import os
 import subprocess
 import sys
 
+from results import write
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
-RESULTS = os.path.join(ROOT, "docs", "results")
 BUDGETS = {64: "1000,2000,4000,8000,16000", 1024: "1000,4000,16000"}
 
 
@@ -143,21 +144,11 @@ def markdown_dimensions(r: dict) -> str:
     return "\n".join(lines)
 
 
-def write(name: str, r: dict, plot, markdown) -> None:
-    with open(os.path.join(RESULTS, name + ".json"), "w") as f:
-        json.dump(r, f, indent=1)
-    plot(r, os.path.join(RESULTS, name + ".png"))
-    with open(os.path.join(RESULTS, name + ".md"), "w") as f:
-        f.write(markdown(r))
-    print(f"wrote docs/results/{name}.json, .md and .png", file=sys.stderr)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["fpr", "dimensions", "all"])
     args = ap.parse_args()
-    os.makedirs(RESULTS, exist_ok=True)
     if args.what in ("fpr", "all"):
         write("pleroma-fpr", fpr(), plot_fpr, markdown_fpr)
     if args.what in ("dimensions", "all"):

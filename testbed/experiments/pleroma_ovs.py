@@ -23,12 +23,12 @@ TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTBED_DIR)
 
 from pubsub import linkstats  # noqa: E402
+from results import redraw, write  # noqa: E402
 from pubsub.demo import SUBSCRIPTIONS, quotes  # noqa: E402
 from pubsub.session import (NPS, ROOT, TESTBED, Controller, JsonLines, PublisherProcess,  # noqa: E402
                             SessionError, SubscriberProcess, Testbed, build, ground_truth, log,
                             percentile, poll, wait_for_network)
 
-RESULTS = os.path.join(ROOT, "docs", "results")
 MQTT_PUBLISHER = os.path.join(TESTBED_DIR, "pubsub", "mqtt_publisher.py")
 QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 
@@ -435,30 +435,15 @@ def main() -> int:
     if args.replot:
         for name, plot, markdown, what in REPORTS:
             if args.what in (what, "all"):
-                with open(os.path.join(RESULTS, name + ".json")) as f:
-                    report(name, json.load(f), plot, markdown)
+                redraw(name, plot, markdown)
         return 0
     build()
     work = tempfile.mkdtemp(prefix="nps-exp-")
-    os.makedirs(RESULTS, exist_ok=True)
     if args.what in ("scale", "all"):
         write("pleroma-ovs-scale", scale(args, work), plot_scale, markdown_scale)
     if args.what in ("bandwidth", "all"):
         write("pleroma-ovs-bandwidth", bandwidth(args, work), plot_bandwidth, markdown_bandwidth)
     return 0
-
-
-def write(name: str, r: dict, plot, markdown) -> None:
-    with open(os.path.join(RESULTS, name + ".json"), "w") as f:
-        json.dump(r, f, indent=1)
-    report(name, r, plot, markdown)
-
-
-def report(name: str, r: dict, plot, markdown) -> None:
-    plot(r, os.path.join(RESULTS, name + ".png"))
-    with open(os.path.join(RESULTS, name + ".md"), "w") as f:
-        f.write(markdown(r))
-    log(f"wrote docs/results/{name}.json, .md and .png")
 
 
 REPORTS = [("pleroma-ovs-scale", plot_scale, markdown_scale, "scale"),

@@ -46,6 +46,8 @@ import picocli.CommandLine.Spec;
 final class BenchDimensionsCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin FalsePositiveOptions options;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -99,42 +101,14 @@ final class BenchDimensionsCommand implements Callable<Integer> {
       description = "Subscriptions, divided equally among the hosts (default: ${DEFAULT-VALUE}).")
   int subscriptions;
 
-  @Option(
-      names = "--events",
-      defaultValue = "2000",
-      paramLabel = "N",
-      description = "Events published (default: ${DEFAULT-VALUE}).")
-  int events;
-
-  @Option(
-      names = "--hosts",
-      defaultValue = "8",
-      paramLabel = "N",
-      description = "Subscriber hosts (default: ${DEFAULT-VALUE}).")
-  int hosts;
-
-  @Option(
-      names = "--max-cells",
-      defaultValue = "64",
-      paramLabel = "N",
-      description = "Cells per subscription (default: ${DEFAULT-VALUE}).")
-  int maxCells;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "Seed (default: ${DEFAULT-VALUE}).")
-  long seed;
-
   @Override
   public Integer call() {
     if (restricted.stream().anyMatch(r -> r < 0 || r > attributes)) {
       throw new IllegalArgumentException("--restricted values must be in [0, --attributes]");
     }
-    if (subscriptions < 1 || events < 1 || hosts < 1 || maxCells < 1) {
-      throw new IllegalArgumentException(
-          "--subscriptions, --events, --hosts and --max-cells must be positive");
+    options.check();
+    if (subscriptions < 1) {
+      throw new IllegalArgumentException("--subscriptions must be positive");
     }
     IntSpace space =
         new IntSpace(
@@ -154,10 +128,10 @@ final class BenchDimensionsCommand implements Callable<Integer> {
           FalsePositiveInputs.of(
               model.generate(
                   new WorkloadSpec(
-                      seed,
+                      options.seed,
                       subscriptions,
-                      events,
-                      hosts,
+                      options.events,
+                      options.hosts,
                       HostAssignment.ROUND_ROBIN,
                       Arrival.NONE)));
       Schema schema = in.workload().schema();
@@ -171,7 +145,7 @@ final class BenchDimensionsCommand implements Callable<Integer> {
         List<String> chosen =
             ranking.subList(0, k).stream().map(s -> s.attribute().name()).toList();
         FalsePositiveRate.Count c =
-            fpr.at(new SpatialIndex(schema.withIndex(chosen), length), maxCells);
+            fpr.at(new SpatialIndex(schema.withIndex(chosen), length), options.maxCells);
         if (k == attributes) {
           all = c.rate();
         }
@@ -213,10 +187,7 @@ final class BenchDimensionsCommand implements Callable<Integer> {
       m.put("constrain_prob", constrainProb);
       m.put("length", length);
       m.put("subscriptions", subscriptions);
-      m.put("events", events);
-      m.put("hosts", hosts);
-      m.put("max_cells", maxCells);
-      m.put("seed", seed);
+      options.describe(m);
       m.put("workloads", workloads);
       JsonOutput.printLine(out, m);
       return;

@@ -40,6 +40,8 @@ import picocli.CommandLine.Spec;
 final class BenchFprCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin FalsePositiveOptions options;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -67,40 +69,11 @@ final class BenchFprCommand implements Callable<Integer> {
   List<Integer> lengths;
 
   @Option(
-      names = "--events",
-      defaultValue = "2000",
-      paramLabel = "N",
-      description = "Events published (default: ${DEFAULT-VALUE}).")
-  int events;
-
-  @Option(
-      names = "--hosts",
-      defaultValue = "8",
-      paramLabel = "N",
-      description = "Subscriber hosts (default: ${DEFAULT-VALUE}).")
-  int hosts;
-
-  @Option(
       names = "--attributes",
       defaultValue = "4",
       paramLabel = "N",
       description = "Int attributes of domain [0, 1023], all indexed (default: ${DEFAULT-VALUE}).")
   int attributes;
-
-  @Option(
-      names = "--max-cells",
-      defaultValue = "64",
-      paramLabel = "N",
-      description =
-          "Cells per subscription, as the controller's option (default: ${DEFAULT-VALUE}).")
-  int maxCells;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "Seed (default: ${DEFAULT-VALUE}).")
-  long seed;
 
   @Override
   public Integer call() {
@@ -121,12 +94,17 @@ final class BenchFprCommand implements Callable<Integer> {
           FalsePositiveInputs.of(
               model.generate(
                   new WorkloadSpec(
-                      seed, most, events, hosts, model.defaultAssignment(), Arrival.NONE)));
+                      options.seed,
+                      most,
+                      options.events,
+                      options.hosts,
+                      model.defaultAssignment(),
+                      Arrival.NONE)));
       for (int n : subscriptions) {
         FalsePositiveRate fpr = in.rate(n);
         for (int length : lengths) {
           FalsePositiveRate.Count c =
-              fpr.at(new SpatialIndex(in.workload().schema(), length), maxCells);
+              fpr.at(new SpatialIndex(in.workload().schema(), length), options.maxCells);
           Map<String, Object> row = new LinkedHashMap<>();
           row.put("model", name);
           row.put("subscriptions", n);
@@ -145,11 +123,8 @@ final class BenchFprCommand implements Callable<Integer> {
     if (json.enabled()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("machine", MachineInfo.describe());
-      m.put("events", events);
-      m.put("hosts", hosts);
+      options.describe(m);
       m.put("attributes", attributes);
-      m.put("max_cells", maxCells);
-      m.put("seed", seed);
       m.put("results", rows);
       JsonOutput.printLine(out, m);
     } else {
@@ -179,8 +154,6 @@ final class BenchFprCommand implements Callable<Integer> {
     if (subscriptions.stream().anyMatch(n -> n < 1)) {
       throw new IllegalArgumentException("--subscriptions must be positive");
     }
-    if (events < 1 || hosts < 1 || maxCells < 1) {
-      throw new IllegalArgumentException("--events, --hosts and --max-cells must be positive");
-    }
+    options.check();
   }
 }
