@@ -1,16 +1,11 @@
 package org.netpubsub.content.schema;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
 
 /**
@@ -24,7 +19,7 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 public final class SchemaLoader {
   /** The largest schema file read, in bytes (and the code-point limit of the YAML reader). */
-  public static final int MAX_SIZE = 1 << 20;
+  public static final int MAX_SIZE = YamlSource.MAX_SIZE;
 
   private SchemaLoader() {}
 
@@ -55,34 +50,8 @@ public final class SchemaLoader {
       yaml = yaml.substring(1);
     }
     YamlSource source = new YamlSource(sourceName, yaml);
-    if (yaml.length() > MAX_SIZE) {
-      // Checked here too: SnakeYAML's code-point limit does not count comments.
-      throw source.error((Node) null, "larger than " + MAX_SIZE + " characters; not a schema");
-    }
-    Node root;
-    try {
-      root = new Yaml(options()).compose(new StringReader(yaml));
-    } catch (MarkedYAMLException e) {
-      throw source.syntaxError(e);
-    } catch (YAMLException e) {
-      // Limits (aliases, nesting, size) and reader errors (non-printable characters) carry no mark.
-      throw source.error((Node) null, "cannot read YAML: " + e.getMessage());
-    }
-    if (root == null) {
-      throw source.error(
-          (Node) null, "empty document; a schema is a mapping with keys name, attributes, index");
-    }
+    Node root =
+        source.compose("a schema", "a schema is a mapping with keys name, attributes, index");
     return new SchemaYamlReader(source, SchemaNames.fromSourceName(sourceName)).read(root);
-  }
-
-  private static LoaderOptions options() {
-    LoaderOptions o = new LoaderOptions();
-    o.setCodePointLimit(MAX_SIZE);
-    o.setNestingDepthLimit(50);
-    o.setMaxAliasesForCollections(20);
-    o.setAllowRecursiveKeys(false);
-    o.setAllowDuplicateKeys(false);
-    o.setMergeOnCompose(false);
-    return o;
   }
 }

@@ -12,9 +12,10 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 
 /**
  * A YAML mapping read strictly: scalar keys, no duplicates, only the keys allowed; values read as
- * strings or 64-bit integers, every problem located at the offending node.
+ * strings or 64-bit integers, every problem located at the offending node. Shared by every strict
+ * YAML format of the project (schemas, compiler message specs).
  */
-final class YamlMapping {
+public final class YamlMapping {
   private final YamlSource source;
   private final MappingNode node;
   private final String where;
@@ -51,7 +52,7 @@ final class YamlMapping {
   }
 
   /** Reads {@code node} as a mapping, or fails with {@code expected} (what it should have been). */
-  static YamlMapping of(YamlSource source, Node node, String where, String expected) {
+  public static YamlMapping of(YamlSource source, Node node, String where, String expected) {
     if (!(node instanceof MappingNode m)) {
       throw source.error(
           node, where + " must be " + expected + ", got " + YamlSource.describe(node));
@@ -59,12 +60,12 @@ final class YamlMapping {
     return new YamlMapping(source, m, where);
   }
 
-  String where() {
+  public String where() {
     return where;
   }
 
   /** Fails on the first key not in {@code allowed}; {@code hint} may explain a near miss. */
-  void allowOnly(List<String> allowed, Function<String, String> hint) {
+  public void allowOnly(List<String> allowed, Function<String, String> hint) {
     for (NodeTuple t : entries.values()) {
       String key = ((ScalarNode) t.getKeyNode()).getValue();
       if (!allowed.contains(key)) {
@@ -83,33 +84,33 @@ final class YamlMapping {
     }
   }
 
-  boolean has(String key) {
+  public boolean has(String key) {
     return entries.containsKey(key);
   }
 
-  Optional<Node> get(String key) {
+  public Optional<Node> get(String key) {
     NodeTuple t = entries.get(key);
     return t == null ? Optional.empty() : Optional.of(t.getValueNode());
   }
 
   /** The value of {@code key}; {@code why} says what needs it when it is missing. */
-  Node require(String key, String why) {
+  public Node require(String key, String why) {
     return get(key)
         .orElseThrow(() -> source.error(node, "missing key '" + key + "' in " + where + why));
   }
 
   /** The value of {@code key} as a string (see {@link YamlSource#string}). */
-  String string(String key, Node value) {
+  public String string(String key, Node value) {
     return source.string(value, key, where);
   }
 
   /** The value of {@code key} as an integer (see {@link YamlSource#integer}). */
-  long integer(String key, Node value) {
+  public long integer(String key, Node value) {
     return source.integer(value, key, where);
   }
 
   /** The same mapping, named differently in messages (once its name is known). */
-  YamlMapping named(String newWhere) {
+  public YamlMapping named(String newWhere) {
     return new YamlMapping(source, node, newWhere);
   }
 }

@@ -115,7 +115,7 @@ public final class FilterArbitraries {
   }
 
   /** Random events of the MIXED schema. */
-  static Arbitrary<Event> mixedEvents() {
+  public static Arbitrary<Event> mixedEvents() {
     Arbitrary<Long> v = Arbitraries.longs().between(0, 7);
     return Combinators.combine(v, v, v, Arbitraries.of(STRINGS))
         .as((a, b, c, s) -> mixedEvent(a, b, c, s));
@@ -139,7 +139,7 @@ public final class FilterArbitraries {
   }
 
   /** A fixed spread of MIXED events: every string with varied ints, plus every int triple. */
-  static List<Event> sampleMixedEvents() {
+  public static List<Event> sampleMixedEvents() {
     List<Event> out = new ArrayList<>();
     int i = 0;
     for (String s : STRINGS) {
