@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       WorkloadCommand.class,
       TestbedCommand.class,
       BenchCommand.class,
+      CompileCommand.class,
       ControllerCommand.class,
       PubCommand.class,
       SubCommand.class,

@@ -1,0 +1,132 @@
+package org.netpubsub.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.netpubsub.compiler.rules.Rule;
+import org.netpubsub.compiler.rules.RuleParser;
+import org.netpubsub.compiler.spec.BuiltinSpecs;
+import org.netpubsub.compiler.spec.MessageSpec;
+import org.netpubsub.compiler.spec.SpecLoader;
+import org.netpubsub.content.InvalidInputException;
+import org.netpubsub.content.event.Event;
+import org.netpubsub.content.event.EventText;
+import org.netpubsub.content.filter.FilterParser;
+import org.netpubsub.content.filter.Normalizer;
+
+/** The files {@code nps compile} reads: a spec, rules, events. Unreadable files are bad input. */
+final class CompilerInputs {
+  private CompilerInputs() {}
+
+  /** A built-in spec by name ({@code itch}, {@code int}) or a spec or schema YAML file. */
+  static MessageSpec spec(String nameOrFile) {
+    var builtin = BuiltinSpecs.named(nameOrFile);
+    if (builtin.isPresent()) {
+      return builtin.get();
+    }
+    Path file = Path.of(nameOrFile);
+    return SpecLoader.parse(read(file, "spec"), file.getFileName().toString());
+  }
+
+  /**
+   * Rules from a rule file ({@code FILTER : fwd(P, …);} lines) or from JSON lines as {@code nps
+   * workload gen} writes them ({@code {"kind":"filter","filter":…,"ports":[…]}}; other kinds are
+   * skipped). {@code -} reads stdin.
+   */
+  static List<Rule> rules(MessageSpec spec, String file) {
+    String text = file.equals("-") ? stdin() : read(Path.of(file), "rules");
+    String first = text.stripLeading();
+    if (!first.startsWith("{")) {
+      return RuleParser.parse(spec.schema(), text);
+    }
+    List<Rule> out = new ArrayList<>();
+    String[] lines = text.split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].isBlank()) {
+        continue;
+      }
+      JsonNode n;
+      try {
+        n = JsonOutput.MAPPER.readTree(lines[i]);
+      } catch (IOException e) {
+        throw new InvalidInputException(
+            file + " line " + (i + 1) + ": not JSON: " + e.getMessage());
+      }
+      if (!n.path("kind").asText("filter").equals("filter")) {
+        continue;
+      }
+      if (!n.path("filter").isTextual() || !n.path("ports").isArray()) {
+        throw new InvalidInputException(
+            file + " line " + (i + 1) + ": a rule line needs \"filter\" and \"ports\"");
+      }
+      String filter = n.get("filter").asText();
+      int[] ports = new int[n.get("ports").size()];
+      for (int p = 0; p < ports.length; p++) {
+        ports[p] = n.get("ports").get(p).asInt(-1);
+      }
+      try {
+        out.add(
+            new Rule(
+                "line " + (i + 1),
+                filter,
+                Normalizer.toDnf(FilterParser.parse(spec.schema(), filter)),
+                ports));
+      } catch (InvalidInputException e) {
+        throw new InvalidInputException(file + " line " + (i + 1) + ": " + e.render());
+      } catch (IllegalArgumentException e) {
+        throw new InvalidInputException(file + " line " + (i + 1) + ": " + e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  /** The events of a JSON-lines file; lines of another kind (filters) are skipped. */
+  static List<Event> events(MessageSpec spec, Path file) {
+    List<Event> out = new ArrayList<>();
+    String[] lines = read(file, "events").split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      String l = lines[i];
+      if (l.isBlank() || !kind(l).equals("event")) {
+        continue;
+      }
+      try {
+        out.add(EventText.fromJson(spec.schema(), l));
+      } catch (InvalidInputException e) {
+        throw new InvalidInputException(file + " line " + (i + 1) + ": " + e.render());
+      }
+    }
+    return out;
+  }
+
+  /** A JSON line's "kind" ("event" when it has none or is no JSON object: the parser says why). */
+  private static String kind(String line) {
+    try {
+      return JsonOutput.MAPPER.readTree(line).path("kind").asText("event");
+    } catch (IOException e) {
+      return "event";
+    }
+  }
+
+  private static String read(Path file, String what) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new InvalidInputException("cannot read " + what + " " + file + ": no such file");
+    } catch (IOException e) {
+      throw new InvalidInputException("cannot read " + what + " " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static String stdin() {
+    try {
+      return new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new InvalidInputException("cannot read stdin: " + e.getMessage());
+    }
+  }
+}

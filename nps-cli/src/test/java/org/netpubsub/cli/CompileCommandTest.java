@@ -1,0 +1,107 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CompileCommandTest {
+  @TempDir Path dir;
+  Path rules;
+  Path events;
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  @BeforeEach
+  void files() throws Exception {
+    rules = dir.resolve("itch.rules");
+    Files.writeString(
+        rules,
+        """
+        # two desks
+        stock == "GOOGL" && price > 1000000 : fwd(1);
+        stock == "MSFT" || price < 5000 : fwd(2, 3);
+        """);
+    events = dir.resolve("events.jsonl");
+    Files.writeString(
+        events,
+        """
+        {"kind":"filter","filter":"true","ports":[9]}
+        {"kind":"event","attributes":{"stock":"GOOGL","price":2000000,"shares":100,"side":"B"}}
+        {"kind":"event","attributes":{"stock":"MSFT","price":100,"shares":100,"side":"S"}}
+        {"kind":"event","attributes":{"stock":"IBM","price":900000,"shares":100,"side":"S"}}
+        """);
+  }
+
+  int run(String... args) {
+    CommandLine cl = Nps.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  @Test
+  void summaryStatsAndEvaluation() throws Exception {
+    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString(), "--json"))
+        .as(err.toString())
+        .isZero();
+    JsonNode s = new ObjectMapper().readTree(out.toString());
+    assertThat(s.get("rules").asInt()).isEqualTo(2);
+    assertThat(s.get("entries").asInt()).isPositive();
+    out.getBuffer().setLength(0);
+
+    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString(), "--stats", "--json"))
+        .isZero();
+    JsonNode st = new ObjectMapper().readTree(out.toString());
+    assertThat(st.get("stats").get("tables")).hasSize(4);
+    assertThat(st.get("stats").get("groups").asInt()).isEqualTo(2); // {1} and {2, 3}
+    out.getBuffer().setLength(0);
+
+    assertThat(
+            run(
+                "compile",
+                "--spec",
+                "itch",
+                "--rules",
+                rules.toString(),
+                "--eval",
+                events.toString(),
+                "--json"))
+        .isZero();
+    String[] lines = out.toString().strip().split("\n");
+    assertThat(lines).hasSize(3); // the filter line of the events file is skipped
+    assertThat(new ObjectMapper().readTree(lines[0]).get("ports").toString()).isEqualTo("[1]");
+    assertThat(new ObjectMapper().readTree(lines[1]).get("ports").toString()).isEqualTo("[2,3]");
+    assertThat(new ObjectMapper().readTree(lines[2]).get("ports").toString()).isEqualTo("[]");
+  }
+
+  @Test
+  void softwareTablesAsFiles() throws Exception {
+    assertThat(
+            run("compile", "--spec", "itch", "--rules", rules.toString(), "--out", dir.toString()))
+        .isZero();
+    JsonNode p = new ObjectMapper().readTree(dir.resolve("pipeline.json").toFile());
+    assertThat(p.get("tables")).hasSize(4);
+    assertThat(p.get("groups")).hasSize(2);
+  }
+
+  @Test
+  void badInputExitsTwoWithTheSpot() throws Exception {
+    Files.writeString(rules, "stock == \"GOOGL\" : fwd(1)\nprice > > 5 : fwd(2)\n");
+    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("line 2, column 9").contains("^");
+    assertThat(run("compile", "--spec", "nope.yaml", "--rules", rules.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("cannot read spec nope.yaml");
+    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString(), "--target", "asic"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--target must be software, openflow or p4");
+  }
+}
