@@ -24,6 +24,7 @@ import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.compiler.target.software.SoftwarePipeline;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.Event;
+import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -97,6 +98,10 @@ final class CompileCommand implements Callable<Integer> {
           "--target must be software, openflow or p4, not '" + target + "'");
     }
     MessageSpec messageSpec = CompilerInputs.spec(specName);
+    if (target.equals("openflow")) {
+      // OpenFlow matches the fields carried in the IPv6 destination; the others widen
+      messageSpec = QueryAddressLayout.of(messageSpec).carried();
+    }
     List<Rule> rules = CompilerInputs.rules(messageSpec, rulesFile);
     long start = System.nanoTime();
     Compilation c = RuleCompiler.compile(messageSpec, rules, new CompileOptions(alpha));
@@ -217,6 +222,7 @@ final class CompileCommand implements Callable<Integer> {
     Files.createDirectories(out);
     switch (target) {
       case "software" -> writeTables(c.pipeline(), out.resolve("pipeline.json"));
+      case "openflow" -> OpenFlowFiles.write(c, out);
       default ->
           throw new InvalidInputException(
               "the " + target + " target is not built into this version");

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,6 +92,33 @@ class CompileCommandTest {
     JsonNode p = new ObjectMapper().readTree(dir.resolve("pipeline.json").toFile());
     assertThat(p.get("tables")).hasSize(4);
     assertThat(p.get("groups")).hasSize(2);
+  }
+
+  @Test
+  void openflowFilesForOvsOfctl() throws Exception {
+    assertThat(
+            run(
+                "compile",
+                "--spec",
+                "itch",
+                "--rules",
+                rules.toString(),
+                "--target",
+                "openflow",
+                "--out",
+                dir.toString()))
+        .as(err.toString())
+        .isZero();
+    List<String> flows = Files.readAllLines(dir.resolve("flows.txt"));
+    assertThat(flows.get(0))
+        .contains("table=0")
+        .contains("ipv6_dst=ff0e::/16")
+        .contains("goto_table:1");
+    assertThat(flows).anyMatch(f -> f.contains("table=1") && f.contains("write_metadata"));
+    assertThat(Files.readAllLines(dir.resolve("groups.txt"))).hasSize(2);
+    JsonNode layout = new ObjectMapper().readTree(dir.resolve("layout.json").toFile());
+    assertThat(layout.get("fields").get(0).get("field").asText()).isEqualTo("stock");
+    assertThat(layout.get("fields").get(1).get("first_bit").asInt()).isEqualTo(80);
   }
 
   @Test

@@ -1,5 +1,8 @@
 package org.netpubsub.compiler.pipeline;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * How many ternary (TCAM) entries a range takes: the fewest prefixes whose union is [lo, hi] over a
  * w-bit field (at most 2w − 2; a single value or the whole domain is one).
@@ -8,19 +11,25 @@ public final class Tcam {
   private Tcam() {}
 
   public static int prefixes(long lo, long hi, int width) {
-    int n = 0;
+    return expand(lo, hi, width).size();
+  }
+
+  /**
+   * The prefixes themselves, each as {value, length}: the values whose top {@code length} bits (of
+   * {@code width}) equal value's. Greedy from lo: the largest aligned block that stays inside.
+   */
+  public static List<long[]> expand(long lo, long hi, int width) {
+    List<long[]> out = new ArrayList<>();
     long x = lo;
     while (true) {
-      // the largest aligned block starting at x that stays within [x, hi]
-      int size = Long.numberOfTrailingZeros(x); // x = 0: 64
-      size = Math.min(size, width);
+      int size = Math.min(Long.numberOfTrailingZeros(x), width); // x = 0: the whole domain
       while (size > 0 && !fits(x, size, hi)) {
         size--;
       }
-      n++;
+      out.add(new long[] {x, width - size});
       long last = size == 64 ? -1L : x + ((1L << size) - 1);
       if (last == hi) {
-        return n;
+        return out;
       }
       x = last + 1;
     }

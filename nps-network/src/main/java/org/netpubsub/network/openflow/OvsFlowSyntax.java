@@ -29,10 +29,10 @@ public final class OvsFlowSyntax {
       parts.add("in_port=" + OfPort.name(m.inPort()));
     }
     if (m.ipv6Src() != null) {
-      parts.add("ipv6_src=" + m.ipv6Src());
+      parts.add("ipv6_src=" + masked(m.ipv6Src()));
     }
     if (m.ipv6Dst() != null) {
-      parts.add("ipv6_dst=" + m.ipv6Dst());
+      parts.add("ipv6_dst=" + masked(m.ipv6Dst()));
     }
     boolean protoInKeyword = proto != null && !proto.equals("ip") && !proto.equals("ipv6");
     if (m.ipProto() != null && !protoInKeyword) {
@@ -234,6 +234,28 @@ public final class OvsFlowSyntax {
       case MODIFY -> "mod-group";
       case DELETE -> "del-groups";
     };
+  }
+
+  /**
+   * A masked IPv6 field as ovs-ofctl reads it back. OVS 3.1 takes a mask that starts with a decimal
+   * digit and a colon ("0:ffff::") for a prefix length and refuses it (it prints such masks itself
+   * but cannot read them): a mask whose first group is 0 is written "::ffff:…" with the other seven
+   * groups in full, which parses to the same mask.
+   */
+  static String masked(MaskedIpv6 m) {
+    String text = m.toString();
+    int slash = text.indexOf('/');
+    Ipv6Address mask = m.mask();
+    if (slash < 0 || !text.substring(slash + 1).startsWith("0:")) {
+      return text;
+    }
+    StringBuilder sb = new StringBuilder(text.substring(0, slash + 1)).append(':');
+    for (int g = 1; g < 8; g++) {
+      long word = g < 4 ? mask.high() : mask.low();
+      int shift = 48 - 16 * (g % 4);
+      sb.append(':').append(Long.toHexString((word >>> shift) & 0xffff));
+    }
+    return sb.toString();
   }
 
   /** Packet headers as an ovs-ofctl flow ({@code ofproto/trace} input) without the in_port. */

@@ -130,6 +130,46 @@ final class OvsBridge implements AutoCloseable {
   }
 
   /**
+   * Sends many flow-mods through one {@code ovs-ofctl add-flows} process: each line of its file is
+   * a flow-mod with its command ({@code add}, {@code delete_strict}, …); fails on any error.
+   */
+  void applyBatch(List<FlowMod> mods) {
+    if (mods.isEmpty()) {
+      return;
+    }
+    List<String> lines = new ArrayList<>();
+    for (FlowMod m : mods) {
+      String command = m.command().name().toLowerCase(java.util.Locale.ROOT);
+      lines.add(command + " " + OvsFlowSyntax.flowMod(m));
+    }
+    List<String> cmd = ofctl();
+    cmd.addAll(List.of("add-flows", name, file(lines)));
+    check(cmd);
+  }
+
+  /** Adds groups through one ovs-ofctl process. */
+  void addGroups(List<GroupEntry> groups) {
+    if (groups.isEmpty()) {
+      return;
+    }
+    List<String> cmd = ofctl();
+    cmd.addAll(
+        List.of("add-groups", name, file(groups.stream().map(OvsFlowSyntax::group).toList())));
+    check(cmd);
+  }
+
+  private static String file(List<String> lines) {
+    try {
+      java.nio.file.Path f = java.nio.file.Files.createTempFile("nps-ofctl-", ".txt");
+      f.toFile().deleteOnExit();
+      java.nio.file.Files.write(f, lines);
+      return f.toString();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
    * Runs an ovs-ofctl command: the last OpenFlow error name in its output (an error the switch
    * answered, or ovs-ofctl's own check of the same rule), or empty if it succeeded.
    */

@@ -1,0 +1,263 @@
+package org.netpubsub.network.camus.openflow;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntFunction;
+import org.netpubsub.compiler.pipeline.FieldEntry;
+import org.netpubsub.compiler.pipeline.Group;
+import org.netpubsub.compiler.pipeline.LeafEntry;
+import org.netpubsub.compiler.pipeline.Match;
+import org.netpubsub.compiler.pipeline.Pipeline;
+import org.netpubsub.compiler.pipeline.PipelineDiff;
+import org.netpubsub.compiler.pipeline.Tcam;
+import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.Bucket;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.GroupMod;
+import org.netpubsub.network.openflow.GroupType;
+import org.netpubsub.network.openflow.MaskedIpv6;
+import org.netpubsub.network.openflow.MaskedLong;
+import org.netpubsub.network.openflow.PacketHeaders;
+
+/**
+ * A compiled pipeline as OpenFlow 1.3 tables (Camus target 2, as Open vSwitch runs it):
+ *
+ * <ul>
+ *   <li>table 0: UDP to the event port at {@code ff0e::/16} goes to the first field table;
+ *   <li>one table per carried field, from {@link Config#firstTable}: an entry matches the BDD state
+ *       in the metadata and the field's bits of the IPv6 destination ({@link QueryAddressLayout}),
+ *       writes the next state and goes on; a range is one flow per prefix of its expansion; a
+ *       state's default entry has the lower priority; a miss goes on with the state unchanged;
+ *   <li>the leaf table: the final state's entry applies its group; a miss drops;
+ *   <li>groups of type ALL, one per distinct action set, one bucket per action.
+ * </ul>
+ *
+ * The state lives in the low {@link Config#stateBits} bits of the metadata, starting at 0. Pure: it
+ * only builds flow entries, groups and the messages that turn one pipeline into the next.
+ */
+public final class OpenFlowPipeline {
+  /**
+   * @param entryPriority the table-0 flow's priority (above other apps' flows for the prefix)
+   * @param firstTable the first field table; the leaf table follows the field tables
+   * @param stateBits metadata bits for the state (the pipeline's own need must fit)
+   * @param cookie marks every flow of this pipeline
+   * @param groupBase group ids are the compiler's plus this
+   * @param eventPort the UDP destination port of events
+   * @param buckets the actions of the bucket for one action id (an output, a rewrite …)
+   */
+  public record Config(
+      int entryPriority,
+      int firstTable,
+      int stateBits,
+      long cookie,
+      long groupBase,
+      int eventPort,
+      IntFunction<List<Action>> buckets) {
+    public Config {
+      Objects.requireNonNull(buckets, "buckets");
+      if (firstTable < 1 || stateBits < 1 || stateBits > 32) {
+        throw new IllegalArgumentException("first table ≥ 1 and 1..32 state bits, please");
+      }
+    }
+
+    /** Plain ports: the action id is the output port. */
+    public static Config ports(int firstTable, long cookie, int eventPort) {
+      return new Config(
+          30000, firstTable, 32, cookie, 0x10000, eventPort, p -> List.of(Action.output(p)));
+    }
+  }
+
+  static final int VALUE_PRIORITY = 200;
+  static final int DEFAULT_PRIORITY = 100;
+
+  private final QueryAddressLayout layout;
+  private final Config config;
+  private final int fields;
+
+  public OpenFlowPipeline(QueryAddressLayout layout, Config config) {
+    this.layout = layout;
+    this.config = config;
+    this.fields = layout.carried().fields().size();
+  }
+
+  public QueryAddressLayout layout() {
+    return layout;
+  }
+
+  /** The table-0 entry, every field table's miss entry, and the flows of every table entry. */
+  public List<FlowEntry> flows(Pipeline p) {
+    check(p);
+    List<FlowEntry> out = new ArrayList<>(fixedFlows());
+    for (int f = 0; f < fields; f++) {
+      for (FieldEntry e : p.table(f)) {
+        out.addAll(flows(f, e));
+      }
+    }
+    for (LeafEntry e : p.leafTable()) {
+      out.add(leafFlow(e));
+    }
+    return out;
+  }
+
+  public List<GroupEntry> groups(Pipeline p) {
+    return p.groups().stream().map(this::group).toList();
+  }
+
+  /** The entry into the pipeline and the misses that carry the state on: always installed. */
+  public List<FlowEntry> fixedFlows() {
+    List<FlowEntry> out = new ArrayList<>();
+    out.add(
+        FlowEntry.builder()
+            .table(0)
+            .priority(config.entryPriority())
+            .cookie(config.cookie())
+            .match(
+                org.netpubsub.network.openflow.Match.builder()
+                    .ethType(PacketHeaders.ETH_TYPE_IPV6)
+                    .ipv6Dst(QueryAddressLayout.prefix())
+                    .ipProto(PacketHeaders.IP_PROTO_UDP)
+                    .udpDst(config.eventPort())
+                    .build())
+            .gotoTable(config.firstTable())
+            .build());
+    for (int f = 0; f < fields; f++) {
+      out.add(
+          FlowEntry.builder()
+              .table(config.firstTable() + f)
+              .priority(0)
+              .cookie(config.cookie())
+              .match(org.netpubsub.network.openflow.Match.ANY)
+              .gotoTable(config.firstTable() + f + 1)
+              .build());
+    }
+    return out;
+  }
+
+  /**
+   * The messages that turn the switch from one pipeline to the next: groups created, then flows
+   * added, then flows deleted, then groups deleted — new states never reuse an id the same update
+   * frees, so old paths stay whole until their flows go.
+   */
+  public record Changes(
+      List<GroupMod> groupsAdded,
+      List<FlowMod> flowsAdded,
+      List<FlowMod> flowsDeleted,
+      List<GroupMod> groupsDeleted) {
+    public int size() {
+      return groupsAdded.size() + flowsAdded.size() + flowsDeleted.size() + groupsDeleted.size();
+    }
+  }
+
+  public Changes changes(PipelineDiff d) {
+    List<GroupMod> groupsAdded = new ArrayList<>();
+    List<FlowMod> added = new ArrayList<>();
+    List<FlowMod> deleted = new ArrayList<>();
+    List<GroupMod> groupsDeleted = new ArrayList<>();
+    d.groupsAdded().forEach(g -> groupsAdded.add(GroupMod.add(group(g))));
+    for (int f = 0; f < fields; f++) {
+      for (FieldEntry e : d.added(f)) {
+        flows(f, e).forEach(fl -> added.add(FlowMod.add(fl)));
+      }
+      for (FieldEntry e : d.removed(f)) {
+        flows(f, e).forEach(fl -> deleted.add(FlowMod.deleteStrict(fl)));
+      }
+    }
+    d.leavesAdded().forEach(e -> added.add(FlowMod.add(leafFlow(e))));
+    d.leavesRemoved().forEach(e -> deleted.add(FlowMod.deleteStrict(leafFlow(e))));
+    // An add with the match and priority of a flow being deleted replaces it (the root's state 0
+    // keeps its matches and changes its next state): a strict delete would remove the new flow.
+    java.util.Set<String> replaced = new java.util.HashSet<>();
+    added.forEach(m -> replaced.add(key(m)));
+    deleted.removeIf(m -> replaced.contains(key(m)));
+    d.groupsRemoved().forEach(g -> groupsDeleted.add(GroupMod.delete(groupId(g.id()))));
+    return new Changes(groupsAdded, added, deleted, groupsDeleted);
+  }
+
+  private static String key(FlowMod m) {
+    return m.tableId() + "/" + m.priority() + "/" + m.match();
+  }
+
+  /** The leaf table's id. */
+  public int leafTable() {
+    return config.firstTable() + fields;
+  }
+
+  public long groupId(int compilerGroup) {
+    return config.groupBase() + compilerGroup;
+  }
+
+  private List<FlowEntry> flows(int f, FieldEntry e) {
+    List<MaskedIpv6> matches = new ArrayList<>();
+    int width = layout.carried().field(f).width();
+    switch (e.match()) {
+      case Match.Value v -> matches.add(layout.match(f, v.value(), width));
+      case Match.Any a -> matches.add(null);
+      case Match.Range r -> {
+        for (long[] prefix : Tcam.expand(r.lo(), r.hi(), width)) {
+          matches.add(layout.match(f, prefix[0], (int) prefix[1]));
+        }
+      }
+    }
+    List<FlowEntry> out = new ArrayList<>();
+    int priority = e.match() instanceof Match.Any ? DEFAULT_PRIORITY : VALUE_PRIORITY;
+    for (MaskedIpv6 m : matches) {
+      var match =
+          org.netpubsub.network.openflow.Match.builder()
+              .ethType(PacketHeaders.ETH_TYPE_IPV6)
+              .metadata(new MaskedLong(e.state(), stateMask()));
+      if (m != null) {
+        match.ipv6Dst(m);
+      }
+      out.add(
+          FlowEntry.builder()
+              .table(config.firstTable() + f)
+              .priority(priority)
+              .cookie(config.cookie())
+              .match(match.build())
+              .writeMetadata(e.next(), stateMask())
+              .gotoTable(config.firstTable() + f + 1)
+              .build());
+    }
+    return out;
+  }
+
+  private FlowEntry leafFlow(LeafEntry e) {
+    return FlowEntry.builder()
+        .table(leafTable())
+        .priority(VALUE_PRIORITY)
+        .cookie(config.cookie())
+        .match(
+            org.netpubsub.network.openflow.Match.builder()
+                .metadata(new MaskedLong(e.state(), stateMask()))
+                .build())
+        .apply(Action.group(groupId(e.group())))
+        .build();
+  }
+
+  private GroupEntry group(Group g) {
+    List<Bucket> buckets = new ArrayList<>();
+    for (int a : g.actions()) {
+      buckets.add(Bucket.of(config.buckets().apply(a).toArray(Action[]::new)));
+    }
+    return new GroupEntry(groupId(g.id()), GroupType.ALL, buckets);
+  }
+
+  private long stateMask() {
+    return config.stateBits() == 64 ? -1L : (1L << config.stateBits()) - 1;
+  }
+
+  private void check(Pipeline p) {
+    if (!p.spec().fields().equals(layout.carried().fields())) {
+      throw new IllegalArgumentException(
+          "compile for the carried spec (QueryAddressLayout.carried()): the address holds "
+              + layout.carried().fields().stream().map(q -> q.name()).toList());
+    }
+    if (p.stateBits() > config.stateBits()) {
+      throw new IllegalArgumentException(
+          p.stateBits() + " state bits needed, " + config.stateBits() + " configured");
+    }
+  }
+}
