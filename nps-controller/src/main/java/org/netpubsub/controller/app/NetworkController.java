@@ -29,6 +29,7 @@ import org.netpubsub.controller.southbound.PortInfo;
 import org.netpubsub.controller.southbound.SouthboundListener;
 import org.netpubsub.controller.southbound.SwitchDisconnectedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
+import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.discovery.DiscoveryClock;
 import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.discovery.LinkDiscovery;
@@ -36,6 +37,7 @@ import org.netpubsub.network.forwarding.UnicastRouting;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.topology.Host;
@@ -208,9 +210,16 @@ public final class NetworkController implements Closeable {
    * Fails if a switch refuses or does not answer in time; that switch is then reconciled.
    */
   public CompletableFuture<Integer> applyChanges(SortedMap<Long, List<FlowMod>> mods) {
+    SortedMap<Long, List<SwitchMod>> all = new TreeMap<>(mods.comparator());
+    mods.forEach((dpid, l) -> all.put(dpid, SwitchMod.flows(l)));
+    return applySwitchMods(all);
+  }
+
+  /** {@link #applyChanges} for batches that hold group-mods too (in the order given). */
+  public CompletableFuture<Integer> applySwitchMods(SortedMap<Long, List<SwitchMod>> mods) {
     refreshDesired(mods.keySet(), false);
     List<CompletableFuture<BatchResult>> sent = new ArrayList<>();
-    for (Map.Entry<Long, List<FlowMod>> e : mods.entrySet()) {
+    for (Map.Entry<Long, List<SwitchMod>> e : mods.entrySet()) {
       long dpid = e.getKey();
       SwitchHandle sw = connected.get(dpid);
       if (sw == null || e.getValue().isEmpty()) {
@@ -220,7 +229,7 @@ public final class NetworkController implements Closeable {
         dirty.add(dpid); // a reconcile in flight planned with the old desired state
       }
       sent.add(
-          sw.applyFlows(e.getValue())
+          sw.apply(e.getValue())
               .whenComplete(
                   (r, err) -> {
                     if (err != null) {
@@ -345,8 +354,13 @@ public final class NetworkController implements Closeable {
   private void refreshDesired(Collection<Long> dpids, boolean reconcile) {
     for (long dpid : dpids) {
       List<FlowEntry> flows = new ArrayList<>(baseFlows.getOrDefault(dpid, List.of()));
-      contributors.forEach(app -> flows.addAll(app.flows(dpid)));
-      DesiredState want = new DesiredState(flows, List.of());
+      List<GroupEntry> groups = new ArrayList<>();
+      contributors.forEach(
+          app -> {
+            flows.addAll(app.flows(dpid));
+            groups.addAll(app.groups(dpid));
+          });
+      DesiredState want = new DesiredState(flows, groups);
       if (!server.desiredState().get(dpid).equals(Optional.of(want))) {
         server.desiredState().put(dpid, want);
         if (reconcile) {
