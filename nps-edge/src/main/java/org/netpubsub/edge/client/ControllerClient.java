@@ -97,7 +97,8 @@ public final class ControllerClient implements Closeable {
           required(n, "schema_id", request).asLong(),
           required(index, "length", request).asInt(),
           dimensions,
-          n.path("event_port").asInt(PubSubConfig.DEFAULT_EVENT_PORT));
+          n.path("event_port").asInt(PubSubConfig.DEFAULT_EVENT_PORT),
+          n.path("routing").asText(PubSubConfig.PLEROMA));
     } catch (IllegalArgumentException e) {
       throw new ControllerException(request, 200, "unusable answer: " + e.getMessage());
     }

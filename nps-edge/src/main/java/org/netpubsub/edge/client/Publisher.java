@@ -142,8 +142,7 @@ public final class Publisher implements Closeable {
       InetSocketAddress to =
           destination != null
               ? destination
-              : new InetSocketAddress(
-                  config.index().address(stamped).address(), config.eventPort());
+              : new InetSocketAddress(config.address(stamped), config.eventPort());
       buffer.clear();
       codec.encode(stamped, buffer);
       buffer.flip();
