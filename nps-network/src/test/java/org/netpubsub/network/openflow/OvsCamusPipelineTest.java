@@ -66,7 +66,7 @@ class OvsCamusPipelineTest {
     check(c, events);
 
     c = RuleCompiler.compile(LAYOUT.carried(), rules.subList(30, 160), CompileOptions.EXACT, c);
-    OpenFlowPipeline.Changes ch = of.changes(c.diff());
+    OpenFlowPipeline.Changes ch = of.changes(c.diff(), c.pipeline());
     bridge.addGroups(ch.groupsAdded().stream().map(GroupMod::toEntry).toList());
     bridge.applyBatch(ch.flowsAdded());
     bridge.applyBatch(ch.flowsDeleted());

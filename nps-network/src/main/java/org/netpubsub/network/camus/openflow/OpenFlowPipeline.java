@@ -1,7 +1,9 @@
 package org.netpubsub.network.camus.openflow;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntFunction;
 import org.netpubsub.compiler.pipeline.FieldEntry;
@@ -47,6 +49,8 @@ public final class OpenFlowPipeline {
    * @param groupBase group ids are the compiler's plus this
    * @param eventPort the UDP destination port of events
    * @param buckets the actions of the bucket for one action id (an output, a rewrite …)
+   * @param upAction the action id of the logical up port (Camus §4), or −1 for none
+   * @param upPorts the physical up ports a message for {@code upAction} may leave by
    */
   public record Config(
       int entryPriority,
@@ -55,20 +59,49 @@ public final class OpenFlowPipeline {
       long cookie,
       long groupBase,
       int eventPort,
-      IntFunction<List<Action>> buckets) {
+      IntFunction<List<Action>> buckets,
+      int upAction,
+      List<Long> upPorts) {
     public Config {
       Objects.requireNonNull(buckets, "buckets");
+      upPorts = List.copyOf(upPorts);
       if (firstTable < 1 || stateBits < 1 || stateBits > 32) {
         throw new IllegalArgumentException("first table ≥ 1 and 1..32 state bits, please");
       }
+      if (upAction >= 0 && upPorts.isEmpty()) {
+        throw new IllegalArgumentException("a logical up port needs physical up ports");
+      }
     }
 
-    /** Plain ports: the action id is the output port. */
+    /** Plain ports: the action id is the output port; no up port. */
     public static Config ports(int firstTable, long cookie, int eventPort) {
       return new Config(
-          30000, firstTable, 32, cookie, 0x10000, eventPort, p -> List.of(Action.output(p)));
+          30000,
+          firstTable,
+          32,
+          cookie,
+          0x10000,
+          eventPort,
+          p -> List.of(Action.output(p)),
+          -1,
+          List.of());
+    }
+
+    /** The same with a logical up port: action {@code up} leaves by one of {@code ports}. */
+    public Config withUp(int up, List<Long> ports) {
+      return new Config(
+          entryPriority, firstTable, stateBits, cookie, groupBase, eventPort, buckets, up, ports);
     }
   }
+
+  /**
+   * Metadata bit set when a message came in on an up port: it must not go up again (Camus §4), so
+   * the leaf table sends it to the group's variant without the up bucket.
+   */
+  static final long FROM_UP = 1L << 40;
+
+  /** Group ids of the variants without the up bucket: the group's id plus this. */
+  static final long NO_UP_OFFSET = 0x800000;
 
   static final int VALUE_PRIORITY = 200;
   static final int DEFAULT_PRIORITY = 100;
@@ -96,14 +129,21 @@ public final class OpenFlowPipeline {
         out.addAll(flows(f, e));
       }
     }
+    Map<Integer, Group> groups = groupsById(p.groups(), List.of());
     for (LeafEntry e : p.leafTable()) {
-      out.add(leafFlow(e));
+      out.addAll(leafFlows(e, groups.get(e.group())));
     }
     return out;
   }
 
+  /** The up port's select group (when there is an up port), then the pipeline's groups. */
   public List<GroupEntry> groups(Pipeline p) {
-    return p.groups().stream().map(this::group).toList();
+    List<GroupEntry> out = new ArrayList<>();
+    if (config.upAction() >= 0) {
+      out.add(upGroup());
+    }
+    p.groups().forEach(g -> out.addAll(groups(g)));
+    return out;
   }
 
   /** The entry into the pipeline and the misses that carry the state on: always installed. */
@@ -123,6 +163,24 @@ public final class OpenFlowPipeline {
                     .build())
             .gotoTable(config.firstTable())
             .build());
+    for (long up : config.upPorts()) {
+      out.add(
+          FlowEntry.builder()
+              .table(0)
+              .priority(config.entryPriority() + 1)
+              .cookie(config.cookie())
+              .match(
+                  org.netpubsub.network.openflow.Match.builder()
+                      .inPort(up)
+                      .ethType(PacketHeaders.ETH_TYPE_IPV6)
+                      .ipv6Dst(QueryAddressLayout.prefix())
+                      .ipProto(PacketHeaders.IP_PROTO_UDP)
+                      .udpDst(config.eventPort())
+                      .build())
+              .writeMetadata(FROM_UP, FROM_UP)
+              .gotoTable(config.firstTable())
+              .build());
+    }
     for (int f = 0; f < fields; f++) {
       out.add(
           FlowEntry.builder()
@@ -151,12 +209,14 @@ public final class OpenFlowPipeline {
     }
   }
 
-  public Changes changes(PipelineDiff d) {
+  /** The messages for a diff; {@code after} is the pipeline the diff led to. */
+  public Changes changes(PipelineDiff d, Pipeline after) {
+    Map<Integer, Group> groups = groupsById(after.groups(), d.groupsRemoved());
     List<GroupMod> groupsAdded = new ArrayList<>();
     List<FlowMod> added = new ArrayList<>();
     List<FlowMod> deleted = new ArrayList<>();
     List<GroupMod> groupsDeleted = new ArrayList<>();
-    d.groupsAdded().forEach(g -> groupsAdded.add(GroupMod.add(group(g))));
+    d.groupsAdded().forEach(g -> groups(g).forEach(e -> groupsAdded.add(GroupMod.add(e))));
     for (int f = 0; f < fields; f++) {
       for (FieldEntry e : d.added(f)) {
         flows(f, e).forEach(fl -> added.add(FlowMod.add(fl)));
@@ -165,14 +225,20 @@ public final class OpenFlowPipeline {
         flows(f, e).forEach(fl -> deleted.add(FlowMod.deleteStrict(fl)));
       }
     }
-    d.leavesAdded().forEach(e -> added.add(FlowMod.add(leafFlow(e))));
-    d.leavesRemoved().forEach(e -> deleted.add(FlowMod.deleteStrict(leafFlow(e))));
+    for (LeafEntry e : d.leavesAdded()) {
+      leafFlows(e, groups.get(e.group())).forEach(f -> added.add(FlowMod.add(f)));
+    }
+    for (LeafEntry e : d.leavesRemoved()) {
+      leafFlows(e, groups.get(e.group())).forEach(f -> deleted.add(FlowMod.deleteStrict(f)));
+    }
     // An add with the match and priority of a flow being deleted replaces it (the root's state 0
     // keeps its matches and changes its next state): a strict delete would remove the new flow.
     java.util.Set<String> replaced = new java.util.HashSet<>();
     added.forEach(m -> replaced.add(key(m)));
     deleted.removeIf(m -> replaced.contains(key(m)));
-    d.groupsRemoved().forEach(g -> groupsDeleted.add(GroupMod.delete(groupId(g.id()))));
+    for (Group g : d.groupsRemoved()) {
+      groups(g).forEach(e -> groupsDeleted.add(GroupMod.delete(e.groupId())));
+    }
     return new Changes(groupsAdded, added, deleted, groupsDeleted);
   }
 
@@ -224,25 +290,79 @@ public final class OpenFlowPipeline {
     return out;
   }
 
-  private FlowEntry leafFlow(LeafEntry e) {
+  /**
+   * The leaf table's flows for a state: one to its group — or, when the group has the up bucket,
+   * one for messages from down ports and one, to the variant without it, for messages from up.
+   */
+  private List<FlowEntry> leafFlows(LeafEntry e, Group g) {
+    if (!hasUp(g)) {
+      return List.of(leafFlow(e.state(), stateMask(), groupId(e.group())));
+    }
+    long mask = stateMask() | FROM_UP;
+    return List.of(
+        leafFlow(e.state(), mask, groupId(e.group())),
+        leafFlow(e.state() | FROM_UP, mask, groupId(e.group()) + NO_UP_OFFSET));
+  }
+
+  private FlowEntry leafFlow(long metadata, long mask, long group) {
     return FlowEntry.builder()
         .table(leafTable())
         .priority(VALUE_PRIORITY)
         .cookie(config.cookie())
         .match(
             org.netpubsub.network.openflow.Match.builder()
-                .metadata(new MaskedLong(e.state(), stateMask()))
+                .metadata(new MaskedLong(metadata, mask))
                 .build())
-        .apply(Action.group(groupId(e.group())))
+        .apply(Action.group(group))
         .build();
   }
 
-  private GroupEntry group(Group g) {
+  /** A pipeline group as OpenFlow groups: itself, and its variant without the up bucket. */
+  private List<GroupEntry> groups(Group g) {
     List<Bucket> buckets = new ArrayList<>();
+    List<Bucket> withoutUp = new ArrayList<>();
     for (int a : g.actions()) {
-      buckets.add(Bucket.of(config.buckets().apply(a).toArray(Action[]::new)));
+      if (a == config.upAction()) {
+        buckets.add(Bucket.of(Action.group(groupId(0))));
+      } else {
+        Bucket b = Bucket.of(config.buckets().apply(a).toArray(Action[]::new));
+        buckets.add(b);
+        withoutUp.add(b);
+      }
     }
-    return new GroupEntry(groupId(g.id()), GroupType.ALL, buckets);
+    GroupEntry main = new GroupEntry(groupId(g.id()), GroupType.ALL, buckets);
+    return hasUp(g)
+        ? List.of(main, new GroupEntry(groupId(g.id()) + NO_UP_OFFSET, GroupType.ALL, withoutUp))
+        : List.of(main);
+  }
+
+  /** The logical up port: one bucket per physical up port, one chosen per flow (ECMP). */
+  private GroupEntry upGroup() {
+    List<Bucket> buckets = new ArrayList<>();
+    for (long p : config.upPorts()) {
+      buckets.add(Bucket.weighted(1, Action.output(p)));
+    }
+    return new GroupEntry(groupId(0), GroupType.SELECT, buckets);
+  }
+
+  private boolean hasUp(Group g) {
+    if (config.upAction() < 0) {
+      return false;
+    }
+    for (int a : g.actions()) {
+      if (a == config.upAction()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Map<Integer, Group> groupsById(
+      java.util.Collection<Group> live, List<Group> removed) {
+    Map<Integer, Group> out = new HashMap<>();
+    live.forEach(g -> out.put(g.id(), g));
+    removed.forEach(g -> out.putIfAbsent(g.id(), g));
+    return out;
   }
 
   private long stateMask() {

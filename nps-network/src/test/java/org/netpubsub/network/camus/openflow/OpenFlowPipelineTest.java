@@ -77,7 +77,7 @@ class OpenFlowPipelineTest {
     // withdraw 60, add 100: the changes bring the switch to the new tables
     List<Rule> now = new ArrayList<>(rules.subList(60, 400));
     c = RuleCompiler.compile(LAYOUT.carried(), now, CompileOptions.EXACT, c);
-    OpenFlowPipeline.Changes ch = of.changes(c.diff());
+    OpenFlowPipeline.Changes ch = of.changes(c.diff(), c.pipeline());
     assertThat(ch.size()).isPositive();
     ch.groupsAdded().forEach(m -> assertThat(sw.apply(m)).isEmpty());
     ch.flowsAdded().forEach(m -> assertThat(sw.apply(m)).isEmpty());
@@ -86,6 +86,40 @@ class OpenFlowPipelineTest {
     check(sw, c, now, events);
     assertThat(new TreeSet<>(sw.flows().stream().map(Object::toString).toList()))
         .isEqualTo(new TreeSet<>(of.flows(c.pipeline()).stream().map(Object::toString).toList()));
+  }
+
+  @Test
+  void theLogicalUpPortTakesOnePhysicalUpPortAndNeverServesWhatCameFromUp() {
+    List<Rule> rules =
+        org.netpubsub.compiler.rules.RuleParser.parse(
+            LAYOUT.carried().schema(),
+            "true : fwd(0)\nprice > 100 : fwd(2)\nprice > 500 : fwd(0, 3)");
+    Compilation c = RuleCompiler.compile(LAYOUT.carried(), rules, CompileOptions.EXACT);
+    OpenFlowPipeline of =
+        new OpenFlowPipeline(
+            LAYOUT,
+            OpenFlowPipeline.Config.ports(1, 0x4e5053_00000003L, 7073).withUp(0, List.of(7L, 8L)));
+    SimulatedSwitch sw = SimulatedSwitch.builder().ports(1, 2, 3, 4, 5, 6, 7, 8, 9).build();
+    of.groups(c.pipeline())
+        .forEach(g -> assertThat(sw.apply(GroupMod.add(g))).as("%s", g).isEmpty());
+    of.flows(c.pipeline()).forEach(f -> assertThat(sw.apply(FlowMod.add(f))).as("%s", f).isEmpty());
+    PacketHeaders cheap = packet(quote("IBM", 50, 100, "B"));
+    PacketHeaders dear = packet(quote("IBM", 1000, 100, "B"));
+    // from a down port: up by exactly one of 7 and 8, whichever the select group picks
+    assertThat(sw.possibleForwardings(1, cheap)).hasSize(2);
+    for (var f : sw.possibleForwardings(1, cheap)) {
+      assertThat(f.ports()).hasSize(1).containsAnyOf(7L, 8L);
+    }
+    for (var f : sw.possibleForwardings(1, dear)) {
+      assertThat(f.ports()).contains(2L, 3L).hasSize(3);
+    }
+    // from up port 7: down only, never up again
+    assertThat(sw.possibleForwardings(7, cheap)).allMatch(f -> f.ports().isEmpty());
+    assertThat(sw.possibleForwardings(7, dear)).allMatch(f -> f.ports().equals(List.of(2L, 3L)));
+  }
+
+  private static PacketHeaders packet(Event e) {
+    return PacketHeaders.udp6(Ipv6Address.parse("fd00::1"), LAYOUT.address(e), 40000, 7073);
   }
 
   private static void check(
