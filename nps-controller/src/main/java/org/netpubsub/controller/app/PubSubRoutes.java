@@ -176,6 +176,7 @@ final class PubSubRoutes {
     service.index().schema().indexDimensions().forEach(a -> dims.add(a.name()));
     n.put("event_port", ContentFlows.EVENT_PORT);
     n.put("max_cells", service.limits().maxCells());
+    n.put("routing", service.routing());
     return n;
   }
 

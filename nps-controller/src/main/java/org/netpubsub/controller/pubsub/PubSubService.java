@@ -3,7 +3,6 @@ package org.netpubsub.controller.pubsub;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,21 +14,17 @@ import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
 import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
-import org.netpubsub.network.pleroma.Advertisement;
-import org.netpubsub.network.pleroma.ConfigurationDelta;
-import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.pleroma.ContentFlows;
-import org.netpubsub.network.pleroma.Subscription;
 import org.netpubsub.network.topology.Topology;
 
 /**
- * The PLEROMA app: accepts advertisements and subscriptions (validated and admitted on the caller's
- * thread), applies them in arrival order to the {@link Configurator} on the controller loop, sends
- * the resulting flow-mods, and completes each request when every switch it touched acknowledged.
- * When the topology changes, the configurator is rebuilt on the new tree and the switches are
- * reconciled to it.
+ * The pub/sub app: accepts advertisements and subscriptions (validated and admitted on the caller's
+ * thread), applies them in arrival order to its {@link RoutingEngine} on the controller loop —
+ * PLEROMA's configurator or Camus's compiled pipelines — sends the resulting switch messages, and
+ * completes each request when every switch it touched acknowledged. When the topology changes, the
+ * engine is rebuilt and the switches are reconciled to it.
  */
 public final class PubSubService implements FlowContributor {
   private final NetworkController controller;
@@ -40,23 +35,38 @@ public final class PubSubService implements FlowContributor {
   private final AtomicLong nextId = new AtomicLong(1);
   private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
-  private Configurator configurator = Configurator.on(Topology.EMPTY); // loop only
+  private final RoutingEngine engine; // loop only
 
   private PubSubService(
-      NetworkController controller, SpatialIndex index, PubSubLimits limits, LongSupplier clock) {
+      NetworkController controller,
+      SpatialIndex index,
+      PubSubLimits limits,
+      LongSupplier clock,
+      RoutingEngine engine) {
     this.controller = controller;
+    this.engine = engine;
     this.index = index;
     this.limits = limits;
     this.nanoClock = clock;
     this.rate = new HostRateLimiter(limits.requestsPerSecond(), limits.burst());
   }
 
-  /** Starts the app on a controller: its flows join every switch's desired state. */
+  /** Starts the app with PLEROMA routing: its flows join every switch's desired state. */
   public static PubSubService attach(
       NetworkController controller, SpatialIndex index, PubSubLimits limits) {
-    PubSubService s = new PubSubService(controller, index, limits, System::nanoTime);
+    return attach(controller, index, limits, new PleromaEngine());
+  }
+
+  static PubSubService attach(
+      NetworkController controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
+    PubSubService s = new PubSubService(controller, index, limits, System::nanoTime, e);
     controller.addContributor(s).join();
     return s;
+  }
+
+  /** The routing clients must address events for ({@code pleroma}, {@code camus-mr} …). */
+  public String routing() {
+    return engine.name();
   }
 
   /** The index clients must use to address events (schema with index dimensions, length). */
@@ -91,11 +101,7 @@ public final class PubSubService implements FlowContributor {
                 throw new RequestRefusedException(404, "no request " + id); // raced a withdraw
               }
               livePerHost.merge(r.host(), -1, Integer::sum);
-              ConfigurationDelta delta =
-                  r.kind() == PubSubRequest.Kind.ADVERTISEMENT
-                      ? configurator.unadvertise(id)
-                      : configurator.unsubscribe(id);
-              return carryOut(r, delta, start);
+              return carryOut(r, engine.remove(r), start);
             })
         .thenCompose(f -> f);
   }
@@ -125,19 +131,22 @@ public final class PubSubService implements FlowContributor {
 
   @Override
   public void topologyChanged(Topology next) {
-    if (!next.equals(configurator.topology())) {
-      configurator = configurator.rebuiltOn(next);
-    }
+    engine.topologyChanged(next);
   }
 
   @Override
   public List<FlowEntry> flows(long dpid) {
-    return configurator.flows(dpid);
+    return engine.flows(dpid);
   }
 
-  /** The configurator's content flows of a switch, read on the loop (CP-config). */
+  @Override
+  public List<GroupEntry> groups(long dpid) {
+    return engine.groups(dpid);
+  }
+
+  /** The engine's flows of a switch, read on the loop (CP-config). */
   public CompletableFuture<List<FlowEntry>> contentFlows(long dpid) {
-    return controller.callOnLoop(() -> configurator.flows(dpid));
+    return controller.callOnLoop(() -> engine.flows(dpid));
   }
 
   // ---- requests ----
@@ -167,36 +176,34 @@ public final class PubSubService implements FlowContributor {
     return controller.callOnLoop(() -> carryOut(r, configure(r), start)).thenCompose(f -> f);
   }
 
-  /** On the loop: the request joins the configurator (Algorithm 1). */
-  private ConfigurationDelta configure(PubSubRequest r) {
-    Topology t = configurator.topology();
-    if (configurator.tree().isEmpty()) {
-      throw new RequestRefusedException(503, "no switch is connected yet");
+  /** On the loop: the request joins the routing. */
+  private RoutingEngine.Effect configure(PubSubRequest r) {
+    String notReady = engine.notReady();
+    if (notReady != null) {
+      throw new RequestRefusedException(503, notReady);
     }
-    if (t.host(r.host()).isEmpty()) {
-      throw new RequestRefusedException(
-          409,
-          "host "
-              + r.host()
-              + " is not known: it has not announced itself (IPv6 neighbour discovery)"
-              + " and was not registered (POST /v1/hosts)");
-    }
-    ConfigurationDelta delta =
-        r.kind() == PubSubRequest.Kind.ADVERTISEMENT
-            ? configurator.advertise(new Advertisement(r.id(), r.host(), r.cells()))
-            : configurator.subscribe(new Subscription(r.id(), r.host(), r.port(), r.cells()));
+    RoutingEngine.Effect effect = engine.add(r);
     live.put(r.id(), r);
     livePerHost.merge(r.host(), 1, Integer::sum);
-    return delta;
+    return effect;
   }
 
-  /** On the loop: sends the delta; completes when every touched switch acknowledged. */
+  /** 409: the host has not announced itself. */
+  static RequestRefusedException unknownHost(Ipv6Address host) {
+    return new RequestRefusedException(
+        409,
+        "host "
+            + host
+            + " is not known: it has not announced itself (IPv6 neighbour discovery)"
+            + " and was not registered (POST /v1/hosts)");
+  }
+
+  /** On the loop: sends the messages; completes when every touched switch acknowledged. */
   private CompletableFuture<RequestOutcome> carryOut(
-      PubSubRequest r, ConfigurationDelta delta, long start) {
-    SortedMap<Long, List<FlowMod>> mods = delta.flowMods();
-    int count = mods.values().stream().mapToInt(List::size).sum();
+      PubSubRequest r, RoutingEngine.Effect effect, long start) {
+    int count = effect.messages();
     return controller
-        .applyChanges(mods)
+        .applySwitchMods(effect.mods())
         .handle(
             (switches, err) -> {
               if (err != null) {
@@ -208,7 +215,7 @@ public final class PubSubService implements FlowContributor {
                 throw new CompletionException(cause);
               }
               return new RequestOutcome(
-                  r, count, switches, delta.paths(), nanoClock.getAsLong() - start);
+                  r, count, switches, effect.paths(), nanoClock.getAsLong() - start);
             });
   }
 
