@@ -15,15 +15,19 @@ import org.netpubsub.compiler.Compilation;
 import org.netpubsub.compiler.CompileOptions;
 import org.netpubsub.compiler.PipelineStats;
 import org.netpubsub.compiler.RuleCompiler;
+import org.netpubsub.compiler.aggregate.ConditionalAction;
+import org.netpubsub.compiler.aggregate.ConditionalActions;
 import org.netpubsub.compiler.pipeline.FieldEntry;
 import org.netpubsub.compiler.pipeline.Group;
 import org.netpubsub.compiler.pipeline.LeafEntry;
 import org.netpubsub.compiler.pipeline.Pipeline;
 import org.netpubsub.compiler.rules.Rule;
 import org.netpubsub.compiler.spec.MessageSpec;
-import org.netpubsub.compiler.target.software.SoftwarePipeline;
+import org.netpubsub.compiler.target.p4.P4Target;
+import org.netpubsub.compiler.target.software.StatefulPipeline;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.Event;
+import org.netpubsub.content.filter.FilterPrinter;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -88,7 +92,9 @@ final class CompileCommand implements Callable<Integer> {
   @Option(
       names = "--eval",
       paramLabel = "EVENTS.jsonl",
-      description = "Print, per event, the ports the tables forward it to (JSON lines).")
+      description =
+          "Print, per event, the ports the tables forward it to (JSON lines); aggregates are"
+              + " evaluated as at the last hop, in event order at each event's timestamp_ns.")
   Path eval;
 
   @Override
@@ -204,9 +210,15 @@ final class CompileCommand implements Callable<Integer> {
   }
 
   private void evaluate(Compilation c, List<Event> events, PrintWriter w) {
-    SoftwarePipeline sw = SoftwarePipeline.of(c.pipeline());
+    StatefulPipeline sw = StatefulPipeline.of(c);
     for (int i = 0; i < events.size(); i++) {
-      int[] ports = sw.actions(c.spec().values(events.get(i)));
+      Event e = events.get(i);
+      int[] ports;
+      try {
+        ports = sw.forward(e, e.timestampNanos());
+      } catch (IllegalArgumentException bad) {
+        throw new IllegalArgumentException("event " + i + ": " + bad.getMessage(), bad);
+      }
       if (json.enabled()) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("event", i);
@@ -221,16 +233,26 @@ final class CompileCommand implements Callable<Integer> {
   private void write(Compilation c) throws IOException {
     Files.createDirectories(out);
     switch (target) {
-      case "software" -> writeTables(c.pipeline(), out.resolve("pipeline.json"));
+      case "software" -> writeTables(c, out.resolve("pipeline.json"));
       case "openflow" -> OpenFlowFiles.write(c, out);
+      case "p4" -> {
+        for (Map.Entry<String, String> f : P4Target.emit(c).entrySet()) {
+          Files.writeString(out.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
+        }
+      }
       default ->
           throw new InvalidInputException(
               "the " + target + " target is not built into this version");
     }
   }
 
-  /** The tables as JSON: per field its entries, then the leaf table and the groups. */
-  static void writeTables(Pipeline p, Path file) throws IOException {
+  /**
+   * The tables as JSON: per field its entries, then the leaf table and the groups (their ports; a
+   * group with conditional actions also lists its action ids), then the conditional actions.
+   */
+  static void writeTables(Compilation c, Path file) throws IOException {
+    Pipeline p = c.pipeline();
+    ConditionalActions conditional = c.conditionalActions();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("spec", p.spec().name());
     m.put("state_bits", p.stateBits());
@@ -263,9 +285,31 @@ final class CompileCommand implements Callable<Integer> {
     m.put("leaf", leaves);
     List<Object> groups = new ArrayList<>();
     for (Group g : p.groups()) {
-      groups.add(Map.of("group", g.id(), "ports", g.actions()));
+      Map<String, Object> group = new LinkedHashMap<>();
+      group.put("group", g.id());
+      group.put("ports", conditional.ports(g.actions()));
+      if (Arrays.stream(g.actions()).anyMatch(ConditionalActions::isConditional)) {
+        group.put("actions", g.actions());
+      }
+      groups.add(group);
     }
     m.put("groups", groups);
+    if (!conditional.isEmpty()) {
+      List<Object> actions = new ArrayList<>();
+      for (ConditionalAction a : conditional.all()) {
+        Map<String, Object> action = new LinkedHashMap<>();
+        action.put("id", a.id());
+        action.put("rule", a.rule());
+        action.put("port", a.port());
+        action.put(
+            "conditions",
+            a.conditions().stream()
+                .map(x -> Map.of("slot", x.slot(), "aggregate", FilterPrinter.print(x.atom())))
+                .toList());
+        actions.add(action);
+      }
+      m.put("conditional_actions", actions);
+    }
     Files.writeString(
         file,
         JsonOutput.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(m),

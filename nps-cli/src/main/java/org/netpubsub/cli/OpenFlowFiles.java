@@ -11,6 +11,7 @@ import java.util.Map;
 import org.netpubsub.compiler.Compilation;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.OvsFlowSyntax;
 
 /**
@@ -26,8 +27,22 @@ final class OpenFlowFiles {
 
   static void write(Compilation c, Path dir) throws IOException {
     QueryAddressLayout layout = QueryAddressLayout.of(c.spec());
+    var conditional = c.conditionalActions();
+    OpenFlowPipeline.Config ports = OpenFlowPipeline.Config.ports(1, COOKIE, EVENT_PORT);
+    // OpenFlow cannot keep aggregates: a conditional action forwards to its port (a superset)
     OpenFlowPipeline of =
-        new OpenFlowPipeline(layout, OpenFlowPipeline.Config.ports(1, COOKIE, EVENT_PORT));
+        new OpenFlowPipeline(
+            layout,
+            new OpenFlowPipeline.Config(
+                ports.entryPriority(),
+                ports.firstTable(),
+                ports.stateBits(),
+                ports.cookie(),
+                ports.groupBase(),
+                ports.eventPort(),
+                a -> List.of(Action.output(conditional.portOf(a))),
+                -1,
+                List.of()));
     Files.write(
         dir.resolve("flows.txt"),
         of.flows(c.pipeline()).stream().map(OvsFlowSyntax::flow).toList());

@@ -12,6 +12,10 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.compiler.spec.BuiltinSpecs;
+import org.netpubsub.compiler.spec.MessageSpec;
+import org.netpubsub.compiler.target.p4.P4EntriesInterpreter;
+import org.netpubsub.content.event.Event;
 import picocli.CommandLine;
 
 class CompileCommandTest {
@@ -92,6 +96,130 @@ class CompileCommandTest {
     JsonNode p = new ObjectMapper().readTree(dir.resolve("pipeline.json").toFile());
     assertThat(p.get("tables")).hasSize(4);
     assertThat(p.get("groups")).hasSize(2);
+  }
+
+  @Test
+  void p4TargetWritesTheControlItsEntriesAndGroups() throws Exception {
+    Path p4 = dir.resolve("p4");
+    assertThat(
+            run(
+                "compile",
+                "--spec",
+                "itch",
+                "--rules",
+                rules.toString(),
+                "--target",
+                "p4",
+                "--out",
+                p4.toString()))
+        .as(err.toString())
+        .isZero();
+    String program = Files.readString(p4.resolve("camus.p4"));
+    assertThat(program)
+        .contains("control CamusIngress(")
+        .contains("table field_stock {")
+        .contains("hdr.itch.price : range;")
+        .contains("table leaf {")
+        .contains("leaf.apply();");
+    String entries = Files.readString(p4.resolve("entries.json"));
+    String groups = Files.readString(p4.resolve("groups.json"));
+    assertThat(new ObjectMapper().readTree(groups).get("multicast_group_entries")).hasSize(2);
+    // the files alone, run as a v1model switch would, forward as the software tables do
+    MessageSpec itch = BuiltinSpecs.itch();
+    P4EntriesInterpreter sw = P4EntriesInterpreter.of(itch, entries, groups);
+    assertThat(sw.ports(quote(itch, "GOOGL", 2000000))).containsExactly(1);
+    assertThat(sw.ports(quote(itch, "MSFT", 100))).containsExactly(2, 3);
+    assertThat(sw.ports(quote(itch, "IBM", 900000))).isEmpty();
+    assertThat(pipelineFiles(p4)).containsExactly("camus.p4", "entries.json", "groups.json");
+
+    Files.writeString(rules, "price > 5 : fwd(600)\n");
+    assertThat(
+            run(
+                "compile",
+                "--spec",
+                "itch",
+                "--rules",
+                rules.toString(),
+                "--target",
+                "p4",
+                "--out",
+                p4.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("port 600 does not fit v1model's 9-bit ports");
+  }
+
+  @Test
+  void aggregatesAreEvaluatedAsAtTheLastHopInEventOrder() throws Exception {
+    Files.writeString(
+        rules,
+        """
+        stock == "GOOGL" && count() > 1 over 100ms : fwd(4);
+        stock == "MSFT" : fwd(2);
+        """);
+    Files.writeString(
+        events,
+        """
+        {"kind":"event","attributes":{"stock":"GOOGL","price":1,"shares":1,"side":"B"},"timestamp_ns":0}
+        {"kind":"event","attributes":{"stock":"GOOGL","price":1,"shares":1,"side":"B"},"timestamp_ns":50000000}
+        {"kind":"event","attributes":{"stock":"MSFT","price":1,"shares":1,"side":"B"},"timestamp_ns":60000000}
+        {"kind":"event","attributes":{"stock":"GOOGL","price":1,"shares":1,"side":"B"},"timestamp_ns":100000000}
+        """);
+    assertThat(
+            run(
+                "compile",
+                "--spec",
+                "itch",
+                "--rules",
+                rules.toString(),
+                "--eval",
+                events.toString(),
+                "--json",
+                "--out",
+                dir.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString().strip().lines().map(l -> l.replaceAll(".*\"ports\":", "")))
+        .containsExactly("[]}", "[4]}", "[2]}", "[]}"); // 1, 2 > 1, -, a new window: 1
+    JsonNode p = new ObjectMapper().readTree(dir.resolve("pipeline.json").toFile());
+    assertThat(p.get("conditional_actions").get(0).get("port").asInt()).isEqualTo(4);
+    assertThat(
+            p.get("conditional_actions").get(0).get("conditions").get(0).get("aggregate").asText())
+        .isEqualTo("count() > 1 over 100ms");
+    assertThat(p.get("groups").toString()).contains("\"ports\":[4],\"actions\":[1048576]");
+
+    Files.writeString(
+        events,
+        """
+        {"kind":"event","attributes":{"stock":"GOOGL","price":1,"shares":1,"side":"B"},"timestamp_ns":9}
+        {"kind":"event","attributes":{"stock":"GOOGL","price":1,"shares":1,"side":"B"},"timestamp_ns":5}
+        """);
+    assertThat(
+            run(
+                "compile",
+                "--spec",
+                "itch",
+                "--rules",
+                rules.toString(),
+                "--eval",
+                events.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("event 1: time went backwards: 5 ns after 9 ns");
+  }
+
+  static long[] quote(MessageSpec spec, String stock, long price) {
+    return spec.values(
+        Event.builder(spec.schema())
+            .set("stock", stock)
+            .set("price", price)
+            .set("shares", 100)
+            .set("side", "B")
+            .build());
+  }
+
+  static List<String> pipelineFiles(Path d) throws Exception {
+    try (var s = Files.list(d)) {
+      return s.map(f -> f.getFileName().toString()).sorted().toList();
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.netpubsub.compiler;
 
 import java.util.List;
+import org.netpubsub.compiler.aggregate.ConditionalActions;
 import org.netpubsub.compiler.bdd.Bdd;
 import org.netpubsub.compiler.pipeline.Pipeline;
 import org.netpubsub.compiler.pipeline.PipelineDiff;
@@ -60,7 +61,10 @@ public final class Compilation {
     return state.rules.size();
   }
 
-  /** Rules the tables match a superset of (widened constraints, α, aggregates left to hosts). */
+  /**
+   * Rules the tables match a superset of: widened constraints, α, and aggregates (which only a
+   * stateful evaluation of the {@link #conditionalActions} decides).
+   */
   public int widenedRules() {
     check();
     return (int) state.rules.values().stream().filter(p -> !p.exact()).count();
@@ -74,6 +78,15 @@ public final class Compilation {
       throw new IllegalArgumentException("no rule " + id);
     }
     return p.exact();
+  }
+
+  /**
+   * What the action ids above {@code Rule.MAX_PORT} in the leaves mean: rules with aggregates
+   * (Camus §2) forward through them. A snapshot.
+   */
+  public ConditionalActions conditionalActions() {
+    check();
+    return state.conditional.snapshot();
   }
 
   /** The actions a message with these field values gets, straight from the BDD. */

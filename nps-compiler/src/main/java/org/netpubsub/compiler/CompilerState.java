@@ -36,6 +36,7 @@ final class CompilerState {
   final CompileOptions options;
   final Bdd bdd;
   final Slicer slicer;
+  final ConditionalActionTable conditional = new ConditionalActionTable();
   final Map<String, Placed> rules = new LinkedHashMap<>();
   private final Map<Integer, UnionTree> buckets = new HashMap<>();
   private final Map<Integer, Integer> topSlot = new HashMap<>();
@@ -64,19 +65,28 @@ final class CompilerState {
     return root;
   }
 
+  /**
+   * Adds a rule's BDD. A conjunction with aggregates leads to conditional actions instead of the
+   * ports (Camus §2): the tables select it, and a stateful target decides on its aggregates.
+   */
   void add(Rule r) {
-    int leaf = bdd.leaf(Leaf.of(r.ports()));
-    int node = Bdd.EMPTY;
-    boolean exact = true;
+    ConditionalActionTable.check(r);
+    List<FieldConstraints> conjunctions = new ArrayList<>();
     for (Conjunction c : r.dnf().conjunctions()) {
-      FieldConstraints fc;
       try {
-        fc = ConstraintDomains.of(spec, c);
+        conjunctions.add(discretizer.apply(spec, ConstraintDomains.of(spec, c)));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(r.id() + " (" + r.filter() + "): " + e.getMessage(), e);
       }
-      FieldConstraints widened = discretizer.apply(spec, fc);
+    }
+    int plain = bdd.leaf(Leaf.of(r.ports()));
+    int node = Bdd.EMPTY;
+    boolean exact = true;
+    int i = 0;
+    for (Conjunction c : r.dnf().conjunctions()) {
+      FieldConstraints widened = conjunctions.get(i++);
       exact &= widened.exact() && c.aggregates().isEmpty();
+      int leaf = c.aggregates().isEmpty() ? plain : bdd.leaf(Leaf.of(conditional.actions(r, c)));
       node = bdd.union(node, ConjunctionBdd.build(bdd, widened, max, leaf));
     }
     int bucket = r.ports()[0];
@@ -93,6 +103,7 @@ final class CompilerState {
 
   void remove(String id) {
     Placed p = rules.remove(id);
+    conditional.release(id);
     UnionTree tree = buckets.get(p.bucket());
     tree.remove(p.slot());
     if (tree.isEmpty()) {
@@ -112,6 +123,7 @@ final class CompilerState {
     changedBuckets.clear();
     root = top.root();
     PipelineDiff diff = slicer.update(root);
+    conditional.endUpdate();
     maybeCompact();
     return diff;
   }

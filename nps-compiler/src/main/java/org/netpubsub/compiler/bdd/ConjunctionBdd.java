@@ -52,13 +52,23 @@ public final class ConjunctionBdd {
     return acc;
   }
 
-  /** A chain over the allowed values, or over the excluded ones when that is how s is finite. */
+  /**
+   * A chain over the allowed values, or over the excluded ones when they are fewer; every value of
+   * the set's intervals is one test (adjacent values merge into intervals: {@code v == 1 || v == 2}
+   * is [1, 2]). The set was checked to be small ({@code ConstraintDomains}).
+   */
   private static int equalities(Bdd bdd, int f, IntervalSet s, long max, int then) {
-    boolean allowed = s.isPoints();
-    IntervalSet points = allowed ? s : s.complement(max);
+    IntervalSet excluded = s.complement(max);
+    boolean allowed = Long.compareUnsigned(s.size(), excluded.size()) <= 0;
+    IntervalSet points = allowed ? s : excluded;
     int acc = allowed ? Bdd.EMPTY : then;
     for (int i = points.intervals() - 1; i >= 0; i--) {
-      acc = bdd.node(f, points.lo(i), allowed ? then : Bdd.EMPTY, acc);
+      for (long v = points.hi(i); ; v--) {
+        acc = bdd.node(f, v, allowed ? then : Bdd.EMPTY, acc);
+        if (v == points.lo(i)) {
+          break;
+        }
+      }
     }
     return acc;
   }

@@ -22,8 +22,8 @@ import org.netpubsub.content.filter.StringConstraint;
  *   <li>Attributes that are no query field: widened.
  * </ul>
  *
- * An exact-match field accepts only single values or all-but-single-values; anything else is an
- * IllegalArgumentException that names the field.
+ * An exact-match field accepts only sets of single values or all but such a set (at most {@link
+ * #MAX_EXACT_VALUES} of them); anything else is an IllegalArgumentException that names the field.
  */
 public final class ConstraintDomains {
   private ConstraintDomains() {}
@@ -94,11 +94,17 @@ public final class ConstraintDomains {
     return IntervalSet.range(q.encode(b, (byte) 0), q.encode(b, (byte) 0xff));
   }
 
+  /**
+   * The most values an exact field's chain enumerates (the accepted ones, or the excluded ones):
+   * {@code c != 0 && c != 1} leaves [2, max], whose complement [0, 1] is two values, not a range.
+   */
+  public static final long MAX_EXACT_VALUES = 1024;
+
   private static void checkMatchKind(QueryField q, IntervalSet s) {
     if (q.match() != MatchKind.EXACT) {
       return;
     }
-    if (!s.isPoints() && !s.complement(q.max()).isPoints()) {
+    if (Math.min(s.size(), s.complement(q.max()).size()) > MAX_EXACT_VALUES) {
       throw new IllegalArgumentException(
           q.name()
               + " is matched exactly (match: exact): only == and != apply, not a range"

@@ -21,7 +21,9 @@ import org.netpubsub.compiler.spec.MessageSpec;
  * range field's chain tests ascending thresholds and exits on the true branch, so the paths cut the
  * domain into consecutive ranges; an exact field's chain tests values and its last false branch is
  * the state's default entry. Paths to the empty leaf get no entry (the message ends in no group:
- * dropped). Every In node and non-empty leaf has a state id; the root's is 0.
+ * dropped) — except where an exact chain with a default tests a value whose true branch is the
+ * empty leaf: that value gets an entry that keeps the state (a dead end), or the default would take
+ * it. Every In node and non-empty leaf has a state id; the root's is 0.
  *
  * <p>Entries are a function of the node alone (nodes are immutable and hash-consed), so an update
  * re-slices only the In nodes that appeared and deletes those that disappeared; the states of the
@@ -50,6 +52,12 @@ public final class Slicer implements Pipeline {
 
   /** One path out of an In node: values matching {@code match} lead to node {@code target}. */
   private record Edge(Match match, int target) {}
+
+  /**
+   * The target of an edge that keeps the state: a state of field f has no entry in later tables and
+   * no leaf entry, so the message is dropped (see {@link #paths}).
+   */
+  private static final int STAY = -1;
 
   public Slicer(Bdd bdd, MessageSpec spec) {
     this.bdd = bdd;
@@ -217,7 +225,8 @@ public final class Slicer implements Pipeline {
     int f = bdd.field(n);
     List<FieldEntry> entries = new ArrayList<>();
     for (Edge e : edges.computeIfAbsent(n, this::paths)) {
-      FieldEntry entry = new FieldEntry(state, e.match(), stateOf.get(e.target()));
+      int next = e.target() == STAY ? state : stateOf.get(e.target());
+      FieldEntry entry = new FieldEntry(state, e.match(), next);
       entries.add(entry);
       diff.add(f, entry);
     }
@@ -243,12 +252,20 @@ public final class Slicer implements Pipeline {
     List<Edge> out = new ArrayList<>();
     int n = u;
     if (bdd.isEquality(f)) {
+      List<Long> dropped = new ArrayList<>();
       for (; bdd.isNode(n) && bdd.field(n) == f; n = bdd.whenFalse(n)) {
         if (bdd.whenTrue(n) != Bdd.EMPTY) {
           out.add(new Edge(new Match.Value(bdd.constant(n)), bdd.whenTrue(n)));
+        } else {
+          dropped.add(bdd.constant(n));
         }
       }
       if (n != Bdd.EMPTY) {
+        // Below a default, a value that leads nowhere needs an entry of its own, or the default
+        // would take it: one that keeps the state, a dead end.
+        for (long c : dropped) {
+          out.add(new Edge(new Match.Value(c), STAY));
+        }
         out.add(new Edge(Match.ANY, n));
       }
       return out;
@@ -330,7 +347,10 @@ public final class Slicer implements Pipeline {
         (n, l) -> {
           if (remap[n] >= 0) {
             edges2.put(
-                remap[n], l.stream().map(e -> new Edge(e.match(), remap[e.target()])).toList());
+                remap[n],
+                l.stream()
+                    .map(e -> e.target() == STAY ? e : new Edge(e.match(), remap[e.target()]))
+                    .toList());
           }
         });
     edges.clear();

@@ -54,7 +54,10 @@ public final class SoftwarePipeline {
     return state < groupOfState.length ? groupOfState[state] : -1;
   }
 
-  /** The actions (ports) for a message, sorted; empty when dropped. */
+  /**
+   * The actions for a message, sorted; empty when dropped. They are ports, and for rules with
+   * aggregates conditional action ids, which {@link StatefulPipeline} evaluates.
+   */
   public int[] actions(long[] values) {
     int g = group(values);
     return g < 0 ? new int[0] : actionsOfGroup[g].clone();

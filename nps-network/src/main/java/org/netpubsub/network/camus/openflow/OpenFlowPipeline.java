@@ -319,8 +319,10 @@ public final class OpenFlowPipeline {
 
   /** A pipeline group as OpenFlow groups: itself, and its variant without the up bucket. */
   private List<GroupEntry> groups(Group g) {
-    List<Bucket> buckets = new ArrayList<>();
-    List<Bucket> withoutUp = new ArrayList<>();
+    // Two actions with the same bucket (a conditional action and a plain one of its port) send one
+    // copy, not two.
+    java.util.LinkedHashSet<Bucket> buckets = new java.util.LinkedHashSet<>();
+    java.util.LinkedHashSet<Bucket> withoutUp = new java.util.LinkedHashSet<>();
     for (int a : g.actions()) {
       if (a == config.upAction()) {
         buckets.add(Bucket.of(Action.group(groupId(0))));
@@ -330,9 +332,11 @@ public final class OpenFlowPipeline {
         withoutUp.add(b);
       }
     }
-    GroupEntry main = new GroupEntry(groupId(g.id()), GroupType.ALL, buckets);
+    GroupEntry main = new GroupEntry(groupId(g.id()), GroupType.ALL, List.copyOf(buckets));
     return hasUp(g)
-        ? List.of(main, new GroupEntry(groupId(g.id()) + NO_UP_OFFSET, GroupType.ALL, withoutUp))
+        ? List.of(
+            main,
+            new GroupEntry(groupId(g.id()) + NO_UP_OFFSET, GroupType.ALL, List.copyOf(withoutUp)))
         : List.of(main);
   }
 
