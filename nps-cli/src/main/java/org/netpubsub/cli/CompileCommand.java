@@ -28,6 +28,7 @@ import org.netpubsub.compiler.target.software.StatefulPipeline;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.FilterPrinter;
+import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -97,11 +98,44 @@ final class CompileCommand implements Callable<Integer> {
               + " evaluated as at the last hop, in event order at each event's timestamp_ns.")
   Path eval;
 
+  @Option(
+      names = "--policy",
+      paramLabel = "mr|tr",
+      description =
+          "Compile a whole fabric (Camus §4): rules per host (fwd(N) or \"host\":\"hN\" is host"
+              + " hN), filter sets by memory (mr) or traffic (tr) reduction, every switch compiled"
+              + " (exact at the edge, --alpha above); prints per-layer resources. --eval sends"
+              + " each event through the fabric and counts traffic per layer.")
+  String policy;
+
+  @Option(
+      names = "--topology",
+      paramLabel = "fattree:K",
+      description = "With --policy: the fabric, numbered as the test bed numbers it.")
+  String topology;
+
+  @Option(
+      names = "--churn",
+      paramLabel = "N",
+      description =
+          "With --policy: time N one-subscription changes (withdrawn, then subscribed again).")
+  int churn;
+
+  @Option(
+      names = "--warmup",
+      description =
+          "With --policy: compile the fabric once, untimed, before the timed compilation (JIT"
+              + " warm-up: times as a controller that has run a while sees them).")
+  boolean warmup;
+
   @Override
   public Integer call() throws IOException {
     if (!List.of("software", "openflow", "p4").contains(target)) {
       throw new IllegalArgumentException(
           "--target must be software, openflow or p4, not '" + target + "'");
+    }
+    if (policy != null || topology != null || churn != 0 || warmup) {
+      return network();
     }
     MessageSpec messageSpec = CompilerInputs.spec(specName);
     if (target.equals("openflow")) {
@@ -125,6 +159,34 @@ final class CompileCommand implements Callable<Integer> {
     }
     w.flush();
     return 0;
+  }
+
+  /** {@code --policy}: the whole fabric (see {@link NetworkCompile}). */
+  private int network() {
+    if (policy == null || topology == null) {
+      throw new IllegalArgumentException("--policy and --topology go together");
+    }
+    if (out != null || churn < 0) {
+      throw new IllegalArgumentException(
+          out != null ? "--out writes one switch's tables; not with --policy" : "--churn N >= 0");
+    }
+    PrintWriter w = spec.commandLine().getOut();
+    int rc =
+        NetworkCompile.run(
+            new NetworkCompile.Request(
+                CompilerInputs.spec(specName),
+                rulesFile,
+                RoutingPolicy.parse(policy),
+                topology,
+                alpha,
+                stats,
+                eval,
+                churn,
+                warmup,
+                json.enabled()),
+            w);
+    w.flush();
+    return rc;
   }
 
   private void summary(Compilation c, double ms, PrintWriter w) {
