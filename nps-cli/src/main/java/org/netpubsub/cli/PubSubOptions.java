@@ -9,10 +9,30 @@ import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.network.camus.RoutingPolicy;
 import picocli.CommandLine.Option;
 
-/** The options of {@code nps controller} that turn on in-network pub/sub (PLEROMA). */
+/**
+ * The options of {@code nps controller} that turn on in-network pub/sub: PLEROMA (content addresses
+ * on a spanning tree) or Camus (compiled pipelines on a fat tree).
+ */
 final class PubSubOptions {
+  @Option(
+      names = "--routing",
+      defaultValue = "pleroma",
+      paramLabel = "R",
+      description =
+          "pleroma (docs/pubsub.md), camus-mr or camus-tr (docs/compiler.md: memory- or"
+              + " traffic-reducing filter sets on a fat tree) (default: ${DEFAULT-VALUE}).")
+  String routing;
+
+  @Option(
+      names = "--alpha",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Camus: discretization unit above the edge layer (default: 1, exact).")
+  long alpha;
+
   @Option(
       names = "--schema",
       paramLabel = "FILE",
@@ -73,6 +93,20 @@ final class PubSubOptions {
           "--max-cells must be in 1.." + SpatialIndex.MAX_CELLS_LIMIT);
     }
     PubSubLimits limits = PubSubLimits.DEFAULTS.withRate(ratePerHost, burst).withMaxCells(maxCells);
-    return Optional.of(PubSubService.attach(controller, new SpatialIndex(s, length), limits));
+    SpatialIndex index = new SpatialIndex(s, length);
+    return Optional.of(
+        switch (routing) {
+          case "pleroma" -> PubSubService.attach(controller, index, limits);
+          case "camus-mr", "camus-tr" -> {
+            if (alpha < 1) {
+              throw new IllegalArgumentException("--alpha must be at least 1");
+            }
+            yield PubSubService.attachCamus(
+                controller, index, limits, RoutingPolicy.parse(routing.substring(6)), alpha);
+          }
+          default ->
+              throw new IllegalArgumentException(
+                  "--routing must be pleroma, camus-mr or camus-tr, not '" + routing + "'");
+        });
   }
 }

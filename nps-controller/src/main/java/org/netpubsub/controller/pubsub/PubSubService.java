@@ -13,6 +13,7 @@ import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
+import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
@@ -55,6 +56,19 @@ public final class PubSubService implements FlowContributor {
   public static PubSubService attach(
       NetworkController controller, SpatialIndex index, PubSubLimits limits) {
     return attach(controller, index, limits, new PleromaEngine());
+  }
+
+  /**
+   * Starts the app with Camus routing (docs/compiler.md): {@code policy} MR or TR, {@code alpha}
+   * the discretization above the edge layer. The index only tells clients the schema.
+   */
+  public static PubSubService attachCamus(
+      NetworkController controller,
+      SpatialIndex index,
+      PubSubLimits limits,
+      RoutingPolicy policy,
+      long alpha) {
+    return attach(controller, index, limits, new CamusEngine(index.schema(), policy, alpha));
   }
 
   static PubSubService attach(

@@ -136,6 +136,23 @@ public final class OpenFlowPipeline {
     return out;
   }
 
+  /**
+   * The OpenFlow groups of the pipeline groups that hold {@code action}: to modify when that
+   * action's bucket changes (a host's subscribers come and go).
+   */
+  public List<GroupEntry> groupsWith(Pipeline p, int action) {
+    List<GroupEntry> out = new ArrayList<>();
+    for (Group g : p.groups()) {
+      for (int a : g.actions()) {
+        if (a == action) {
+          out.addAll(groups(g));
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   /** The up port's select group (when there is an up port), then the pipeline's groups. */
   public List<GroupEntry> groups(Pipeline p) {
     List<GroupEntry> out = new ArrayList<>();
