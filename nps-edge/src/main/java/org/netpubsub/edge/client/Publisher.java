@@ -41,8 +41,10 @@ public final class Publisher implements Closeable {
   private final String interfaceName;
   private final ByteBuffer buffer = ByteBuffer.allocateDirect(EventCodec.MAX_SIZE);
   private final Registration advertisement;
+  private final long lingerNanos;
   private long sequence;
   private long published;
+  private long lastSentNanos;
   private boolean closed;
 
   private Publisher(Builder b, PubSubConfig config, Inet6Address host, Dnf advertised)
@@ -55,6 +57,7 @@ public final class Publisher implements Closeable {
     this.advertised = advertised;
     this.destination = b.destination;
     this.clock = b.clock;
+    this.lingerNanos = b.linger.toNanos();
     this.publisherId = b.publisherId != null ? b.publisherId : new SecureRandom().nextLong();
     NetworkInterface nif = HostAddresses.interfaceOf(host);
     this.interfaceName = nif.getName();
@@ -153,6 +156,7 @@ public final class Publisher implements Closeable {
             "cannot send the event to " + to + " from " + interfaceName + ": " + e.getMessage(), e);
       }
       sequence++;
+      lastSentNanos = System.nanoTime();
       published++;
       return stamped;
     }
@@ -186,11 +190,21 @@ public final class Publisher implements Closeable {
   /** Unadvertises and closes the socket; the socket is closed even when the controller refuses. */
   @Override
   public void close() throws IOException {
+    long sentAt;
     synchronized (this) {
       if (closed) {
         return;
       }
       closed = true;
+      sentAt = sequence == 0 ? Long.MIN_VALUE : lastSentNanos;
+    }
+    // Datagrams still in the switches would be cut off if their paths went now: linger first.
+    if (sentAt != Long.MIN_VALUE) {
+      for (long wait = sentAt + lingerNanos - System.nanoTime();
+          wait > 0;
+          wait = sentAt + lingerNanos - System.nanoTime()) {
+        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+      }
     }
     try {
       controller.unadvertise(advertisement.id());
@@ -198,6 +212,9 @@ public final class Publisher implements Closeable {
       channel.close();
     }
   }
+
+  /** How long {@link #close} waits after the last event, by default, before unadvertising. */
+  public static final java.time.Duration DEFAULT_LINGER = java.time.Duration.ofMillis(200);
 
   /** Options of a {@link Publisher}; {@link #build()} advertises. */
   public static final class Builder {
@@ -208,6 +225,7 @@ public final class Publisher implements Closeable {
     private InetSocketAddress destination;
     private int multicastHops = 16;
     private InstantSource clock = InstantSource.system();
+    private java.time.Duration linger = DEFAULT_LINGER;
     private Long publisherId;
 
     private Builder(ControllerClient controller) {
@@ -246,6 +264,18 @@ public final class Publisher implements Closeable {
         throw new IllegalArgumentException("multicast hops must be in 1..255, got " + hops);
       }
       this.multicastHops = hops;
+      return this;
+    }
+
+    /**
+     * How long {@link #close} waits after the last event before it unadvertises (default {@link
+     * #DEFAULT_LINGER}), so that events in flight still find their paths.
+     */
+    public Builder linger(java.time.Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("linger must not be negative: " + d);
+      }
+      this.linger = d;
       return this;
     }
 

@@ -220,6 +220,28 @@ class PublisherSubscriberTest {
   }
 
   @Test
+  void closeLingersAfterTheLastEventBeforeUnadvertising() throws Exception {
+    Publisher pub =
+        Publisher.builder(client)
+            .host(LOOPBACK)
+            .linger(java.time.Duration.ofMillis(300))
+            .destination(new InetSocketAddress(LOOPBACK, 9))
+            .build();
+    pub.publish(quote("X", 1, 1));
+    long sent = System.nanoTime();
+    pub.close();
+    assertThat(System.nanoTime() - sent).isGreaterThanOrEqualTo(300_000_000L);
+    assertThat(stub.advertisements()).isEmpty();
+    // nothing sent: nothing in flight, no wait
+    Publisher idle =
+        Publisher.builder(client).host(LOOPBACK).linger(java.time.Duration.ofHours(1)).build();
+    idle.close();
+    assertThat(stub.advertisements()).isEmpty();
+    assertThatThrownBy(() -> Publisher.builder(client).linger(java.time.Duration.ofMillis(-1)))
+        .hasMessageContaining("negative");
+  }
+
+  @Test
   void aFailingCallbackDoesNotStopTheReceiver() throws Exception {
     List<Long> prices = new CopyOnWriteArrayList<>();
     try (Subscriber sub =
