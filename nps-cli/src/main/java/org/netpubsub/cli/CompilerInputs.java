@@ -35,8 +35,8 @@ final class CompilerInputs {
 
   /**
    * Rules from a rule file ({@code FILTER : fwd(P, …);} lines) or from JSON lines as {@code nps
-   * workload gen} writes them ({@code {"kind":"filter","filter":…,"ports":[…]}}; other kinds are
-   * skipped). {@code -} reads stdin.
+   * workload gen} writes them ({@code {"kind":"filter","filter":…,"ports":[…]}}, or {@code
+   * "host":"hN"} for port N; other kinds are skipped). {@code -} reads stdin.
    */
   static List<Rule> rules(MessageSpec spec, String file) {
     String text = file.equals("-") ? stdin() : read(Path.of(file), "rules");
@@ -60,14 +60,24 @@ final class CompilerInputs {
       if (!n.path("kind").asText("filter").equals("filter")) {
         continue;
       }
-      if (!n.path("filter").isTextual() || !n.path("ports").isArray()) {
+      String host = n.path("host").asText("");
+      boolean byHost = host.matches("h[0-9]+");
+      if (!n.path("filter").isTextual() || !(n.path("ports").isArray() || byHost)) {
         throw new InvalidInputException(
-            file + " line " + (i + 1) + ": a rule line needs \"filter\" and \"ports\"");
+            file
+                + " line "
+                + (i + 1)
+                + ": a rule line needs \"filter\" and \"ports\" (or \"host\": \"hN\", port N)");
       }
       String filter = n.get("filter").asText();
-      int[] ports = new int[n.get("ports").size()];
-      for (int p = 0; p < ports.length; p++) {
-        ports[p] = n.get("ports").get(p).asInt(-1);
+      int[] ports;
+      if (n.path("ports").isArray()) {
+        ports = new int[n.get("ports").size()];
+        for (int p = 0; p < ports.length; p++) {
+          ports[p] = n.get("ports").get(p).asInt(-1);
+        }
+      } else {
+        ports = new int[] {Integer.parseInt(host.substring(1))};
       }
       try {
         out.add(
