@@ -29,26 +29,55 @@ import org.netpubsub.compiler.target.software.SoftwarePipeline;
  * messages ({@link Malformation.Scope#MESSAGE}) to none, so a run never spans one. A packet with
  * malformed framing is dropped whole.
  *
- * <p><b>How.</b> Like Camus's ingress, {@link #split} computes a port set per message (its group);
- * then, for 64 messages × 64 ports at a time, turns message port-sets into per-port message masks
- * (a bit-matrix transpose, or a scatter of set bits when few are set), and reads runs off the
- * masks. Nothing is allocated per message; the scratch arrays grow to the largest packet seen.
- * Counters accumulate across calls. Not thread-safe: one splitter per thread.
+ * <p><b>How.</b> Like Camus's ingress, {@link #split} gives each message a port set — its group's
+ * row, a bitset of ports — and counts per row (messages, bytes, and messages in the same row as
+ * their predecessor); a port's messages and bytes are sums over the rows that hold it, and its
+ * packets are its messages less those that continue its run, which are counted per message with
+ * byte-lane adders over the ports that both neighbours keep. Like Camus's egress, a port's packets
+ * are cut only when asked for ({@link #runs}, {@link #emit}): then, for 64 messages × 64 ports at a
+ * time, the message port sets become per-port message masks (a bit-matrix transpose, or a scatter
+ * of set bits when few are set), and runs are read off the masks. Nothing is allocated per message;
+ * the scratch arrays grow to the largest packet seen. Counters accumulate across calls. Not
+ * thread-safe: one splitter per thread.
  */
 public final class PortSplitter {
   /** Below this many (message, port) pairs in a 64 × 64 block, scattering beats transposing. */
   private static final int SCATTER_LIMIT = 160;
 
+  /** One bit in each byte: byte j of {@code (x >>> k) & LANES} is bit 8 j + k of x. */
+  private static final long LANES = 0x0101_0101_0101_0101L;
+
+  /** Byte-lane counters are flushed before they can overflow. */
+  private static final int LANE_MAX = 255;
+
   private final SoftwarePipeline pipeline;
   private final int[] ports;
   private final int words;
+  private final int allRow;
   private final int noneRow;
   private final int otherRow;
 
-  /** Row r (a group id, then every port, then none): the dense port indexes as a bitset. */
-  private final long[] rowBits;
+  /**
+   * One record per row (group ids, then every port, then none), kept together so that a message
+   * touches one place: the ports as a bitset ({@link #words} longs), then the messages, block bytes
+   * and repeats (messages whose predecessor had the same row) counted for it.
+   */
+  private final long[] rows;
 
+  private final int stride;
   private final boolean[] rowEmpty;
+
+  /**
+   * Per-port counters of messages that continue a run (the port keeps the message and its
+   * predecessor, in a different row), eight ports per long in byte lanes: {@code lanes[8 w + k]}
+   * byte j counts port 64 w + 8 j + k. Adding a word of ports is 8 independent shift-mask-adds, no
+   * carry chain; the lanes are flushed into {@link #flushed} every {@link #LANE_MAX} additions.
+   */
+  private final long[] lanes;
+
+  private final long[] flushed;
+  private int laneAdds;
+  private boolean statsStale = true;
 
   private final MoldPacket packet = new MoldPacket();
   private final long[] values = new long[AddOrders.FIELDS];
@@ -56,7 +85,9 @@ public final class PortSplitter {
   private int[] rowOf = new int[64];
   private long[] masks = new long[0];
   private int chunks;
+  private int packetMessages;
   private boolean control;
+  private boolean runsReady = true;
   private int[] runPort = new int[256];
   private int[] runFirst = new int[256];
   private int[] runCount = new int[256];
@@ -102,25 +133,28 @@ public final class PortSplitter {
     }
     ports = all.stream().mapToInt(Integer::intValue).toArray();
     words = (ports.length + 63) >>> 6;
-    int allRow = maxGroup + 1;
-    noneRow = maxGroup + 2;
+    stride = words + 3;
+    allRow = maxGroup + 1;
+    noneRow = allRow + 1;
     otherRow = others == OtherMessages.ALL_PORTS ? allRow : noneRow;
-    rowBits = new long[(noneRow + 1) * words];
+    rows = new long[(noneRow + 1) * stride];
     rowEmpty = new boolean[noneRow + 1];
     Arrays.fill(rowEmpty, true);
     for (Group g : groups) {
       for (int a : g.actions()) {
         int dense = Arrays.binarySearch(ports, a);
         if (dense >= 0) {
-          rowBits[g.id() * words + (dense >>> 6)] |= 1L << dense;
+          rows[g.id() * stride + (dense >>> 6)] |= 1L << dense;
           rowEmpty[g.id()] = false;
         }
       }
     }
     for (int d = 0; d < ports.length; d++) {
-      rowBits[allRow * words + (d >>> 6)] |= 1L << d;
+      rows[allRow * stride + (d >>> 6)] |= 1L << d;
     }
     rowEmpty[allRow] = ports.length == 0;
+    lanes = new long[words * 8];
+    flushed = new long[ports.length];
     portMessages = new long[ports.length];
     portBytes = new long[ports.length];
     portPackets = new long[ports.length];
@@ -142,19 +176,20 @@ public final class PortSplitter {
    */
   public boolean split(byte[] buf, int off, int len) {
     runs = 0;
+    runsReady = true;
     control = false;
+    packetMessages = 0;
     if (!packet.parse(buf, off, len)) {
       malformed[packet.malformation().ordinal()]++;
       return false;
     }
     packets++;
+    statsStale = true;
     if (packet.isHeartbeat() || packet.isEndOfSession()) {
       control = true;
       controlPackets++;
       for (int p = 0; p < ports.length; p++) {
         addRun(p, 0, 0);
-        portPackets[p]++;
-        portBytes[p] += MoldUdp64.HEADER_LENGTH;
       }
       return true;
     }
@@ -163,16 +198,107 @@ public final class PortSplitter {
     if (rowOf.length < m) {
       rowOf = new int[Math.max(m, rowOf.length * 2)];
     }
+    long[] r = rows;
+    int previous = noneRow;
     for (int i = 0; i < m; i++) {
-      int row = classify(buf, packet.messageOffset(i), packet.messageLength(i));
+      int start = packet.blockOffset(i);
+      int end = packet.blockOffset(i + 1);
+      int row = classify(buf, start + 2, end - start - 2);
       rowOf[i] = row;
       if (rowEmpty[row]) {
         droppedMessages++;
+      } else {
+        int at = row * stride + words;
+        r[at]++;
+        r[at + 1] += end - start;
+        if (row == previous) {
+          r[at + 2]++;
+        } else if (!rowEmpty[previous]) {
+          countContinuing(row, previous);
+        }
+      }
+      previous = row;
+    }
+    packetMessages = m;
+    runsReady = false;
+    return true;
+  }
+
+  /** Counts one for each port that both rows hold. */
+  private void countContinuing(int row, int previous) {
+    if (laneAdds == LANE_MAX) {
+      addLanes(flushed);
+      Arrays.fill(lanes, 0L);
+      laneAdds = 0;
+    }
+    laneAdds++;
+    long[] r = rows;
+    long[] c = lanes;
+    int a = row * stride;
+    int b = previous * stride;
+    for (int w = 0; w < words; w++) {
+      long x = r[a + w] & r[b + w];
+      if (x == 0) {
+        continue;
+      }
+      int at = w << 3;
+      c[at] += x & LANES;
+      c[at + 1] += (x >>> 1) & LANES;
+      c[at + 2] += (x >>> 2) & LANES;
+      c[at + 3] += (x >>> 3) & LANES;
+      c[at + 4] += (x >>> 4) & LANES;
+      c[at + 5] += (x >>> 5) & LANES;
+      c[at + 6] += (x >>> 6) & LANES;
+      c[at + 7] += (x >>> 7) & LANES;
+    }
+  }
+
+  /** Adds the byte-lane counts to {@code out}, per port. */
+  private void addLanes(long[] out) {
+    for (int w = 0; w < words; w++) {
+      for (int k = 0; k < 8; k++) {
+        long v = lanes[(w << 3) + k];
+        for (int j = 0; v != 0; j++, v >>>= 8) {
+          out[(w << 6) + (j << 3) + k] += v & 0xff;
+        }
       }
     }
-    transpose(m);
-    collectRuns();
-    return true;
+  }
+
+  /**
+   * Per port, from the per-row counters: messages and block bytes are sums over the rows that hold
+   * the port; its packets are its messages less those that continue a run (repeats of a row and the
+   * byte-lane counts), plus one per control packet; bytes add a header per packet. Costs rows ×
+   * ports, so it runs when counts are read.
+   */
+  private void refreshStats() {
+    if (!statsStale) {
+      return;
+    }
+    statsStale = false;
+    long[] continuing = flushed.clone();
+    addLanes(continuing);
+    Arrays.fill(portMessages, 0L);
+    Arrays.fill(portBytes, 0L);
+    for (int row = 0; row <= allRow; row++) {
+      int at = row * stride;
+      long n = rows[at + words];
+      if (n == 0) {
+        continue;
+      }
+      for (int w = 0; w < words; w++) {
+        for (long x = rows[at + w]; x != 0; x &= x - 1) {
+          int p = (w << 6) + Long.numberOfTrailingZeros(x);
+          portMessages[p] += n;
+          portBytes[p] += rows[at + words + 1];
+          continuing[p] += rows[at + words + 2];
+        }
+      }
+    }
+    for (int p = 0; p < ports.length; p++) {
+      portPackets[p] = portMessages[p] - continuing[p] + controlPackets;
+      portBytes[p] += (long) MoldUdp64.HEADER_LENGTH * portPackets[p];
+    }
   }
 
   /** The row of a message: its group, every port, or none. */
@@ -219,7 +345,7 @@ public final class PortSplitter {
       for (int w = 0; w < words; w++) {
         int bits = 0;
         for (int i = 0; i < n; i++) {
-          long x = rowBits[rowOf[first + i] * words + w];
+          long x = rows[rowOf[first + i] * stride + w];
           b[i] = x;
           bits += Long.bitCount(x);
         }
@@ -245,8 +371,10 @@ public final class PortSplitter {
     }
   }
 
-  /** Reads each port's runs of consecutive kept messages off its mask, and counts them. */
+  /** Reads each port's runs of consecutive kept messages off its mask (when first asked for). */
   private void collectRuns() {
+    runsReady = true;
+    transpose(packetMessages);
     for (int p = 0; p < ports.length; p++) {
       int base = p * chunks;
       int openFirst = -1;
@@ -261,7 +389,7 @@ public final class PortSplitter {
             openEnd = first + len;
           } else {
             if (openFirst >= 0) {
-              closeRun(p, openFirst, openEnd);
+              addRun(p, openFirst, openEnd - openFirst);
             }
             openFirst = first;
             openEnd = first + len;
@@ -270,16 +398,9 @@ public final class PortSplitter {
         }
       }
       if (openFirst >= 0) {
-        closeRun(p, openFirst, openEnd);
+        addRun(p, openFirst, openEnd - openFirst);
       }
     }
-  }
-
-  private void closeRun(int p, int first, int end) {
-    addRun(p, first, end - first);
-    portPackets[p]++;
-    portMessages[p] += end - first;
-    portBytes[p] += MoldUdp64.HEADER_LENGTH + packet.blockOffset(end) - packet.blockOffset(first);
   }
 
   private void addRun(int p, int first, int count) {
@@ -294,8 +415,14 @@ public final class PortSplitter {
     runs++;
   }
 
-  /** The packets the last {@link #split} produced, in port order, then message order. */
+  /**
+   * The packets the last {@link #split} produced, in port order, then message order (enumerated
+   * from the per-port masks on the first call after a split; {@code run*} take indexes below it).
+   */
   public int runs() {
+    if (!runsReady) {
+      collectRuns();
+    }
     return runs;
   }
 
@@ -350,10 +477,11 @@ public final class PortSplitter {
 
   /** Writes every packet of the last split to {@code sink}, one call per packet. */
   public void emit(PacketSink sink) {
+    int n = runs();
     if (out.length < packet.length()) {
       out = new byte[Math.max(packet.length(), out.length * 2)];
     }
-    for (int r = 0; r < runs; r++) {
+    for (int r = 0; r < n; r++) {
       int len = writeRun(r, out, 0);
       sink.packet(ports[runPort[r]], out, 0, len);
     }
@@ -406,16 +534,19 @@ public final class PortSplitter {
 
   /** Messages delivered to the port at {@code index} of {@link #ports()}, over all packets. */
   public long portMessages(int index) {
+    refreshStats();
     return portMessages[index];
   }
 
   /** Bytes (MoldUDP64 payloads) delivered to the port at {@code index} of {@link #ports()}. */
   public long portBytes(int index) {
+    refreshStats();
     return portBytes[index];
   }
 
   /** Packets delivered to the port at {@code index} of {@link #ports()}. */
   public long portPackets(int index) {
+    refreshStats();
     return portPackets[index];
   }
 }

@@ -109,6 +109,7 @@ class PortSplitterProperties {
     long expectedDrops = 0;
     MoldPacket parsed = new MoldPacket();
     int controls = 0;
+    Map<Integer, long[]> emitted = new HashMap<>(); // port → packets, bytes, messages
     for (int k = 0; k < packets.size(); k++) {
       byte[] bytes = packets.get(k);
       assertThat(parsed.parse(bytes, 0, bytes.length)).isTrue();
@@ -129,6 +130,10 @@ class PortSplitterProperties {
           (port, b, off, len) -> {
             MoldPacket out = new MoldPacket();
             assertThat(out.parse(b, off, len)).isTrue();
+            long[] e = emitted.computeIfAbsent(port, x -> new long[3]);
+            e[0]++;
+            e[1] += len;
+            e[2] += out.messages();
             assertThat(Arrays.copyOfRange(b, off, off + 10)).isEqualTo(SESSION);
             if (control) {
               assertThat(Arrays.copyOfRange(b, off, off + len)).isEqualTo(bytes);
