@@ -47,7 +47,7 @@ public final class PortSplitter {
   /** One bit in each byte: byte j of {@code (x >>> k) & LANES} is bit 8 j + k of x. */
   private static final long LANES = 0x0101_0101_0101_0101L;
 
-  /** Byte-lane counters are flushed before they can overflow. */
+  /** Messages per stretch of byte-lane counting: a byte counts at most 255. */
   private static final int LANE_MAX = 255;
 
   private final SoftwarePipeline pipeline;
@@ -67,16 +67,9 @@ public final class PortSplitter {
   private final int stride;
   private final boolean[] rowEmpty;
 
-  /**
-   * Per-port counters of messages that continue a run (the port keeps the message and its
-   * predecessor, in a different row), eight ports per long in byte lanes: {@code lanes[8 w + k]}
-   * byte j counts port 64 w + 8 j + k. Adding a word of ports is 8 independent shift-mask-adds, no
-   * carry chain; the lanes are flushed into {@link #flushed} every {@link #LANE_MAX} additions.
-   */
-  private final long[] lanes;
+  /** Per port: messages that continue its run from a predecessor in a different row. */
+  private final long[] continuing;
 
-  private final long[] flushed;
-  private int laneAdds;
   private boolean statsStale = true;
 
   private final MoldPacket packet = new MoldPacket();
@@ -153,8 +146,7 @@ public final class PortSplitter {
       rows[allRow * stride + (d >>> 6)] |= 1L << d;
     }
     rowEmpty[allRow] = ports.length == 0;
-    lanes = new long[words * 8];
-    flushed = new long[ports.length];
+    continuing = new long[ports.length];
     portMessages = new long[ports.length];
     portBytes = new long[ports.length];
     portPackets = new long[ports.length];
@@ -213,55 +205,70 @@ public final class PortSplitter {
         r[at + 1] += end - start;
         if (row == previous) {
           r[at + 2]++;
-        } else if (!rowEmpty[previous]) {
-          countContinuing(row, previous);
         }
       }
       previous = row;
     }
+    countContinuing(m);
     packetMessages = m;
     runsReady = false;
     return true;
   }
 
-  /** Counts one for each port that both rows hold. */
-  private void countContinuing(int row, int previous) {
-    if (laneAdds == LANE_MAX) {
-      addLanes(flushed);
-      Arrays.fill(lanes, 0L);
-      laneAdds = 0;
-    }
-    laneAdds++;
+  /**
+   * Counts, per port, the messages of this packet that continue its run from a predecessor in
+   * another row: for each word of ports, the ports both neighbours keep are added in byte lanes —
+   * eight registers, byte j of lane k counting port 64 w + 8 j + k, eight shift-mask-adds per
+   * message and no carry chain — and spilled to {@link #continuing} every {@link #LANE_MAX}
+   * messages. Dropped and malformed messages have no ports, so they end runs by themselves.
+   */
+  private void countContinuing(int m) {
     long[] r = rows;
-    long[] c = lanes;
-    int a = row * stride;
-    int b = previous * stride;
+    int[] of = rowOf;
     for (int w = 0; w < words; w++) {
-      long x = r[a + w] & r[b + w];
-      if (x == 0) {
-        continue;
+      for (int i = 1; i < m; ) {
+        int end = Math.min(m, i + LANE_MAX);
+        long a0 = 0;
+        long a1 = 0;
+        long a2 = 0;
+        long a3 = 0;
+        long a4 = 0;
+        long a5 = 0;
+        long a6 = 0;
+        long a7 = 0;
+        for (; i < end; i++) {
+          int row = of[i];
+          int prev = of[i - 1];
+          if (row == prev) {
+            continue; // a repeat, counted per row
+          }
+          long x = r[row * stride + w] & r[prev * stride + w];
+          a0 += x & LANES;
+          a1 += (x >>> 1) & LANES;
+          a2 += (x >>> 2) & LANES;
+          a3 += (x >>> 3) & LANES;
+          a4 += (x >>> 4) & LANES;
+          a5 += (x >>> 5) & LANES;
+          a6 += (x >>> 6) & LANES;
+          a7 += (x >>> 7) & LANES;
+        }
+        int base = w << 6;
+        spill(base, a0);
+        spill(base + 1, a1);
+        spill(base + 2, a2);
+        spill(base + 3, a3);
+        spill(base + 4, a4);
+        spill(base + 5, a5);
+        spill(base + 6, a6);
+        spill(base + 7, a7);
       }
-      int at = w << 3;
-      c[at] += x & LANES;
-      c[at + 1] += (x >>> 1) & LANES;
-      c[at + 2] += (x >>> 2) & LANES;
-      c[at + 3] += (x >>> 3) & LANES;
-      c[at + 4] += (x >>> 4) & LANES;
-      c[at + 5] += (x >>> 5) & LANES;
-      c[at + 6] += (x >>> 6) & LANES;
-      c[at + 7] += (x >>> 7) & LANES;
     }
   }
 
-  /** Adds the byte-lane counts to {@code out}, per port. */
-  private void addLanes(long[] out) {
-    for (int w = 0; w < words; w++) {
-      for (int k = 0; k < 8; k++) {
-        long v = lanes[(w << 3) + k];
-        for (int j = 0; v != 0; j++, v >>>= 8) {
-          out[(w << 6) + (j << 3) + k] += v & 0xff;
-        }
-      }
+  /** Adds byte j of {@code lanes} to the port at {@code first + 8 j}. */
+  private void spill(int first, long lanes) {
+    for (int p = first; lanes != 0; p += 8, lanes >>>= 8) {
+      continuing[p] += lanes & 0xff;
     }
   }
 
@@ -276,8 +283,7 @@ public final class PortSplitter {
       return;
     }
     statsStale = false;
-    long[] continuing = flushed.clone();
-    addLanes(continuing);
+    long[] continuing = this.continuing.clone();
     Arrays.fill(portMessages, 0L);
     Arrays.fill(portBytes, 0L);
     for (int row = 0; row <= allRow; row++) {
