@@ -432,28 +432,39 @@ public final class PortSplitter {
     return runs;
   }
 
+  private void checkRun(int r) {
+    if (r < 0 || r >= runs()) {
+      throw new IndexOutOfBoundsException("packet " + r + " of " + runs);
+    }
+  }
+
   /** The output port of packet {@code r}. */
   public int runPort(int r) {
+    checkRun(r);
     return ports[runPort[r]];
   }
 
   /** The index, in the split packet, of packet {@code r}'s first message. */
   public int runFirstMessage(int r) {
+    checkRun(r);
     return runFirst[r];
   }
 
   /** The messages packet {@code r} carries (0 for a heartbeat or end of session). */
   public int runMessages(int r) {
+    checkRun(r);
     return runCount[r];
   }
 
   /** The sequence number in packet {@code r}'s header: that of its first message. */
   public long runSequence(int r) {
+    checkRun(r);
     return packet.sequence() + runFirst[r];
   }
 
   /** The bytes of packet {@code r}. */
   public int runLength(int r) {
+    checkRun(r);
     if (control) {
       return MoldUdp64.HEADER_LENGTH;
     }
@@ -465,6 +476,7 @@ public final class PortSplitter {
 
   /** Writes packet {@code r} at {@code dst[off]}; returns its length ({@link #runLength}). */
   public int writeRun(int r, byte[] dst, int off) {
+    checkRun(r);
     byte[] src = packet.buffer();
     System.arraycopy(src, packet.offset(), dst, off, MoldUdp64.SESSION_LENGTH);
     if (control) {

@@ -33,7 +33,9 @@ class PortSplitterTest {
                 AddOrder.of("GOOGL", 1, 1, 'B', 4, 0).encode(),
                 new byte[] {'D', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9}));
     assertThat(s.split(packet, 0, packet.length)).isTrue();
+    assertThat(s.runPort(0)).as("runs are cut on first use").isEqualTo(1);
     assertThat(s.runs()).isEqualTo(3);
+    assertThatThrownBy(() -> s.runPort(3)).isInstanceOf(IndexOutOfBoundsException.class);
     // port 1: seq 100–101, then 103; port 2: seq 102
     assertThat(List.of(s.runPort(0), s.runPort(1), s.runPort(2))).containsExactly(1, 1, 2);
     assertThat(List.of(s.runSequence(0), s.runSequence(1), s.runSequence(2)))
