@@ -1,5 +1,7 @@
 package org.netpubsub.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +33,7 @@ import org.netpubsub.content.workload.Subscription;
 import org.netpubsub.content.workload.WorkloadSpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -39,7 +42,9 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The ITCH software path per message (Camus §7.1 on a CPU): MoldUDP64 framing, Add Order decoding,
@@ -145,7 +150,8 @@ public class ItchBenchmark {
   /** Stage 1: framing and Add Order decoding alone. */
   @Benchmark
   @OperationsPerInvocation(MESSAGES)
-  public long decode() {
+  public long decode(CpuMeter cpu) {
+    cpu.invocations++;
     long sum = 0;
     for (byte[] p : addOrderPackets) {
       packet.parse(p, 0, p.length);
@@ -160,7 +166,8 @@ public class ItchBenchmark {
   /** Stage 2: framing, decoding and the compiled tables (the group of each message). */
   @Benchmark
   @OperationsPerInvocation(MESSAGES)
-  public long decodeAndTables() {
+  public long decodeAndTables(CpuMeter cpu) {
+    cpu.invocations++;
     long sum = 0;
     for (byte[] p : addOrderPackets) {
       packet.parse(p, 0, p.length);
@@ -173,18 +180,19 @@ public class ItchBenchmark {
   }
 
   /**
-   * Framing, decoding, tables and the split: each port's message mask and its counts (messages,
-   * packets, bytes), Add Orders only.
+   * Framing, decoding, tables and the split decision: each message's port set and the per-port
+   * counts (messages, packets, bytes) kept up to date, Add Orders only. The packets themselves are
+   * cut on demand ({@link #splitAndWrite}).
    */
   @Benchmark
   @OperationsPerInvocation(MESSAGES)
-  public long split() {
-    long runs = 0;
+  public long split(CpuMeter cpu) {
+    cpu.invocations++;
+    long ok = 0;
     for (byte[] p : addOrderPackets) {
-      splitter.split(p, 0, p.length);
-      runs += splitter.runs();
+      ok += splitter.split(p, 0, p.length) ? 1 : 0;
     }
-    return runs;
+    return ok + splitter.droppedMessages();
   }
 
   /**
@@ -193,7 +201,8 @@ public class ItchBenchmark {
    */
   @Benchmark
   @OperationsPerInvocation(MESSAGES)
-  public long splitAndWrite() {
+  public long splitAndWrite(CpuMeter cpu) {
+    cpu.invocations++;
     emitted = 0;
     for (byte[] p : addOrderPackets) {
       splitter.split(p, 0, p.length);
@@ -205,19 +214,20 @@ public class ItchBenchmark {
   /** As {@link #split}, on the mixed synthetic feed (half Add Orders). */
   @Benchmark
   @OperationsPerInvocation(MESSAGES)
-  public long splitFeed() {
-    long runs = 0;
+  public long splitFeed(CpuMeter cpu) {
+    cpu.invocations++;
+    long ok = 0;
     for (byte[] p : feedPackets) {
-      splitter.split(p, 0, p.length);
-      runs += splitter.runs();
+      ok += splitter.split(p, 0, p.length) ? 1 : 0;
     }
-    return runs;
+    return ok + splitter.droppedMessages();
   }
 
   /** The naive twin: decode each Add Order into an event, evaluate every filter, collect ports. */
   @Benchmark
   @OperationsPerInvocation(NAIVE_MESSAGES)
-  public int naiveLinear() {
+  public int naiveLinear(CpuMeter cpu) {
+    cpu.invocations++;
     int delivered = 0;
     for (byte[] m : naiveMessages) {
       AddOrders.decode(m, 0, m.length, values);
@@ -235,5 +245,30 @@ public class ItchBenchmark {
       }
     }
     return delivered;
+  }
+
+  /** Messages per CPU second of the benchmark thread, per measurement iteration. */
+  @State(Scope.Thread)
+  public static class CpuMeter {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    long invocations;
+    private long start;
+
+    @Setup(Level.Iteration)
+    public void start() {
+      invocations = 0;
+      start = THREADS.getCurrentThreadCpuTime();
+    }
+
+    @TearDown(Level.Iteration)
+    public void stop(BenchmarkParams params) {
+      double seconds = (THREADS.getCurrentThreadCpuTime() - start) / 1e9;
+      double messages = (double) invocations * params.getOpsPerInvocation();
+      System.out.printf(
+          "%n[cpu] %s %s: %,.0f messages per CPU second%n",
+          params.getBenchmark().replaceAll(".*\\.", ""),
+          params.getParam("filters"),
+          messages / seconds);
+    }
   }
 }
