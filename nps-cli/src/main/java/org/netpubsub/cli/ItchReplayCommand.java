@@ -177,13 +177,17 @@ final class ItchReplayCommand implements Callable<Integer> {
     return 0;
   }
 
-  private Malformation replayFile(ItchReplayLoop loop) throws IOException {
+  /** Streams the file in 1 MiB chunks; a file that cannot be read to its end is bad input. */
+  private Malformation replayFile(ItchReplayLoop loop) {
     ItchFileReader reader = new ItchFileReader();
     byte[] chunk = new byte[1 << 20];
     try (InputStream in = ItchFiles.open(file)) {
       for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
         reader.feed(chunk, 0, n, loop::message);
       }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot read ITCH file " + file + " after " + reader.bytes() + " bytes: " + e);
     }
     return reader.finish();
   }

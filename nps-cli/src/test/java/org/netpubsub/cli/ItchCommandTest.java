@@ -231,6 +231,10 @@ class ItchCommandTest {
                 "--rules",
                 rules.toString()))
         .isEqualTo(2);
+    Path notGzip = dir.resolve("plain.itch.gz");
+    Files.write(notGzip, new byte[] {0, 12, 'S'});
+    assertThat(run("itch", "replay", notGzip.toString(), "--rules", rules.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("cannot read ITCH file");
     Path bad = dir.resolve("bad.rules");
     Files.writeString(bad, "volume > 3 : fwd(1)\n");
     assertThat(run("itch", "replay", "--synthetic", "5", "--rules", bad.toString())).isEqualTo(2);
