@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       TestbedCommand.class,
       BenchCommand.class,
       CompileCommand.class,
+      ItchCommand.class,
       ControllerCommand.class,
       PubCommand.class,
       SubCommand.class,

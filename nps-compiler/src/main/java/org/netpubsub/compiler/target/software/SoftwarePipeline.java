@@ -12,25 +12,33 @@ import org.netpubsub.compiler.pipeline.Pipeline;
 /**
  * The tables run in software, exactly as a switch runs them: state 0, then each field's table
  * (match on state and field value; no match keeps the state), then the leaf table. Built once from
- * a pipeline; lookups use primitive arrays only — a hash per exact table, a binary search per range
- * table. Immutable and thread-safe once built.
+ * a pipeline; lookups use primitive arrays only — a hash per exact table, a branch-free binary
+ * search per range table — and skip tables without entries (they keep every state). Immutable and
+ * thread-safe once built.
  */
 public final class SoftwarePipeline {
   private final FieldLookup[] tables;
+  private final int[] fieldOfTable;
   private final int[] groupOfState;
   private final int[][] actionsOfGroup;
 
-  private SoftwarePipeline(FieldLookup[] tables, int[] groupOfState, int[][] actionsOfGroup) {
+  private SoftwarePipeline(
+      FieldLookup[] tables, int[] fieldOfTable, int[] groupOfState, int[][] actionsOfGroup) {
     this.tables = tables;
+    this.fieldOfTable = fieldOfTable;
     this.groupOfState = groupOfState;
     this.actionsOfGroup = actionsOfGroup;
   }
 
   public static SoftwarePipeline of(Pipeline p) {
     int states = p.stateBound();
-    FieldLookup[] tables = new FieldLookup[p.spec().fields().size()];
-    for (int f = 0; f < tables.length; f++) {
-      tables[f] = FieldLookup.of(p.table(f), states);
+    List<FieldLookup> tables = new ArrayList<>();
+    List<Integer> fields = new ArrayList<>();
+    for (int f = 0; f < p.spec().fields().size(); f++) {
+      if (!p.table(f).isEmpty()) {
+        tables.add(FieldLookup.of(p.table(f), states));
+        fields.add(f);
+      }
     }
     int[] groupOfState = new int[states];
     Arrays.fill(groupOfState, -1);
@@ -42,14 +50,19 @@ public final class SoftwarePipeline {
     for (Group g : p.groups()) {
       actions[g.id()] = g.actions();
     }
-    return new SoftwarePipeline(tables, groupOfState, actions);
+    return new SoftwarePipeline(
+        tables.toArray(FieldLookup[]::new),
+        fields.stream().mapToInt(Integer::intValue).toArray(),
+        groupOfState,
+        actions);
   }
 
   /** The group a message with these field values reaches, or −1 (dropped). */
   public int group(long[] values) {
     int state = 0;
-    for (int f = 0; f < tables.length; f++) {
-      state = tables[f].next(state, values[f]);
+    FieldLookup[] t = tables;
+    for (int i = 0; i < t.length; i++) {
+      state = t[i].next(state, values[fieldOfTable[i]]);
     }
     return state < groupOfState.length ? groupOfState[state] : -1;
   }
@@ -102,10 +115,16 @@ public final class SoftwarePipeline {
     }
   }
 
+  /**
+   * Per state, the breakpoints of its disjoint ranges, flattened into one array: a range [lo, hi]
+   * starts a stretch leading to its next state at lo, and unless the next range starts at hi + 1, a
+   * stretch that keeps the state starts at hi + 1. A lookup finds the last breakpoint at or below
+   * the value. Keys are stored sign-flipped so that signed comparison is unsigned order.
+   */
   private static final class Ranges extends FieldLookup {
-    private final long[][] los;
-    private final long[][] his;
-    private final int[][] nexts;
+    private final int[] first;
+    private final long[] keys;
+    private final int[] nexts;
 
     Ranges(java.util.Collection<FieldEntry> entries, int states) {
       List<List<FieldEntry>> byState = new ArrayList<>(states);
@@ -118,41 +137,52 @@ public final class SoftwarePipeline {
         }
         byState.get(e.state()).add(e);
       }
-      los = new long[states][];
-      his = new long[states][];
-      nexts = new int[states][];
+      first = new int[states + 1];
+      long[] k = new long[2 * entries.size()];
+      int[] n = new int[2 * entries.size()];
+      int size = 0;
       for (int s = 0; s < states; s++) {
+        first[s] = size;
         List<FieldEntry> l = byState.get(s);
         if (l == null) {
           continue;
         }
         l.sort((a, b) -> Long.compareUnsigned(lo(a.match()), lo(b.match())));
-        los[s] = l.stream().mapToLong(e -> lo(e.match())).toArray();
-        his[s] = l.stream().mapToLong(e -> hi(e.match())).toArray();
-        nexts[s] = l.stream().mapToInt(FieldEntry::next).toArray();
+        for (int i = 0; i < l.size(); i++) {
+          long hi = hi(l.get(i).match());
+          k[size] = lo(l.get(i).match()) ^ Long.MIN_VALUE;
+          n[size++] = l.get(i).next();
+          boolean adjacent = i + 1 < l.size() && lo(l.get(i + 1).match()) == hi + 1;
+          if (hi != -1L && !adjacent) {
+            k[size] = (hi + 1) ^ Long.MIN_VALUE;
+            n[size++] = -1;
+          }
+        }
       }
+      first[states] = size;
+      keys = Arrays.copyOf(k, size);
+      nexts = Arrays.copyOf(n, size);
     }
 
     @Override
     int next(int state, long value) {
-      if (state >= los.length || los[state] == null) {
+      if (state >= first.length - 1) {
         return state;
       }
-      long[] lo = los[state];
-      int a = 0;
-      int b = lo.length - 1;
-      while (a <= b) { // the last range starting at or below value
-        int mid = (a + b) >>> 1;
-        if (Long.compareUnsigned(lo[mid], value) <= 0) {
-          a = mid + 1;
-        } else {
-          b = mid - 1;
-        }
+      int base = first[state];
+      int n = first[state + 1] - base;
+      long x = value ^ Long.MIN_VALUE;
+      long[] k = keys;
+      if (n == 0 || x < k[base]) {
+        return state;
       }
-      if (b >= 0 && Long.compareUnsigned(value, his[state][b]) <= 0) {
-        return nexts[state][b];
+      while (n > 1) { // the last key at or below x, without a data-dependent branch
+        int half = n >>> 1;
+        base = k[base + half] <= x ? base + half : base;
+        n -= half;
       }
-      return state;
+      int next = nexts[base];
+      return next < 0 ? state : next;
     }
 
     private static long lo(Match m) {
