@@ -118,7 +118,8 @@ final class CompileCommand implements Callable<Integer> {
       names = "--churn",
       paramLabel = "N",
       description =
-          "With --policy: time N one-subscription changes (withdrawn, then subscribed again).")
+          "With --policy: time N one-subscription changes (withdrawn by its host, then"
+              + " subscribed by another).")
   int churn;
 
   @Option(

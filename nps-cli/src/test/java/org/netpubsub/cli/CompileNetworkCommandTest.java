@@ -71,6 +71,8 @@ class CompileNetworkCommandTest {
     assertThat(layers.get(0).get("rules").asInt()).isEqualTo(4 + 8);
     assertThat(layers.get(2).get("rules").asInt()).isEqualTo(4 * 4);
     assertThat(mr.get("per_switch")).hasSize(20);
+    assertThat(mr.get("compile_cpu_ms").asDouble()).isPositive();
+    assertThat(layers.get(1).get("compile_cpu_ms").asDouble()).isPositive();
     JsonNode tr = runJson(concat(base, "--policy", "tr", "--alpha", "10000"));
     // TR: every edge switch holds every subscription, down or up
     assertThat(tr.get("layers").get(0).get("rules").asInt()).isEqualTo(8 * 4);
