@@ -188,12 +188,19 @@ public record PipelineStats(
   }
 
   private static int reachable(Bdd bdd, int root) {
+    return reachableNodes(bdd, root).size();
+  }
+
+  /** The nodes below the root (the root included), in no particular order. */
+  private static List<Integer> reachableNodes(Bdd bdd, int root) {
+    List<Integer> out = new ArrayList<>();
     java.util.BitSet seen = new java.util.BitSet();
     java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>();
     todo.push(root);
     seen.set(root);
     while (!todo.isEmpty()) {
       int n = todo.pop();
+      out.add(n);
       if (bdd.isNode(n)) {
         for (int c : new int[] {bdd.whenTrue(n), bdd.whenFalse(n)}) {
           if (!seen.get(c)) {
@@ -203,31 +210,14 @@ public record PipelineStats(
         }
       }
     }
-    return seen.cardinality();
+    return out;
   }
 
   /** Paths from the root to non-empty leaves (as a double: they can be astronomically many). */
   private static double paths(Bdd bdd, int root) {
     Map<Integer, Double> memo = new HashMap<>();
-    // children before parents: ids grow from children to parents, so visit the reachable nodes
-    // in increasing id order
-    List<Integer> order = new ArrayList<>();
-    java.util.BitSet seen = new java.util.BitSet();
-    java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>();
-    todo.push(root);
-    seen.set(root);
-    while (!todo.isEmpty()) {
-      int n = todo.pop();
-      order.add(n);
-      if (bdd.isNode(n)) {
-        for (int c : new int[] {bdd.whenTrue(n), bdd.whenFalse(n)}) {
-          if (!seen.get(c)) {
-            seen.set(c);
-            todo.push(c);
-          }
-        }
-      }
-    }
+    // children before parents: a child is always older (smaller id) than its parents
+    List<Integer> order = reachableNodes(bdd, root);
     order.sort(null);
     for (int n : order) {
       double v =

@@ -126,8 +126,22 @@ public final class Slicer implements Pipeline {
    * entries from another field (their being an In node) may have changed go to {@code touched}.
    */
   private void acquire(int r, IntStack touched) {
+    count(r, 1, touched);
+  }
+
+  /** Undoes {@link #acquire}: edges below nodes whose last reference goes are dropped too. */
+  private void release(int r, IntStack touched) {
+    count(r, -1, touched);
+  }
+
+  /**
+   * Adds {@code delta} to the root's reference and, below every node whose count leaves or reaches
+   * 0, to its edges' counts; a node whose count of edges from another field leaves or reaches 0 is
+   * touched.
+   */
+  private void count(int r, int delta, IntStack touched) {
     IntStack todo = new IntStack();
-    if (refs[r]++ == 0) {
+    if (flips(refs, r, delta)) {
       todo.push(r);
     }
     while (todo.size() > 0) {
@@ -140,40 +154,21 @@ public final class Slicer implements Pipeline {
         if (c == Bdd.EMPTY) {
           continue;
         }
-        if (entersComponent(n, c) && inRefs[c]++ == 0) {
+        if (entersComponent(n, c) && flips(inRefs, c, delta)) {
           touched.push(c);
         }
-        if (refs[c]++ == 0) {
+        if (flips(refs, c, delta)) {
           todo.push(c);
         }
       }
     }
   }
 
-  /** Undoes {@link #acquire}: edges below nodes whose last reference goes are dropped too. */
-  private void release(int r, IntStack touched) {
-    IntStack todo = new IntStack();
-    if (--refs[r] == 0) {
-      todo.push(r);
-    }
-    while (todo.size() > 0) {
-      int n = todo.pop();
-      if (bdd.isLeaf(n)) {
-        continue;
-      }
-      for (int k = 0; k < 2; k++) {
-        int c = k == 0 ? bdd.whenTrue(n) : bdd.whenFalse(n);
-        if (c == Bdd.EMPTY) {
-          continue;
-        }
-        if (entersComponent(n, c) && --inRefs[c] == 0) {
-          touched.push(c);
-        }
-        if (--refs[c] == 0) {
-          todo.push(c);
-        }
-      }
-    }
+  /** Adds delta to counts[n]: whether it went from 0 (adding) or to 0 (taking away). */
+  private static boolean flips(int[] counts, int n, int delta) {
+    int before = counts[n];
+    counts[n] = before + delta;
+    return delta > 0 ? before == 0 : counts[n] == 0;
   }
 
   /** Whether the edge n → c enters c's component from outside (c is then an In node or a leaf). */

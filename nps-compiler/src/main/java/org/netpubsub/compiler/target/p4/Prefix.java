@@ -2,6 +2,7 @@ package org.netpubsub.compiler.target.p4;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.netpubsub.compiler.pipeline.Tcam;
 
 /**
  * A prefix of a {@code width}-bit field: the values whose top {@code length} bits equal those of
@@ -50,28 +51,10 @@ public record Prefix(long value, int length, int width) {
               + " bits");
     }
     List<Prefix> out = new ArrayList<>();
-    long x = lo;
-    while (true) {
-      // the largest aligned block starting at x that ends at or before hi
-      int size = Math.min(Long.numberOfTrailingZeros(x), width); // x = 0: 64
-      while (size > 0 && !fits(x, size, hi)) {
-        size--;
-      }
-      out.add(new Prefix(x, width - size, width));
-      long last = size == 64 ? -1L : x + ((1L << size) - 1);
-      if (last == hi) {
-        return out;
-      }
-      x = last + 1;
+    for (long[] p : Tcam.expand(lo, hi, width)) {
+      out.add(new Prefix(p[0], (int) p[1], width));
     }
-  }
-
-  private static boolean fits(long x, int size, long hi) {
-    if (size == 64) {
-      return hi == -1L;
-    }
-    long last = x + ((1L << size) - 1);
-    return Long.compareUnsigned(last, x) >= 0 && Long.compareUnsigned(last, hi) <= 0;
+    return out;
   }
 
   static long max(int width) {
