@@ -1,37 +1,49 @@
 package org.netpubsub.network.openflow;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
  * One OpenFlow table of the simulated switch: entries kept by descending priority, then by age
- * (oldest first), so a lookup's candidates come out in a stable order.
+ * (oldest first), so a lookup's candidates come out in a stable order. An index by (priority,
+ * match) finds OpenFlow's "identical" entry without a scan: strict modifications and replacing adds
+ * cost O(log n), which control-plane experiments with thousands of flows per switch need.
  */
 final class FlowTable {
   private static final Comparator<StoredFlow> ORDER =
       Comparator.<StoredFlow>comparingInt(f -> -f.entry.priority())
           .thenComparingLong(f -> f.sequence);
 
-  private final List<StoredFlow> flows = new ArrayList<>();
+  /** Priority and match never change while an entry is stored (modify only swaps instructions). */
+  private record Key(int priority, Match match) {
+    static Key of(StoredFlow f) {
+      return new Key(f.entry.priority(), f.entry.match());
+    }
+  }
+
+  private final TreeSet<StoredFlow> flows = new TreeSet<>(ORDER);
+  private final Map<Key, StoredFlow> identical = new HashMap<>();
 
   int size() {
     return flows.size();
   }
 
-  List<StoredFlow> all() {
-    return flows;
+  /** Every entry in table order. */
+  Collection<StoredFlow> all() {
+    return Collections.unmodifiableSet(flows);
   }
 
   /** The entry with exactly this priority and match (OpenFlow's "identical" entry), or null. */
   StoredFlow identical(int priority, Match match) {
-    for (StoredFlow f : flows) {
-      if (f.entry.priority() == priority && f.entry.match().equals(match)) {
-        return f;
-      }
-    }
-    return null;
+    return identical.get(new Key(priority, match));
   }
 
   /** True if a same-priority entry could match a packet this match also matches. */
@@ -40,25 +52,28 @@ final class FlowTable {
         .anyMatch(f -> f.entry.priority() == priority && f.entry.match().overlaps(match));
   }
 
+  /** Adds an entry; the caller has removed any identical one. */
   void insert(StoredFlow f) {
-    int i = 0;
-    while (i < flows.size() && ORDER.compare(flows.get(i), f) < 0) {
-      i++;
-    }
-    flows.add(i, f);
+    flows.add(f);
+    identical.put(Key.of(f), f);
+  }
+
+  void remove(StoredFlow f) {
+    flows.remove(f);
+    identical.remove(Key.of(f));
   }
 
   /** Removes and returns the entries the predicate selects. */
   List<StoredFlow> removeIf(Predicate<StoredFlow> which) {
     List<StoredFlow> removed = new ArrayList<>();
-    flows.removeIf(
-        f -> {
-          if (which.test(f)) {
-            removed.add(f);
-            return true;
-          }
-          return false;
-        });
+    for (Iterator<StoredFlow> it = flows.iterator(); it.hasNext(); ) {
+      StoredFlow f = it.next();
+      if (which.test(f)) {
+        it.remove();
+        identical.remove(Key.of(f));
+        removed.add(f);
+      }
+    }
     return removed;
   }
 

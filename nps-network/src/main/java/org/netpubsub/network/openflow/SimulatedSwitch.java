@@ -73,7 +73,7 @@ public final class SimulatedSwitch {
         return Optional.of(OpenFlowError.OFPFMFC_TABLE_FULL);
       }
     } else {
-      t.removeIf(f -> f == old);
+      t.remove(old);
     }
     t.insert(new StoredFlow(fm.toEntry(), nextSequence++, now));
     return Optional.empty();
@@ -86,7 +86,7 @@ public final class SimulatedSwitch {
   private Optional<OpenFlowError> modify(FlowMod fm) {
     List<StoredFlow> selected = new ArrayList<>();
     for (FlowTable t : selectedTables(fm)) {
-      t.all().stream().filter(f -> selects(fm, f.entry)).forEach(selected::add);
+      candidates(t, fm).stream().filter(f -> selects(fm, f.entry)).forEach(selected::add);
     }
     if (!selected.isEmpty()) {
       Optional<OpenFlowError> error = ModValidator.checkGroups(fm, groups::containsKey);
@@ -104,17 +104,32 @@ public final class SimulatedSwitch {
   }
 
   private Optional<OpenFlowError> delete(FlowMod fm) {
+    Predicate<StoredFlow> deletes =
+        f ->
+            selects(fm, f.entry)
+                && (fm.outPort() == OfPort.ANY || f.entry.outputsTo(fm.outPort()))
+                && (fm.outGroup() == FlowMod.ANY_GROUP || f.entry.referencesGroup(fm.outGroup()));
     for (FlowTable t : selectedTables(fm)) {
-      List<StoredFlow> removed =
-          t.removeIf(
-              f ->
-                  selects(fm, f.entry)
-                      && (fm.outPort() == OfPort.ANY || f.entry.outputsTo(fm.outPort()))
-                      && (fm.outGroup() == FlowMod.ANY_GROUP
-                          || f.entry.referencesGroup(fm.outGroup())));
-      notifyRemoved(removed, FlowRemoved.Reason.DELETE);
+      if (fm.command().isStrict()) {
+        StoredFlow f = t.identical(fm.priority(), fm.match());
+        if (f != null && deletes.test(f)) {
+          t.remove(f);
+          notifyRemoved(List.of(f), FlowRemoved.Reason.DELETE);
+        }
+      } else {
+        notifyRemoved(t.removeIf(deletes), FlowRemoved.Reason.DELETE);
+      }
     }
     return Optional.empty();
+  }
+
+  /** A strict request selects at most the identical entry: no scan needed. */
+  private static Collection<StoredFlow> candidates(FlowTable t, FlowMod fm) {
+    if (!fm.command().isStrict()) {
+      return t.all();
+    }
+    StoredFlow f = t.identical(fm.priority(), fm.match());
+    return f == null ? List.of() : List.of(f);
   }
 
   private List<FlowTable> selectedTables(FlowMod fm) {

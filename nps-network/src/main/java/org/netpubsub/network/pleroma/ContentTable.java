@@ -1,5 +1,6 @@
 package org.netpubsub.network.pleroma;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -98,57 +99,66 @@ public final class ContentTable {
 
   // ---- the incremental step ----
 
-  /** Brings the flows of {@code dz} and every finer required dz in line with the requirements. */
+  /**
+   * Brings the flows of {@code dz} and every finer required dz in line with the requirements. The
+   * finer dzs come in dz order (a prefix before its extensions), so a stack of the required dzs
+   * seen so far gives each one's next coarser required dz without searching its prefixes.
+   */
   private List<TableChange> recompute(Dz dz) {
+    List<TableChange> changes = new ArrayList<>();
+    ArrayDeque<Dz> coarser = new ArrayDeque<>(); // required dzs covering the current one
     Map<Dz, SortedSet<EventEgress>> full = new HashMap<>();
-    List<Dz> affected = new ArrayList<>();
-    affected.add(dz);
+    Dz outer = coarserRequired(dz);
+    if (outer != null) {
+      coarser.push(outer);
+      full.put(outer, fullEgresses(outer));
+    }
+    change(dz, coarser, full, changes);
     for (Dz d : requiredOrder.tailSet(dz, false)) {
       if (!dz.covers(d)) {
         break; // a prefix orders before its extensions: the finer dzs are contiguous
       }
-      affected.add(d);
-    }
-    List<TableChange> changes = new ArrayList<>();
-    for (Dz d : affected) {
-      SortedSet<EventEgress> want = wanted(d, full);
-      SortedSet<EventEgress> have = flows.getOrDefault(d, Collections.emptySortedSet());
-      if (!want.equals(have)) {
-        changes.add(new TableChange(d, have, want));
-        if (want.isEmpty()) {
-          flows.remove(d);
-        } else {
-          flows.put(d, want);
-        }
-      }
+      change(d, coarser, full, changes);
     }
     return changes;
   }
 
-  /** The flow dz should have: its full egress set, unless the next coarser flow's is the same. */
-  private SortedSet<EventEgress> wanted(Dz d, Map<Dz, SortedSet<EventEgress>> memo) {
-    if (!required.containsKey(d)) {
-      return Collections.emptySortedSet();
+  /** Sets d's flow to what it should be: its full egress set, unless its parent's is the same. */
+  private void change(
+      Dz d,
+      ArrayDeque<Dz> coarser,
+      Map<Dz, SortedSet<EventEgress>> full,
+      List<TableChange> changes) {
+    while (!coarser.isEmpty() && !coarser.peek().covers(d)) {
+      coarser.pop();
     }
-    SortedSet<EventEgress> mine = fullEgresses(d, memo);
-    Dz parent = coarserRequired(d);
-    if (parent != null && fullEgresses(parent, memo).equals(mine)) {
-      return Collections.emptySortedSet(); // redundant: the coarser flow sends the same way
+    Map<EventEgress, Integer> mine = required.get(d);
+    SortedSet<EventEgress> want = Collections.emptySortedSet();
+    if (mine != null) {
+      SortedSet<EventEgress> parent = coarser.isEmpty() ? null : full.get(coarser.peek());
+      SortedSet<EventEgress> all = parent == null ? new TreeSet<>() : new TreeSet<>(parent);
+      all.addAll(mine.keySet());
+      full.put(d, all);
+      coarser.push(d);
+      // redundant when the coarser flow already sends the same way
+      want = all.equals(parent) ? Collections.emptySortedSet() : all;
     }
-    return mine;
+    SortedSet<EventEgress> have = flows.getOrDefault(d, Collections.emptySortedSet());
+    if (!want.equals(have)) {
+      changes.add(new TableChange(d, have, want));
+      if (want.isEmpty()) {
+        flows.remove(d);
+      } else {
+        flows.put(d, want);
+      }
+    }
   }
 
   /** The union of the egresses required for d and every coarser required dz. */
-  private SortedSet<EventEgress> fullEgresses(Dz d, Map<Dz, SortedSet<EventEgress>> memo) {
-    SortedSet<EventEgress> known = memo.get(d);
-    if (known != null) {
-      return known;
-    }
+  private SortedSet<EventEgress> fullEgresses(Dz d) {
     Dz parent = coarserRequired(d);
-    SortedSet<EventEgress> out =
-        parent == null ? new TreeSet<>() : new TreeSet<>(fullEgresses(parent, memo));
+    SortedSet<EventEgress> out = parent == null ? new TreeSet<>() : fullEgresses(parent);
     out.addAll(required.get(d).keySet());
-    memo.put(d, out);
     return out;
   }
 
