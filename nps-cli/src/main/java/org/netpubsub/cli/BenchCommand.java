@@ -6,8 +6,15 @@ import picocli.CommandLine.Command;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = "Measurements: southbound throughput, false-positive rates of the spatial index.",
-    subcommands = {BenchFlowmodsCommand.class, BenchFprCommand.class, BenchDimensionsCommand.class})
+    description =
+        "Measurements: southbound throughput, false-positive rates of the spatial index, the"
+            + " partitioned control plane.",
+    subcommands = {
+      BenchFlowmodsCommand.class,
+      BenchFprCommand.class,
+      BenchDimensionsCommand.class,
+      BenchControlPlaneCommand.class
+    })
 final class BenchCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
