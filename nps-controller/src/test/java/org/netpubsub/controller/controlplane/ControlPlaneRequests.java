@@ -3,16 +3,12 @@ package org.netpubsub.controller.controlplane;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.SortedMap;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.camus.FatTree;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.Configurator;
-import org.netpubsub.network.pleroma.EventEgress;
 import org.netpubsub.network.topology.Topology;
 
 /** Random request streams on a small fat tree, and the one-configurator reference. */
@@ -56,17 +52,6 @@ final class ControlPlaneRequests {
     Configurator c = Configurator.on(NET);
     requests.forEach(r -> r.applyTo(c));
     return c;
-  }
-
-  /** The egresses of the longest matching content flow: what a switch does with the event. */
-  static SortedSet<EventEgress> lookup(SortedMap<Dz, SortedSet<EventEgress>> table, Dz event) {
-    for (int len = event.length(); len >= 0; len--) {
-      SortedSet<EventEgress> e = table.get(event.prefix(len));
-      if (e != null) {
-        return e;
-      }
-    }
-    return new TreeSet<>();
   }
 
   static List<Dz> events() {

@@ -21,6 +21,7 @@ import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.pleroma.ContentFlows;
+import org.netpubsub.network.pleroma.ContentTable;
 
 class ControlPlaneTest {
   static final Ipv6Address H1 = NET.hosts().firstKey();
@@ -140,9 +141,9 @@ class ControlPlaneTest {
   static void assertForwardsAsOneConfigurator(ControlPlane plane, Configurator one) {
     for (long dpid : NET.switches()) {
       for (Dz event : ControlPlaneRequests.events()) {
-        assertThat(ControlPlaneRequests.lookup(plane.table(dpid), event))
+        assertThat(ContentTable.lookup(plane.table(dpid), event))
             .as("event %s at %x", event, dpid)
-            .isEqualTo(ControlPlaneRequests.lookup(one.table(dpid), event));
+            .isEqualTo(ContentTable.lookup(one.table(dpid), event));
       }
     }
   }

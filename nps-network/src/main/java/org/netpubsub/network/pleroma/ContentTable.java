@@ -82,6 +82,11 @@ public final class ContentTable {
 
   /** Where an event with this (full-length) dz leaves: the longest matching flow's egresses. */
   public SortedSet<EventEgress> lookup(Dz event) {
+    return lookup(flows, event);
+  }
+
+  /** The same for any content table (dz → egresses): what a switch holding it does. */
+  public static SortedSet<EventEgress> lookup(Map<Dz, SortedSet<EventEgress>> flows, Dz event) {
     for (int n = event.length(); n >= 0; n--) {
       SortedSet<EventEgress> out = flows.get(event.prefix(n));
       if (out != null) {

@@ -9,9 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.SortedMap;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -21,7 +18,7 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.Configurator;
-import org.netpubsub.network.pleroma.EventEgress;
+import org.netpubsub.network.pleroma.ContentTable;
 import org.netpubsub.network.topology.TestTopologies;
 import org.netpubsub.network.topology.Topology;
 
@@ -67,9 +64,9 @@ class PartitionedConfigProperties {
     for (long dpid : NET.switches()) {
       assertThat(configs.table(dpid)).as("switch %x", dpid).isEqualTo(splitReference.table(dpid));
       for (Dz event : allDz(EVENT_DEPTH)) {
-        assertThat(lookup(configs.table(dpid), event))
+        assertThat(ContentTable.lookup(configs.table(dpid), event))
             .as("event %s at switch %x", event, dpid)
-            .isEqualTo(lookup(whole.table(dpid), event));
+            .isEqualTo(ContentTable.lookup(whole.table(dpid), event));
       }
     }
   }
@@ -121,17 +118,6 @@ class PartitionedConfigProperties {
       cells.add(d);
     }
     return DzSet.of(cells);
-  }
-
-  /** What a switch does with an event: the egresses of the longest matching content flow. */
-  static SortedSet<EventEgress> lookup(SortedMap<Dz, SortedSet<EventEgress>> table, Dz event) {
-    for (int len = event.length(); len >= 0; len--) {
-      SortedSet<EventEgress> e = table.get(event.prefix(len));
-      if (e != null) {
-        return e;
-      }
-    }
-    return new TreeSet<>();
   }
 
   static List<Dz> allDz(int depth) {

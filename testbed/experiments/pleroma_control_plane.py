@@ -1,0 +1,178 @@
+"""PLEROMA's partitioned control plane (issue 6 measurements; paper Figures 8g-8l).
+
+  fig8g   throughput vs configurators, SPA vs SPA-LB, uniform vs Zipf, with a 1 ms switch
+          acknowledgement (switch latency dominates), plus zero-latency switches (CPU bound)
+  fig8h   mean processing latency vs configurators at a Poisson rate of 5 000 requests/s
+  fig8ij  latency and flow operations vs the number of partitions (SPA-LB, Zipf)
+  fig8kl  flow operations and latency (mean, max) vs the slice size of reordering by covering,
+          5 000 subscriptions
+
+Runs `nps bench control-plane --json` (simulated switches, no root) and writes
+docs/results/pleroma-control-plane.{json,md,png}.
+  testbed/.venv/bin/python testbed/experiments/pleroma_control_plane.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from results import write
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NPS = os.path.join(ROOT, "nps")
+
+
+def bench(**opts) -> dict:
+    args = [NPS, "bench", "control-plane", "--json"]
+    for k, v in opts.items():
+        args += ["--" + k.replace("_", "-"), str(v)]
+    print("+ " + " ".join(args[1:]), file=sys.stderr, flush=True)
+    r = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def run(quick: bool) -> dict:
+    n = 5_000 if quick else 20_000
+    return {
+        "fig8g": bench(configurators="1,2,4,8,16", requests=n, ack_latency_us=1000),
+        "fig8g_cpu": bench(configurators="1,2,4", requests=5 * n, balancing="spa"),
+        "fig8h": bench(configurators="2,4,8,16", requests=n, rate=5000, ack_latency_us=500),
+        "fig8ij": bench(configurators=8, partitions="4,16,64,256,1024", balancing="spa-lb",
+                        models="zipf", requests=n, rate=5000, ack_latency_us=500),
+        "fig8kl": bench(configurators=4, slices="1,2,4,8,16,32,64", balancing="spa",
+                        models="zipf", requests=5000, standing=5000, ack_latency_us=500),
+    }
+
+
+def pick(rows, **eq):
+    return [x for x in rows if all(x[k] == v for k, v in eq.items())]
+
+
+def plot(r: dict, png: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(2, 3, figsize=(16, 8.5))
+    styles = {("uniform", "spa"): "o--", ("uniform", "spa-lb"): "o-",
+              ("zipf", "spa"): "s--", ("zipf", "spa-lb"): "s-"}
+    for (model, mode), st in styles.items():
+        g = pick(r["fig8g"]["results"], model=model, balancing=mode)
+        ax[0][0].plot([x["configurators"] for x in g], [x["throughput"] for x in g], st,
+                      label=f"{model} {mode}")
+        h = pick(r["fig8h"]["results"], model=model, balancing=mode)
+        ax[0][1].plot([x["configurators"] for x in h], [x["mean_latency_ms"] for x in h], st,
+                      label=f"{model} {mode}")
+    for model in ["uniform", "zipf"]:
+        c = pick(r["fig8g_cpu"]["results"], model=model)
+        ax[0][2].plot([x["configurators"] for x in c], [x["throughput"] for x in c], "o-",
+                      label=model)
+    ax[0][0].set(xscale="log", xlabel="configurators", ylabel="requests/s",
+                 title="Fig. 8g: throughput, 1 ms switch acknowledgement")
+    ax[0][1].set(xscale="log", yscale="log", xlabel="configurators", ylabel="mean latency (ms)",
+                 title="Fig. 8h: latency at 5 000 requests/s (Poisson), 0.5 ms acks")
+    ax[0][2].set(xlabel="configurators", ylabel="requests/s",
+                 title="throughput, zero-latency switches (2 cores)")
+    ij = r["fig8ij"]["results"]
+    ax[1][0].plot([x["partitions"] for x in ij], [x["mean_latency_ms"] for x in ij], "o-")
+    ax[1][0].set(xscale="log", xlabel="partitions", ylabel="mean latency (ms)",
+                 title="Fig. 8i: latency vs partitions (SPA-LB, Zipf, 8 configurators)")
+    ax[1][1].plot([x["partitions"] for x in ij], [x["flow_mods"] for x in ij], "o-")
+    ax[1][1].set(xscale="log", xlabel="partitions", ylabel="flow operations",
+                 title="Fig. 8j: flow operations vs partitions")
+    kl = r["fig8kl"]["results"]
+    a = ax[1][2]
+    a.plot([x["slice"] for x in kl], [x["flow_mods"] for x in kl], "o-", color="C0",
+           label="flow operations")
+    a.set(xscale="log", xlabel="slice size", ylabel="flow operations",
+          title="Fig. 8k/l: reordering by covering, 5 000 subscriptions")
+    b = a.twinx()
+    b.plot([x["slice"] for x in kl], [x["mean_latency_ms"] for x in kl], "s--", color="C1",
+           label="mean latency")
+    b.plot([x["slice"] for x in kl], [x["max_latency_ms"] for x in kl], "^:", color="C2",
+           label="max latency")
+    b.set(ylabel="latency (ms)")
+    a.legend(loc="upper left", fontsize=8)
+    b.legend(loc="upper right", fontsize=8)
+    for a in [ax[0][0], ax[0][1], ax[0][2], ax[1][0], ax[1][1]]:
+        a.grid(alpha=0.3)
+    for a in [ax[0][0], ax[0][1], ax[0][2]]:
+        a.legend(fontsize=8)
+    fig.suptitle("PLEROMA scaled control plane on simulated switches (fat tree k=8, 64 subscribers)")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def table(rows, cols) -> list[str]:
+    out = ["| " + " | ".join(c for c, _ in cols) + " |", "|" + "---|" * len(cols)]
+    for x in rows:
+        out.append("| " + " | ".join(f(x) for _, f in cols) + " |")
+    return out
+
+
+def markdown(r: dict) -> str:
+    g = r["fig8g"]
+    m = g["machine"]
+    base = [("model", lambda x: x["model"]), ("balancing", lambda x: x["balancing"]),
+            ("configurators", lambda x: str(x["configurators"]))]
+    thr = [("requests/s", lambda x: f"{x['throughput']:,.0f}"),
+           ("mean latency", lambda x: f"{x['mean_latency_ms']:.1f} ms"),
+           ("p99", lambda x: f"{x['p99_latency_ms']:.1f} ms"),
+           ("flow-mods", lambda x: f"{x['flow_mods']:,}"),
+           ("migrations", lambda x: str(x["migrations"]))]
+    lines = ["# Partitioned control plane (PLEROMA Fig. 8g-8l)", "",
+             "`testbed/.venv/bin/python testbed/experiments/pleroma_control_plane.py` → "
+             f"`nps bench control-plane`. Machine: {m['cpu']}, {m['nproc']} cores.", "",
+             f"Simulated switches (OpenFlow table model, acknowledgement after a fixed delay) on a "
+             f"fat tree k={g['fat_tree']}; {g['subscribers']} subscriber hosts subscribe and "
+             f"unsubscribe (PLEROMA uniform or Zipf filters, at most {g['max_cells']} cells of a "
+             f"{g['dz_length']}-bit index) while {g['publishers']} publisher advertises everything; "
+             f"{g['standing']} subscriptions stand once the stream alternates. 64 partitions unless "
+             "stated. SPA assigns partitions at random (seeded, k/n each); SPA-LB starts from the "
+             "greedy assignment by the popularity of the first fifth of the stream and migrates "
+             "partitions off configurators whose overload ratio keeps rising. Latency is from "
+             "submission to the acknowledgement of the last partial request.", "",
+             "![control plane](pleroma-control-plane.png)", "",
+             "Reading: when switch acknowledgements dominate, throughput grows almost linearly with "
+             "the configurators (they overlap their waits); on Zipf workloads SPA-LB's greedy start "
+             "and migrations put it ahead of SPA from 4 configurators on, on uniform ones the "
+             "migrations only cost. With zero-latency switches the 2 cores bound the rate: each "
+             "subscription is split into several partial requests, each pairing with the "
+             "advertisement along a 5-switch path. Finer partitioning helps balancing up to 64 "
+             "partitions, then the extra partial requests and flows cost more than balancing "
+             "gains. Reordering by covering cuts flow operations; since acknowledgements are per "
+             "batch here, fewer operations also lower the latency instead of starving requests.",
+             "",
+             f"## Fig. 8g: throughput ({g['requests']:,} requests submitted at once, 1 ms acks)",
+             ""]
+    lines += table(g["results"], base + thr)
+    c = r["fig8g_cpu"]
+    lines += ["", f"## Throughput with zero-latency switches ({c['requests']:,} requests, CPU bound)",
+              ""]
+    lines += table(c["results"], base + thr)
+    h = r["fig8h"]
+    lines += ["", "## Fig. 8h: latency at a Poisson rate of 5 000 requests/s (0.5 ms acks)", ""]
+    lines += table(h["results"], base + thr)
+    lines += ["", "## Fig. 8i/8j: partitions (SPA-LB, Zipf, 8 configurators, 5 000 requests/s)", ""]
+    lines += table(r["fig8ij"]["results"], [("partitions", lambda x: str(x["partitions"]))] + thr)
+    lines += ["", "## Fig. 8k/8l: slice size (Zipf, 4 configurators, 5 000 subscriptions at once)",
+              ""]
+    lines += table(r["fig8kl"]["results"],
+                   [("slice", lambda x: str(x["slice"]))] + thr
+                   + [("max latency", lambda x: f"{x['max_latency_ms']:.1f} ms")])
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="fewer requests (a smoke run)")
+    a = p.parse_args()
+    write("pleroma-control-plane", run(a.quick), plot, markdown)
+
+
+if __name__ == "__main__":
+    main()
