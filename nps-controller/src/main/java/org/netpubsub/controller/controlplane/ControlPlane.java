@@ -341,7 +341,7 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /** The content flows of one partition: those whose destination prefix lies inside it. */
-  private static Predicate<FlowEntry> owned(Dz partition) {
+  static Predicate<FlowEntry> owned(Dz partition) {
     MaskedIpv6 prefix = ContentFlows.match(partition).ipv6Dst();
     return f ->
         f.cookie() == ContentFlows.COOKIE

@@ -1,0 +1,477 @@
+package org.netpubsub.controller.controlplane;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.index.DzSet;
+import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.controlplane.Partitions;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.pleroma.ConfigurationDelta;
+import org.netpubsub.network.pleroma.Configurator;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * One controller process of a partitioned control plane spread over several processes, coordinated
+ * through ZooKeeper ({@link ClusterLayout}). Any process accepts requests: it splits them at
+ * partition borders and appends the parts to the partitions' queues in ZooKeeper in one
+ * transaction, so a request is queued whole or not at all, and ZooKeeper's total order of
+ * transactions gives every partition the parts in the same order. The queues are the durable log: a
+ * part leaves its queue only in the transaction that records its effect on the partition's standing
+ * requests, after the switches acknowledged it.
+ *
+ * <p>Ownership: the live processes ({@code members}) sorted by id deal the partitions out in turn —
+ * every process computes the same assignment from the same membership, no leader needed. A process
+ * serves a partition only while holding its lock; when the assignment moves a partition, the old
+ * owner finishes its current part and lets go, the new one waits for the lock. A process that dies
+ * loses its session, its locks and membership vanish, and the survivors take over its partitions:
+ * each rebuilds the CP-config from the standing requests, corrects every switch's flows of that
+ * partition ({@link FlowUpdates#resync}, which also undoes a part the dead process had sent but not
+ * recorded), and carries on with the queue. Nothing queued is lost.
+ *
+ * <p>Switches take flow-mods from every process (OpenFlow EQUAL role): partitions' flows never
+ * overlap, and every write, resync included, is scoped to one partition, so writers never conflict.
+ * Balancing between processes is by partition count; SPA-LB runs within a process ({@link
+ * ControlPlane}).
+ */
+public final class ClusterControlPlane implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(ClusterControlPlane.class.getName());
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@-]{1,200}");
+
+  private final CuratorFramework zk;
+  private final ClusterLayout layout;
+  private final String member;
+  private final Topology topology;
+  private final Partitions partitions;
+  private final FlowUpdates updates;
+  private final Duration ackTimeout;
+  private final Map<Dz, PartitionServer> servers = new ConcurrentHashMap<>();
+  private final AtomicLong processed = new AtomicLong();
+  private final AtomicLong takeovers = new AtomicLong();
+  private final AtomicLong refused = new AtomicLong();
+  private volatile boolean running = true;
+  private final Thread membershipWatcher;
+  private final Semaphore membershipChanged = new Semaphore(0);
+
+  /**
+   * Joins the cluster under {@code root} as {@code member} (unique among live processes) and starts
+   * serving the partitions the membership assigns to it.
+   */
+  public ClusterControlPlane(
+      CuratorFramework zk,
+      String root,
+      String member,
+      Topology topology,
+      Partitions partitions,
+      FlowUpdates updates,
+      Duration ackTimeout)
+      throws Exception {
+    checkId(member, "member");
+    this.zk = zk;
+    this.layout = new ClusterLayout(root);
+    this.member = member;
+    this.topology = topology;
+    this.partitions = partitions;
+    this.updates = updates;
+    this.ackTimeout = ackTimeout;
+    for (Dz p : partitions.all()) {
+      zk.createContainers(layout.queue(p));
+      zk.createContainers(layout.standing(p));
+    }
+    zk.createContainers(layout.requests());
+    zk.createContainers(layout.members());
+    zk.create().withMode(CreateMode.EPHEMERAL).forPath(layout.member(member));
+    zk.getConnectionStateListenable().addListener((client, state) -> sessionChanged(state));
+    membershipWatcher = new Thread(this::watchMembership, "cluster-membership-" + member);
+    membershipWatcher.setDaemon(true);
+    membershipWatcher.start();
+  }
+
+  /**
+   * Queues a request with the partitions it touches; the future completes when every part is
+   * processed, acknowledged by the switches and recorded. Refused at once with
+   * IllegalArgumentException: an unknown host, an id already standing, a withdrawal of an unknown
+   * id, an id unfit for a znode name.
+   */
+  public CompletableFuture<RequestDone> submit(ControlRequest r) throws Exception {
+    checkId(r.id(), "request id");
+    long start = System.nanoTime();
+    List<CuratorOp> ops = new ArrayList<>();
+    ControlRequest routed;
+    if (r.kind().adds()) {
+      if (topology.host(r.host()).isEmpty()) {
+        throw new IllegalArgumentException("host " + r.host() + " is not known");
+      }
+      routed = r;
+      ops.add(zk.transactionOp().create().forPath(layout.request(r.id()), RequestCodec.encode(r)));
+    } else {
+      Stat stat = new Stat();
+      byte[] data;
+      try {
+        data = zk.getData().storingStatIn(stat).forPath(layout.request(r.id()));
+      } catch (KeeperException.NoNodeException e) {
+        throw unknown(r);
+      }
+      ControlRequest added = RequestCodec.decode(data);
+      if (added.kind().isSubscription() != r.kind().isSubscription()) {
+        throw unknown(r);
+      }
+      routed = added.withdrawal();
+      ops.add(
+          zk.transactionOp()
+              .delete()
+              .withVersion(stat.getVersion())
+              .forPath(layout.request(r.id())));
+    }
+    SortedMap<Dz, DzSet> parts = partitions.split(routed.cells());
+    for (Map.Entry<Dz, DzSet> e : parts.entrySet()) {
+      ops.add(
+          zk.transactionOp()
+              .create()
+              .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+              .forPath(
+                  layout.queue(e.getKey()) + "/r-",
+                  RequestCodec.encode(routed.withCells(e.getValue()))));
+    }
+    List<CuratorTransactionResult> results;
+    try {
+      results = zk.transaction().forOperations(ops);
+    } catch (KeeperException.NodeExistsException e) {
+      throw new IllegalArgumentException("a request with id " + r.id() + " exists");
+    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+      throw unknown(r); // withdrawn meanwhile by someone else
+    }
+    PendingRequest pending = new PendingRequest(r.id(), start, parts.size());
+    for (CuratorTransactionResult res : results.subList(1, results.size())) {
+      awaitRemoval(res.getResultPath(), pending);
+    }
+    return pending.done;
+  }
+
+  /** The partitions this process serves now (it holds their locks). */
+  public List<Dz> serving() {
+    List<Dz> out = new ArrayList<>();
+    servers.forEach(
+        (p, s) -> {
+          if (s.holding) {
+            out.add(p);
+          }
+        });
+    out.sort(null);
+    return out;
+  }
+
+  /** Parts this process processed, and partitions it took over (rebuilt and resynchronised). */
+  public long processed() {
+    return processed.get();
+  }
+
+  public long takeovers() {
+    return takeovers.get();
+  }
+
+  /** Parts dropped as unreadable or refused by the CP-config (a bug or a corrupted queue). */
+  public long refused() {
+    return refused.get();
+  }
+
+  /** Stops serving, releases the locks and leaves the membership. */
+  @Override
+  public void close() {
+    stop(true);
+  }
+
+  /**
+   * Stops as a crashed process would: the threads stop without releasing anything; the locks and
+   * membership vanish only with the ZooKeeper session (the caller closes the client). For fault
+   * tests.
+   */
+  public void halt() {
+    stop(false);
+  }
+
+  private void stop(boolean release) {
+    running = false;
+    membershipWatcher.interrupt();
+    servers.values().forEach(s -> s.stop(release));
+    servers.clear();
+    if (release) {
+      try {
+        zk.delete().quietly().forPath(layout.member(member));
+      } catch (Exception e) {
+        LOG.log(System.Logger.Level.DEBUG, "leaving the membership", e);
+      }
+    }
+  }
+
+  // ---- requests ----
+
+  private static IllegalArgumentException unknown(ControlRequest r) {
+    return new IllegalArgumentException(
+        "no " + (r.kind().isSubscription() ? "subscription " : "advertisement ") + r.id());
+  }
+
+  private static void checkId(String id, String what) {
+    if (!ID.matcher(id).matches()) {
+      throw new IllegalArgumentException(
+          what + " '" + id + "' must be 1-200 of letters, digits and . _ : @ -");
+    }
+  }
+
+  /** Completes one part of {@code pending} when its queue node is gone (processed). */
+  private void awaitRemoval(String path, PendingRequest pending) throws Exception {
+    Watcher w =
+        event -> {
+          try {
+            awaitRemoval(path, pending);
+          } catch (Exception e) {
+            pending.partFailed(e);
+          }
+        };
+    if (zk.checkExists().usingWatcher(w).forPath(path) == null) {
+      pending.partDone(0, System.nanoTime());
+    }
+  }
+
+  // ---- ownership ----
+
+  /**
+   * A lost session took our locks and membership with it: others may serve our partitions now, so
+   * stop writing at once; rejoin when the connection is back.
+   */
+  private void sessionChanged(ConnectionState state) {
+    if (!running) {
+      return;
+    }
+    if (state == ConnectionState.LOST) {
+      servers.values().forEach(s -> s.stop(false));
+      servers.clear();
+    } else if (state == ConnectionState.RECONNECTED) {
+      try {
+        zk.create().withMode(CreateMode.EPHEMERAL).forPath(layout.member(member));
+      } catch (KeeperException.NodeExistsException e) {
+        // the session survived
+      } catch (Exception e) {
+        LOG.log(System.Logger.Level.WARNING, "rejoining the membership failed", e);
+      }
+      membershipChanged.release();
+    }
+  }
+
+  private void watchMembership() {
+    while (running) {
+      try {
+        List<String> members =
+            zk.getChildren()
+                .usingWatcher((Watcher) e -> membershipChanged.release())
+                .forPath(layout.members());
+        rebalance(members);
+        membershipChanged.tryAcquire(1, TimeUnit.SECONDS); // the timeout is a backstop
+        membershipChanged.drainPermits();
+      } catch (InterruptedException e) {
+        return;
+      } catch (Exception e) {
+        if (running) {
+          LOG.log(System.Logger.Level.WARNING, "reading the membership failed; retrying", e);
+          try {
+            Thread.sleep(200); // backoff before asking ZooKeeper again
+          } catch (InterruptedException ie) {
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  /** Partition i (in dz order) goes to the i-th live member (by id, cyclically). */
+  private void rebalance(List<String> members) {
+    List<String> sorted = new ArrayList<>(members);
+    sorted.sort(null);
+    if (!sorted.contains(member)) {
+      return; // not (yet, or no longer) a member: serve nothing new
+    }
+    Map<Dz, Boolean> mine = new HashMap<>();
+    List<Dz> all = partitions.all();
+    for (int i = 0; i < all.size(); i++) {
+      mine.put(all.get(i), sorted.get(i % sorted.size()).equals(member));
+    }
+    mine.forEach(
+        (p, own) -> {
+          PartitionServer s = servers.get(p);
+          if (own && s == null) {
+            PartitionServer n = new PartitionServer(p);
+            servers.put(p, n);
+            n.thread.start();
+          } else if (!own && s != null) {
+            servers.remove(p);
+            s.stop(true);
+          }
+        });
+  }
+
+  /** Serves one partition while this process owns it: lock, take over, drain the queue. */
+  private final class PartitionServer {
+    final Dz partition;
+    final Thread thread;
+    final InterProcessMutex lock;
+    final Semaphore queueChanged = new Semaphore(0);
+    volatile boolean active = true;
+    volatile boolean holding;
+    volatile boolean release = true;
+    Configurator config;
+
+    PartitionServer(Dz partition) {
+      this.partition = partition;
+      this.lock = new InterProcessMutex(zk, layout.lock(partition));
+      this.thread = new Thread(this::run, "partition-" + ClusterLayout.name(partition));
+      thread.setDaemon(true);
+    }
+
+    void stop(boolean releaseLock) {
+      release = releaseLock;
+      active = false;
+      queueChanged.release();
+      if (!releaseLock) {
+        thread.interrupt();
+      }
+    }
+
+    /**
+     * Lock, take over, serve; after any failure (a lost connection mid-transaction, say) start over
+     * from ZooKeeper's state, which the takeover makes the switches agree with.
+     */
+    private void run() {
+      while (active) {
+        try {
+          while (active && !lock.acquire(200, TimeUnit.MILLISECONDS)) {
+            // the previous owner is finishing its current part, or its session has yet to expire
+          }
+          if (active) {
+            holding = true;
+            takeOver();
+            while (active) {
+              serveQueue();
+            }
+          }
+        } catch (InterruptedException e) {
+          return; // halted
+        } catch (Exception e) {
+          if (active) {
+            LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": starting over", e);
+          }
+        } finally {
+          holding = false;
+          if (release && lock.isAcquiredInThisProcess()) {
+            try {
+              lock.release();
+            } catch (Exception e) {
+              LOG.log(System.Logger.Level.DEBUG, "releasing " + partition, e);
+            }
+          }
+        }
+      }
+    }
+
+    /** Rebuilds the CP-config from the standing requests and brings every switch in line. */
+    private void takeOver() throws Exception {
+      config = Configurator.on(topology);
+      List<ControlRequest> standing = new ArrayList<>();
+      for (String id : zk.getChildren().forPath(layout.standing(partition))) {
+        standing.add(RequestCodec.decode(zk.getData().forPath(layout.standing(partition, id))));
+      }
+      // advertisements first: pairing is symmetric, this only saves work
+      standing.stream().filter(r -> !r.kind().isSubscription()).forEach(r -> r.applyTo(config));
+      standing.stream().filter(r -> r.kind().isSubscription()).forEach(r -> r.applyTo(config));
+      List<CompletableFuture<Void>> acks = new ArrayList<>();
+      for (long dpid : topology.switches()) {
+        acks.add(updates.resync(dpid, ControlPlane.owned(partition), config.flows(dpid)));
+      }
+      for (CompletableFuture<Void> a : acks) {
+        a.get(ackTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      }
+      takeovers.incrementAndGet();
+    }
+
+    /** Processes the queue's parts in order; waits for more when it is empty. */
+    private void serveQueue() throws Exception {
+      List<String> nodes =
+          zk.getChildren()
+              .usingWatcher((Watcher) e -> queueChanged.release())
+              .forPath(layout.queue(partition));
+      if (nodes.isEmpty()) {
+        queueChanged.tryAcquire(1, TimeUnit.SECONDS); // the timeout is a backstop
+        return;
+      }
+      nodes.sort(null); // r-<10-digit sequence>: name order is queue order
+      for (String node : nodes) {
+        if (!active) {
+          return;
+        }
+        String path = layout.queue(partition) + "/" + node;
+        List<CuratorOp> ops = new ArrayList<>();
+        ops.add(zk.transactionOp().delete().forPath(path));
+        ControlRequest part;
+        try {
+          part = RequestCodec.decode(zk.getData().forPath(path));
+          sendAndAwait(part.applyTo(config));
+        } catch (IllegalArgumentException e) {
+          // unreadable, or refused by the CP-config: dropping it beats blocking the partition
+          LOG.log(System.Logger.Level.ERROR, "dropped " + path + ": " + e.getMessage());
+          refused.incrementAndGet();
+          zk.transaction().forOperations(ops);
+          continue;
+        }
+        String standing = layout.standing(partition, part.id());
+        ops.add(
+            part.kind().adds()
+                ? zk.transactionOp().create().forPath(standing, RequestCodec.encode(part))
+                : zk.transactionOp().delete().forPath(standing));
+        zk.transaction().forOperations(ops);
+        processed.incrementAndGet();
+      }
+    }
+
+    /** As {@link ControlPlane}: all switches at once; a missing ack means resync and wait. */
+    private void sendAndAwait(ConfigurationDelta delta) throws Exception {
+      Map<Long, CompletableFuture<Void>> acks = new HashMap<>();
+      for (Map.Entry<Long, List<FlowMod>> e : delta.flowMods().entrySet()) {
+        acks.put(e.getKey(), updates.send(e.getKey(), e.getValue()));
+      }
+      for (Map.Entry<Long, CompletableFuture<Void>> e : acks.entrySet()) {
+        CompletableFuture<Void> ack = e.getValue();
+        while (true) {
+          try {
+            ack.get(ackTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            break;
+          } catch (java.util.concurrent.TimeoutException
+              | java.util.concurrent.ExecutionException x) {
+            if (!active) {
+              throw new InterruptedException("stopped while waiting for a switch");
+            }
+            ack =
+                updates.resync(e.getKey(), ControlPlane.owned(partition), config.flows(e.getKey()));
+          }
+        }
+      }
+    }
+  }
+}

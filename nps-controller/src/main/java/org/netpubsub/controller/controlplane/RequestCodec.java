@@ -1,0 +1,51 @@
+package org.netpubsub.controller.controlplane;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.index.DzSet;
+import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.openflow.Ipv6Address;
+
+/**
+ * A control request as the JSON bytes stored in ZooKeeper: {@code {"kind","id","host","port",
+ * "cells":["0101",…]}} (the empty string is the whole space). Unreadable bytes are an {@link
+ * IllegalArgumentException} naming what is wrong.
+ */
+final class RequestCodec {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private RequestCodec() {}
+
+  static byte[] encode(ControlRequest r) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("kind", r.kind().name());
+    n.put("id", r.id());
+    n.put("host", r.host().toString());
+    n.put("port", r.udpPort());
+    var cells = n.putArray("cells");
+    r.cells().forEach(dz -> cells.add(dz.bits()));
+    return n.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  static ControlRequest decode(byte[] bytes) {
+    try {
+      JsonNode n = JSON.readTree(bytes);
+      List<Dz> cells = new ArrayList<>();
+      n.required("cells").forEach(c -> cells.add(Dz.parse(c.asText())));
+      return new ControlRequest(
+          ControlRequest.Kind.valueOf(n.required("kind").asText()),
+          n.required("id").asText(),
+          Ipv6Address.parse(n.required("host").asText()),
+          n.required("port").asInt(),
+          DzSet.of(cells));
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("unreadable control request: " + e.getMessage(), e);
+    }
+  }
+}

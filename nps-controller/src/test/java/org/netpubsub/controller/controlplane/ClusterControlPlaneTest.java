@@ -1,0 +1,195 @@
+package org.netpubsub.controller.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.netpubsub.controller.controlplane.ControlPlaneRequests.NET;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.index.DzSet;
+import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.controlplane.Partitions;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.pleroma.Configurator;
+import org.netpubsub.network.pleroma.ContentFlows;
+
+/**
+ * Several controller processes (each with its own ZooKeeper session) against real ZooKeeper: the
+ * work is shared, and killing a process or a ZooKeeper member in the middle of a burst loses no
+ * request; afterwards the switches hold exactly what one configurator would install.
+ */
+class ClusterControlPlaneTest {
+  static final Partitions PARTITIONS = Partitions.uniform(8);
+  static final Duration ACK_TIMEOUT = Duration.ofSeconds(5);
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+
+  @Test
+  void processesShareThePartitionsAndEveryRequestCompletes() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    SimulatedSwitches switches = track(SimulatedSwitches.instant(NET));
+    ClusterControlPlane a = process(zk.getConnectString(), "a", switches);
+    ClusterControlPlane b = process(zk.getConnectString(), "b", switches);
+    poll(() -> a.serving().size() == 4 && b.serving().size() == 4, "both serve half");
+
+    List<ControlRequest> requests = ControlPlaneRequests.random(new Random(3), 150);
+    List<CompletableFuture<RequestDone>> done = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      done.add((i % 2 == 0 ? a : b).submit(requests.get(i)));
+    }
+    for (CompletableFuture<RequestDone> f : done) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    assertThat(a.processed()).isPositive();
+    assertThat(b.processed()).isPositive();
+    assertSwitchesHold(switches, ControlPlaneRequests.reference(requests));
+  }
+
+  @Test
+  void refusesDuplicatesAndUnknownWithdrawalsAcrossProcesses() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    SimulatedSwitches switches = track(SimulatedSwitches.instant(NET));
+    ClusterControlPlane a = process(zk.getConnectString(), "a", switches);
+    ClusterControlPlane b = process(zk.getConnectString(), "b", switches);
+    var h = NET.hosts().firstKey();
+    ControlRequest s = ControlRequest.subscribe("s1", h, 7000, DzSet.of(Dz.parse("01")));
+    a.submit(s).get(10, TimeUnit.SECONDS);
+    assertThatThrownBy(() -> b.submit(s)).hasMessageContaining("exists");
+    assertThatThrownBy(() -> b.submit(ControlRequest.advertise("s1", h, DzSet.ALL).withdrawal()))
+        .hasMessageContaining("no advertisement s1");
+    assertThatThrownBy(() -> b.submit(ControlRequest.subscribe("a/b", h, 1, DzSet.ALL)))
+        .hasMessageContaining("must be");
+    b.submit(s.withdrawal()).get(10, TimeUnit.SECONDS); // withdrawn through the other process
+    assertThatThrownBy(() -> a.submit(s.withdrawal())).hasMessageContaining("no subscription s1");
+  }
+
+  @Test
+  void killingAProcessMidBurstLosesNothing() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    SimulatedSwitches switches = track(new SimulatedSwitches(NET, 500_000, 0));
+    CuratorFramework victimClient = client(zk.getConnectString());
+    ClusterControlPlane victim =
+        new ClusterControlPlane(victimClient, "/nps", "a", NET, PARTITIONS, switches, ACK_TIMEOUT);
+    ClusterControlPlane survivor = process(zk.getConnectString(), "b", switches);
+    poll(() -> victim.serving().size() == 4 && survivor.serving().size() == 4, "both serve");
+
+    List<ControlRequest> requests = ControlPlaneRequests.random(new Random(5), 300);
+    List<CompletableFuture<RequestDone>> done = new ArrayList<>();
+    for (ControlRequest r : requests) {
+      done.add(survivor.submit(r));
+    }
+    poll(() -> victim.processed() >= 20, "the victim is mid-burst");
+    victim.halt(); // a crash: nothing released...
+    victimClient.close(); // ...until its session ends
+    for (CompletableFuture<RequestDone> f : done) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    // its own 4, then the victim's 4, each rebuilt from ZooKeeper and resynchronised
+    poll(() -> survivor.takeovers() == 8, "the survivor took over every partition");
+    assertThat(survivor.serving()).hasSize(8);
+    assertSwitchesHold(switches, ControlPlaneRequests.reference(requests));
+  }
+
+  @Test
+  void losingAZooKeeperMemberMidBurstLosesNothing() throws Exception {
+    TestingCluster ensemble = track(new TestingCluster(3));
+    ensemble.start();
+    SimulatedSwitches switches = track(new SimulatedSwitches(NET, 200_000, 0));
+    ClusterControlPlane a = process(ensemble.getConnectString(), "a", switches);
+    ClusterControlPlane b = process(ensemble.getConnectString(), "b", switches);
+    poll(() -> a.serving().size() + b.serving().size() == 8, "all partitions served");
+
+    List<ControlRequest> requests = ControlPlaneRequests.random(new Random(9), 200);
+    List<CompletableFuture<RequestDone>> done = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      done.add((i % 2 == 0 ? a : b).submit(requests.get(i)));
+    }
+    poll(() -> a.processed() + b.processed() >= 30, "mid-burst");
+    ensemble.killServer(ensemble.getInstances().iterator().next());
+    for (CompletableFuture<RequestDone> f : done) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    assertSwitchesHold(switches, ControlPlaneRequests.reference(requests));
+  }
+
+  /**
+   * Every event leaves every switch exactly as it would under one configurator holding the
+   * requests: the highest-priority content flow matching it carries the same instructions.
+   */
+  private static void assertSwitchesHold(SimulatedSwitches switches, Configurator one) {
+    assertThat(switches.errors()).isZero();
+    for (long dpid : NET.switches()) {
+      List<FlowEntry> onSwitch =
+          switches.flows(dpid).stream().filter(f -> f.cookie() == ContentFlows.COOKIE).toList();
+      List<FlowEntry> wanted = ContentFlows.entries(one.table(dpid));
+      for (Dz event : ControlPlaneRequests.events()) {
+        assertThat(forwarding(onSwitch, event))
+            .as("event %s at %x", event, dpid)
+            .isEqualTo(forwarding(wanted, event));
+      }
+    }
+  }
+
+  private static List<?> forwarding(List<FlowEntry> flows, Dz event) {
+    return flows.stream()
+        .filter(f -> f.match().ipv6Dst().matches(ContentFlows.address(event)))
+        .max(Comparator.comparingInt(FlowEntry::priority))
+        .<List<?>>map(FlowEntry::instructions)
+        .orElse(List.of());
+  }
+
+  private ClusterControlPlane process(String connect, String id, SimulatedSwitches switches)
+      throws Exception {
+    return track(
+        new ClusterControlPlane(
+            client(connect), "/nps", id, NET, PARTITIONS, switches, ACK_TIMEOUT));
+  }
+
+  private CuratorFramework client(String connect) {
+    CuratorFramework c =
+        CuratorFrameworkFactory.builder()
+            .connectString(connect)
+            .sessionTimeoutMs(10_000)
+            .connectionTimeoutMs(5_000)
+            .retryPolicy(new ExponentialBackoffRetry(50, 10))
+            .build();
+    c.start();
+    return track(c);
+  }
+
+  private <T extends AutoCloseable> T track(T t) {
+    open.add(t);
+    return t;
+  }
+
+  private static void poll(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(20); // polling with a deadline, not a fixed wait
+    }
+  }
+}
