@@ -11,7 +11,10 @@
 - Failure: a link of the tree goes down, then a core switch fails (links dark, OpenFlow
   connection lost) and recovers; each time the controller recomputes the tree, re-embeds every
   path, and deliveries are exact again.
-After each part the controller's view equals the switches' tables (read by flow statistics)."""
+After each part the controller's view equals the switches' tables (read by flow statistics).
+Everything runs twice: with one configurator on the controller loop, and with the partitioned
+control plane (4 configurators over 16 event-space partitions, SPA-LB; issue: partitioned control
+plane)."""
 
 from __future__ import annotations
 
@@ -82,8 +85,12 @@ def random_event(r: random.Random, s: dict, below: dict | None = None) -> dict:
     return {"kind": "event", "attributes": values}
 
 
-@pytest.fixture(scope="module")
-def session():
+CONTROL_PLANES = {"one-configurator": [],
+                  "partitioned": ["--configurators", "4", "--partitions", "16"]}
+
+
+@pytest.fixture(scope="module", params=list(CONTROL_PLANES), ids=list(CONTROL_PLANES))
+def session(request):
     r = random.Random(SEED)
     schema = random_schema(r)
     work = tempfile.mkdtemp(prefix="nps-pubsub-test-")
@@ -91,7 +98,8 @@ def session():
     with open(path, "w") as f:
         f.write(schema_yaml(schema))
     build()
-    controller = Controller(path, log_path=os.path.join(work, "controller.log"))
+    controller = Controller(path, *CONTROL_PLANES[request.param],
+                            log_path=os.path.join(work, "controller.log"))
     testbed = None
     try:
         testbed = Testbed("fattree:4", controller)

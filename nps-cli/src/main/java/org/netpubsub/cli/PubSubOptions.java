@@ -7,9 +7,11 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.controlplane.ControlPlaneSettings;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.network.camus.RoutingPolicy;
+import org.netpubsub.network.controlplane.Partitions;
 import picocli.CommandLine.Option;
 
 /**
@@ -75,6 +77,32 @@ final class PubSubOptions {
       description = "Pub/sub requests one host may send at once (default: ${DEFAULT-VALUE}).")
   int burst;
 
+  @Option(
+      names = "--configurators",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "PLEROMA: configure requests with N configurator threads over --partitions partitions"
+              + " of the event space (docs/control-plane.md); 0: one configurator on the"
+              + " controller loop (default: ${DEFAULT-VALUE}).")
+  int configurators;
+
+  @Option(
+      names = "--partitions",
+      defaultValue = "64",
+      paramLabel = "K",
+      description =
+          "With --configurators: event-space partitions, a power of two"
+              + " (default: ${DEFAULT-VALUE}).")
+  int partitions;
+
+  @Option(
+      names = "--balancing",
+      defaultValue = "spa-lb",
+      paramLabel = "B",
+      description = "With --configurators: spa or spa-lb (default: ${DEFAULT-VALUE}).")
+  String balancing;
+
   /** The service on {@code controller}, if a schema was given. */
   Optional<PubSubService> attach(NetworkController controller) {
     if (schema == null) {
@@ -96,8 +124,14 @@ final class PubSubOptions {
     SpatialIndex index = new SpatialIndex(s, length);
     return Optional.of(
         switch (routing) {
-          case "pleroma" -> PubSubService.attach(controller, index, limits);
+          case "pleroma" ->
+              configurators == 0
+                  ? PubSubService.attach(controller, index, limits)
+                  : PubSubService.attachPartitioned(controller, index, limits, controlPlane());
           case "camus-mr", "camus-tr" -> {
+            if (configurators != 0) {
+              throw new IllegalArgumentException("--configurators applies to --routing pleroma");
+            }
             if (alpha < 1) {
               throw new IllegalArgumentException("--alpha must be at least 1");
             }
@@ -108,5 +142,17 @@ final class PubSubOptions {
               throw new IllegalArgumentException(
                   "--routing must be pleroma, camus-mr or camus-tr, not '" + routing + "'");
         });
+  }
+
+  private ControlPlaneSettings controlPlane() {
+    ControlPlaneSettings.Balancing b =
+        switch (balancing) {
+          case "spa" -> ControlPlaneSettings.Balancing.SPA;
+          case "spa-lb" -> ControlPlaneSettings.Balancing.SPA_LB;
+          default ->
+              throw new IllegalArgumentException(
+                  "--balancing must be spa or spa-lb, not '" + balancing + "'");
+        };
+    return ControlPlaneSettings.of(configurators, Partitions.uniform(partitions)).withBalancing(b);
   }
 }

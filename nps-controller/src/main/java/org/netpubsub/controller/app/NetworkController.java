@@ -215,6 +215,23 @@ public final class NetworkController implements Closeable {
     return applySwitchMods(all);
   }
 
+  /**
+   * Brings one switch to its desired state now (reading its flows and sending the difference);
+   * completes when done, at once for a switch that is not connected (it is reconciled when it
+   * connects). For apps whose changes were not acknowledged.
+   */
+  public CompletableFuture<Void> reconcileNow(long dpid) {
+    return callOnLoop(
+            () -> {
+              refreshDesired(List.of(dpid), false);
+              if (!connected.containsKey(dpid)) {
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              return server.reconcile(dpid).<Void>thenApply(r -> null);
+            })
+        .thenCompose(f -> f);
+  }
+
   /** {@link #applyChanges} for batches that hold group-mods too (in the order given). */
   public CompletableFuture<Integer> applySwitchMods(SortedMap<Long, List<SwitchMod>> mods) {
     refreshDesired(mods.keySet(), false);

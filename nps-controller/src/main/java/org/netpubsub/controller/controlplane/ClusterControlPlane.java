@@ -248,7 +248,7 @@ public final class ClusterControlPlane implements AutoCloseable {
           }
         };
     if (zk.checkExists().usingWatcher(w).forPath(path) == null) {
-      pending.partDone(0, System.nanoTime());
+      pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
     }
   }
 

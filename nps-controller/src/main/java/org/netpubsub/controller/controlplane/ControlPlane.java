@@ -27,7 +27,6 @@ import org.netpubsub.network.controlplane.SliceOrder;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.MaskedIpv6;
-import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.pleroma.EventEgress;
@@ -40,13 +39,16 @@ import org.netpubsub.network.topology.Topology;
  * switches and count as done only when acknowledged. With SPA-LB a monitor samples the queues and
  * migrates partitions away from rising overload.
  *
- * <p>Configurators never share a partition, so they never take conflicting actions (Definition 1):
- * no locks around switches or CP-configs are needed. A partition is scheduled on its owner's ready
- * queue when it has work; a worker that finds a partition migrated away passes it on.
+ * <p>Configurators never share a partition, so they never take conflicting actions (Definition 1)
+ * and no lock guards the switches. Each CP-config's monitor is held only while a part is applied to
+ * it, so that the controller can read flows and rebuild on a new topology meanwhile. A partition is
+ * scheduled on its owner's ready queue when it has work; a worker that finds a partition migrated
+ * away passes it on.
  */
 public final class ControlPlane implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ControlPlane.class.getName());
-  private final Topology topology;
+  private volatile Topology topology;
+  private volatile long epoch; // bumped by each topology change
   private final ControlPlaneSettings settings;
   private final FlowUpdates updates;
   private final Dispatcher dispatcher;
@@ -137,6 +139,30 @@ public final class ControlPlane implements AutoCloseable {
     return pending.done;
   }
 
+  /**
+   * The topology changed: every CP-config replays its requests on the next one (briefly holding
+   * each partition; configurators finish their current wait first only where they must). Flow-mods
+   * computed on the old topology and still unsent carry the old epoch, and a {@link FlowUpdates}
+   * that brings the switches to the new state itself drops them ({@link #epoch}).
+   */
+  public void topologyChanged(Topology next) {
+    long e = epoch + 1;
+    topology = next;
+    for (PartitionQueue q : queues.values()) {
+      q.rebuild(next, e);
+    }
+    epoch = e;
+  }
+
+  /** The number of topology changes so far: the epoch of what configurators compute now. */
+  public long epoch() {
+    return epoch;
+  }
+
+  public Topology topology() {
+    return topology;
+  }
+
   /** Moves a partition to another configurator; it takes effect at the partition's next slice. */
   public void migrate(Dz partition, int to) {
     PartitionQueue q = queues.get(partition);
@@ -192,7 +218,7 @@ public final class ControlPlane implements AutoCloseable {
    */
   public SortedMap<Dz, SortedSet<EventEgress>> table(long dpid) {
     SortedMap<Dz, SortedSet<EventEgress>> out = new TreeMap<>();
-    queues.values().forEach(q -> out.putAll(q.config.table(dpid)));
+    queues.values().forEach(q -> out.putAll(q.table(dpid)));
     return out;
   }
 
@@ -202,7 +228,7 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   public int flowCount() {
-    return queues.values().stream().mapToInt(q -> q.config.flowCount()).sum();
+    return queues.values().stream().mapToInt(PartitionQueue::flowCount).sum();
   }
 
   @Override
@@ -287,8 +313,14 @@ public final class ControlPlane implements AutoCloseable {
       }
       for (PartitionQueue.Part part : ordered) {
         try {
-          int mods = apply(q, part.request().applyTo(q.config));
-          part.of().partDone(mods, System.nanoTime());
+          PartitionQueue.Applied applied = q.apply(part.request());
+          int mods = apply(q, applied);
+          part.of()
+              .partDone(
+                  mods,
+                  applied.delta().changes().keySet(),
+                  applied.delta().paths(),
+                  System.nanoTime());
         } catch (InterruptedException e) {
           part.of().partFailed(e);
           Thread.currentThread().interrupt();
@@ -305,12 +337,13 @@ public final class ControlPlane implements AutoCloseable {
      * the partition stalls (its later requests depend on those flows) while its flows on that
      * switch are read back and corrected, until a correction is acknowledged (§IV-B).
      */
-    private int apply(PartitionQueue q, ConfigurationDelta delta) throws InterruptedException {
-      SortedMap<Long, List<FlowMod>> mods = delta.flowMods();
+    private int apply(PartitionQueue q, PartitionQueue.Applied applied)
+        throws InterruptedException {
+      SortedMap<Long, List<FlowMod>> mods = applied.delta().flowMods();
       Map<Long, CompletableFuture<Void>> acks = new LinkedHashMap<>();
       int n = 0;
       for (Map.Entry<Long, List<FlowMod>> e : mods.entrySet()) {
-        acks.put(e.getKey(), updates.send(e.getKey(), e.getValue()));
+        acks.put(e.getKey(), updates.send(e.getKey(), e.getValue(), applied.epoch()));
         n += e.getValue().size();
       }
       flowMods.addAndGet(n);
@@ -319,7 +352,7 @@ public final class ControlPlane implements AutoCloseable {
         CompletableFuture<Void> ack = e.getValue();
         while (!acknowledged(ack, deadline)) {
           resyncs.incrementAndGet();
-          ack = updates.resync(e.getKey(), owned(q.partition), q.config.flows(e.getKey()));
+          ack = updates.resync(e.getKey(), owned(q.partition), q.flows(e.getKey()));
           deadline = System.nanoTime() + settings.ackTimeout().toNanos();
         }
       }

@@ -15,6 +15,15 @@ public interface FlowUpdates {
   CompletableFuture<Void> send(long dpid, List<FlowMod> mods);
 
   /**
+   * {@link #send} of flow-mods computed on the topology of {@code epoch} (see {@link
+   * ControlPlane#epoch}); an implementation that re-establishes every switch's state on a topology
+   * change may drop batches of an older epoch.
+   */
+  default CompletableFuture<Void> send(long dpid, List<FlowMod> mods, long epoch) {
+    return send(dpid, mods);
+  }
+
+  /**
    * After a missing acknowledgement: reads the switch's flows, and brings those {@code owned}
    * selects (one partition's) to exactly {@code desired}; completes when acknowledged.
    */

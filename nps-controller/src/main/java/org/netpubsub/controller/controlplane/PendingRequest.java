@@ -1,6 +1,9 @@
 package org.netpubsub.controller.controlplane;
 
+import java.util.Collection;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A submitted request waiting for its partial requests; completes with the last of them. */
@@ -11,6 +14,8 @@ final class PendingRequest {
   private final int parts;
   private final AtomicInteger remaining;
   private final AtomicInteger flowMods = new AtomicInteger();
+  private final AtomicInteger paths = new AtomicInteger();
+  private final Set<Long> switches = ConcurrentHashMap.newKeySet();
 
   PendingRequest(String id, long submittedNanos, int parts) {
     this.id = id;
@@ -18,14 +23,18 @@ final class PendingRequest {
     this.parts = parts;
     this.remaining = new AtomicInteger(parts);
     if (parts == 0) {
-      done.complete(new RequestDone(id, 0, 0, 0));
+      done.complete(new RequestDone(id, 0, 0, 0, 0, 0));
     }
   }
 
-  void partDone(int mods, long nowNanos) {
+  void partDone(int mods, Collection<Long> touched, int pathCount, long nowNanos) {
     flowMods.addAndGet(mods);
+    switches.addAll(touched);
+    paths.addAndGet(pathCount);
     if (remaining.decrementAndGet() == 0) {
-      done.complete(new RequestDone(id, nowNanos - submittedNanos, parts, flowMods.get()));
+      done.complete(
+          new RequestDone(
+              id, nowNanos - submittedNanos, parts, flowMods.get(), switches.size(), paths.get()));
     }
   }
 

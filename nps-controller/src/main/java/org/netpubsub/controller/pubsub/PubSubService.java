@@ -12,6 +12,7 @@ import java.util.function.LongSupplier;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.controlplane.ControlPlaneSettings;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -71,6 +72,18 @@ public final class PubSubService implements FlowContributor {
     return attach(controller, index, limits, new CamusEngine(index.schema(), policy, alpha));
   }
 
+  /**
+   * Starts the app with PLEROMA routing on the partitioned control plane (docs/control-plane.md):
+   * requests are configured by n configurators over k partitions off the controller loop.
+   */
+  public static PubSubService attachPartitioned(
+      NetworkController controller,
+      SpatialIndex index,
+      PubSubLimits limits,
+      ControlPlaneSettings settings) {
+    return attach(controller, index, limits, new PartitionedPleromaEngine(controller, settings));
+  }
+
   static PubSubService attach(
       NetworkController controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
     PubSubService s = new PubSubService(controller, index, limits, System::nanoTime, e);
@@ -108,6 +121,13 @@ public final class PubSubService implements FlowContributor {
       return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
     }
     admit(r.host(), start);
+    if (engine instanceof PartitionedPleromaEngine partitioned) {
+      if (live.remove(id) == null) {
+        return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
+      }
+      livePerHost.merge(r.host(), -1, Integer::sum);
+      return partitioned.submit(r, true, start);
+    }
     return controller
         .callOnLoop(
             () -> {
@@ -185,6 +205,16 @@ public final class PubSubService implements FlowContributor {
       r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
+    }
+    if (engine instanceof PartitionedPleromaEngine partitioned) {
+      try {
+        CompletableFuture<RequestOutcome> done = partitioned.submit(r, false, start);
+        live.put(r.id(), r);
+        livePerHost.merge(r.host(), 1, Integer::sum);
+        return done;
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
     }
     // configure and send in one loop task: the flow-mods leave in request order
     return controller.callOnLoop(() -> carryOut(r, configure(r), start)).thenCompose(f -> f);

@@ -1,0 +1,88 @@
+package org.netpubsub.controller.pubsub;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.controlplane.ControlPlane;
+import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * PLEROMA with the partitioned control plane (docs/control-plane.md): requests go to n
+ * configurators over k partitions instead of one configurator on the controller loop. Only the
+ * loop-side duties run on the loop (topology changes, desired flows); requests complete
+ * asynchronously through {@link #submit}.
+ */
+final class PartitionedPleromaEngine implements RoutingEngine, AutoCloseable {
+  private final ControlPlane plane;
+
+  PartitionedPleromaEngine(NetworkController controller, ControlPlaneSettings settings) {
+    ControlPlane[] self = new ControlPlane[1];
+    this.plane =
+        new ControlPlane(
+            Topology.EMPTY,
+            settings,
+            new ControllerFlowUpdates(controller, () -> self[0].epoch()),
+            null);
+    self[0] = plane;
+  }
+
+  @Override
+  public String name() {
+    return "pleroma";
+  }
+
+  @Override
+  public void topologyChanged(Topology next) {
+    if (!next.equals(plane.topology())) {
+      plane.topologyChanged(next);
+    }
+  }
+
+  @Override
+  public String notReady() {
+    return plane.topology().spanningTree().isEmpty() ? "no switch is connected yet" : null;
+  }
+
+  /** Not used: requests take {@link #submit}. */
+  @Override
+  public Effect add(PubSubRequest r) {
+    throw new UnsupportedOperationException("the partitioned control plane is asynchronous");
+  }
+
+  @Override
+  public Effect remove(PubSubRequest r) {
+    throw new UnsupportedOperationException("the partitioned control plane is asynchronous");
+  }
+
+  @Override
+  public List<FlowEntry> flows(long dpid) {
+    return plane.flows(dpid);
+  }
+
+  /** Queues the request's addition or withdrawal; completes when every part is acknowledged. */
+  CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
+    String notReady = notReady();
+    if (notReady != null && !withdraw) {
+      throw new RequestRefusedException(503, notReady);
+    }
+    ControlRequest add =
+        r.kind() == PubSubRequest.Kind.ADVERTISEMENT
+            ? ControlRequest.advertise(r.id(), r.host(), r.cells())
+            : ControlRequest.subscribe(r.id(), r.host(), r.port(), r.cells());
+    if (!withdraw && plane.topology().host(r.host()).isEmpty()) {
+      throw PubSubService.unknownHost(r.host());
+    }
+    return plane
+        .submit(withdraw ? add.withdrawal() : add)
+        .thenApply(
+            d -> new RequestOutcome(r, d.flowMods(), d.switches(), d.paths(), d.latencyNanos()));
+  }
+
+  @Override
+  public void close() {
+    plane.close();
+  }
+}
