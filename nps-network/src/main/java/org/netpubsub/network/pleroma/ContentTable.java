@@ -141,8 +141,13 @@ public final class ContentTable {
     SortedSet<EventEgress> want = Collections.emptySortedSet();
     if (mine != null) {
       SortedSet<EventEgress> parent = coarser.isEmpty() ? null : full.get(coarser.peek());
-      SortedSet<EventEgress> all = parent == null ? new TreeSet<>() : new TreeSet<>(parent);
-      all.addAll(mine.keySet());
+      SortedSet<EventEgress> all;
+      if (parent != null && parent.containsAll(mine.keySet())) {
+        all = parent; // the common case deep in a table: share, never copy (sets stay unmodified)
+      } else {
+        all = parent == null ? new TreeSet<>() : new TreeSet<>(parent);
+        all.addAll(mine.keySet());
+      }
       full.put(d, all);
       coarser.push(d);
       // redundant when the coarser flow already sends the same way
