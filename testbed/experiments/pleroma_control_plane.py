@@ -138,8 +138,8 @@ def markdown(r: dict) -> str:
              "![control plane](pleroma-control-plane.png)", "",
              "Reading: when switch acknowledgements dominate, throughput grows almost linearly with "
              "the configurators (they overlap their waits); on Zipf workloads SPA-LB's greedy start "
-             "and migrations put it ahead of SPA from 4 configurators on, on uniform ones the "
-             "migrations only cost. With zero-latency switches the 2 cores bound the rate: each "
+             "and migrations put it ahead of SPA (by about a fifth at 8–16 configurators), on "
+             "uniform ones the two are within noise. With zero-latency switches the 2 cores bound the rate: each "
              "subscription is split into several partial requests, each pairing with the "
              "advertisement along a 5-switch path. Finer partitioning helps balancing up to 64 "
              "partitions, then the extra partial requests and flows cost more than balancing "
