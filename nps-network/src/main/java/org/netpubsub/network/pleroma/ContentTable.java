@@ -43,7 +43,7 @@ public final class ContentTable {
       return new Addition(List.of(), EnumSet.of(FlowAdditionCase.COVERED_BY_EXISTING));
     }
     requiredOrder.add(dz);
-    List<TableChange> changes = recompute(dz);
+    List<TableChange> changes = recompute(dz, egress);
     return new Addition(changes, classify(dz, egress, changes));
   }
 
@@ -64,7 +64,7 @@ public final class ContentTable {
       required.remove(dz);
       requiredOrder.remove(dz);
     }
-    return recompute(dz);
+    return recompute(dz, egress);
   }
 
   /** The flows: dz → egresses, in dz order (a coarser dz before its finer ones). */
@@ -108,8 +108,13 @@ public final class ContentTable {
    * Brings the flows of {@code dz} and every finer required dz in line with the requirements. The
    * finer dzs come in dz order (a prefix before its extensions), so a stack of the required dzs
    * seen so far gives each one's next coarser required dz without searching its prefixes.
+   *
+   * <p>Only {@code egress} changed at {@code dz}. A finer dz that requires it itself keeps its full
+   * egress set either way, so the flows beneath it cannot change: the walk skips them (only that
+   * dz's own flow may flip between redundant and not). Upper switches, where many subscriptions
+   * share an egress, save most of the walk.
    */
-  private List<TableChange> recompute(Dz dz) {
+  private List<TableChange> recompute(Dz dz, EventEgress egress) {
     List<TableChange> changes = new ArrayList<>();
     ArrayDeque<Dz> coarser = new ArrayDeque<>(); // required dzs covering the current one
     Map<Dz, SortedSet<EventEgress>> full = new HashMap<>();
@@ -119,11 +124,16 @@ public final class ContentTable {
       full.put(outer, fullEgresses(outer));
     }
     change(dz, coarser, full, changes);
+    Dz unchangedBelow = null;
     for (Dz d : requiredOrder.tailSet(dz, false)) {
       if (!dz.covers(d)) {
         break; // a prefix orders before its extensions: the finer dzs are contiguous
       }
+      if (unchangedBelow != null && unchangedBelow.covers(d)) {
+        continue;
+      }
       change(d, coarser, full, changes);
+      unchangedBelow = required.get(d).containsKey(egress) ? d : null;
     }
     return changes;
   }
