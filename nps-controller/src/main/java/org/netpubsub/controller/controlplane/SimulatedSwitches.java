@@ -16,7 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.openflow.PacketHeaders;
+import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.sim.SimulatedNetwork;
+import org.netpubsub.network.sim.Trace;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -112,6 +116,37 @@ public final class SimulatedSwitches implements FlowUpdates, AutoCloseable {
   /** The next {@code batches} batches to the switch are lost (never applied or acknowledged). */
   public void loseNext(long dpid, int batches) {
     toLose.computeIfAbsent(dpid, d -> new AtomicInteger()).set(batches);
+  }
+
+  /**
+   * Where an event published now by {@code from} arrives: the hosts (and UDP ports) that receive a
+   * copy. Every switch is held for the whole walk, so the answer reflects one moment even while
+   * configurators write (for checks at the instant a request completes).
+   */
+  public Set<String> receivers(Ipv6Address from, Ipv6Address eventAddress) {
+    PacketHeaders h = PacketHeaders.udp6(from, eventAddress, 40000, ContentFlows.EVENT_PORT);
+    String name = net.hostName(from).orElseThrow();
+    List<Long> dpids = new ArrayList<>(busyUntil.keySet());
+    dpids.sort(Long::compareUnsigned); // one lock order for every caller
+    return holdingAll(
+        dpids,
+        0,
+        () -> {
+          Set<String> out = new java.util.TreeSet<>();
+          for (Trace.Delivery d : net.send(name, h).deliveries()) {
+            out.add(d.headers().ipv6Dst() + ":" + d.headers().udpDst());
+          }
+          return out;
+        });
+  }
+
+  private <T> T holdingAll(List<Long> dpids, int i, java.util.function.Supplier<T> body) {
+    if (i == dpids.size()) {
+      return body.get();
+    }
+    synchronized (net.switchAt(dpids.get(i))) {
+      return holdingAll(dpids, i + 1, body);
+    }
   }
 
   /** The switch's flows now (DP-config). */
