@@ -25,7 +25,6 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
-import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.topology.Topology;
@@ -450,28 +449,17 @@ public final class ClusterControlPlane implements AutoCloseable {
       }
     }
 
-    /** As {@link ControlPlane}: all switches at once; a missing ack means resync and wait. */
-    private void sendAndAwait(ConfigurationDelta delta) throws Exception {
-      Map<Long, CompletableFuture<Void>> acks = new HashMap<>();
-      for (Map.Entry<Long, List<FlowMod>> e : delta.flowMods().entrySet()) {
-        acks.put(e.getKey(), updates.send(e.getKey(), e.getValue()));
-      }
-      for (Map.Entry<Long, CompletableFuture<Void>> e : acks.entrySet()) {
-        CompletableFuture<Void> ack = e.getValue();
-        while (true) {
-          try {
-            ack.get(ackTimeout.toNanos(), TimeUnit.NANOSECONDS);
-            break;
-          } catch (java.util.concurrent.TimeoutException
-              | java.util.concurrent.ExecutionException x) {
-            if (!active) {
-              throw new InterruptedException("stopped while waiting for a switch");
-            }
-            ack =
-                updates.resync(e.getKey(), ControlPlane.owned(partition), config.flows(e.getKey()));
-          }
-        }
-      }
+    /** All switches at once; a missing ack means resync and wait ({@link AcknowledgedSend}). */
+    private void sendAndAwait(ConfigurationDelta delta) throws InterruptedException {
+      AcknowledgedSend.sendAndAwait(
+          updates,
+          delta.flowMods(),
+          0, // no topology changes in the cluster: one epoch
+          partition,
+          config::flows,
+          ackTimeout,
+          () -> active,
+          () -> {});
     }
   }
 }

@@ -9,12 +9,10 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.netpubsub.content.index.Dz;
@@ -25,7 +23,6 @@ import org.netpubsub.network.controlplane.PartitionAssignment;
 import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.controlplane.SliceOrder;
 import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.pleroma.ContentFlows;
@@ -331,45 +328,21 @@ public final class ControlPlane implements AutoCloseable {
       }
     }
 
-    /**
-     * Sends a part's flow changes to every switch at once and waits for all acknowledgements. A
-     * switch that does not acknowledge in time holds an unknown state of this partition's flows:
-     * the partition stalls (its later requests depend on those flows) while its flows on that
-     * switch are read back and corrected, until a correction is acknowledged (§IV-B).
-     */
+    /** Carries the part out ({@link AcknowledgedSend}); returns the flow-mods sent. */
     private int apply(PartitionQueue q, PartitionQueue.Applied applied)
         throws InterruptedException {
-      SortedMap<Long, List<FlowMod>> mods = applied.delta().flowMods();
-      Map<Long, CompletableFuture<Void>> acks = new LinkedHashMap<>();
-      int n = 0;
-      for (Map.Entry<Long, List<FlowMod>> e : mods.entrySet()) {
-        acks.put(e.getKey(), updates.send(e.getKey(), e.getValue(), applied.epoch()));
-        n += e.getValue().size();
-      }
+      int n =
+          AcknowledgedSend.sendAndAwait(
+              updates,
+              applied.delta().flowMods(),
+              applied.epoch(),
+              q.partition,
+              q::flows,
+              settings.ackTimeout(),
+              () -> running,
+              resyncs::incrementAndGet);
       flowMods.addAndGet(n);
-      long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
-      for (Map.Entry<Long, CompletableFuture<Void>> e : acks.entrySet()) {
-        CompletableFuture<Void> ack = e.getValue();
-        while (!acknowledged(ack, deadline)) {
-          resyncs.incrementAndGet();
-          ack = updates.resync(e.getKey(), owned(q.partition), q.flows(e.getKey()));
-          deadline = System.nanoTime() + settings.ackTimeout().toNanos();
-        }
-      }
       return n;
-    }
-  }
-
-  private boolean acknowledged(CompletableFuture<Void> ack, long deadline)
-      throws InterruptedException {
-    try {
-      ack.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      return true;
-    } catch (TimeoutException | ExecutionException e) {
-      if (!running) {
-        throw new InterruptedException("closed while waiting for a switch");
-      }
-      return false;
     }
   }
 

@@ -40,11 +40,6 @@ final class PartitionQueue {
     this.owner = owner;
   }
 
-  /** The CP-config, for reading under this object's monitor only. */
-  synchronized Configurator config() {
-    return config;
-  }
-
   /** Applies one part; returns its delta and the epoch of the topology it was computed on. */
   synchronized Applied apply(ControlRequest part) {
     return new Applied(part.applyTo(config), epoch);
