@@ -188,11 +188,7 @@ public class ItchBenchmark {
   @OperationsPerInvocation(MESSAGES)
   public long split(CpuMeter cpu) {
     cpu.invocations++;
-    long ok = 0;
-    for (byte[] p : addOrderPackets) {
-      ok += splitter.split(p, 0, p.length) ? 1 : 0;
-    }
-    return ok + splitter.droppedMessages();
+    return splitAll(addOrderPackets);
   }
 
   /**
@@ -216,8 +212,13 @@ public class ItchBenchmark {
   @OperationsPerInvocation(MESSAGES)
   public long splitFeed(CpuMeter cpu) {
     cpu.invocations++;
+    return splitAll(feedPackets);
+  }
+
+  /** Splits every packet; the count split plus the messages dropped, so nothing is dead code. */
+  private long splitAll(byte[][] packets) {
     long ok = 0;
-    for (byte[] p : feedPackets) {
+    for (byte[] p : packets) {
       ok += splitter.split(p, 0, p.length) ? 1 : 0;
     }
     return ok + splitter.droppedMessages();
