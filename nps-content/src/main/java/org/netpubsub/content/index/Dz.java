@@ -197,7 +197,12 @@ public final class Dz implements Comparable<Dz> {
 
   @Override
   public int hashCode() {
-    return Long.hashCode(hi) * 31 + Long.hashCode(lo) * 17 + length;
+    // A dz keeps its bits at the top of hi with zeros below, so a plain sum of the words crowded
+    // coarse cells into a few hash buckets; MurmurHash3's finaliser spreads the top bits down.
+    long h = hi ^ Long.rotateLeft(lo, 32) ^ length;
+    h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
+    h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    return (int) (h ^ (h >>> 33));
   }
 
   /** The bits, or {@code ε} for the empty dz. */

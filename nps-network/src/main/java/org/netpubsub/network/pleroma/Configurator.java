@@ -2,6 +2,7 @@ package org.netpubsub.network.pleroma;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,13 +34,17 @@ import org.netpubsub.network.topology.Topology;
  */
 public final class Configurator {
   private final Topology topology;
+  private final Map<Ipv6Address, Host> hosts; // hashed: every pair looks up both of its hosts
   private final SpanningTree tree; // null: no switch yet
   private final Map<String, Advertisement> advertisements = new LinkedHashMap<>();
   private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
   private final SortedMap<Long, ContentTable> tables = new TreeMap<>(SwitchPort.DPID_ORDER);
+  // The tree is fixed for this configurator's life, so each switch pair's path is found once.
+  private final Map<SwitchPair, Optional<List<Requirement>>> treePaths = new HashMap<>();
 
   private Configurator(Topology topology) {
     this.topology = topology;
+    this.hosts = new HashMap<>(topology.hosts());
     this.tree = topology.spanningTree().orElse(null);
     for (long dpid : topology.switches()) {
       tables.put(dpid, new ContentTable());
@@ -157,7 +162,7 @@ public final class Configurator {
     if (advertisements.containsKey(id) || subscriptions.containsKey(id)) {
       throw new IllegalArgumentException("a request with id " + id + " exists");
     }
-    if (!replay && topology.host(host).isEmpty()) {
+    if (!replay && !hosts.containsKey(host)) {
       throw new IllegalArgumentException("host " + host + " is not known");
     }
   }
@@ -175,7 +180,7 @@ public final class Configurator {
     }
     for (Dz dz : overlap) {
       for (Requirement r : route.get()) {
-        ContentTable t = tables.get(r.dpid());
+        ContentTable t = r.table();
         if (add) {
           ContentTable.Addition added = t.add(dz, r.egress());
           added.cases().forEach(delta::count);
@@ -188,7 +193,9 @@ public final class Configurator {
   }
 
   /** One switch's part of a path: events leave it by this egress. */
-  private record Requirement(long dpid, EventEgress egress) {}
+  private record Requirement(long dpid, ContentTable table, EventEgress egress) {}
+
+  private record SwitchPair(long from, long to) {}
 
   /**
    * The egresses along the tree path from the publisher's switch to the subscriber's, ending at the
@@ -196,26 +203,44 @@ public final class Configurator {
    * or if both sit behind the same port (a switch never sends a packet back where it came from).
    */
   private Optional<List<Requirement>> route(Ipv6Address publisher, Subscription s) {
-    Optional<Host> publisherHost = topology.host(publisher);
-    Optional<Host> subscriberHost = topology.host(s.host());
-    if (publisherHost.isEmpty() || subscriberHost.isEmpty()) {
+    Host publisherHost = hosts.get(publisher);
+    Host h = hosts.get(s.host());
+    if (publisherHost == null || h == null) {
       return Optional.empty();
     }
-    Host h = subscriberHost.get();
-    SwitchPort from = publisherHost.get().attachment();
+    SwitchPort from = publisherHost.attachment();
     SwitchPort to = h.attachment();
-    if (tree == null || !tree.contains(from.dpid()) || !tree.contains(to.dpid())) {
-      return Optional.empty();
-    }
     if (from.equals(to)) {
       return Optional.empty();
     }
-    List<Requirement> out = new ArrayList<>();
-    for (Hop hop : tree.path(from.dpid(), to.dpid()).hops()) {
-      out.add(new Requirement(hop.from().dpid(), EventEgress.towardsSwitch(hop.from().port())));
+    Optional<List<Requirement>> switchHops =
+        treePaths.computeIfAbsent(new SwitchPair(from.dpid(), to.dpid()), this::treePath);
+    if (switchHops.isEmpty()) {
+      return Optional.empty();
     }
+    List<Requirement> out = new ArrayList<>(switchHops.get().size() + 1);
+    out.addAll(switchHops.get());
     LastHop last = new LastHop(h.address(), h.mac().value(), s.udpPort());
-    out.add(new Requirement(to.dpid(), EventEgress.toSubscriber(to.port(), last)));
+    out.add(
+        new Requirement(
+            to.dpid(), tables.get(to.dpid()), EventEgress.toSubscriber(to.port(), last)));
     return Optional.of(out);
+  }
+
+  /**
+   * The requirements along the tree from one switch to another, before the last hop; empty if the
+   * tree does not connect them.
+   */
+  private Optional<List<Requirement>> treePath(SwitchPair p) {
+    if (tree == null || !tree.contains(p.from()) || !tree.contains(p.to())) {
+      return Optional.empty();
+    }
+    List<Requirement> out = new ArrayList<>();
+    for (Hop hop : tree.path(p.from(), p.to()).hops()) {
+      long dpid = hop.from().dpid();
+      out.add(
+          new Requirement(dpid, tables.get(dpid), EventEgress.towardsSwitch(hop.from().port())));
+    }
+    return Optional.of(List.copyOf(out));
   }
 }

@@ -7,7 +7,6 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -28,22 +27,37 @@ import org.netpubsub.content.index.Dz;
  * deletions and downgrades, leaving every other requirement served.
  */
 public final class ContentTable {
-  private final Map<Dz, Map<EventEgress, Integer>> required = new HashMap<>();
-  private final NavigableSet<Dz> requiredOrder = new TreeSet<>();
+  private final Map<Dz, Required> required = new HashMap<>();
+  private final TreeMap<Dz, Required> requiredOrder = new TreeMap<>();
   private final TreeMap<Dz, SortedSet<EventEgress>> flows = new TreeMap<>();
+  // How many required dzs have each length: a coarser required dz is sought at those lengths only.
+  private final int[] requiredOfLength = new int[Dz.MAX_LENGTH + 1];
+
+  /** One required dz: how many paths need each egress, and its flow (null while redundant). */
+  private static final class Required {
+    final Map<EventEgress, Integer> counts = new TreeMap<>();
+    SortedSet<EventEgress> flow;
+  }
 
   /** The outcome of an addition: the flow changes and the covering cases met. */
   public record Addition(List<TableChange> changes, Set<FlowAdditionCase> cases) {}
 
+  private static final Addition ALREADY_REQUIRED =
+      new Addition(List.of(), Set.of(FlowAdditionCase.COVERED_BY_EXISTING));
+
   /** Requires that events in {@code dz} leave by {@code egress}. */
   public Addition add(Dz dz, EventEgress egress) {
-    Map<EventEgress, Integer> counts = required.computeIfAbsent(dz, d -> new TreeMap<>());
-    if (counts.merge(egress, 1, Integer::sum) > 1) {
-      // Already required: another path needs the same; the flows stay as they are.
-      return new Addition(List.of(), EnumSet.of(FlowAdditionCase.COVERED_BY_EXISTING));
+    Required r = required.get(dz);
+    if (r == null) {
+      r = new Required();
+      required.put(dz, r);
+      requiredOrder.put(dz, r);
+      requiredOfLength[dz.length()]++;
     }
-    requiredOrder.add(dz);
-    List<TableChange> changes = recompute(dz, egress);
+    if (r.counts.merge(egress, 1, Integer::sum) > 1) {
+      return ALREADY_REQUIRED; // another path needs the same; the flows stay as they are
+    }
+    List<TableChange> changes = recompute(dz, r, egress);
     return new Addition(changes, classify(dz, egress, changes));
   }
 
@@ -52,19 +66,20 @@ public final class ContentTable {
    * required.
    */
   public List<TableChange> remove(Dz dz, EventEgress egress) {
-    Map<EventEgress, Integer> counts = required.get(dz);
-    if (counts == null || !counts.containsKey(egress)) {
+    Required r = required.get(dz);
+    if (r == null || !r.counts.containsKey(egress)) {
       throw new IllegalArgumentException("not required: " + dz + " → " + egress);
     }
-    if (counts.merge(egress, -1, Integer::sum) > 0) {
+    if (r.counts.merge(egress, -1, Integer::sum) > 0) {
       return List.of(); // still required by another path
     }
-    counts.remove(egress);
-    if (counts.isEmpty()) {
+    r.counts.remove(egress);
+    if (r.counts.isEmpty()) {
       required.remove(dz);
       requiredOrder.remove(dz);
+      requiredOfLength[dz.length()]--;
     }
-    return recompute(dz, egress);
+    return recompute(dz, r, egress);
   }
 
   /** The flows: dz → egresses, in dz order (a coarser dz before its finer ones). */
@@ -98,8 +113,8 @@ public final class ContentTable {
 
   /** The required egresses of exactly this dz (with multiplicity ignored). */
   public Set<EventEgress> requiredAt(Dz dz) {
-    Map<EventEgress, Integer> counts = required.get(dz);
-    return counts == null ? Set.of() : Set.copyOf(counts.keySet());
+    Required r = required.get(dz);
+    return r == null ? Set.of() : Set.copyOf(r.counts.keySet());
   }
 
   // ---- the incremental step ----
@@ -114,81 +129,89 @@ public final class ContentTable {
    * dz's own flow may flip between redundant and not). Upper switches, where many subscriptions
    * share an egress, save most of the walk.
    */
-  private List<TableChange> recompute(Dz dz, EventEgress egress) {
+  private List<TableChange> recompute(Dz dz, Required at, EventEgress egress) {
     List<TableChange> changes = new ArrayList<>();
-    ArrayDeque<Dz> coarser = new ArrayDeque<>(); // required dzs covering the current one
-    Map<Dz, SortedSet<EventEgress>> full = new HashMap<>();
-    Dz outer = coarserRequired(dz);
+    ArrayDeque<Coarser> coarser = new ArrayDeque<>(); // required dzs covering the current one
+    Coarser outer = coarserRequired(dz);
     if (outer != null) {
       coarser.push(outer);
-      full.put(outer, fullEgresses(outer));
     }
-    change(dz, coarser, full, changes);
+    change(dz, at, coarser, changes);
+    if (outer != null && outer.full().contains(egress)) {
+      return changes; // a coarser dz sends there anyway: no finer full egress set changed
+    }
     Dz unchangedBelow = null;
-    for (Dz d : requiredOrder.tailSet(dz, false)) {
+    for (Map.Entry<Dz, Required> e : requiredOrder.tailMap(dz, false).entrySet()) {
+      Dz d = e.getKey();
       if (!dz.covers(d)) {
         break; // a prefix orders before its extensions: the finer dzs are contiguous
       }
       if (unchangedBelow != null && unchangedBelow.covers(d)) {
         continue;
       }
-      change(d, coarser, full, changes);
-      unchangedBelow = required.get(d).containsKey(egress) ? d : null;
+      change(d, e.getValue(), coarser, changes);
+      unchangedBelow = e.getValue().counts.containsKey(egress) ? d : null;
     }
     return changes;
   }
 
+  /** A required dz and the egresses it sends to: its own and every coarser required dz's. */
+  private record Coarser(Dz dz, SortedSet<EventEgress> full) {}
+
   /** Sets d's flow to what it should be: its full egress set, unless its parent's is the same. */
-  private void change(
-      Dz d,
-      ArrayDeque<Dz> coarser,
-      Map<Dz, SortedSet<EventEgress>> full,
-      List<TableChange> changes) {
-    while (!coarser.isEmpty() && !coarser.peek().covers(d)) {
+  private void change(Dz d, Required r, ArrayDeque<Coarser> coarser, List<TableChange> changes) {
+    while (!coarser.isEmpty() && !coarser.peek().dz().covers(d)) {
       coarser.pop();
     }
-    Map<EventEgress, Integer> mine = required.get(d);
     SortedSet<EventEgress> want = Collections.emptySortedSet();
-    if (mine != null) {
-      SortedSet<EventEgress> parent = coarser.isEmpty() ? null : full.get(coarser.peek());
+    if (!r.counts.isEmpty()) {
+      SortedSet<EventEgress> parent = coarser.isEmpty() ? null : coarser.peek().full();
       SortedSet<EventEgress> all;
-      if (parent != null && parent.containsAll(mine.keySet())) {
+      if (parent != null && parent.containsAll(r.counts.keySet())) {
         all = parent; // the common case deep in a table: share, never copy (sets stay unmodified)
       } else {
         all = parent == null ? new TreeSet<>() : new TreeSet<>(parent);
-        all.addAll(mine.keySet());
+        all.addAll(r.counts.keySet());
       }
-      full.put(d, all);
-      coarser.push(d);
+      coarser.push(new Coarser(d, all));
       // redundant when the coarser flow already sends the same way
       want = all.equals(parent) ? Collections.emptySortedSet() : all;
     }
-    SortedSet<EventEgress> have = flows.getOrDefault(d, Collections.emptySortedSet());
+    SortedSet<EventEgress> have = r.flow == null ? Collections.emptySortedSet() : r.flow;
     if (!want.equals(have)) {
       changes.add(new TableChange(d, have, want));
       if (want.isEmpty()) {
         flows.remove(d);
+        r.flow = null;
       } else {
         flows.put(d, want);
+        r.flow = want;
       }
     }
   }
 
-  /** The union of the egresses required for d and every coarser required dz. */
-  private SortedSet<EventEgress> fullEgresses(Dz d) {
-    Dz parent = coarserRequired(d);
-    SortedSet<EventEgress> out = parent == null ? new TreeSet<>() : fullEgresses(parent);
-    out.addAll(required.get(d).keySet());
-    return out;
-  }
-
-  /** The longest required proper prefix of d, or null. */
-  private Dz coarserRequired(Dz d) {
+  /**
+   * The longest required proper prefix of d with its full egress set, or null. The flows give that
+   * set without a union: a required dz without a flow is redundant, so it sends exactly as the
+   * nearest coarser dz that has one.
+   */
+  private Coarser coarserRequired(Dz d) {
+    Dz outer = null;
     for (int n = d.length() - 1; n >= 0; n--) {
-      Dz p = d.prefix(n);
-      if (required.containsKey(p)) {
-        return p;
+      if (requiredOfLength[n] == 0) {
+        continue;
       }
+      Dz p = d.prefix(n);
+      Required r = required.get(p);
+      if (r != null) {
+        outer = outer == null ? p : outer;
+        if (r.flow != null) {
+          return new Coarser(outer, r.flow);
+        }
+      }
+    }
+    if (outer != null) {
+      throw new IllegalStateException("required " + outer + " has no coarser flow");
     }
     return null;
   }
