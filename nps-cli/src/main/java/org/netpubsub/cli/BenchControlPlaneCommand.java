@@ -151,6 +151,15 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
   int maxCells;
 
   @Option(
+      names = "--warmup",
+      defaultValue = "20000",
+      paramLabel = "N",
+      description =
+          "Requests run once, unmeasured, before the first run, so every run meets compiled code"
+              + " (default: ${DEFAULT-VALUE}; 0 = none).")
+  int warmup;
+
+  @Option(
       names = "--seed",
       defaultValue = "1",
       paramLabel = "S",
@@ -179,6 +188,22 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
               dzLength,
               maxCells,
               seed);
+      if (warmup > 0 && rows.isEmpty()) {
+        err.printf("control-plane: warming up on %,d requests...%n", warmup);
+        err.flush();
+        ControlPlaneBenchmark.warmUp(
+            w,
+            new ControlPlaneBenchmark.Run(
+                configurators.get(0),
+                partitions.get(0),
+                modes.get(0),
+                slices.get(0),
+                0,
+                0, // instant switches: the same code paths, without waiting for a slow switch
+                0),
+            warmup,
+            seed);
+      }
       for (int k : partitions) {
         for (int slice : slices) {
           for (Balancing mode : modes) {
@@ -218,6 +243,7 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
       m.put("dz_length", dzLength);
       m.put("max_cells", maxCells);
       m.put("seed", seed);
+      m.put("warmup", warmup);
       m.put("results", rows);
       JsonOutput.printLine(out, m);
     } else {
@@ -293,10 +319,15 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--models takes uniform and zipf, not '" + m + "'");
       }
     }
-    if (requests < 1 || standing < 1 || rate < 0 || ackLatencyMicros < 0 || updateRate < 0) {
+    if (requests < 1
+        || standing < 1
+        || warmup < 0
+        || rate < 0
+        || ackLatencyMicros < 0
+        || updateRate < 0) {
       throw new IllegalArgumentException(
-          "--requests and --standing must be positive; --rate, --ack-latency-us and --update-rate"
-              + " non-negative");
+          "--requests and --standing must be positive; --warmup, --rate, --ack-latency-us and"
+              + " --update-rate non-negative");
     }
   }
 }

@@ -160,6 +160,16 @@ public final class ControlPlaneBenchmark {
     return new Workload(model, topology, ads, out);
   }
 
+  /**
+   * Runs the first {@code requests} of the workload once and forgets the result, so the measured
+   * runs meet compiled code rather than the interpreter (the JIT is process-wide).
+   */
+  public static void warmUp(Workload w, Run r, int requests, long seed)
+      throws InterruptedException {
+    var prefix = w.requests().subList(0, Math.min(requests, w.requests().size()));
+    run(new Workload(w.model(), w.topology(), w.advertisements(), prefix), r, seed, done -> {});
+  }
+
   /** Runs the workload once; {@code progress} hears the count of completed requests. */
   public static Result run(Workload w, Run r, long seed, LongConsumer progress)
       throws InterruptedException {
