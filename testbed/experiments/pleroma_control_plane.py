@@ -1,17 +1,19 @@
 """PLEROMA's partitioned control plane (issue 6 measurements; paper Figures 8g-8l).
 
   fig8g   throughput vs configurators, SPA vs SPA-LB, uniform vs Zipf, with a 1 ms switch
-          acknowledgement (switch latency dominates), plus zero-latency switches (CPU bound)
+          acknowledgement (switch latency dominates)
+  fig8g_cpu  the same with zero-latency switches (CPU bound)
   fig8h   mean processing latency vs configurators at a Poisson rate of 5 000 requests/s
   fig8ij  latency and flow operations vs the number of partitions (SPA-LB, Zipf)
   fig8kl  flow operations and latency (mean, max) vs the slice size of reordering by covering,
           5 000 subscriptions
   hw      switches that take 50 flow updates/s each (the hardware PLEROMA cites), 500 requests:
-          configurators vs reordering (--hardware adds just this part to the existing results)
+          configurators vs reordering
 
 Runs `nps bench control-plane --json` (simulated switches, no root) and writes
 docs/results/pleroma-control-plane.{json,md,png}.
-  testbed/.venv/bin/python testbed/experiments/pleroma_control_plane.py [--quick]
+  testbed/.venv/bin/python testbed/experiments/pleroma_control_plane.py [--quick] [--only PART]...
+(--only reruns the named parts and keeps the others from the existing JSON.)
 """
 
 from __future__ import annotations
@@ -37,23 +39,21 @@ def bench(**opts) -> dict:
     return json.loads(r.stdout)
 
 
-def run(quick: bool) -> dict:
-    n = 5_000 if quick else 20_000
+def parts(n: int) -> dict:
+    """Each part of the experiment: its name in the results and how to run it."""
     return {
-        "fig8g": bench(configurators="1,2,4,8,16", requests=n, ack_latency_us=1000),
-        "fig8g_cpu": bench(configurators="1,2,4", requests=5 * n, balancing="spa"),
-        "fig8h": bench(configurators="2,4,8,16", requests=n, rate=5000, ack_latency_us=500),
-        "fig8ij": bench(configurators=8, partitions="4,16,64,256,1024", balancing="spa-lb",
-                        models="zipf", requests=n, rate=5000, ack_latency_us=500),
-        "fig8kl": bench(configurators=4, slices="1,2,4,8,16,32,64", balancing="spa",
-                        models="zipf", requests=5000, standing=5000, ack_latency_us=500),
-        "hw": hardware(),
+        "fig8g": lambda: bench(configurators="1,2,4,8,16", requests=n, ack_latency_us=1000),
+        "fig8g_cpu": lambda: bench(configurators="1,2,4", requests=5 * n, balancing="spa"),
+        "fig8h": lambda: bench(configurators="2,4,8,16", requests=n, rate=5000, ack_latency_us=500),
+        "fig8ij": lambda: bench(configurators=8, partitions="4,16,64,256,1024",
+                                balancing="spa-lb", models="zipf", requests=n, rate=5000,
+                                ack_latency_us=500),
+        "fig8kl": lambda: bench(configurators=4, slices="1,2,4,8,16,32,64", balancing="spa",
+                                models="zipf", requests=5000, standing=5000, ack_latency_us=500),
+        # hardware-like switches: 50 updates/s each
+        "hw": lambda: bench(configurators="1,4,16", slices="1,16", balancing="spa",
+                            models="zipf", requests=500, standing=500, update_rate=50),
     }
-
-
-def hardware() -> dict:
-    return bench(configurators="1,4,16", slices="1,16", balancing="spa", models="zipf",
-                 requests=500, standing=500, update_rate=50)
 
 
 def pick(rows, **eq):
@@ -187,17 +187,17 @@ def markdown(r: dict) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--quick", action="store_true", help="fewer requests (a smoke run)")
-    p.add_argument("--hardware", action="store_true",
-                   help="run only the hardware-like part and add it to the existing results")
+    p.add_argument("--only", choices=sorted(parts(0)), action="append",
+                   help="run only these parts and keep the others from the existing results")
     a = p.parse_args()
-    if a.hardware:
-        path = os.path.join(ROOT, "docs", "results", "pleroma-control-plane.json")
-        with open(path) as f:
+    todo = parts(5_000 if a.quick else 20_000)
+    r = {}
+    if a.only:
+        with open(os.path.join(ROOT, "docs", "results", "pleroma-control-plane.json")) as f:
             r = json.load(f)
-        r["hw"] = hardware()
-        write("pleroma-control-plane", r, plot, markdown)
-        return
-    write("pleroma-control-plane", run(a.quick), plot, markdown)
+    for name in a.only or todo:
+        r[name] = todo[name]()
+    write("pleroma-control-plane", r, plot, markdown)
 
 
 if __name__ == "__main__":
