@@ -1,0 +1,138 @@
+package org.netpubsub.network.nbi;
+
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * EMD's pre-classifier (Algorithm 1): decides which northbound apps get a packet-in, instead of
+ * handing every packet-in to every app as Ryu and ONOS do ({@link #broadcast}, the baseline). Apps
+ * subscribe to {@link NbiTopic}s and may (un)subscribe between any two classifications; an app that
+ * is registered but subscribes to nothing still gets FOR_ALL packet-ins.
+ *
+ * <p>The order is Algorithm 1's: a packet-in matching a FOR_ALL topic goes to every app; else one
+ * the {@link ReplyRule} answers goes to none; else it goes to the apps with a matching topic, found
+ * through a {@link TopicIndex} rather than by testing every topic of every app.
+ *
+ * <p>Not thread-safe: the northbound runtime confines it to its dispatch thread.
+ */
+public final class TopicClassifier {
+  private final ReplyRule replyRule;
+  private final TreeMap<String, Set<NbiTopic>> topicsByApp = new TreeMap<>();
+  private final TopicIndex index = new TopicIndex();
+  private final Set<NbiTopic> forAll = new LinkedHashSet<>();
+
+  /** A classifier whose core answers nothing. */
+  public TopicClassifier() {
+    this(ReplyRule.NONE);
+  }
+
+  public TopicClassifier(ReplyRule replyRule) {
+    if (replyRule == null) {
+      throw new IllegalArgumentException("a reply rule is required (ReplyRule.NONE for none)");
+    }
+    this.replyRule = replyRule;
+  }
+
+  /** Registers an app without topics; false if it was registered. */
+  public boolean register(String app) {
+    checkApp(app);
+    return topicsByApp.putIfAbsent(app, new LinkedHashSet<>()) == null;
+  }
+
+  /** Subscribes an app to a topic, registering the app if needed; false if it already was. */
+  public boolean subscribe(String app, NbiTopic topic) {
+    checkApp(app);
+    if (topic == null) {
+      throw new IllegalArgumentException("topic is required");
+    }
+    boolean added = topicsByApp.computeIfAbsent(app, a -> new LinkedHashSet<>()).add(topic);
+    if (added) {
+      index.add(app, topic);
+    }
+    return added;
+  }
+
+  /**
+   * Unsubscribes an app from a topic (the app stays registered); false if it was not subscribed.
+   */
+  public boolean unsubscribe(String app, NbiTopic topic) {
+    Set<NbiTopic> topics = topicsByApp.get(app);
+    if (topics == null || !topics.remove(topic)) {
+      return false;
+    }
+    index.remove(app, topic);
+    return true;
+  }
+
+  /** Removes an app and its subscriptions; false if it was not registered. */
+  public boolean unregister(String app) {
+    Set<NbiTopic> topics = topicsByApp.remove(app);
+    if (topics == null) {
+      return false;
+    }
+    topics.forEach(t -> index.remove(app, t));
+    return true;
+  }
+
+  /** Packet-ins matching this topic go to every app (Algorithm 1's FOR_ALL). */
+  public boolean addForAll(NbiTopic topic) {
+    if (topic == null) {
+      throw new IllegalArgumentException("topic is required");
+    }
+    return forAll.add(topic);
+  }
+
+  public boolean removeForAll(NbiTopic topic) {
+    return forAll.remove(topic);
+  }
+
+  /** The registered apps, ascending. */
+  public SortedSet<String> apps() {
+    return Collections.unmodifiableSortedSet(new TreeSet<>(topicsByApp.keySet()));
+  }
+
+  /** The topics of an app, in subscription order (empty if unknown). */
+  public Set<NbiTopic> topics(String app) {
+    Set<NbiTopic> topics = topicsByApp.get(app);
+    return topics == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(topics));
+  }
+
+  /** The number of distinct topics subscribed by any app. */
+  public int distinctTopics() {
+    return index.size();
+  }
+
+  /** Algorithm 1, lines 9–28, for one packet-in. Never throws, whatever the packet's bytes. */
+  public Classification classify(PacketInView msg) {
+    for (NbiTopic t : forAll) {
+      if (t.matches(msg)) {
+        return Classification.forAll(topicsByApp.keySet());
+      }
+    }
+    if (replyRule.answers(msg)) {
+      return Classification.reply();
+    }
+    Set<String> apps = new TreeSet<>();
+    index.collect(msg, apps);
+    return Classification.topic(apps);
+  }
+
+  /**
+   * The baseline EMD improves on: every registered app gets every packet-in. Takes the packet only
+   * so that {@code classifier::broadcast} and {@code classifier::classify} are interchangeable in
+   * comparisons.
+   */
+  public Classification broadcast(PacketInView msg) {
+    return Classification.forAll(topicsByApp.keySet());
+  }
+
+  private static void checkApp(String app) {
+    if (app == null || app.isBlank()) {
+      throw new IllegalArgumentException("an app id is a non-blank string");
+    }
+  }
+}
