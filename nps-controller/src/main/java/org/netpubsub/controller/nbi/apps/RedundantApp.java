@@ -1,0 +1,49 @@
+package org.netpubsub.controller.nbi.apps;
+
+import java.util.List;
+import org.netpubsub.controller.nbi.AppContext;
+import org.netpubsub.controller.nbi.ControllerApp;
+import org.netpubsub.network.nbi.NbiTopic;
+import org.netpubsub.network.nbi.PacketInView;
+
+/**
+ * The EMD paper's "redundant" app: ten increments per event and nothing sent back. It stands for
+ * the many apps a controller carries that care about other traffic than the packet at hand; by
+ * default it subscribes to LLDP, which the forwarding measurements never send.
+ */
+public final class RedundantApp implements ControllerApp {
+  private final String name;
+  private final List<NbiTopic> topics;
+  private long counter;
+
+  public RedundantApp(String name) {
+    this(name, List.of(NbiTopic.parse("eth_type=0x88cc")));
+  }
+
+  public RedundantApp(String name, List<NbiTopic> topics) {
+    this.name = name;
+    this.topics = List.copyOf(topics);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public List<NbiTopic> topics() {
+    return topics;
+  }
+
+  @Override
+  public void onPacketIn(PacketInView in, AppContext bus) {
+    for (int i = 0; i < 10; i++) {
+      counter++;
+    }
+  }
+
+  /** The increments so far (read from another thread only after the app's events are done). */
+  public long counter() {
+    return counter;
+  }
+}
