@@ -1,5 +1,7 @@
 /**
  * Measurements of the southbound: acknowledged flow-mods per second to OVS and to the simulated
- * switch.
+ * switch, the PLEROMA control plane on simulated switches, and {@link
+ * org.netpubsub.controller.bench.Cbench}, a cbench-like packet-in load generator for a controller's
+ * northbound.
  */
 package org.netpubsub.controller.bench;

@@ -106,6 +106,12 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
       LOG.log(System.Logger.Level.DEBUG, "sim " + sw.dpid + ": refused " + m.getType(), e);
       error(ErrorTranslator.BAD_REQUEST, ErrorTranslator.BAD_TYPE, m);
     }
+    switch (m) {
+      case OFFeaturesRequest r -> sw.tell(ControllerMessageListener::featuresRequest);
+      case OFFlowMod fm -> sw.tell(ControllerMessageListener::flowMod);
+      case OFPacketOut p -> sw.tell(ControllerMessageListener::packetOut);
+      default -> {}
+    }
   }
 
   @Override
@@ -141,6 +147,8 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
           replies.send(F.buildBarrierReply().setXid(b.getXid()).build());
         }
       }
+      case OFFlowMod fm when !sw.applyMods -> replies.updateProcessed();
+      case OFGroupMod gm when !sw.applyMods -> replies.updateProcessed();
       case OFFlowMod fm -> update(SwitchMod.of(OpenFlowTranslator.fromOpenFlow(fm)), m);
       case OFGroupMod gm -> update(SwitchMod.of(OpenFlowTranslator.fromOpenFlow(gm)), m);
       case OFFlowStatsRequest r -> flowStats(r.getXid());
@@ -149,6 +157,7 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
             sw.groups().stream().map(OpenFlowTranslator::toGroupDesc).toList();
         replies.send(F.buildGroupDescStatsReply().setXid(r.getXid()).setEntries(entries).build());
       }
+      case OFPacketOut p when !sw.wantsPacketOuts() -> {}
       case OFPacketOut p ->
           sw.packetOutReceived(
               new PacketOutRecord(

@@ -39,7 +39,9 @@ import org.netpubsub.network.openflow.SimulatedSwitch;
  * answers barriers in order, flow-stats and group-desc requests (in parts of {@code
  * statsPartSize}), sends PORT_STATUS when told a port changed, and records packet-outs. A
  * per-update latency delays every later answer without sleeping; {@link FaultMode}s and {@link
- * #sendRaw} make it misbehave. Thread-safe: the table is guarded by this object's lock.
+ * #sendRaw} make it misbehave. A {@link ControllerMessageListener} hears of arriving messages; a
+ * load generator turns recording and the table off ({@link Builder#recordReceived}, {@link
+ * Builder#applyMods}). Thread-safe: the table is guarded by this object's lock.
  */
 public final class SimulatedOpenFlowSwitch implements Closeable {
   /** Not an OpenFlow frame: the length field (2) is shorter than the header. */
@@ -48,16 +50,22 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
   /** An OpenFlow 1.3 header of a type that does not exist (0xfa): unparsable. */
   public static final byte[] UNPARSABLE = {4, (byte) 0xfa, 0, 8, 0, 0, 0, 1};
 
+  private static final System.Logger LOG =
+      System.getLogger(SimulatedOpenFlowSwitch.class.getName());
+
   private static volatile EventLoopGroup shared;
 
   final long dpid;
   final int numTables;
   final int statsPartSize;
   final Duration updateLatency;
+  final boolean applyMods;
   private final java.util.Map<Long, PortInfo> ports = new java.util.LinkedHashMap<>();
   private final SimulatedSwitch table;
   private final EventLoopGroup group;
   private final Consumer<PacketOutRecord> packetOutHook;
+  private final ControllerMessageListener listener;
+  private final boolean record;
 
   /** Guarded by this object's lock (a copy-on-write list would make every update O(n)). */
   private final List<SwitchMod> received = new ArrayList<>();
@@ -77,6 +85,9 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
     b.ports.forEach(p -> ports.put(p.number(), p));
     this.fault = b.fault;
     this.packetOutHook = b.packetOutHook;
+    this.listener = b.listener;
+    this.record = b.recordReceived;
+    this.applyMods = b.applyMods;
     this.group = b.group != null ? b.group : sharedGroup();
     SimulatedSwitch.Builder sb = SimulatedSwitch.builder().numTables(b.numTables);
     for (PortInfo p : ports.values()) {
@@ -226,7 +237,10 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
     return table.groups();
   }
 
-  /** Every flow-mod and group-mod received over the connection(s), in order. */
+  /**
+   * Every flow-mod and group-mod received over the connection(s), in order (none if built with
+   * {@code recordReceived(false)} or {@code applyMods(false)}).
+   */
   public synchronized List<SwitchMod> receivedMods() {
     return List.copyOf(received);
   }
@@ -244,6 +258,7 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
     return missSendLen;
   }
 
+  /** Every packet-out received, in order (none if built with {@code recordReceived(false)}). */
   public List<PacketOutRecord> packetOuts() {
     return List.copyOf(packetOuts);
   }
@@ -252,7 +267,9 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
 
   /** Applies a received mod; flow-removed messages it caused are added to {@code removed}. */
   synchronized Optional<OpenFlowError> receive(SwitchMod mod, List<FlowRemoved> removed) {
-    received.add(mod);
+    if (record) {
+      received.add(mod);
+    }
     Optional<OpenFlowError> e =
         switch (mod) {
           case SwitchMod.Flow f -> table.apply(f.mod());
@@ -270,10 +287,28 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
     missSendLen = missSendLength;
   }
 
+  /** True if a packet-out must be turned into a {@link PacketOutRecord} (recorded or hooked). */
+  boolean wantsPacketOuts() {
+    return record || packetOutHook != null;
+  }
+
   void packetOutReceived(PacketOutRecord r) {
-    packetOuts.add(r);
+    if (record) {
+      packetOuts.add(r);
+    }
     if (packetOutHook != null) {
       packetOutHook.accept(r);
+    }
+  }
+
+  /** Tells the listener, if any; its failure is logged, never the switch's. */
+  void tell(Consumer<ControllerMessageListener> call) {
+    if (listener != null) {
+      try {
+        call.accept(listener);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "sim " + dpid + ": message listener failed", e);
+      }
     }
   }
 
@@ -287,6 +322,9 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
     private FaultMode fault = FaultMode.NONE;
     private EventLoopGroup group;
     private Consumer<PacketOutRecord> packetOutHook;
+    private ControllerMessageListener listener;
+    private boolean recordReceived = true;
+    private boolean applyMods = true;
 
     private Builder() {}
 
@@ -340,8 +378,36 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
       return this;
     }
 
+    /** Called on the event loop with every packet-out received. */
     public Builder packetOutHook(Consumer<PacketOutRecord> hook) {
       packetOutHook = hook;
+      return this;
+    }
+
+    /** Told of arriving features requests, flow-mods and packet-outs (default: none). */
+    public Builder messageListener(ControllerMessageListener l) {
+      listener = l;
+      return this;
+    }
+
+    /**
+     * Whether received mods and packet-outs are kept for {@link
+     * SimulatedOpenFlowSwitch#receivedMods()} and {@link SimulatedOpenFlowSwitch#packetOuts()}
+     * (default true). A load generator that receives millions turns it off, so memory stays flat.
+     */
+    public Builder recordReceived(boolean on) {
+      recordReceived = on;
+      return this;
+    }
+
+    /**
+     * Whether flow-mods and group-mods are applied to the table (default true). Off, neither is
+     * applied, refused or recorded (flow-mods are still told to the listener) and the table keeps
+     * its state: as cbench's emulated switches, which only count what they receive. Barriers are
+     * still answered.
+     */
+    public Builder applyMods(boolean on) {
+      applyMods = on;
       return this;
     }
 
