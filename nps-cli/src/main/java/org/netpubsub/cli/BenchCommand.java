@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
       BenchFlowmodsCommand.class,
       BenchFprCommand.class,
       BenchDimensionsCommand.class,
-      BenchControlPlaneCommand.class
+      BenchControlPlaneCommand.class,
+      BenchNbiCommand.class
     })
 final class BenchCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -47,6 +47,18 @@ public final class Cbench {
     THROUGHPUT
   }
 
+  /** Which controller messages answer a packet-in (and count as responses). */
+  public enum Answer {
+    /** Any packet-out or flow-mod, as cbench counts. */
+    ANY,
+    /**
+     * Packet-outs only: right for controllers that answer every packet-in with exactly one
+     * packet-out, flow-mod or not (a learning switch), where counting both would double the rate
+     * and time the second message against the next packet-in.
+     */
+    PACKET_OUT
+  }
+
   /** Ports of each emulated switch (1..PORTS); see {@link EmulatedSwitch#inPort}. */
   public static final int PORTS = 4;
 
@@ -74,11 +86,13 @@ public final class Cbench {
   private final Duration connectTimeout;
   private final int eventLoopThreads;
   private final LongConsumer progress;
+  private final Answer answer;
 
   private Cbench(Builder b) {
     this.switches = b.switches;
     this.mode = b.mode;
     this.window = b.mode == Mode.LATENCY ? 1 : b.window;
+    this.answer = b.answer;
     this.roundLength = b.roundLength;
     this.rounds = b.rounds;
     this.warmupRounds = b.warmupRounds;
@@ -105,7 +119,8 @@ public final class Cbench {
     List<EmulatedSwitch> emulated = new ArrayList<>(switches);
     try {
       for (int i = 0; i < switches; i++) {
-        emulated.add(new EmulatedSwitch(i, window, mode == Mode.LATENCY, frames, totals, group));
+        emulated.add(
+            new EmulatedSwitch(i, window, mode == Mode.LATENCY, answer, frames, totals, group));
       }
       awaitReady(controller, emulated);
       if (startDelay.isPositive()) {
@@ -240,8 +255,15 @@ public final class Cbench {
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private int eventLoopThreads = 1;
     private LongConsumer progress;
+    private Answer answer = Answer.ANY;
 
     private Builder() {}
+
+    /** Which messages answer a packet-in (default ANY). */
+    public Builder answer(Answer a) {
+      this.answer = java.util.Objects.requireNonNull(a);
+      return this;
+    }
 
     /** Emulated switches, datapath ids 1..n (default 16). */
     public Builder switches(int n) {

@@ -10,8 +10,9 @@ import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 /**
  * One switch of a {@link Cbench} run: a {@link SimulatedOpenFlowSwitch} that neither records nor
  * applies what it receives, keeps up to {@code window} packet-ins outstanding while running, and
- * takes every packet-out or flow-mod as the answer to its oldest outstanding packet-in. Its state
- * is guarded by its lock: responses arrive on its event loop, start and stop come from the driver.
+ * takes every packet-out (or, with {@link Cbench.Answer#ANY}, every flow-mod too) as the answer to
+ * its oldest outstanding packet-in. Its state is guarded by its lock: responses arrive on its event
+ * loop, start and stop come from the driver.
  */
 final class EmulatedSwitch implements ControllerMessageListener {
   /** What every switch of a run adds to. */
@@ -26,6 +27,7 @@ final class EmulatedSwitch implements ControllerMessageListener {
   private final int index;
   private final int window;
   private final boolean timeRoundTrips;
+  private final Cbench.Answer answer;
   private final FrameSource frames;
   private final Totals totals;
   private final SimulatedOpenFlowSwitch sw;
@@ -44,12 +46,14 @@ final class EmulatedSwitch implements ControllerMessageListener {
       int index,
       int window,
       boolean timeRoundTrips,
+      Cbench.Answer answer,
       FrameSource frames,
       Totals totals,
       EventLoopGroup group) {
     this.index = index;
     this.window = window;
     this.timeRoundTrips = timeRoundTrips;
+    this.answer = answer;
     this.frames = frames;
     this.totals = totals;
     this.sentAt = new long[window];
@@ -118,7 +122,9 @@ final class EmulatedSwitch implements ControllerMessageListener {
 
   @Override
   public void flowMod() {
-    response();
+    if (answer == Cbench.Answer.ANY) {
+      response();
+    }
   }
 
   @Override

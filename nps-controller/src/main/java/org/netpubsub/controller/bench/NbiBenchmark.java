@@ -1,0 +1,126 @@
+package org.netpubsub.controller.bench;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+import org.netpubsub.controller.nbi.BusMetrics;
+import org.netpubsub.controller.nbi.ControllerApp;
+import org.netpubsub.controller.nbi.DistributionMode;
+import org.netpubsub.controller.nbi.NorthboundBus;
+import org.netpubsub.controller.nbi.apps.LearningSwitchApp;
+import org.netpubsub.controller.nbi.apps.RedundantApp;
+import org.netpubsub.controller.southbound.OpenFlowServer;
+import org.netpubsub.network.nbi.NbiTopic;
+
+/**
+ * {@code nps bench nbi}: the EMD measurements (paper §5.1 Figure 7, §5.4 Figure 11). A controller
+ * with the northbound bus and an app combination listens on loopback; {@link Cbench}'s emulated
+ * switches load it over real OpenFlow. The forwarding app sees every packet-in; redundant apps (ten
+ * increments per event) see them too in broadcast mode, but in classified mode only those
+ * subscribed to the traffic do.
+ */
+public final class NbiBenchmark {
+  private NbiBenchmark() {}
+
+  /** What the cbench traffic (IPv6/UDP) matches, and what it never matches (LLDP). */
+  static final NbiTopic TRAFFIC = NbiTopic.parse("eth_type=0x86dd");
+
+  static final NbiTopic OTHER = NbiTopic.parse("eth_type=0x88cc");
+
+  /**
+   * One measurement. {@code apps} is "simple" plus optional "+red" or "+Nred"; {@code subscribed}
+   * redundant apps (the first ones) subscribe to the traffic, the rest to other traffic.
+   */
+  public record Run(
+      String apps,
+      int subscribed,
+      DistributionMode mode,
+      Cbench.Mode load,
+      int switches,
+      int rounds,
+      Duration roundLength) {}
+
+  public record Result(Run run, int appCount, CbenchResult load, BusMetrics bus) {
+    /** EMD §5.4's subscription rate: the share of apps that see the traffic. */
+    public double subscriptionRate() {
+      return (1.0 + run.subscribed()) / appCount;
+    }
+  }
+
+  public static Result run(Run r, LongConsumer progress) throws IOException, InterruptedException {
+    List<ControllerApp> apps = apps(r.apps(), r.subscribed());
+    NorthboundBus.Builder b = NorthboundBus.builder().mode(r.mode());
+    apps.forEach(b::app);
+    try (NorthboundBus bus = b.build();
+        OpenFlowServer server =
+            OpenFlowServer.builder().bindAddress("127.0.0.1").port(0).listener(bus).build()) {
+      server.start();
+      bus.attach(server::switchHandle);
+      CbenchResult load =
+          Cbench.builder()
+              .switches(r.switches())
+              .mode(r.load())
+              .rounds(r.rounds())
+              .roundLength(r.roundLength())
+              .progress(progress)
+              .answer(Cbench.Answer.PACKET_OUT) // every app answer carries one packet-out
+              .build()
+              .run(server.localAddress());
+      return new Result(r, apps.size(), load, bus.metrics());
+    }
+  }
+
+  /**
+   * Loads a broadcast bus with three redundant apps for about {@code length} and forgets the
+   * result, so the measured runs meet compiled code (the JIT is process-wide).
+   */
+  public static void warmUp(Duration length) throws IOException, InterruptedException {
+    int rounds = (int) Math.max(1, length.toSeconds());
+    for (Cbench.Mode load : Cbench.Mode.values()) {
+      run(
+          new Run(
+              "simple+3red",
+              1,
+              DistributionMode.BROADCAST,
+              load,
+              16,
+              Math.max(1, rounds / 2),
+              Duration.ofSeconds(1)),
+          done -> {});
+    }
+  }
+
+  /** "simple", "simple+red", "simple+3red": the forwarding app and N redundant apps. */
+  static List<ControllerApp> apps(String spec, int subscribed) {
+    String[] parts = spec.split("\\+");
+    if (!parts[0].equals("simple")) {
+      throw new IllegalArgumentException(
+          "apps start with simple (the forwarding app), as in simple+3red: " + spec);
+    }
+    int redundant = 0;
+    for (int i = 1; i < parts.length; i++) {
+      String p = parts[i];
+      if (!p.endsWith("red")) {
+        throw new IllegalArgumentException("unknown app '" + p + "' in " + spec);
+      }
+      String n = p.substring(0, p.length() - 3);
+      try {
+        redundant += n.isEmpty() ? 1 : Integer.parseInt(n);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + p + "' is not N red in " + spec);
+      }
+    }
+    if (subscribed < 0 || subscribed > redundant) {
+      throw new IllegalArgumentException(
+          "subscribed redundant apps must be 0.." + redundant + ": " + subscribed);
+    }
+    List<ControllerApp> out = new ArrayList<>();
+    out.add(new LearningSwitchApp("simple", List.of(TRAFFIC)));
+    for (int i = 0; i < redundant; i++) {
+      out.add(new RedundantApp("red" + (i + 1), List.of(i < subscribed ? TRAFFIC : OTHER)));
+    }
+    return out;
+  }
+}
