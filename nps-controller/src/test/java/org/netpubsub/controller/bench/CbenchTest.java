@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.southbound.OpenFlowServer;
 import org.netpubsub.controller.southbound.SouthboundListener;
 import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.openflow.OfPort;
 
 /** The cbench-like generator against a real controller-side server on loopback. */
@@ -37,9 +40,16 @@ class CbenchTest {
     final List<byte[]> firstFrames = new CopyOnWriteArrayList<>();
     final AtomicReference<OpenFlowServer> server = new AtomicReference<>();
     private final boolean answer;
+    private final boolean withFlowModOnly;
 
     Controller(boolean answer) throws IOException {
+      this(answer, false);
+    }
+
+    /** {@code withFlowModOnly}: answers with a flow-mod instead of a packet-out. */
+    Controller(boolean answer, boolean withFlowModOnly) throws IOException {
       this.answer = answer;
+      this.withFlowModOnly = withFlowModOnly;
       server.set(
           OpenFlowServer.builder().bindAddress("127.0.0.1").port(0).listener(this).build().start());
     }
@@ -59,7 +69,20 @@ class CbenchTest {
       if (packetIns.computeIfAbsent(dpid, d -> new AtomicInteger()).incrementAndGet() <= 2) {
         firstFrames.add(frame);
       }
-      if (answer) {
+      if (answer && withFlowModOnly) {
+        server
+            .get()
+            .switchHandle(dpid)
+            .get()
+            .applyFlows(
+                List.of(
+                    FlowMod.add(
+                        FlowEntry.builder()
+                            .priority(1)
+                            .match(Match.builder().inPort(inPort).build())
+                            .apply(Action.output(OfPort.FLOOD))
+                            .build())));
+      } else if (answer) {
         server
             .get()
             .switchHandle(dpid)
@@ -109,6 +132,20 @@ class CbenchTest {
       assertThat(c.packetIns(2)).isPositive();
       assertThat(progress).hasSize(4).isSorted();
       assertThat(progress.get(3)).isGreaterThanOrEqualTo(r.responses());
+    }
+  }
+
+  @Test
+  void flowModsAnswerUnderAnyButNotUnderPacketOut() throws Exception {
+    try (Controller c = new Controller(true, true)) {
+      CbenchResult any = quick(Cbench.Mode.LATENCY).build().run(c.address());
+      assertThat(any.responses()).isPositive();
+    }
+    try (Controller c = new Controller(true, true)) {
+      CbenchResult packetOuts =
+          quick(Cbench.Mode.LATENCY).answer(Cbench.Answer.PACKET_OUT).build().run(c.address());
+      assertThat(packetOuts.responses()).isZero();
+      assertThat(packetOuts.packetIns()).isEqualTo(2); // one per switch, never answered
     }
   }
 
