@@ -1,0 +1,165 @@
+"""The northbound bus under cbench-like load (issue 7 measurements; EMD paper Figures 7 and 11).
+
+  fig7   latency and throughput by app combination (simple, simple+red, simple+3red) and number of
+         emulated switches (1, 4, 16, 64), broadcast (every app gets every packet-in, as Ryu and
+         ONOS do) against classified (EMD)
+  fig11  the same against the subscription rate: simple plus nine redundant apps of which 0-9
+         also subscribe to the traffic, 16 switches
+
+Runs `nps bench nbi --json` (controller and load generator on loopback, no root) and writes
+docs/results/emd-nbi.{json,md,png}.
+  testbed/.venv/bin/python testbed/experiments/emd_nbi.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from results import write
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NPS = os.path.join(ROOT, "nps")
+COMBOS = ["simple", "simple+red", "simple+3red"]
+
+
+def bench(**opts) -> dict:
+    args = [NPS, "bench", "nbi", "--json"]
+    for k, v in opts.items():
+        args += ["--" + k.replace("_", "-"), str(v)]
+    print("+ " + " ".join(args[1:]), file=sys.stderr, flush=True)
+    r = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def run(quick: bool) -> dict:
+    rounds = 2 if quick else 4
+    return {
+        "fig7": bench(switches="1,4,16,64", apps=",".join(COMBOS), rounds=rounds),
+        "fig11": bench(switches=16, apps="simple+9red", subscribed="0,2,4,6,8,9", rounds=rounds),
+    }
+
+
+def pick(rows, **eq):
+    return [x for x in rows if all(x[k] == v for k, v in eq.items())]
+
+
+def one(rows, **eq):
+    found = pick(rows, **eq)
+    if len(found) != 1:
+        raise ValueError(f"expected one row for {eq}, found {len(found)}")
+    return found[0]
+
+
+def plot(r: dict, png: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(2, 2, figsize=(14, 9))
+    rows = r["fig7"]["results"]
+    switches = sorted({x["switches"] for x in rows})
+    width = 0.8 / (2 * len(COMBOS))
+    for col, (load, key, label) in enumerate([("latency", "rtt_mean_us", "mean RTT (µs)"),
+                                               ("throughput", "responses_per_s", "responses/s")]):
+        a = ax[0][col]
+        k = 0
+        for combo in COMBOS:
+            for mode, hatch in [("broadcast", "//"), ("classified", "")]:
+                ys = [one(rows, load=load, apps=combo, mode=mode, switches=n)[key] for n in switches]
+                xs = [i + (k - len(COMBOS) + 0.5) * width for i in range(len(switches))]
+                a.bar(xs, ys, width, label=f"{combo} {mode}", hatch=hatch,
+                      color=f"C{COMBOS.index(combo)}", alpha=0.55 if mode == "broadcast" else 1)
+                k += 1
+        a.set_xticks(range(len(switches)), [str(n) for n in switches])
+        a.set(xlabel="emulated switches", ylabel=label,
+              title=f"Fig. 7 ({load} mode): app combinations, broadcast vs classified")
+        a.legend(fontsize=7, ncol=2)
+        a.grid(alpha=0.3, axis="y")
+    rows = r["fig11"]["results"]
+    for col, (load, key, label) in enumerate([("latency", "rtt_mean_us", "mean RTT (µs)"),
+                                               ("throughput", "responses_per_s", "responses/s")]):
+        a = ax[1][col]
+        for mode, st in [("broadcast", "s--"), ("classified", "o-")]:
+            g = sorted(pick(rows, load=load, mode=mode), key=lambda x: x["subscription_rate"])
+            a.plot([100 * x["subscription_rate"] for x in g], [x[key] for x in g], st, label=mode)
+        a.set(xlabel="subscription rate (%)", ylabel=label,
+              title=f"Fig. 11 ({load} mode): simple + 9 redundant apps, 16 switches")
+        a.legend(fontsize=8)
+        a.grid(alpha=0.3)
+    fig.suptitle("EMD northbound bus under cbench-like load (controller and load on one 2-core VM)")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def table(rows, cols) -> list[str]:
+    out = ["| " + " | ".join(c for c, _ in cols) + " |", "|" + "---|" * len(cols)]
+    for x in rows:
+        out.append("| " + " | ".join(f(x) for _, f in cols) + " |")
+    return out
+
+
+COLS = [("load", lambda x: x["load"]), ("apps", lambda x: x["apps"]),
+        ("subscription rate", lambda x: f"{100 * x['subscription_rate']:.0f} %"),
+        ("mode", lambda x: x["mode"]), ("switches", lambda x: str(x["switches"])),
+        ("responses/s", lambda x: f"{x['responses_per_s']:,.0f}"),
+        ("mean RTT", lambda x: f"{x['rtt_mean_us']:.0f} µs" if "rtt_mean_us" in x else "-"),
+        ("p99 RTT", lambda x: f"{x['rtt_p99_us']:.0f} µs" if "rtt_p99_us" in x else "-"),
+        ("deliveries / packet-in", lambda x: f"{x['deliveries'] / max(1, x['packet_ins']):.2f}")]
+
+
+def goals(rows) -> list[str]:
+    """The issue's goals, per switch count: classified simple+3red latency vs simple alone, and
+    classified vs broadcast throughput with three redundant apps."""
+    out = ["| switches | simple alone, mean RTT | simple+3red classified | difference | "
+           "simple+3red throughput classified / broadcast |", "|---|---|---|---|---|"]
+    for n in sorted({x["switches"] for x in rows}):
+        alone = one(rows, load="latency", apps="simple", mode="classified", switches=n)["rtt_mean_us"]
+        emd = one(rows, load="latency", apps="simple+3red", mode="classified", switches=n)["rtt_mean_us"]
+        c = one(rows, load="throughput", apps="simple+3red", mode="classified", switches=n)
+        b = one(rows, load="throughput", apps="simple+3red", mode="broadcast", switches=n)
+        out.append(f"| {n} | {alone:.0f} µs | {emd:.0f} µs | {100 * (emd / alone - 1):+.1f} % | "
+                   f"{c['responses_per_s'] / b['responses_per_s']:.2f}× |")
+    return out
+
+
+def markdown(r: dict) -> str:
+    f7 = r["fig7"]
+    m = f7["machine"]
+    lines = ["# Northbound bus under load (EMD Fig. 7 and 11)", "",
+             "`testbed/.venv/bin/python testbed/experiments/emd_nbi.py` → `nps bench nbi`. "
+             f"Machine: {m['cpu']}, {m['nproc']} cores; the controller and the load generator "
+             "share them.", "",
+             "Emulated switches (`Cbench`: real OpenFlow 1.3 over loopback TCP) send IPv6/UDP "
+             "packet-ins from a pool of hosts; *latency* keeps one packet-in outstanding per switch, "
+             "*throughput* a window of 64. The controller runs the northbound bus with the "
+             "forwarding app (*simple*: a learning switch that answers every packet-in with a "
+             "packet-out, plus a flow-mod once the destination is known) and redundant apps (ten "
+             "increments per event, subscribed to LLDP). Each app has its own thread and bounded "
+             "queue. *broadcast* gives every app every packet-in, as Ryu and ONOS do; *classified* "
+             "only the apps whose topics match. A response is the packet-out; RTT is from sending "
+             f"a packet-in to its packet-out. {f7['rounds']} measured rounds of {f7['round_ms']} ms "
+             "after a warm-up round, and a process-wide warm-up first.", "",
+             "![plot](emd-nbi.png)", "",
+             "## Goals (three redundant apps beside the forwarding app)", ""]
+    lines += goals(f7["results"])
+    lines += ["", "## Fig. 7: app combinations and switch counts", ""]
+    lines += table(sorted(f7["results"], key=lambda x: (x["load"], x["apps"], x["switches"],
+                                                         x["mode"])), COLS)
+    lines += ["", "## Fig. 11: subscription rate (simple + 9 redundant apps, 16 switches)", ""]
+    lines += table(sorted(r["fig11"]["results"], key=lambda x: (x["load"], x["subscribed"],
+                                                                 x["mode"])), COLS)
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="fewer rounds (a smoke run)")
+    a = p.parse_args()
+    write("emd-nbi", run(a.quick), plot, markdown)
+
+
+if __name__ == "__main__":
+    main()
