@@ -82,6 +82,16 @@ final class BenchNbiCommand implements Callable<Integer> {
   List<Integer> subscribed;
 
   @Option(
+      names = "--red-work-us",
+      split = ",",
+      defaultValue = "0",
+      paramLabel = "US",
+      description =
+          "CPU time each redundant app spends per event besides its ten increments, µs"
+              + " (default: ${DEFAULT-VALUE}: the paper's app; Ryu spends tens of µs per event).")
+  List<Integer> redWorkMicros;
+
+  @Option(
       names = "--rounds",
       defaultValue = "5",
       paramLabel = "N",
@@ -122,31 +132,49 @@ final class BenchNbiCommand implements Callable<Integer> {
       NbiBenchmark.warmUp(Duration.ofSeconds(warmupSeconds));
     }
     List<Map<String, Object>> rows = new ArrayList<>();
-    int steps = loadModes.size() * apps.size() * subscribed.size() * switches.size() * modes.size();
+    if (redWorkMicros.stream().anyMatch(w -> w < 0)) {
+      throw new IllegalArgumentException("--red-work-us must not be negative");
+    }
+    int steps =
+        loadModes.size()
+            * redWorkMicros.size()
+            * apps.size()
+            * subscribed.size()
+            * switches.size()
+            * modes.size();
     for (Cbench.Mode load : loadModes) {
-      for (String combo : apps) {
-        for (int k : subscribed) {
-          for (int n : switches) {
-            for (DistributionMode m : modes) {
-              var run =
-                  new NbiBenchmark.Run(
-                      combo, k, m, load, n, rounds, Duration.ofMillis(roundMillis));
-              String label =
-                  String.format(
-                      "%d/%d %s %s sub=%d %s %d switches",
-                      rows.size() + 1, steps, name(load), combo, k, name(m), n);
-              ProgressMeter meter = new ProgressMeter(err, json.enabled(), label, 2000);
-              NbiBenchmark.Result r = NbiBenchmark.run(run, meter::update);
-              rows.add(row(r));
-              err.printf(
-                  "nbi: %s: %,.0f responses/s%s%n",
-                  label,
-                  r.load().responsesPerSecond(),
-                  r.load()
-                      .rtt()
-                      .map(t -> String.format(", mean RTT %.1f µs", micros(t.mean())))
-                      .orElse(""));
-              err.flush();
+      for (int work : redWorkMicros) {
+        for (String combo : apps) {
+          for (int k : subscribed) {
+            for (int n : switches) {
+              for (DistributionMode m : modes) {
+                var run =
+                    new NbiBenchmark.Run(
+                        combo,
+                        k,
+                        Duration.ofNanos(work * 1000L),
+                        m,
+                        load,
+                        n,
+                        rounds,
+                        Duration.ofMillis(roundMillis));
+                String label =
+                    String.format(
+                        "%d/%d %s %s sub=%d red-work=%dµs %s %d switches",
+                        rows.size() + 1, steps, name(load), combo, k, work, name(m), n);
+                ProgressMeter meter = new ProgressMeter(err, json.enabled(), label, 2000);
+                NbiBenchmark.Result r = NbiBenchmark.run(run, meter::update);
+                rows.add(row(r));
+                err.printf(
+                    "nbi: %s: %,.0f responses/s%s%n",
+                    label,
+                    r.load().responsesPerSecond(),
+                    r.load()
+                        .rtt()
+                        .map(t -> String.format(", mean RTT %.1f µs", micros(t.mean())))
+                        .orElse(""));
+                err.flush();
+              }
             }
           }
         }
@@ -169,14 +197,23 @@ final class BenchNbiCommand implements Callable<Integer> {
       return;
     }
     out.printf(
-        "%-10s %-14s %3s %-10s %8s %14s %12s %10s%n",
-        "load", "apps", "sub", "mode", "switches", "responses/s", "mean RTT µs", "p99 µs");
+        "%-10s %-14s %3s %7s %-10s %8s %14s %12s %10s%n",
+        "load",
+        "apps",
+        "sub",
+        "red µs",
+        "mode",
+        "switches",
+        "responses/s",
+        "mean RTT µs",
+        "p99 µs");
     for (Map<String, Object> r : rows) {
       out.printf(
-          "%-10s %-14s %3d %-10s %8d %,14.0f %12s %10s%n",
+          "%-10s %-14s %3d %7d %-10s %8d %,14.0f %12s %10s%n",
           r.get("load"),
           r.get("apps"),
           r.get("subscribed"),
+          r.get("red_work_us"),
           r.get("mode"),
           r.get("switches"),
           r.get("responses_per_s"),
@@ -194,6 +231,7 @@ final class BenchNbiCommand implements Callable<Integer> {
     m.put("app_count", r.appCount());
     m.put("subscribed", r.run().subscribed());
     m.put("subscription_rate", r.subscriptionRate());
+    m.put("red_work_us", r.run().redundantWork().toNanos() / 1000);
     m.put("mode", name(r.run().mode()));
     m.put("switches", r.run().switches());
     m.put("responses", c.responses());

@@ -31,11 +31,13 @@ public final class NbiBenchmark {
 
   /**
    * One measurement. {@code apps} is "simple" plus optional "+red" or "+Nred"; {@code subscribed}
-   * redundant apps (the first ones) subscribe to the traffic, the rest to other traffic.
+   * redundant apps (the first ones) subscribe to the traffic, the rest to other traffic; each
+   * redundant app spends {@code redundantWork} of CPU per event besides its ten increments.
    */
   public record Run(
       String apps,
       int subscribed,
+      Duration redundantWork,
       DistributionMode mode,
       Cbench.Mode load,
       int switches,
@@ -50,7 +52,7 @@ public final class NbiBenchmark {
   }
 
   public static Result run(Run r, LongConsumer progress) throws IOException, InterruptedException {
-    List<ControllerApp> apps = apps(r.apps(), r.subscribed());
+    List<ControllerApp> apps = apps(r.apps(), r.subscribed(), r.redundantWork());
     NorthboundBus.Builder b = NorthboundBus.builder().mode(r.mode());
     apps.forEach(b::app);
     try (NorthboundBus bus = b.build();
@@ -83,6 +85,7 @@ public final class NbiBenchmark {
           new Run(
               "simple+3red",
               1,
+              Duration.ZERO,
               DistributionMode.BROADCAST,
               load,
               16,
@@ -93,7 +96,7 @@ public final class NbiBenchmark {
   }
 
   /** "simple", "simple+red", "simple+3red": the forwarding app and N redundant apps. */
-  static List<ControllerApp> apps(String spec, int subscribed) {
+  static List<ControllerApp> apps(String spec, int subscribed, Duration redundantWork) {
     String[] parts = spec.split("\\+");
     if (!parts[0].equals("simple")) {
       throw new IllegalArgumentException(
@@ -119,7 +122,9 @@ public final class NbiBenchmark {
     List<ControllerApp> out = new ArrayList<>();
     out.add(new LearningSwitchApp("simple", List.of(TRAFFIC)));
     for (int i = 0; i < redundant; i++) {
-      out.add(new RedundantApp("red" + (i + 1), List.of(i < subscribed ? TRAFFIC : OTHER)));
+      out.add(
+          new RedundantApp(
+              "red" + (i + 1), List.of(i < subscribed ? TRAFFIC : OTHER), redundantWork.toNanos()));
     }
     return out;
   }
