@@ -2,7 +2,11 @@ package org.netpubsub.controller.nbi;
 
 /**
  * The bus's counters since it started. {@code deliveries} counts packet-ins queued to apps (one
- * packet-in for three apps is three); {@code unclaimed} packet-ins matched no app's topic.
+ * packet-in for three apps is three; a packet-in published to a remote app counts as delivered);
+ * {@code unclaimed} packet-ins matched no app's topic. {@code remoteAnswers} are packet-outs and
+ * flow-mods remote apps sent that were decoded and handed to the checks (and then also counted as
+ * packet-outs, duplicates, flow-mods, ...); {@code malformedAnswers} were dropped undecoded; {@code
+ * refusedRequests} are control requests answered with {@code ERR}.
  */
 public record BusMetrics(
     long packetIns,
@@ -14,4 +18,7 @@ public record BusMetrics(
     long deadPortPacketOuts,
     long flowMods,
     long refusedFlowMods,
-    long appFailures) {}
+    long appFailures,
+    long remoteAnswers,
+    long malformedAnswers,
+    long refusedRequests) {}

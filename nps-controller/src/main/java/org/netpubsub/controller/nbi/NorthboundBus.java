@@ -1,7 +1,9 @@
 package org.netpubsub.controller.nbi;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,8 +40,16 @@ import org.netpubsub.network.topology.Topology;
  *
  * <p>The identifier of a packet-in (the paper's xid) is assigned by the bus, one per packet-in:
  * switches send asynchronous messages with xid 0 (Open vSwitch does), so the wire xid identifies
- * nothing. Apps and their topics are fixed when the bus is built; the classifier is then only read,
- * by many switch executors at once.
+ * nothing.
+ *
+ * <p>Apps run in-process ({@link ControllerApp}, fixed when the bus is built) or as separate
+ * processes over ZeroMQ ({@link Builder#remoteApps}, {@link RemoteAppClient}), which register and
+ * change their topics at any time. Both kinds share one classifier, so they see the same topics.
+ * The classifier is copy-on-write: each registration change builds a new one from the registrations
+ * and publishes it, with the apps it names, through one volatile field; switch executors read that
+ * snapshot without locking and never see a half-made change. Registration changes are serialized by
+ * {@code registrations}'s monitor (the bus's only lock apart from the independent {@code record}
+ * and {@code checker} monitors; none is held while taking another).
  *
  * <p>Without a topology the bus knows no links: it checks no invariants and takes every port as
  * alive; with one ({@link Builder#topology}) both checks are on, and {@link #topologyChanged} keeps
@@ -49,9 +59,18 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NorthboundBus.class.getName());
 
   private final DistributionMode mode;
-  private final TopicClassifier classifier;
+  private final ReplyRule replyRule;
+  private final List<NbiTopic> forAll;
   private final Map<String, ControllerApp> apps;
   private final Map<String, AppRunner> runners = new LinkedHashMap<>();
+
+  /** Every registered app and its topics, in registration order; guarded by itself. */
+  private final Map<String, Registration> registrations = new LinkedHashMap<>();
+
+  /** The classifier and targets switch executors read; replaced whole, never changed. */
+  private volatile Routing routing;
+
+  private final RemoteAppGateway gateway; // null: no remote apps
   private final BiConsumer<PacketInView, AppContext> coreReply;
   private final MultiAppRecord record = new MultiAppRecord(); // guarded by itself
   private final InvariantChecker checker; // null: no topology, no checks; guarded by itself
@@ -70,17 +89,33 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
 
   private NorthboundBus(Builder b) {
     this.mode = b.mode;
-    this.classifier = new TopicClassifier(b.replyRule);
+    this.replyRule = b.replyRule;
+    this.forAll = List.copyOf(b.forAll);
     this.apps = b.apps;
     this.coreReply = b.coreReply;
     this.topology = b.topology;
     this.checker = b.topology == null ? null : new InvariantChecker(b.topology);
-    b.forAll.forEach(classifier::addForAll);
-    for (ControllerApp app : apps.values()) {
-      classifier.register(app.name());
-      app.topics().forEach(t -> classifier.subscribe(app.name(), t));
-      runners.put(app.name(), new AppRunner(app.name(), b.queueCapacity));
+    synchronized (registrations) {
+      for (ControllerApp app : apps.values()) {
+        AppRunner runner = new AppRunner(app.name(), b.queueCapacity);
+        runners.put(app.name(), runner);
+        registrations.put(
+            app.name(),
+            new Registration(new Local(app, runner), new LinkedHashSet<>(app.topics())));
+      }
+      republish();
     }
+    // last: its threads call back into the bus, whose other fields are set by now
+    RemoteAppGateway g = null;
+    if (b.remote != null) {
+      try {
+        g = new RemoteAppGateway(this, b.remote, b.queueCapacity);
+      } catch (RuntimeException e) {
+        runners.values().forEach(AppRunner::stop);
+        throw e;
+      }
+    }
+    this.gateway = g;
   }
 
   public static Builder builder() {
@@ -96,14 +131,36 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     return mode;
   }
 
+  /**
+   * Where remote apps connect, with the ports the bus bound (a {@code *} port replaced by the one
+   * picked); empty if the bus takes no remote apps.
+   */
+  public Optional<RemoteAppEndpoints> remoteEndpoints() {
+    return gateway == null ? Optional.empty() : Optional.of(gateway.endpoints());
+  }
+
+  /** Every registered app, in-process and remote, with its topics in subscription order. */
+  public Map<String, List<NbiTopic>> subscriptions() {
+    synchronized (registrations) {
+      Map<String, List<NbiTopic>> out = new LinkedHashMap<>();
+      registrations.forEach((name, r) -> out.put(name, List.copyOf(r.topics())));
+      return Collections.unmodifiableMap(out);
+    }
+  }
+
   /** Algorithm 1 for one packet-in (called by the switch's southbound executor). */
   @Override
   public void packetIn(
       long dpid, long inPort, PacketInReason reason, int tableId, long cookie, byte[] frame) {
-    PacketInView in = new PacketInView(dpid, inPort, nextPacketInId.incrementAndGet(), frame);
+    // ids are uint32, as OpenFlow xids; after 2^32 packet-ins they wrap (the record starts afresh)
+    long id = nextPacketInId.incrementAndGet() & 0xffffffffL;
+    PacketInView in = new PacketInView(dpid, inPort, id, frame);
     packetIns.incrementAndGet();
+    Routing r = routing; // one snapshot for the whole packet-in
     Classification c =
-        mode == DistributionMode.CLASSIFIED ? classifier.classify(in) : classifier.broadcast(in);
+        mode == DistributionMode.CLASSIFIED
+            ? r.classifier().classify(in)
+            : r.classifier().broadcast(in);
     if (c.kind() == Classification.Kind.REPLY) {
       replies.incrementAndGet();
       coreReply.accept(in, new Sender("core"));
@@ -118,11 +175,21 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
         record.record(dpid, in.xid(), c);
       }
     }
+    byte[] wire = null; // encoded once, for however many remote apps
     for (String name : c.apps()) {
-      ControllerApp app = apps.get(name);
-      Sender sender = new Sender(name);
       try {
-        runners.get(name).submit(() -> app.onPacketIn(in, sender));
+        switch (r.targets().get(name)) {
+          case Local l -> {
+            Sender sender = new Sender(name);
+            l.runner().submit(() -> l.app().onPacketIn(in, sender));
+          }
+          case Remote remote -> {
+            if (wire == null) {
+              wire = RemoteWire.packetIn(in);
+            }
+            gateway.publish(name, wire);
+          }
+        }
         deliveries.incrementAndGet();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt(); // shutting down: the remaining apps miss this one
@@ -157,7 +224,10 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
         deadPorts.get(),
         flowMods.get(),
         refused.get(),
-        failures);
+        failures,
+        gateway == null ? 0 : gateway.answers(),
+        gateway == null ? 0 : gateway.malformedAnswers(),
+        gateway == null ? 0 : gateway.refusedRequests());
   }
 
   /** Events each app has finished handling. */
@@ -167,10 +237,131 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     return out;
   }
 
+  /** Stops the remote endpoints (closing their sockets) and the apps' threads. Idempotent. */
   @Override
   public void close() {
+    if (gateway != null) {
+      gateway.close();
+    }
     runners.values().forEach(AppRunner::stop);
   }
+
+  // --- remote apps: called by the gateway's control and answer threads ---
+
+  /**
+   * Registers a remote app without topics; false if it already was.
+   *
+   * @throws IllegalArgumentException if an in-process app has that name
+   */
+  boolean registerRemote(String app) {
+    synchronized (registrations) {
+      Registration r = registrations.get(app);
+      if (r != null) {
+        requireRemote(app, r);
+        return false;
+      }
+      registrations.put(app, new Registration(new Remote(app), new LinkedHashSet<>()));
+      republish();
+      return true;
+    }
+  }
+
+  /** Subscribes a remote app, registering it if needed; false if it already was subscribed. */
+  boolean subscribeRemote(String app, NbiTopic topic) {
+    synchronized (registrations) {
+      Registration r = registrations.get(app);
+      if (r == null) {
+        r = new Registration(new Remote(app), new LinkedHashSet<>());
+        registrations.put(app, r);
+      } else {
+        requireRemote(app, r);
+      }
+      boolean added = r.topics().add(topic);
+      if (added) {
+        republish();
+      }
+      return added;
+    }
+  }
+
+  /**
+   * Unsubscribes a remote app from a topic.
+   *
+   * @throws IllegalArgumentException if the app is not a registered remote app or not subscribed
+   */
+  void unsubscribeRemote(String app, NbiTopic topic) {
+    synchronized (registrations) {
+      Registration r = registrations.get(app);
+      if (r == null) {
+        throw new IllegalArgumentException("no app named " + app);
+      }
+      requireRemote(app, r);
+      if (!r.topics().remove(topic)) {
+        throw new IllegalArgumentException(app + " is not subscribed to " + topic);
+      }
+      republish();
+    }
+  }
+
+  /**
+   * Forgets a remote app and its topics.
+   *
+   * @throws IllegalArgumentException if the app is not a registered remote app
+   */
+  void unregisterRemote(String app) {
+    synchronized (registrations) {
+      Registration r = registrations.get(app);
+      if (r == null) {
+        throw new IllegalArgumentException("no app named " + app);
+      }
+      requireRemote(app, r);
+      registrations.remove(app);
+      republish();
+    }
+  }
+
+  /** The way to the switches of a registered remote app, or empty. */
+  Optional<AppContext> remoteContext(String app) {
+    return routing.targets().get(app) instanceof Remote
+        ? Optional.of(new Sender(app))
+        : Optional.empty();
+  }
+
+  private static void requireRemote(String app, Registration r) {
+    if (!(r.target() instanceof Remote)) {
+      throw new IllegalArgumentException(app + " is an in-process app");
+    }
+  }
+
+  /** Builds the classifier of the current registrations and publishes it; holds the lock. */
+  private void republish() {
+    TopicClassifier c = new TopicClassifier(replyRule);
+    forAll.forEach(c::addForAll);
+    Map<String, Target> targets = new LinkedHashMap<>();
+    registrations.forEach(
+        (name, r) -> {
+          c.register(name);
+          r.topics().forEach(t -> c.subscribe(name, t));
+          targets.put(name, r.target());
+        });
+    routing = new Routing(c, Collections.unmodifiableMap(targets));
+  }
+
+  /** Where a registered app's packet-ins go. */
+  private sealed interface Target permits Local, Remote {}
+
+  private record Local(ControllerApp app, AppRunner runner) implements Target {}
+
+  private record Remote(String name) implements Target {}
+
+  /** An app's target and its topics (a mutable set, guarded by {@code registrations}). */
+  private record Registration(Target target, LinkedHashSet<NbiTopic> topics) {}
+
+  /**
+   * What switch executors read: a classifier that is never changed after publication and the
+   * targets of the apps it names.
+   */
+  private record Routing(TopicClassifier classifier, Map<String, Target> targets) {}
 
   private void announce(Topology t) {
     for (Map.Entry<String, AppRunner> e : runners.entrySet()) {
@@ -266,6 +457,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     private BiConsumer<PacketInView, AppContext> coreReply = (in, core) -> {};
     private Topology topology;
     private int queueCapacity = 1024;
+    private RemoteAppEndpoints remote;
 
     public Builder mode(DistributionMode m) {
       this.mode = m;
@@ -307,6 +499,21 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
       return this;
     }
 
+    /**
+     * Takes remote apps over ZeroMQ on these endpoints, bound by {@link #build} (e.g. {@link
+     * RemoteAppEndpoints#loopback()}). Their packet-ins wait in one queue of {@link #queueCapacity}
+     * messages before the publisher.
+     */
+    public Builder remoteApps(RemoteAppEndpoints bindTo) {
+      this.remote = bindTo;
+      return this;
+    }
+
+    /**
+     * The bus, its app threads started and its remote endpoints bound.
+     *
+     * @throws IllegalStateException if a remote endpoint cannot be bound
+     */
     public NorthboundBus build() {
       return new NorthboundBus(this);
     }

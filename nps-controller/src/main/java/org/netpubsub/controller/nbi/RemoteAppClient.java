@@ -1,0 +1,448 @@
+package org.netpubsub.controller.nbi;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.netpubsub.network.nbi.NbiTopic;
+import org.netpubsub.network.nbi.PacketInView;
+import org.netpubsub.network.openflow.FlowMod;
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+import org.zeromq.ZMQException;
+
+/**
+ * A controller app in its own process, on the northbound bus over ZeroMQ: the remote twin of {@link
+ * ControllerApp}. It registers under a name, subscribes to topics in {@link NbiTopic#parse} syntax,
+ * gets the packet-ins they match (the same ones an in-process app with those topics gets, with the
+ * same ids) and answers with packet-outs and flow-mods, which the bus checks as it checks
+ * in-process apps' answers.
+ *
+ * <pre>{@code
+ * try (RemoteAppClient app = RemoteAppClient.connect("flooder", endpoints,
+ *     (in, me) -> me.packetOut(in, in.dpid(), OfPort.FLOOD, in.data()))) {
+ *   app.subscribe("eth_type=0x86dd,udp_dst=7073");
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Threads: the handler runs on the data socket's thread, one packet-in at a time in the order
+ * the bus published them, so it needs no locking of its own. Answers wait in a bounded queue for
+ * the answer socket's thread. Control requests ({@link #subscribe} ...) may come from any thread;
+ * they use the control socket one at a time under a lock, which is the full memory barrier ZeroMQ
+ * asks for when a socket changes threads. Answers are one-way: the bus's verdict (duplicate,
+ * refused flow-mod) shows in its metrics, not here.
+ */
+public final class RemoteAppClient implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(RemoteAppClient.class.getName());
+
+  /** How long {@link #connect} and each control request wait for the bus by default. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+  private static final int POLL_MS = 100;
+  private static final int ANSWER_QUEUE = 1024;
+
+  /** How long closing waits for queued answers to leave (the answer socket's linger). */
+  private static final int FLUSH_MS = 1000;
+
+  /**
+   * ZMQ_HANDSHAKE_IVL of every socket the client connects, instead of ZeroMQ's 30 s. JeroMQ 0.6.0
+   * sometimes leaves a freshly connected TCP socket without its ZMTP handshake (a race in its
+   * poller, zeromq/jeromq#1022, ~1-6 % of connections) until the handshake timer drops it and it
+   * reconnects; a connection's queued messages survive that. A second covers a handshake's two
+   * round trips on any network a controller sits on.
+   */
+  static final int HANDSHAKE_MS = 1000;
+
+  /** What the app does with a packet-in; it may answer through {@code app}. */
+  @FunctionalInterface
+  public interface Handler {
+    void onPacketIn(PacketInView packetIn, RemoteAppClient app);
+  }
+
+  private final String name;
+  private final RemoteAppEndpoints bus;
+  private final Duration timeout;
+  private final Handler handler;
+  private final ZContext context = new ZContext(1);
+  private final Object controlLock = new Object();
+  private ZMQ.Socket control; // guarded by controlLock; null after a lost reply
+  private final BlockingQueue<byte[]> outbox = new ArrayBlockingQueue<>(ANSWER_QUEUE);
+  private final Thread subscriber;
+  private final Thread pusher;
+  private final long probeToken = ThreadLocalRandom.current().nextLong();
+  private final CountDownLatch probed = new CountDownLatch(1);
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean accepting = true; // answers are taken
+  private volatile boolean running = true; // the socket threads run
+  private volatile boolean registered;
+  private final AtomicLong received = new AtomicLong();
+  private final AtomicLong handlerFailures = new AtomicLong();
+  private final AtomicLong malformed = new AtomicLong();
+  private final AtomicLong sent = new AtomicLong();
+
+  private RemoteAppClient(String name, RemoteAppEndpoints bus, Duration timeout, Handler handler) {
+    this.name = name;
+    this.bus = bus;
+    this.timeout = timeout;
+    this.handler = handler;
+    ZMQ.Socket sub;
+    ZMQ.Socket push;
+    try {
+      sub = context.createSocket(SocketType.SUB);
+      sub.setLinger(0);
+      sub.setHandshakeIvl(HANDSHAKE_MS);
+      sub.setReceiveTimeOut(POLL_MS);
+      sub.connect(bus.data());
+      sub.subscribe(RemoteWire.topic(name));
+      push = context.createSocket(SocketType.PUSH);
+      push.setLinger(FLUSH_MS);
+      push.setHandshakeIvl(HANDSHAKE_MS);
+      push.setSendTimeOut(POLL_MS);
+      push.connect(bus.answers());
+      synchronized (controlLock) {
+        control = controlSocket();
+      }
+    } catch (RuntimeException e) {
+      context.close();
+      throw new IllegalArgumentException("cannot connect to " + bus + ": " + e.getMessage(), e);
+    }
+    this.subscriber = thread("nbi-remote-" + name + "-data", () -> receive(sub));
+    this.pusher = thread("nbi-remote-" + name + "-answers", () -> push(push));
+  }
+
+  /** {@link #connect(String, RemoteAppEndpoints, Duration, Handler)} with the default timeout. */
+  public static RemoteAppClient connect(String app, RemoteAppEndpoints bus, Handler handler) {
+    return connect(app, bus, DEFAULT_TIMEOUT, handler);
+  }
+
+  /**
+   * Registers {@code app} with the bus and returns once packet-ins can reach it: it asks the bus
+   * for probes on its data topic until one arrives (ZeroMQ's "slow joiner": a subscription takes
+   * effect some time after connecting). The app has no topics yet; it gets FOR_ALL packet-ins and,
+   * on a broadcast bus, everything.
+   *
+   * @param app 1 to 64 of A-Z a-z 0-9 . _ : - ; processes that register one name share its topics
+   *     and each get its packet-ins
+   * @throws IllegalArgumentException if the bus refuses the name (e.g. an in-process app has it)
+   * @throws IllegalStateException if the bus does not answer or no probe arrives within {@code
+   *     timeout}
+   */
+  public static RemoteAppClient connect(
+      String app, RemoteAppEndpoints bus, Duration timeout, Handler handler) {
+    RemoteWire.nameProblem(app)
+        .ifPresent(
+            why -> {
+              throw new IllegalArgumentException(why);
+            });
+    if (handler == null || timeout == null || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("a handler and a positive timeout are required");
+    }
+    RemoteAppClient c = new RemoteAppClient(app, bus, timeout, handler);
+    try {
+      c.require("REGISTER " + app);
+      c.registered = true;
+      c.awaitProbe();
+      return c;
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Adds a topic ({@link NbiTopic#parse} syntax). Packet-ins the bus classifies after this returns
+   * match it.
+   *
+   * @throws IllegalArgumentException with the bus's reason if it refuses, e.g. "topic 'TEXT',
+   *     column N: REASON" for a malformed topic
+   * @throws IllegalStateException if the bus does not answer in time
+   */
+  public void subscribe(String topic) {
+    require("SUBSCRIBE " + name + " " + topic);
+  }
+
+  public void subscribe(NbiTopic topic) {
+    subscribe(topic.toString());
+  }
+
+  /** Removes a topic; refused if the app is not subscribed to it. */
+  public void unsubscribe(String topic) {
+    require("UNSUBSCRIBE " + name + " " + topic);
+  }
+
+  /**
+   * Sends {@code frame} out of {@code outPort} of switch {@code dpid}, in answer to {@code cause};
+   * the bus drops it if another app already answered that packet-in there (as {@link
+   * AppContext#packetOut} does). Waits while the answer queue is full.
+   *
+   * @throws IllegalStateException once the client is closed
+   */
+  public void packetOut(PacketInView cause, long dpid, long outPort, byte[] frame) {
+    enqueue(RemoteWire.packetOut(cause, dpid, outPort, frame));
+  }
+
+  /**
+   * Sends a flow-mod as an OpenFlow 1.3 FLOW_MOD; the bus checks it for loops and black holes first
+   * (as {@link AppContext#flowMod} does).
+   */
+  public void flowMod(long dpid, FlowMod mod) {
+    enqueue(RemoteWire.flowMod(dpid, mod));
+  }
+
+  /** Packet-ins handed to the handler. */
+  public long received() {
+    return received.get();
+  }
+
+  /** Packet-ins whose handler threw (the client keeps going). */
+  public long handlerFailures() {
+    return handlerFailures.get();
+  }
+
+  /** Answers written to the answer socket. */
+  public long sent() {
+    return sent.get();
+  }
+
+  /**
+   * Sends the queued answers (waiting up to a second for the bus), says {@code BYE} so the bus
+   * forgets the app and its topics, and closes the sockets. Answers still travelling when the bus
+   * handles the BYE are dropped there, as from any unregistered app. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    accepting = false;
+    join(pusher, FLUSH_MS); // drains the queue unless the bus is gone
+    if (registered) {
+      try {
+        require("BYE " + name);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, "no BYE for " + name + ": " + e.getMessage());
+      }
+    }
+    running = false; // each thread sees it within POLL_MS and closes its own socket
+    join(pusher, 10L * POLL_MS);
+    join(subscriber, 10L * POLL_MS);
+    synchronized (controlLock) {
+      if (control != null) {
+        control.close();
+        control = null;
+      }
+    }
+    context.close();
+  }
+
+  /** Sends one request and returns the bus's reply (package-private: tests send raw ones). */
+  String call(String request) {
+    synchronized (controlLock) {
+      if (!running) {
+        throw new IllegalStateException(name + " is closed");
+      }
+      if (control == null) {
+        control = controlSocket();
+      }
+      if (!control.send(request)) {
+        // no bus to take it: drop the socket, whose REQ state now expects a reply
+        control.close();
+        control = null;
+        throw new IllegalStateException("cannot send to the bus at " + bus.control());
+      }
+      String reply = control.recvStr(0);
+      if (reply == null) {
+        // the lazy-pirate way: a REQ socket that missed its reply is unusable, so start afresh
+        control.close();
+        control = null;
+        throw new IllegalStateException(
+            "no reply from the bus at " + bus.control() + " within " + timeout + " to " + request);
+      }
+      return reply;
+    }
+  }
+
+  private void require(String request) {
+    String reply = call(request);
+    if (reply.equals("OK")) {
+      return;
+    }
+    if (reply.startsWith("ERR ")) {
+      throw new IllegalArgumentException(reply.substring(4));
+    }
+    throw new IllegalStateException("unexpected reply to " + request + ": " + reply);
+  }
+
+  private ZMQ.Socket controlSocket() {
+    ZMQ.Socket s = context.createSocket(SocketType.REQ);
+    s.setLinger(0);
+    s.setHandshakeIvl(HANDSHAKE_MS);
+    s.setReceiveTimeOut((int) timeout.toMillis());
+    s.setSendTimeOut((int) timeout.toMillis());
+    s.connect(bus.control());
+    return s;
+  }
+
+  /** Probes until one comes back, waiting 20 ms, 40 ms, ... up to 500 ms between probes. */
+  private void awaitProbe() {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long wait = 20;
+    String probe = "PROBE " + name + " " + Long.toHexString(probeToken);
+    try {
+      while (true) {
+        require(probe);
+        if (probed.await(wait, TimeUnit.MILLISECONDS)) {
+          return;
+        }
+        if (System.nanoTime() - deadline > 0) {
+          throw new IllegalStateException(
+              "no probe reached " + name + " from " + bus.data() + " within " + timeout);
+        }
+        wait = Math.min(2 * wait, 500);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while connecting " + name, e);
+    }
+  }
+
+  private void enqueue(byte[] answer) {
+    try {
+      while (accepting) {
+        if (outbox.offer(answer, POLL_MS, TimeUnit.MILLISECONDS)) {
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    throw new IllegalStateException(name + " is closed");
+  }
+
+  private Thread thread(String threadName, Runnable loop) {
+    Thread t = new Thread(loop, threadName);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  private static void join(Thread t, long millis) {
+    if (t == Thread.currentThread()) {
+      return; // closed from the handler: this thread ends when its loop sees running is false
+    }
+    try {
+      t.join(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // --- data: SUB ---
+
+  private void receive(ZMQ.Socket sub) {
+    try {
+      while (running) {
+        byte[] body;
+        try {
+          if (sub.recv(0) == null) {
+            continue; // nothing within POLL_MS
+          }
+          body = sub.hasReceiveMore() ? sub.recv(0) : null;
+          while (sub.hasReceiveMore()) {
+            sub.recv(0);
+            body = null;
+          }
+        } catch (ZMQException e) {
+          if (!running) {
+            return;
+          }
+          LOG.log(System.Logger.Level.WARNING, name + ": data socket failed", e);
+          continue;
+        }
+        deliver(body);
+      }
+    } finally {
+      sub.close();
+    }
+  }
+
+  private void deliver(byte[] body) {
+    RemoteWire.Data d;
+    try {
+      if (body == null) {
+        throw new IllegalArgumentException("a data message has two frames");
+      }
+      d = RemoteWire.decodeData(body);
+    } catch (IllegalArgumentException e) {
+      malformed.incrementAndGet();
+      LOG.log(System.Logger.Level.DEBUG, name + ": dropped data: " + e.getMessage());
+      return;
+    }
+    switch (d) {
+      case RemoteWire.Probe p -> {
+        if (p.token() == probeToken) {
+          probed.countDown();
+        }
+      }
+      case RemoteWire.PacketIn p -> {
+        received.incrementAndGet();
+        try {
+          handler.onPacketIn(p.view(), this);
+        } catch (RuntimeException e) {
+          handlerFailures.incrementAndGet();
+          LOG.log(System.Logger.Level.WARNING, name + " failed on " + p.view(), e);
+        }
+      }
+    }
+  }
+
+  // --- answers: PUSH ---
+
+  private void push(ZMQ.Socket push) {
+    byte[] app = name.getBytes(StandardCharsets.UTF_8);
+    try {
+      while (running) {
+        byte[] body;
+        try {
+          body = outbox.poll(POLL_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (body == null) {
+          if (!accepting) {
+            return; // closing and drained
+          }
+          continue;
+        }
+        try {
+          // PUSH waits while the bus is unreachable; retry until it takes the message or we stop
+          while (!push.sendMore(app)) {
+            if (!running) {
+              return;
+            }
+          }
+          push.send(body); // a message's later frames never wait once its first is taken
+          sent.incrementAndGet();
+        } catch (ZMQException e) {
+          if (!running) {
+            return;
+          }
+          LOG.log(System.Logger.Level.WARNING, name + ": answer socket failed", e);
+        }
+      }
+    } finally {
+      push.close();
+    }
+  }
+}

@@ -1,0 +1,363 @@
+package org.netpubsub.controller.nbi;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.netpubsub.network.nbi.NbiTopic;
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+import org.zeromq.ZMQException;
+
+/**
+ * The bus's side of remote apps (EMD's message queue, Algorithm 1's send_msg_topic): three ZeroMQ
+ * sockets, each owned by one thread, as ZeroMQ sockets are not thread-safe.
+ *
+ * <ul>
+ *   <li>control, REP: one-line text requests ({@code SUBSCRIBE app topic}), answered {@code OK} or
+ *       {@code ERR reason};
+ *   <li>data, PUB: each packet-in classified to a remote app, published under the app's topic
+ *       ({@link RemoteWire#topic}); switch executors hand them over through a bounded queue;
+ *   <li>answers, PULL: packet-outs and flow-mods, handed to the same checks as in-process apps'.
+ * </ul>
+ *
+ * Nothing a peer sends can stop a thread: malformed requests are refused, malformed answers counted
+ * and dropped. Each thread waits at most {@link #POLL_MS} for its socket, then looks whether the
+ * gateway is closing, so {@link #close} returns within about that time.
+ */
+final class RemoteAppGateway implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(RemoteAppGateway.class.getName());
+
+  /** The longest control request read; longer ones are refused with their length. */
+  static final int MAX_REQUEST = 4096;
+
+  /**
+   * ZeroMQ's ZMQ_MAXMSGSIZE on the control and answer sockets: a peer sending a larger message is
+   * disconnected by ZeroMQ before the bus reads it, so no peer can make the bus buffer more.
+   */
+  static final long MAX_MESSAGE = 1 << 20;
+
+  static final int POLL_MS = 100;
+
+  private static final String KNOWN = "REGISTER, SUBSCRIBE, UNSUBSCRIBE, BYE, PROBE";
+
+  private record Outgoing(byte[] topic, byte[] body) {}
+
+  private final NorthboundBus bus;
+  private final ZContext context;
+  private final RemoteAppEndpoints endpoints;
+  private final BlockingQueue<Outgoing> outbox;
+  private final List<Thread> threads = new ArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean running = true;
+  private final AtomicLong published = new AtomicLong();
+  private final AtomicLong answers = new AtomicLong();
+  private final AtomicLong malformed = new AtomicLong();
+  private final AtomicLong refused = new AtomicLong();
+
+  /**
+   * Binds the three sockets and starts their threads.
+   *
+   * @throws IllegalStateException if an endpoint cannot be bound
+   */
+  RemoteAppGateway(NorthboundBus bus, RemoteAppEndpoints bindTo, int queueCapacity) {
+    this.bus = bus;
+    this.outbox = new ArrayBlockingQueue<>(queueCapacity);
+    this.context = new ZContext(1);
+    ZMQ.Socket control;
+    ZMQ.Socket data;
+    ZMQ.Socket pull;
+    try {
+      control = bind(SocketType.REP, bindTo.control(), "control");
+      control.setReceiveTimeOut(POLL_MS);
+      control.setMaxMsgSize(MAX_MESSAGE);
+      data = bind(SocketType.PUB, bindTo.data(), "data");
+      pull = bind(SocketType.PULL, bindTo.answers(), "answers");
+      pull.setReceiveTimeOut(POLL_MS);
+      pull.setMaxMsgSize(MAX_MESSAGE);
+    } catch (RuntimeException e) {
+      context.close();
+      throw e;
+    }
+    this.endpoints =
+        new RemoteAppEndpoints(
+            control.getLastEndpoint(), data.getLastEndpoint(), pull.getLastEndpoint());
+    // each socket now moves to its thread (Thread.start is the memory barrier ZeroMQ asks for)
+    start("nbi-remote-control", () -> serveControl(control));
+    start("nbi-remote-publisher", () -> publish(data));
+    start("nbi-remote-answers", () -> serveAnswers(pull));
+  }
+
+  private ZMQ.Socket bind(SocketType type, String endpoint, String what) {
+    ZMQ.Socket s = context.createSocket(type);
+    s.setLinger(0); // closing never waits for peers that are gone
+    try {
+      s.bind(endpoint);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "cannot bind the " + what + " endpoint " + endpoint + ": " + e.getMessage(), e);
+    }
+    return s;
+  }
+
+  private void start(String name, Runnable loop) {
+    Thread t = new Thread(loop, name);
+    t.setDaemon(true);
+    threads.add(t);
+    t.start();
+  }
+
+  RemoteAppEndpoints endpoints() {
+    return endpoints;
+  }
+
+  long published() {
+    return published.get();
+  }
+
+  long answers() {
+    return answers.get();
+  }
+
+  long malformedAnswers() {
+    return malformed.get();
+  }
+
+  long refusedRequests() {
+    return refused.get();
+  }
+
+  /**
+   * Queues a packet-in for a remote app; waits while the queue is full, as in-process apps' queues
+   * do. After {@link #close} it is dropped.
+   */
+  void publish(String app, byte[] body) throws InterruptedException {
+    Outgoing o = new Outgoing(RemoteWire.topic(app), body);
+    while (running) {
+      if (outbox.offer(o, POLL_MS, TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    }
+  }
+
+  // --- data: PUB ---
+
+  private void publish(ZMQ.Socket data) {
+    try {
+      while (running) {
+        Outgoing o;
+        try {
+          o = outbox.poll(POLL_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (o == null) {
+          continue;
+        }
+        try {
+          // PUB never blocks: a subscriber whose queue is full (ZeroMQ's high-water mark) misses it
+          data.sendMore(o.topic());
+          data.send(o.body());
+          published.incrementAndGet();
+        } catch (ZMQException e) {
+          LOG.log(System.Logger.Level.WARNING, "cannot publish to remote apps", e);
+        }
+      }
+    } finally {
+      data.close();
+    }
+  }
+
+  // --- control: REP ---
+
+  private void serveControl(ZMQ.Socket control) {
+    try {
+      while (running) {
+        try {
+          byte[] request = control.recv(0);
+          if (request == null) {
+            continue; // no request within POLL_MS
+          }
+          boolean more = false;
+          while (control.hasReceiveMore()) {
+            control.recv(0);
+            more = true;
+          }
+          String reply = more ? "ERR a request is one frame of text" : reply(request);
+          if (reply.startsWith("ERR")) {
+            refused.incrementAndGet();
+          }
+          control.send(reply);
+        } catch (ZMQException e) {
+          if (!running) {
+            return;
+          }
+          LOG.log(System.Logger.Level.WARNING, "remote-app control socket failed", e);
+        }
+      }
+    } finally {
+      control.close();
+    }
+  }
+
+  /** The reply to one request: {@code OK} or {@code ERR reason}. Never throws. */
+  String reply(byte[] request) {
+    if (request.length > MAX_REQUEST) {
+      return "ERR request of " + request.length + " bytes, at most " + MAX_REQUEST;
+    }
+    String text = new String(request, StandardCharsets.UTF_8).strip();
+    String[] w = text.split(" ", 3);
+    String verb = w[0];
+    try {
+      switch (verb) {
+        case "REGISTER", "BYE" -> {
+          if (w.length != 2) {
+            return "ERR usage: " + verb + " APP";
+          }
+        }
+        case "SUBSCRIBE", "UNSUBSCRIBE", "PROBE" -> {
+          if (w.length != 3) {
+            return "ERR usage: " + verb + " APP " + (verb.equals("PROBE") ? "TOKEN" : "TOPIC");
+          }
+        }
+        default -> {
+          return "ERR unknown request '" + RemoteWire.abbreviate(verb) + "' (known: " + KNOWN + ")";
+        }
+      }
+      String app = w[1];
+      Optional<String> badName = RemoteWire.nameProblem(app);
+      if (badName.isPresent()) {
+        return "ERR " + badName.get();
+      }
+      switch (verb) {
+        case "REGISTER" -> bus.registerRemote(app);
+        case "BYE" -> bus.unregisterRemote(app);
+        case "SUBSCRIBE" -> bus.subscribeRemote(app, NbiTopic.parse(w[2]));
+        case "UNSUBSCRIBE" -> bus.unsubscribeRemote(app, NbiTopic.parse(w[2]));
+        case "PROBE" -> {
+          long token;
+          try {
+            token = Long.parseUnsignedLong(w[2], 16);
+          } catch (NumberFormatException e) {
+            return "ERR a probe token is 1 to 16 hex digits: '" + RemoteWire.abbreviate(w[2]) + "'";
+          }
+          // offer, not put: a full queue must not stall the control socket
+          if (!outbox.offer(new Outgoing(RemoteWire.topic(app), RemoteWire.probe(token)))) {
+            return "ERR busy: the publisher's queue is full, probe again";
+          }
+        }
+        default -> throw new AssertionError(verb);
+      }
+      return "OK";
+    } catch (IllegalArgumentException e) {
+      // a topic's parse error names the column: "topic 'TEXT', column N: REASON"
+      return "ERR " + e.getMessage();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "remote-app request failed: " + text, e);
+      return "ERR internal error: " + e;
+    }
+  }
+
+  // --- answers: PULL ---
+
+  private void serveAnswers(ZMQ.Socket pull) {
+    try {
+      while (running) {
+        try {
+          byte[] first = pull.recv(0);
+          if (first == null) {
+            continue;
+          }
+          List<byte[]> parts = new ArrayList<>(2);
+          parts.add(first);
+          int count = 1;
+          while (pull.hasReceiveMore()) {
+            byte[] p = pull.recv(0);
+            if (++count <= 2) {
+              parts.add(p);
+            }
+          }
+          answer(parts, count);
+        } catch (ZMQException e) {
+          if (!running) {
+            return;
+          }
+          LOG.log(System.Logger.Level.WARNING, "remote-app answer socket failed", e);
+        }
+      }
+    } finally {
+      pull.close();
+    }
+  }
+
+  /** One answer, multipart [app][body]; anything else is counted and dropped. */
+  private void answer(List<byte[]> parts, int count) {
+    if (count != 2) {
+      drop("an answer has two frames (app, body), not " + count);
+      return;
+    }
+    String app = new String(parts.get(0), StandardCharsets.UTF_8);
+    if (RemoteWire.nameProblem(app).isPresent()) {
+      drop(RemoteWire.nameProblem(app).get());
+      return;
+    }
+    Optional<AppContext> ctx = bus.remoteContext(app);
+    if (ctx.isEmpty()) {
+      drop("an answer from " + app + ", which is not a registered remote app");
+      return;
+    }
+    RemoteWire.Answer a;
+    try {
+      a = RemoteWire.decodeAnswer(parts.get(1));
+    } catch (IllegalArgumentException e) {
+      drop("a malformed answer from " + app + ": " + e.getMessage());
+      return;
+    }
+    answers.incrementAndGet();
+    try {
+      switch (a) {
+        case RemoteWire.PacketOut p ->
+            ctx.get().packetOut(p.cause(), p.dpid(), p.outPort(), p.frame());
+        case RemoteWire.FlowModAnswer f -> ctx.get().flowMod(f.dpid(), f.mod());
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "an answer of " + app + " failed", e);
+    }
+  }
+
+  private void drop(String why) {
+    malformed.incrementAndGet();
+    LOG.log(System.Logger.Level.DEBUG, "dropped {0}", why);
+  }
+
+  /** Stops the threads, which close their sockets, then terminates the context. Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    running = false;
+    outbox.clear();
+    for (Thread t : threads) {
+      if (t == Thread.currentThread()) {
+        continue;
+      }
+      try {
+        t.join(10L * POLL_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      if (t.isAlive()) {
+        LOG.log(System.Logger.Level.WARNING, "{0} did not stop", t.getName());
+      }
+    }
+    context.close(); // linger 0: returns at once, closing any socket a stuck thread still holds
+  }
+}

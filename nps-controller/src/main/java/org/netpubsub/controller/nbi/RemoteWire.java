@@ -1,0 +1,254 @@
+package org.netpubsub.controller.nbi;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.netpubsub.controller.southbound.OpenFlowTranslator;
+import org.netpubsub.network.nbi.PacketInView;
+import org.netpubsub.network.openflow.FlowMod;
+import org.projectfloodlight.openflow.exceptions.OFParseError;
+import org.projectfloodlight.openflow.protocol.OFFlowMod;
+import org.projectfloodlight.openflow.protocol.OFMessage;
+
+/**
+ * The bytes the bus and remote apps exchange over ZeroMQ (docs/northbound.md, "Remote apps over
+ * ZeroMQ"). A message body starts with a kind byte; integers are big-endian and unsigned (dpid 8
+ * bytes, ports and packet-in ids 4). Decoding refuses anything short, long or unknown with an
+ * {@link IllegalArgumentException} saying what is wrong; it never throws anything else.
+ */
+final class RemoteWire {
+  /** Data (PUB → SUB): a packet-in: dpid, in_port, the bus's packet-in id, then the frame. */
+  static final byte PACKET_IN = 1;
+
+  /** Data: a probe the app asked for ({@code PROBE app token}): the 8-byte token. */
+  static final byte PROBE = 2;
+
+  /**
+   * Answers (PUSH → PULL): a packet-out: cause dpid, cause in_port, cause packet-in id, dpid,
+   * out_port, then the frame.
+   */
+  static final byte PACKET_OUT = 1;
+
+  /** Answers: a flow-mod: dpid, then one OpenFlow 1.3 FLOW_MOD message as on the wire. */
+  static final byte FLOW_MOD = 2;
+
+  static final int PACKET_IN_HEADER = 1 + 8 + 4 + 4;
+  static final int PACKET_OUT_HEADER = 1 + 8 + 4 + 4 + 8 + 4;
+  static final int FLOW_MOD_HEADER = 1 + 8;
+
+  /** A remote app's name: what its data topic and its requests carry. */
+  static final int MAX_NAME = 64;
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1," + MAX_NAME + "}");
+
+  /** The largest frame a packet-out may carry: OpenFlow's 64 KiB less its header and action. */
+  static final int MAX_FRAME = 65_535 - 24 - 16;
+
+  private static final int OFP_HEADER = 8;
+  private static final int OF13 = 4;
+  private static final int OFPT_FLOW_MOD = 14;
+
+  private RemoteWire() {}
+
+  /** Why {@code app} cannot be a remote app's name, or empty. */
+  static Optional<String> nameProblem(String app) {
+    if (app == null || !NAME.matcher(app).matches()) {
+      return Optional.of(
+          "an app name is 1 to "
+              + MAX_NAME
+              + " of A-Z a-z 0-9 . _ : - (got '"
+              + (app == null ? "" : abbreviate(app))
+              + "')");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The ZeroMQ topic of an app's packet-ins: its name and a NUL. ZeroMQ matches topics by prefix,
+   * and names never hold a NUL, so app {@code a} never receives what is meant for {@code ab}.
+   */
+  static byte[] topic(String app) {
+    byte[] name = app.getBytes(StandardCharsets.UTF_8);
+    return Arrays.copyOf(name, name.length + 1);
+  }
+
+  static byte[] packetIn(PacketInView in) {
+    byte[] frame = in.data();
+    return ByteBuffer.allocate(PACKET_IN_HEADER + frame.length)
+        .put(PACKET_IN)
+        .putLong(in.dpid())
+        .putInt((int) in.inPort())
+        .putInt((int) in.xid())
+        .put(frame)
+        .array();
+  }
+
+  static byte[] probe(long token) {
+    return ByteBuffer.allocate(9).put(PROBE).putLong(token).array();
+  }
+
+  /** What a remote app receives on its data topic. */
+  sealed interface Data {}
+
+  record PacketIn(PacketInView view) implements Data {}
+
+  record Probe(long token) implements Data {}
+
+  static Data decodeData(byte[] body) {
+    ByteBuffer b = body(body);
+    byte kind = b.get();
+    switch (kind) {
+      case PACKET_IN -> {
+        atLeast(body, PACKET_IN_HEADER, "packet-in");
+        long dpid = b.getLong();
+        long inPort = Integer.toUnsignedLong(b.getInt());
+        long id = Integer.toUnsignedLong(b.getInt());
+        return new PacketIn(
+            new PacketInView(
+                dpid, inPort, id, Arrays.copyOfRange(body, PACKET_IN_HEADER, body.length)));
+      }
+      case PROBE -> {
+        exactly(body, 9, "probe");
+        return new Probe(b.getLong());
+      }
+      default -> throw new IllegalArgumentException("unknown data kind " + kind);
+    }
+  }
+
+  static byte[] packetOut(PacketInView cause, long dpid, long outPort, byte[] frame) {
+    if (frame.length > MAX_FRAME) {
+      throw new IllegalArgumentException(
+          "a packet-out frame has at most " + MAX_FRAME + " bytes: " + frame.length);
+    }
+    checkUint32(outPort, "out_port");
+    return ByteBuffer.allocate(PACKET_OUT_HEADER + frame.length)
+        .put(PACKET_OUT)
+        .putLong(cause.dpid())
+        .putInt((int) cause.inPort())
+        .putInt((int) cause.xid())
+        .putLong(dpid)
+        .putInt((int) outPort)
+        .put(frame)
+        .array();
+  }
+
+  /** The flow-mod as an OpenFlow 1.3 FLOW_MOD (xid 0: the bus's southbound assigns its own). */
+  static byte[] flowMod(long dpid, FlowMod mod) {
+    ByteBuf buf = Unpooled.buffer();
+    OpenFlowTranslator.toOpenFlow(mod, 0).writeTo(buf);
+    byte[] of = new byte[buf.readableBytes()];
+    buf.readBytes(of);
+    return ByteBuffer.allocate(FLOW_MOD_HEADER + of.length)
+        .put(FLOW_MOD)
+        .putLong(dpid)
+        .put(of)
+        .array();
+  }
+
+  /** What a remote app sends back. */
+  sealed interface Answer {}
+
+  /** A packet-out; {@code cause} carries the packet-in's dpid, in_port and id, but no bytes. */
+  record PacketOut(PacketInView cause, long dpid, long outPort, byte[] frame) implements Answer {}
+
+  record FlowModAnswer(long dpid, FlowMod mod) implements Answer {}
+
+  static Answer decodeAnswer(byte[] body) {
+    ByteBuffer b = body(body);
+    byte kind = b.get();
+    switch (kind) {
+      case PACKET_OUT -> {
+        atLeast(body, PACKET_OUT_HEADER, "packet-out");
+        long causeDpid = b.getLong();
+        long causeInPort = Integer.toUnsignedLong(b.getInt());
+        long causeId = Integer.toUnsignedLong(b.getInt());
+        long dpid = b.getLong();
+        long outPort = Integer.toUnsignedLong(b.getInt());
+        int frame = body.length - PACKET_OUT_HEADER;
+        if (frame > MAX_FRAME) {
+          throw new IllegalArgumentException(
+              "a packet-out frame has at most " + MAX_FRAME + " bytes: " + frame);
+        }
+        return new PacketOut(
+            new PacketInView(causeDpid, causeInPort, causeId, new byte[0]),
+            dpid,
+            outPort,
+            Arrays.copyOfRange(body, PACKET_OUT_HEADER, body.length));
+      }
+      case FLOW_MOD -> {
+        atLeast(body, FLOW_MOD_HEADER + OFP_HEADER, "flow-mod");
+        long dpid = b.getLong();
+        return new FlowModAnswer(dpid, openFlowFlowMod(body, FLOW_MOD_HEADER));
+      }
+      default -> throw new IllegalArgumentException("unknown answer kind " + kind);
+    }
+  }
+
+  /** The FLOW_MOD at body[from..]: exactly one OpenFlow 1.3 message, nothing after it. */
+  private static FlowMod openFlowFlowMod(byte[] body, int from) {
+    ByteBuffer h = ByteBuffer.wrap(body, from, OFP_HEADER);
+    int version = h.get() & 0xff;
+    int type = h.get() & 0xff;
+    int length = h.getShort() & 0xffff;
+    if (version != OF13 || type != OFPT_FLOW_MOD) {
+      throw new IllegalArgumentException(
+          "expected an OpenFlow 1.3 FLOW_MOD (version 4, type 14), got version "
+              + version
+              + " type "
+              + type);
+    }
+    if (length != body.length - from) {
+      throw new IllegalArgumentException(
+          "the FLOW_MOD says " + length + " bytes, the answer carries " + (body.length - from));
+    }
+    ByteBuf buf = Unpooled.wrappedBuffer(body, from, length);
+    OFMessage m;
+    try {
+      m = OpenFlowTranslator.OF13.getReader().readFrom(buf);
+    } catch (OFParseError | RuntimeException e) {
+      throw new IllegalArgumentException("unparsable FLOW_MOD: " + e.getMessage(), e);
+    }
+    if (!(m instanceof OFFlowMod fm) || buf.isReadable()) {
+      throw new IllegalArgumentException("unparsable FLOW_MOD");
+    }
+    try {
+      return OpenFlowTranslator.fromOpenFlow(fm);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("unsupported FLOW_MOD: " + e.getMessage(), e);
+    }
+  }
+
+  private static ByteBuffer body(byte[] body) {
+    if (body == null || body.length == 0) {
+      throw new IllegalArgumentException("empty message body");
+    }
+    return ByteBuffer.wrap(body);
+  }
+
+  private static void atLeast(byte[] body, int n, String what) {
+    if (body.length < n) {
+      throw new IllegalArgumentException(
+          "a " + what + " has at least " + n + " bytes: " + body.length);
+    }
+  }
+
+  private static void exactly(byte[] body, int n, String what) {
+    if (body.length != n) {
+      throw new IllegalArgumentException("a " + what + " has " + n + " bytes: " + body.length);
+    }
+  }
+
+  private static void checkUint32(long v, String what) {
+    if (v < 0 || v > 0xffffffffL) {
+      throw new IllegalArgumentException(what + " out of range: " + v);
+    }
+  }
+
+  static String abbreviate(String s) {
+    return s.length() <= 80 ? s : s.substring(0, 80) + "...";
+  }
+}
