@@ -158,7 +158,9 @@ def markdown(r: dict) -> str:
              ""]
     lines += table(g["results"], base + thr)
     c = r["fig8g_cpu"]
-    lines += ["", f"## Throughput with zero-latency switches ({c['requests']:,} requests, CPU bound)",
+    lines += ["", f"## Throughput with zero-latency switches ({c['requests']:,} requests, CPU bound)", "",
+              f"Warm-up: {c.get('warmup', 0):,} requests run unmeasured first. Runs on this "
+              "2-core VM vary by up to a factor of two from run to run (GC and JIT timing).",
               ""]
     lines += table(c["results"], base + thr)
     h = r["fig8h"]
