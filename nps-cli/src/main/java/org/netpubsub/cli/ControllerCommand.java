@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.netpubsub.controller.app.ControllerApi;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.nbi.DistributionMode;
+import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +32,9 @@ import picocli.CommandLine.Spec;
           + " serves the REST API (GET /v1/topology, POST /v1/hosts,"
           + " GET /v1/switches/{dpid}/flows). With --schema it also serves in-network"
           + " publish/subscribe (POST/DELETE /v1/advertisements, /v1/subscriptions):"
-          + " content filters become switch flows. Stops on SIGTERM or Ctrl-C."
+          + " content filters become switch flows. Packet-ins pass the northbound bus (--nbi);"
+          + " --nbi-remote lets apps in other processes subscribe to them over ZeroMQ."
+          + " Stops on SIGTERM or Ctrl-C."
     })
 final class ControllerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
@@ -60,6 +64,24 @@ final class ControllerCommand implements Callable<Integer> {
       description = "LLDP probe interval; links expire after 3 (default: ${DEFAULT-VALUE}).")
   long probeIntervalMs;
 
+  @Option(
+      names = "--nbi",
+      defaultValue = "classified",
+      paramLabel = "MODE",
+      description =
+          "How packet-ins reach apps: classified (only apps whose topics match, EMD) or"
+              + " broadcast (every app, as Ryu and ONOS) (default: ${DEFAULT-VALUE}).")
+  String nbi;
+
+  @Option(
+      names = "--nbi-remote",
+      paramLabel = "HOST:PORT",
+      description =
+          "Let apps in other processes join the northbound bus over ZeroMQ: control on PORT,"
+              + " packet-ins on PORT+1, answers on PORT+2 (port 0: three free ports). Off by"
+              + " default; bind it to loopback or a management network (no authentication).")
+  String nbiRemote;
+
   /** For tests: start, report, and shut down at once. */
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
@@ -75,7 +97,8 @@ final class ControllerCommand implements Callable<Integer> {
         NetworkController.start(
             NetworkController.Config.defaults()
                 .withPort(of.getHostString(), of.getPort())
-                .withProbeInterval(probeIntervalMs));
+                .withProbeInterval(probeIntervalMs)
+                .withNorthbound(distribution(nbi), remoteApps(nbiRemote)));
     ControllerApi rest;
     try {
       rest = ControllerApi.start(controller, pubsub.attach(controller), http);
@@ -103,9 +126,20 @@ final class ControllerCommand implements Callable<Integer> {
       o.put("openflow", ofUrl);
       o.put("api", apiUrl);
       o.put("pubsub", pubsub.schema != null);
+      o.put("nbi", nbi);
+      controller.northbound().remoteEndpoints().ifPresent(e -> o.put("nbi_remote", e.control()));
       JsonOutput.printLine(out, o);
     } else {
-      out.println("controller listening: openflow " + ofUrl + ", api " + apiUrl);
+      out.println(
+          "controller listening: openflow "
+              + ofUrl
+              + ", api "
+              + apiUrl
+              + controller
+                  .northbound()
+                  .remoteEndpoints()
+                  .map(e -> ", remote apps " + e.control())
+                  .orElse(""));
     }
     out.flush();
     if (exitAfterStart) {
@@ -122,6 +156,32 @@ final class ControllerCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--openflow must be tcp:HOST:PORT, not '" + s + "'");
     }
     return hostPort(s.substring(4), "--openflow");
+  }
+
+  static DistributionMode distribution(String s) {
+    return switch (s) {
+      case "classified" -> DistributionMode.CLASSIFIED;
+      case "broadcast" -> DistributionMode.BROADCAST;
+      default ->
+          throw new IllegalArgumentException(
+              "--nbi must be classified or broadcast, not '" + s + "'");
+    };
+  }
+
+  /** HOST:PORT → control on PORT, packet-ins on PORT+1, answers on PORT+2; null when absent. */
+  static RemoteAppEndpoints remoteApps(String s) {
+    if (s == null) {
+      return null;
+    }
+    InetSocketAddress a = hostPort(s, "--nbi-remote");
+    if (a.getPort() == 0) {
+      return RemoteAppEndpoints.onHost(a.getHostString());
+    }
+    if (a.getPort() > 65533) {
+      throw new IllegalArgumentException("--nbi-remote needs PORT..PORT+2 free, not " + s);
+    }
+    int p = a.getPort();
+    return RemoteAppEndpoints.tcp(a.getHostString(), p, p + 1, p + 2);
   }
 
   static InetSocketAddress parseApi(String s) {

@@ -39,6 +39,35 @@ class ControllerCommandTest {
   }
 
   @Test
+  void theNorthboundBusModeAndRemoteEndpointAreReported() throws Exception {
+    int code =
+        run(
+            "controller",
+            "--openflow",
+            "tcp:127.0.0.1:0",
+            "--api",
+            "http://127.0.0.1:0",
+            "--nbi",
+            "broadcast",
+            "--nbi-remote",
+            "127.0.0.1:0",
+            "--json",
+            "--exit-after-start");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    assertThat(o.get("nbi").asText()).isEqualTo("broadcast");
+    assertThat(o.get("nbi_remote").asText()).matches("tcp://127\\.0\\.0\\.1:[1-9][0-9]*");
+  }
+
+  @Test
+  void badNorthboundOptionsAreBadInput() {
+    assertThat(run("controller", "--nbi", "multicast")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--nbi must be classified or broadcast");
+    assertThat(run("controller", "--nbi-remote", "127.0.0.1:65535")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("PORT..PORT+2");
+  }
+
+  @Test
   void badAddressesAreBadInput() {
     assertThat(run("controller", "--openflow", "udp:1.2.3.4:6653")).isEqualTo(Nps.EXIT_BAD_INPUT);
     assertThat(err.toString()).contains("tcp:HOST:PORT");

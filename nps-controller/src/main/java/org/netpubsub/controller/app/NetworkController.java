@@ -21,6 +21,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.netpubsub.controller.nbi.AppContext;
+import org.netpubsub.controller.nbi.DistributionMode;
+import org.netpubsub.controller.nbi.NorthboundBus;
+import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import org.netpubsub.controller.southbound.BatchResult;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.DisconnectReason;
@@ -34,12 +38,13 @@ import org.netpubsub.network.discovery.DiscoveryClock;
 import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.discovery.LinkDiscovery;
 import org.netpubsub.network.forwarding.UnicastRouting;
+import org.netpubsub.network.nbi.PacketInView;
+import org.netpubsub.network.nbi.ReplyRule;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.OfPort;
-import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
@@ -52,6 +57,10 @@ import org.netpubsub.network.topology.TopologyChange;
  * flows of the registered {@link FlowContributor} apps (pub/sub), whose own changes go out through
  * {@link #applyChanges}.
  *
+ * <p>Packet-ins pass the {@link NorthboundBus}: topology discovery and host tracking are apps on it
+ * ({@link CoreApps}), solicitations for known hosts are its REPLY set, and further apps (in-process
+ * or remote over ZeroMQ) see exactly the packet-ins their topics select.
+ *
  * <p>Threading: every southbound event, every tick and every host registration runs on one
  * single-threaded scheduled executor (the "controller loop"), so the discovery state and the
  * topology need no locks. Southbound callbacks only enqueue work there. The current topology is
@@ -62,25 +71,39 @@ import org.netpubsub.network.topology.TopologyChange;
 public final class NetworkController implements Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
 
-  /** Settings: where to listen, how often to probe, the clock (milliseconds). */
+  /**
+   * Settings: where to listen, how often to probe, the clock (milliseconds), how the northbound bus
+   * distributes packet-ins and where remote apps connect to it (null: no remote apps).
+   */
   public record Config(
-      String bindAddress, int openflowPort, long probeIntervalMillis, LongSupplier clock) {
+      String bindAddress,
+      int openflowPort,
+      long probeIntervalMillis,
+      LongSupplier clock,
+      DistributionMode northbound,
+      RemoteAppEndpoints remoteApps) {
     public static Config defaults() {
-      return new Config("0.0.0.0", 6653, 5_000, System::currentTimeMillis);
+      return new Config(
+          "0.0.0.0", 6653, 5_000, System::currentTimeMillis, DistributionMode.CLASSIFIED, null);
     }
 
     public Config withPort(String address, int port) {
-      return new Config(address, port, probeIntervalMillis, clock);
+      return new Config(address, port, probeIntervalMillis, clock, northbound, remoteApps);
     }
 
     public Config withProbeInterval(long millis) {
-      return new Config(bindAddress, openflowPort, millis, clock);
+      return new Config(bindAddress, openflowPort, millis, clock, northbound, remoteApps);
+    }
+
+    public Config withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
+      return new Config(bindAddress, openflowPort, probeIntervalMillis, clock, mode, remote);
     }
   }
 
   private final Config config;
   private final ScheduledExecutorService loop;
   private final OpenFlowServer server;
+  private final NorthboundBus bus;
   private final LinkDiscovery discovery;
   private final DiscoveryClock discoveryClock; // loop stalls do not age links
   private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
@@ -107,12 +130,33 @@ public final class NetworkController implements Closeable {
         new LinkDiscovery(
             new LinkDiscovery.Config(
                 config.probeIntervalMillis(), d.expiryIntervals(), nonce, d.source()));
+    NorthboundBus.Builder nb =
+        NorthboundBus.builder()
+            .mode(config.northbound())
+            .app(
+                CoreApps.topologyDiscovery(
+                    in ->
+                        submit(
+                            () ->
+                                apply(
+                                    discovery.onLldp(
+                                        discoveryNow(), in.dpid(), in.inPort(), in.data())))))
+            .app(CoreApps.hostTracking(in -> submit(() -> learnHost(in))))
+            // EMD's REPLY set: the core answers solicitations for hosts it knows (proxy ND)
+            .reply(
+                ReplyRule.neighbourSolicitationFor(a -> topology.host(a).isPresent()),
+                (in, core) -> submit(() -> answerSolicitation(in, core)));
+    if (config.remoteApps() != null) {
+      nb.remoteApps(config.remoteApps());
+    }
+    this.bus = nb.build();
     this.server =
         OpenFlowServer.builder()
             .bindAddress(config.bindAddress())
             .port(config.openflowPort())
             .listener(new Listener())
             .build();
+    bus.attach(server::switchHandle);
   }
 
   /** How often the loop probes for links and expires them. */
@@ -141,6 +185,11 @@ public final class NetworkController implements Closeable {
 
   public OpenFlowServer server() {
     return server;
+  }
+
+  /** The northbound bus every packet-in passes (its metrics and subscriptions). */
+  public NorthboundBus northbound() {
+    return bus;
   }
 
   /** The current topology (a snapshot; safe from any thread). */
@@ -262,6 +311,7 @@ public final class NetworkController implements Closeable {
   public void close() {
     closed = true;
     server.close();
+    bus.close();
     loop.shutdownNow();
   }
 
@@ -329,20 +379,17 @@ public final class NetworkController implements Closeable {
     }
   }
 
-  private void onPacketIn(long dpid, long inPort, byte[] frame) {
-    if (frame.length < 14) {
-      return;
-    }
-    int ethType = ((frame[12] & 0xff) << 8) | (frame[13] & 0xff);
-    if (ethType == PacketHeaders.ETH_TYPE_LLDP) {
-      apply(discovery.onLldp(discoveryNow(), dpid, inPort, frame));
-    } else if (ethType == PacketHeaders.ETH_TYPE_IPV6) {
-      apply(Ipv6NeighborDiscovery.learn(topology, dpid, inPort, frame));
-      Optional<byte[]> answer = Ipv6NeighborDiscovery.answer(topology, frame);
-      SwitchHandle sw = connected.get(dpid);
-      if (answer.isPresent() && sw != null && SwitchPort.isPhysical(inPort)) {
-        sw.packetOut(OfPort.CONTROLLER, List.of(Action.output(inPort)), answer.get());
-      }
+  /** Host tracking: a neighbour solicitation or advertisement tells where its sender sits. */
+  private void learnHost(PacketInView in) {
+    apply(Ipv6NeighborDiscovery.learn(topology, in.dpid(), in.inPort(), in.data()));
+  }
+
+  /** The REPLY set: learns the soliciting host, then answers for the known target. */
+  private void answerSolicitation(PacketInView in, AppContext core) {
+    learnHost(in);
+    Optional<byte[]> answer = Ipv6NeighborDiscovery.answer(topology, in.data());
+    if (answer.isPresent() && SwitchPort.isPhysical(in.inPort())) {
+      core.packetOut(in, in.dpid(), in.inPort(), answer.get());
     }
   }
 
@@ -457,7 +504,7 @@ public final class NetworkController implements Closeable {
     @Override
     public void packetIn(
         long dpid, long inPort, PacketInReason reason, int tableId, long cookie, byte[] frame) {
-      submit(() -> onPacketIn(dpid, inPort, frame));
+      bus.packetIn(dpid, inPort, reason, tableId, cookie, frame);
     }
   }
 }

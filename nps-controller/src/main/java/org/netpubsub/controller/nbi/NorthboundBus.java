@@ -400,7 +400,12 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
       }
       switch (v) {
         case PASS -> {
-          long inPort = dpid == cause.dpid() ? cause.inPort() : OfPort.CONTROLLER;
+          // Back out of the packet's own ingress port needs in_port CONTROLLER: a switch never
+          // sends a packet out of the port it came in by (OVS drops it).
+          long inPort =
+              dpid == cause.dpid() && outPort != cause.inPort()
+                  ? cause.inPort()
+                  : OfPort.CONTROLLER;
           Optional<SwitchHandle> sw = switches.apply(dpid);
           if (sw.isPresent()) {
             sw.get().packetOut(inPort, List.of(Action.output(outPort)), frame);

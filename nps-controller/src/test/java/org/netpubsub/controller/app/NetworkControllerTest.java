@@ -132,6 +132,12 @@ class NetworkControllerTest {
             switches.get(1L).packetOuts().stream()
                 .skip(before)
                 .anyMatch(r -> r.actions().equals(List.of(Action.output(9)))));
+    // ... through the northbound bus: LLDP and ND reached their apps, the answer was a REPLY
+    assertThat(controller.northbound().subscriptions())
+        .containsOnlyKeys("topology-discovery", "host-tracking");
+    assertThat(controller.northbound().metrics().replies()).isPositive();
+    assertThat(controller.northbound().handled().get("topology-discovery")).isPositive();
+    assertThat(controller.northbound().handled().get("host-tracking")).isPositive();
 
     // The 1-3 link goes down: it disappears and switch 1 reroutes over 2.
     switches.get(1L).setPortUp(2, false);

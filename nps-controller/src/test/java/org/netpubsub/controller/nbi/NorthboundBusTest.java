@@ -151,6 +151,8 @@ class NorthboundBusTest {
     packetIn(1, 4, Frames.udp6(H1, H2, 9));
     poll(() -> s1.packetOuts.size() == 1, "the core answered");
     assertThat(s1.packetOuts.get(0).actions()).containsExactly(Action.output(4));
+    // back out of the ingress port: in_port must not be that port, or the switch drops it
+    assertThat(s1.packetOuts.get(0).inPort()).isEqualTo(OfPort.CONTROLLER);
     assertThat(bus.metrics().replies()).isEqualTo(1);
     assertThat(bus.metrics().deliveries()).isZero();
   }
