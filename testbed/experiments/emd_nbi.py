@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-from results import write
+from results import pick, table, write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
@@ -45,10 +45,6 @@ def run(quick: bool) -> dict:
         "fig11": bench(switches=16, apps="simple+9red", subscribed="0,2,4,6,8,9",
                        red_work_us=RYU_LIKE_US, rounds=rounds),
     }
-
-
-def pick(rows, **eq):
-    return [x for x in rows if all(x[k] == v for k, v in eq.items())]
 
 
 def one(rows, **eq):
@@ -98,13 +94,6 @@ def plot(r: dict, png: str) -> None:
     fig.suptitle("EMD northbound bus under cbench-like load (controller and load on one 2-core VM)")
     fig.tight_layout()
     fig.savefig(png, dpi=100)
-
-
-def table(rows, cols) -> list[str]:
-    out = ["| " + " | ".join(c for c, _ in cols) + " |", "|" + "---|" * len(cols)]
-    for x in rows:
-        out.append("| " + " | ".join(f(x) for _, f in cols) + " |")
-    return out
 
 
 COLS = [("load", lambda x: x["load"]), ("apps", lambda x: x["apps"]),

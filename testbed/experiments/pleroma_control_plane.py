@@ -24,7 +24,7 @@ import os
 import subprocess
 import sys
 
-from results import write
+from results import pick, table, write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
@@ -54,10 +54,6 @@ def parts(n: int) -> dict:
         "hw": lambda: bench(configurators="1,4,16", slices="1,16", balancing="spa",
                             models="zipf", requests=500, standing=500, update_rate=50),
     }
-
-
-def pick(rows, **eq):
-    return [x for x in rows if all(x[k] == v for k, v in eq.items())]
 
 
 def plot(r: dict, png: str) -> None:
@@ -112,13 +108,6 @@ def plot(r: dict, png: str) -> None:
     fig.suptitle("PLEROMA scaled control plane on simulated switches (fat tree k=8, 64 subscribers)")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
-
-
-def table(rows, cols) -> list[str]:
-    out = ["| " + " | ".join(c for c, _ in cols) + " |", "|" + "---|" * len(cols)]
-    for x in rows:
-        out.append("| " + " | ".join(f(x) for _, f in cols) + " |")
-    return out
 
 
 def markdown(r: dict) -> str:

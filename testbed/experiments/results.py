@@ -28,3 +28,16 @@ def redraw(name: str, plot, markdown, r: dict | None = None) -> None:
     with open(os.path.join(RESULTS, name + ".md"), "w") as f:
         f.write(markdown(r))
     print(f"docs/results/{name}: .md and .png drawn from .json", file=sys.stderr, flush=True)
+
+
+def pick(rows: list[dict], **eq) -> list[dict]:
+    """The rows whose fields equal the given values."""
+    return [x for x in rows if all(x[k] == v for k, v in eq.items())]
+
+
+def table(rows: list[dict], cols) -> list[str]:
+    """A Markdown table: cols are (heading, row → cell text) pairs."""
+    out = ["| " + " | ".join(c for c, _ in cols) + " |", "|" + "---|" * len(cols)]
+    for x in rows:
+        out.append("| " + " | ".join(f(x) for _, f in cols) + " |")
+    return out
