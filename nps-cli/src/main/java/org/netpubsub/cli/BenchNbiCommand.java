@@ -92,6 +92,16 @@ final class BenchNbiCommand implements Callable<Integer> {
   List<Integer> redWorkMicros;
 
   @Option(
+      names = "--topics",
+      split = ",",
+      defaultValue = "fields",
+      paramLabel = "K",
+      description =
+          "How apps state topics: fields (OpenFlow match fields) and/or bytes (the same test as"
+              + " an offset/length/mask window, EMD §4.2) (default: ${DEFAULT-VALUE}).")
+  List<String> topicKinds;
+
+  @Option(
       names = "--rounds",
       defaultValue = "5",
       paramLabel = "N",
@@ -116,15 +126,7 @@ final class BenchNbiCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
-    List<DistributionMode> modes = modes();
-    List<Cbench.Mode> loadModes = loads.stream().map(BenchNbiCommand::load).toList();
-    if (rounds < 1
-        || roundMillis < 1
-        || warmupSeconds < 0
-        || switches.stream().anyMatch(n -> n < 1)) {
-      throw new IllegalArgumentException(
-          "--rounds, --round-ms and --switches must be positive, --warmup-s not negative");
-    }
+    List<NbiBenchmark.Run> runs = runs();
     PrintWriter err = spec.commandLine().getErr();
     if (warmupSeconds > 0) {
       err.printf("nbi: warming up for %d s...%n", warmupSeconds);
@@ -132,56 +134,77 @@ final class BenchNbiCommand implements Callable<Integer> {
       NbiBenchmark.warmUp(Duration.ofSeconds(warmupSeconds));
     }
     List<Map<String, Object>> rows = new ArrayList<>();
-    if (redWorkMicros.stream().anyMatch(w -> w < 0)) {
-      throw new IllegalArgumentException("--red-work-us must not be negative");
+    for (NbiBenchmark.Run run : runs) {
+      String label =
+          String.format(
+              "%d/%d %s %s %s sub=%d red-work=%dµs %s %d switches",
+              rows.size() + 1,
+              runs.size(),
+              name(run.topics()),
+              name(run.load()),
+              run.apps(),
+              run.subscribed(),
+              run.redundantWork().toNanos() / 1000,
+              name(run.mode()),
+              run.switches());
+      ProgressMeter meter = new ProgressMeter(err, json.enabled(), label, 2000);
+      NbiBenchmark.Result r = NbiBenchmark.run(run, meter::update);
+      rows.add(row(r));
+      err.printf(
+          "nbi: %s: %,.0f responses/s%s%n",
+          label,
+          r.load().responsesPerSecond(),
+          r.load()
+              .rtt()
+              .map(t -> String.format(", mean RTT %.1f µs", micros(t.mean())))
+              .orElse(""));
+      err.flush();
     }
-    int steps =
-        loadModes.size()
-            * redWorkMicros.size()
-            * apps.size()
-            * subscribed.size()
-            * switches.size()
-            * modes.size();
-    for (Cbench.Mode load : loadModes) {
-      for (int work : redWorkMicros) {
-        for (String combo : apps) {
-          for (int k : subscribed) {
-            for (int n : switches) {
-              for (DistributionMode m : modes) {
-                var run =
-                    new NbiBenchmark.Run(
-                        combo,
-                        k,
-                        Duration.ofNanos(work * 1000L),
-                        m,
-                        load,
-                        n,
-                        rounds,
-                        Duration.ofMillis(roundMillis));
-                String label =
-                    String.format(
-                        "%d/%d %s %s sub=%d red-work=%dµs %s %d switches",
-                        rows.size() + 1, steps, name(load), combo, k, work, name(m), n);
-                ProgressMeter meter = new ProgressMeter(err, json.enabled(), label, 2000);
-                NbiBenchmark.Result r = NbiBenchmark.run(run, meter::update);
-                rows.add(row(r));
-                err.printf(
-                    "nbi: %s: %,.0f responses/s%s%n",
-                    label,
-                    r.load().responsesPerSecond(),
-                    r.load()
-                        .rtt()
-                        .map(t -> String.format(", mean RTT %.1f µs", micros(t.mean())))
-                        .orElse(""));
-                err.flush();
+    print(rows);
+    return 0;
+  }
+
+  /** One run per combination of the list options, checked before any runs. */
+  private List<NbiBenchmark.Run> runs() {
+    List<DistributionMode> modes = modes();
+    List<Cbench.Mode> loadModes = loads.stream().map(BenchNbiCommand::load).toList();
+    List<NbiBenchmark.TopicKind> kinds = topicKinds.stream().map(BenchNbiCommand::kind).toList();
+    if (rounds < 1
+        || roundMillis < 1
+        || warmupSeconds < 0
+        || switches.stream().anyMatch(n -> n < 1)
+        || redWorkMicros.stream().anyMatch(w -> w < 0)) {
+      throw new IllegalArgumentException(
+          "--rounds, --round-ms and --switches must be positive, --warmup-s and --red-work-us"
+              + " not negative");
+    }
+    List<NbiBenchmark.Run> out = new ArrayList<>();
+    for (NbiBenchmark.TopicKind kind : kinds) {
+      for (Cbench.Mode load : loadModes) {
+        for (int work : redWorkMicros) {
+          for (String combo : apps) {
+            for (int k : subscribed) {
+              for (int n : switches) {
+                for (DistributionMode m : modes) {
+                  out.add(
+                      new NbiBenchmark.Run(
+                          combo,
+                          k,
+                          Duration.ofNanos(work * 1000L),
+                          kind,
+                          m,
+                          load,
+                          n,
+                          rounds,
+                          Duration.ofMillis(roundMillis)));
+                }
               }
             }
           }
         }
       }
     }
-    print(rows);
-    return 0;
+    return out;
   }
 
   private void print(List<Map<String, Object>> rows) {
@@ -232,6 +255,7 @@ final class BenchNbiCommand implements Callable<Integer> {
     m.put("subscribed", r.run().subscribed());
     m.put("subscription_rate", r.subscriptionRate());
     m.put("red_work_us", r.run().redundantWork().toNanos() / 1000);
+    m.put("topics", name(r.run().topics()));
     m.put("mode", name(r.run().mode()));
     m.put("switches", r.run().switches());
     m.put("responses", c.responses());
@@ -275,6 +299,19 @@ final class BenchNbiCommand implements Callable<Integer> {
           throw new IllegalArgumentException(
               "--load takes latency and throughput, not '" + s + "'");
     };
+  }
+
+  private static NbiBenchmark.TopicKind kind(String s) {
+    return switch (s) {
+      case "fields" -> NbiBenchmark.TopicKind.FIELDS;
+      case "bytes" -> NbiBenchmark.TopicKind.BYTES;
+      default ->
+          throw new IllegalArgumentException("--topics takes fields and bytes, not '" + s + "'");
+    };
+  }
+
+  private static String name(NbiBenchmark.TopicKind k) {
+    return k == NbiBenchmark.TopicKind.FIELDS ? "fields" : "bytes";
   }
 
   private static String name(Cbench.Mode m) {

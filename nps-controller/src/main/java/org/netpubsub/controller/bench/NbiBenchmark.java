@@ -24,10 +24,24 @@ import org.netpubsub.network.nbi.NbiTopic;
 public final class NbiBenchmark {
   private NbiBenchmark() {}
 
-  /** What the cbench traffic (IPv6/UDP) matches, and what it never matches (LLDP). */
-  static final NbiTopic TRAFFIC = NbiTopic.parse("eth_type=0x86dd");
+  /**
+   * How apps state their topics: OpenFlow match fields, or the same test as a window over the
+   * packet's bytes (EMD §4.2's protocol-independent classification).
+   */
+  public enum TopicKind {
+    FIELDS("eth_type=0x86dd", "eth_type=0x88cc"),
+    BYTES("bytes@12/2=86dd", "bytes@12/2=88cc");
 
-  static final NbiTopic OTHER = NbiTopic.parse("eth_type=0x88cc");
+    /** What the cbench traffic (IPv6/UDP) matches, and what it never matches (LLDP). */
+    final NbiTopic traffic;
+
+    final NbiTopic other;
+
+    TopicKind(String traffic, String other) {
+      this.traffic = NbiTopic.parse(traffic);
+      this.other = NbiTopic.parse(other);
+    }
+  }
 
   /**
    * One measurement. {@code apps} is "simple" plus optional "+red" or "+Nred"; {@code subscribed}
@@ -38,6 +52,7 @@ public final class NbiBenchmark {
       String apps,
       int subscribed,
       Duration redundantWork,
+      TopicKind topics,
       DistributionMode mode,
       Cbench.Mode load,
       int switches,
@@ -52,7 +67,7 @@ public final class NbiBenchmark {
   }
 
   public static Result run(Run r, LongConsumer progress) throws IOException, InterruptedException {
-    List<ControllerApp> apps = apps(r.apps(), r.subscribed(), r.redundantWork());
+    List<ControllerApp> apps = apps(r.apps(), r.subscribed(), r.redundantWork(), r.topics());
     NorthboundBus.Builder b = NorthboundBus.builder().mode(r.mode());
     apps.forEach(b::app);
     try (NorthboundBus bus = b.build();
@@ -86,6 +101,7 @@ public final class NbiBenchmark {
               "simple+3red",
               1,
               Duration.ZERO,
+              TopicKind.FIELDS,
               DistributionMode.BROADCAST,
               load,
               16,
@@ -96,7 +112,8 @@ public final class NbiBenchmark {
   }
 
   /** "simple", "simple+red", "simple+3red": the forwarding app and N redundant apps. */
-  static List<ControllerApp> apps(String spec, int subscribed, Duration redundantWork) {
+  static List<ControllerApp> apps(
+      String spec, int subscribed, Duration redundantWork, TopicKind kind) {
     String[] parts = spec.split("\\+");
     if (!parts[0].equals("simple")) {
       throw new IllegalArgumentException(
@@ -120,11 +137,13 @@ public final class NbiBenchmark {
           "subscribed redundant apps must be 0.." + redundant + ": " + subscribed);
     }
     List<ControllerApp> out = new ArrayList<>();
-    out.add(new LearningSwitchApp("simple", List.of(TRAFFIC)));
+    out.add(new LearningSwitchApp("simple", List.of(kind.traffic)));
     for (int i = 0; i < redundant; i++) {
       out.add(
           new RedundantApp(
-              "red" + (i + 1), List.of(i < subscribed ? TRAFFIC : OTHER), redundantWork.toNanos()));
+              "red" + (i + 1),
+              List.of(i < subscribed ? kind.traffic : kind.other),
+              redundantWork.toNanos()));
     }
     return out;
   }
