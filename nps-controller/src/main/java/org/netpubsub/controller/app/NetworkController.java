@@ -110,6 +110,7 @@ public final class NetworkController implements Closeable {
   private final Set<Long> reconciling = new HashSet<>();
   private final Set<Long> dirty = new HashSet<>();
   private final List<FlowContributor> contributors = new ArrayList<>();
+  private final BusFlows busFlows = new BusFlows();
   private SortedMap<Long, List<FlowEntry>> baseFlows = new TreeMap<>(SwitchPort.DPID_ORDER);
   private volatile Topology topology = Topology.EMPTY;
   private volatile boolean closed;
@@ -146,9 +147,11 @@ public final class NetworkController implements Closeable {
             .reply(
                 ReplyRule.neighbourSolicitationFor(a -> topology.host(a).isPresent()),
                 (in, core) -> submit(() -> answerSolicitation(in, core)));
+    nb.flowSink((dpid, mod) -> submit(() -> applyBusFlow(dpid, mod)));
     if (config.remoteApps() != null) {
       nb.remoteApps(config.remoteApps());
     }
+    contributors.add(busFlows);
     this.bus = nb.build();
     this.server =
         OpenFlowServer.builder()
@@ -376,6 +379,18 @@ public final class NetworkController implements Closeable {
       discovery.onPortUp(dpid, port.number());
       update(topology.addSwitch(dpid, List.of(port.number())));
       sendProbes(discoveryNow());
+    }
+  }
+
+  /** A bus app's checked flow-mod: into the desired state when kept there, else to the switch. */
+  private void applyBusFlow(long dpid, FlowMod mod) {
+    if (busFlows.record(dpid, mod)) {
+      applyChanges(new TreeMap<>(Map.of(dpid, List.of(mod))));
+    } else {
+      SwitchHandle sw = connected.get(dpid);
+      if (sw != null) {
+        sw.applyFlows(List.of(mod));
+      }
     }
   }
 

@@ -72,6 +72,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
 
   private final RemoteAppGateway gateway; // null: no remote apps
   private final BiConsumer<PacketInView, AppContext> coreReply;
+  private final BiConsumer<Long, FlowMod> flowSink; // null: flow-mods go straight to the switch
   private final MultiAppRecord record = new MultiAppRecord(); // guarded by itself
   private final InvariantChecker checker; // null: no topology, no checks; guarded by itself
   private volatile Topology topology;
@@ -93,6 +94,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     this.forAll = List.copyOf(b.forAll);
     this.apps = b.apps;
     this.coreReply = b.coreReply;
+    this.flowSink = b.flowSink;
     this.topology = b.topology;
     this.checker = b.topology == null ? null : new InvariantChecker(b.topology);
     synchronized (registrations) {
@@ -438,6 +440,11 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
           return v;
         }
       }
+      if (flowSink != null) {
+        flowMods.incrementAndGet();
+        flowSink.accept(dpid, mod);
+        return InvariantVerdict.ACCEPT;
+      }
       Optional<SwitchHandle> sw = switches.apply(dpid);
       if (sw.isPresent()) {
         flowMods.incrementAndGet();
@@ -462,6 +469,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     private BiConsumer<PacketInView, AppContext> coreReply = (in, core) -> {};
     private Topology topology;
     private int queueCapacity = 1024;
+    private BiConsumer<Long, FlowMod> flowSink;
     private RemoteAppEndpoints remote;
 
     public Builder mode(DistributionMode m) {
@@ -492,6 +500,15 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     /** The known topology: turns on the invariant check and port liveness. */
     public Builder topology(Topology t) {
       this.topology = t;
+      return this;
+    }
+
+    /**
+     * Where checked flow-mods go instead of straight to the switch: a controller that keeps desired
+     * state takes them into it (default: none).
+     */
+    public Builder flowSink(BiConsumer<Long, FlowMod> sink) {
+      this.flowSink = sink;
       return this;
     }
 
