@@ -38,8 +38,10 @@ import org.netpubsub.network.discovery.DiscoveryClock;
 import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.discovery.LinkDiscovery;
 import org.netpubsub.network.forwarding.UnicastRouting;
+import org.netpubsub.network.nbi.FlowModRoutes;
 import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.nbi.ReplyRule;
+import org.netpubsub.network.nbi.RouteChange;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
@@ -382,6 +384,22 @@ public final class NetworkController implements Closeable {
     }
   }
 
+  /**
+   * The unicast routes the switches hold besides what apps add through the bus: the base
+   * forwarding's and the bus apps' kept flows, which the invariant checker tests apps against.
+   */
+  private List<RouteChange> ownRoutes(Topology t) {
+    List<RouteChange> out = new ArrayList<>();
+    for (long dpid : t.switches()) {
+      List<FlowEntry> flows = new ArrayList<>(baseFlows.getOrDefault(dpid, List.of()));
+      flows.addAll(busFlows.flows(dpid));
+      for (FlowEntry f : flows) {
+        FlowModRoutes.of(dpid, FlowMod.add(f)).ifPresent(out::add);
+      }
+    }
+    return out;
+  }
+
   /** A bus app's checked flow-mod: into the desired state when kept there, else to the switch. */
   private void applyBusFlow(long dpid, FlowMod mod) {
     if (busFlows.record(dpid, mod)) {
@@ -423,6 +441,7 @@ public final class NetworkController implements Closeable {
     topology = next;
     baseFlows = UnicastRouting.desiredFlows(next);
     contributors.forEach(app -> app.topologyChanged(next));
+    bus.routesChanged(next, ownRoutes(next));
     refreshDesired(next.switches(), true);
   }
 

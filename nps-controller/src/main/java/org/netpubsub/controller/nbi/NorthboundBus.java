@@ -1,6 +1,7 @@
 package org.netpubsub.controller.nbi;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,11 +50,11 @@ import org.netpubsub.network.topology.Topology;
  * and publishes it, with the apps it names, through one volatile field; switch executors read that
  * snapshot without locking and never see a half-made change. Registration changes are serialized by
  * {@code registrations}'s monitor (the bus's only lock apart from the independent {@code record}
- * and {@code checker} monitors; none is held while taking another).
+ * and {@code checkerLock} monitors; none is held while taking another).
  *
  * <p>Without a topology the bus knows no links: it checks no invariants and takes every port as
- * alive; with one ({@link Builder#topology}) both checks are on, and {@link #topologyChanged} keeps
- * them current.
+ * alive; with one ({@link Builder#topology}, or {@link #routesChanged} with the routes a controller
+ * installs itself) both checks are on, and {@link #topologyChanged} keeps them current.
  */
 public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NorthboundBus.class.getName());
@@ -74,7 +75,9 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private final BiConsumer<PacketInView, AppContext> coreReply;
   private final BiConsumer<Long, FlowMod> flowSink; // null: flow-mods go straight to the switch
   private final MultiAppRecord record = new MultiAppRecord(); // guarded by itself
-  private final InvariantChecker checker; // null: no topology, no checks; guarded by itself
+  // null: no topology, no checks; guarded by checkerLock, replaced whole by routesChanged
+  private InvariantChecker checker;
+  private final Object checkerLock = new Object();
   private volatile Topology topology;
   private volatile LongFunction<Optional<SwitchHandle>> switches = dpid -> Optional.empty();
   private final AtomicLong nextPacketInId = new AtomicLong();
@@ -206,10 +209,25 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
    */
   public void topologyChanged(Topology next) {
     this.topology = next;
-    if (checker != null) {
-      synchronized (checker) {
+    synchronized (checkerLock) {
+      if (checker != null) {
         checker.replaceTopology(next);
       }
+    }
+    announce(next);
+  }
+
+  /**
+   * A new topology and the routes the controller itself installs on it (its own forwarding): the
+   * invariant checker starts over from them, and apps' route changes are checked against them. The
+   * apps hear the topology. Turns the checks on if the bus was built without a topology.
+   */
+  public void routesChanged(Topology next, Collection<RouteChange> controllerRoutes) {
+    this.topology = next;
+    InvariantChecker fresh = new InvariantChecker(next);
+    controllerRoutes.forEach(fresh::install);
+    synchronized (checkerLock) {
+      checker = fresh;
     }
     announce(next);
   }
@@ -427,12 +445,13 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
 
     @Override
     public InvariantVerdict flowMod(long dpid, FlowMod mod) {
-      Optional<RouteChange> route =
-          checker == null ? Optional.empty() : FlowModRoutes.of(dpid, mod);
+      Optional<RouteChange> route = FlowModRoutes.of(dpid, mod);
       if (route.isPresent()) {
-        InvariantVerdict v;
-        synchronized (checker) {
-          v = checker.check(route.get());
+        InvariantVerdict v = InvariantVerdict.ACCEPT;
+        synchronized (checkerLock) {
+          if (checker != null) {
+            v = checker.check(route.get());
+          }
         }
         if (!v.accepted()) {
           refused.incrementAndGet();

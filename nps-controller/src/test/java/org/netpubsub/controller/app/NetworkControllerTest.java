@@ -10,6 +10,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.nbi.DistributionMode;
+import org.netpubsub.controller.nbi.RemoteAppClient;
+import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import org.netpubsub.controller.sim.PacketOutRecord;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.network.discovery.NdCodec;
@@ -17,7 +20,10 @@ import org.netpubsub.network.discovery.NdMessage;
 import org.netpubsub.network.forwarding.UnicastRouting;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.openflow.MaskedIpv6;
+import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
 import org.netpubsub.network.topology.SwitchPort;
@@ -40,7 +46,10 @@ class NetworkControllerTest {
   void start() throws Exception {
     controller =
         NetworkController.start(
-            NetworkController.Config.defaults().withPort("127.0.0.1", 0).withProbeInterval(200));
+            NetworkController.Config.defaults()
+                .withPort("127.0.0.1", 0)
+                .withProbeInterval(200)
+                .withNorthbound(DistributionMode.CLASSIFIED, RemoteAppEndpoints.loopback()));
     // A triangle 1-2-3 plus host ports 9.
     cable(1, 1, 2, 1);
     cable(2, 2, 3, 1);
@@ -150,6 +159,43 @@ class NetworkControllerTest {
   }
 
   /** The output port of switch {@code dpid}'s unicast entry for {@code dst}, or -1. */
+  @Test
+  void anAppRouteThatWouldLoopIsRefusedAgainstTheControllersOwnRoutes() {
+    Wait.until("three links", T, this::relay, () -> controller.topology().links().size() == 3);
+    Ipv6Address h3 = Ipv6Address.parse("fd6e:7073:1::3");
+    MacAddress m3 = MacAddress.parse("02:00:00:00:00:03");
+    switches
+        .get(3L)
+        .sendPacketIn(
+            9, 0, 0, NdCodec.encode(NdMessage.solicitation(m3, h3, Ipv6Address.parse("fd6e::9"))));
+    Wait.until("h3 known", T, this::relay, () -> controller.topology().host(h3).isPresent());
+    // the controller routes h3: 3 delivers out of 9, 1 and 2 send to 3 over their direct links
+    try (RemoteAppClient app =
+        RemoteAppClient.connect(
+            "router", controller.northbound().remoteEndpoints().orElseThrow(), (in, a) -> {})) {
+      FlowEntry loop = toH3(h3, 3, 1); // 3 → 2, which sends h3's traffic back to 3
+      FlowEntry detour = toH3(h3, 2, 1); // 2 → 1 → 3: still delivered
+      app.flowMod(3, FlowMod.add(loop));
+      app.flowMod(2, FlowMod.add(detour));
+      Wait.until(
+          "the detour on switch 2", T, () -> {}, () -> switches.get(2L).flows().contains(detour));
+      Wait.until(
+          "the loop refused",
+          T,
+          () -> {},
+          () -> controller.northbound().metrics().refusedFlowMods() == 1);
+      assertThat(switches.get(3L).flows()).doesNotContain(loop);
+    }
+  }
+
+  private static FlowEntry toH3(Ipv6Address h3, long dpid, long port) {
+    return FlowEntry.builder()
+        .priority(UnicastRouting.PRIORITY_UNICAST + 1)
+        .match(Match.builder().ipv6().ipv6Dst(MaskedIpv6.exact(h3)).build())
+        .apply(Action.output(port))
+        .build();
+  }
+
   private long outPort(long dpid, Ipv6Address dst) {
     for (FlowEntry f : switches.get(dpid).flows()) {
       if (f.priority() == UnicastRouting.PRIORITY_UNICAST

@@ -74,6 +74,14 @@ public final class InvariantChecker {
     return v;
   }
 
+  /**
+   * Applies a change without checking it: for routes the controller computed itself (its own
+   * forwarding), which apps' changes are then checked against.
+   */
+  public void install(RouteChange change) {
+    apply(change);
+  }
+
   private void apply(RouteChange change) {
     ForwardingTree tree = trees.computeIfAbsent(change.destination(), d -> new ForwardingTree());
     Long port = change.outPort().isPresent() ? change.outPort().getAsLong() : null;
