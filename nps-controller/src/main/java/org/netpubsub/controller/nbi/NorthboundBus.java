@@ -53,8 +53,8 @@ import org.netpubsub.network.topology.Topology;
  * and {@code checkerLock} monitors; none is held while taking another).
  *
  * <p>Without a topology the bus knows no links: it checks no invariants and takes every port as
- * alive; with one ({@link Builder#topology}, or {@link #routesChanged} with the routes a controller
- * installs itself) both checks are on, and {@link #topologyChanged} keeps them current.
+ * alive; with one ({@link Builder#topology}) both checks are on, and {@link #routesChanged} keeps
+ * them current with the routes a controller installs itself.
  */
 public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NorthboundBus.class.getName());
@@ -201,20 +201,6 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
         return;
       }
     }
-  }
-
-  /**
-   * A new topology (links or hosts changed): the checks follow it and every app hears it. Keeps the
-   * forwarding trees the apps built, checked against the new links.
-   */
-  public void topologyChanged(Topology next) {
-    this.topology = next;
-    synchronized (checkerLock) {
-      if (checker != null) {
-        checker.replaceTopology(next);
-      }
-    }
-    announce(next);
   }
 
   /**
