@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.openflow.PacketHeaders;
 
 /**
  * The L2–L4 header fields of a packet-in's bytes, as far as the bytes go: Ethernet (behind any
@@ -14,12 +15,6 @@ import org.netpubsub.network.openflow.Ipv6Address;
  * #parse} never throws.
  */
 public final class FrameHeaders {
-  static final int ETH_TYPE_IPV4 = 0x0800;
-  static final int ETH_TYPE_IPV6 = 0x86dd;
-  static final int PROTO_TCP = 6;
-  static final int PROTO_UDP = 17;
-  static final int PROTO_ICMPV6 = 58;
-
   private static final int ETH_HEADER = 14;
   private static final int IPV4_HEADER = 20;
   private static final int IPV6_HEADER = 40;
@@ -67,9 +62,9 @@ public final class FrameHeaders {
     }
     ethType = type;
     int l3 = at + 2;
-    if (type == ETH_TYPE_IPV4) {
+    if (type == PacketHeaders.ETH_TYPE_IPV4) {
       parseIpv4(b, l3);
-    } else if (type == ETH_TYPE_IPV6) {
+    } else if (type == PacketHeaders.ETH_TYPE_IPV6) {
       parseIpv6(b, l3);
     }
   }
@@ -134,13 +129,13 @@ public final class FrameHeaders {
   }
 
   private void parseL4(byte[] b, int at, boolean ipv6) {
-    if (ipProto == PROTO_TCP && at + 4 <= b.length) {
+    if (ipProto == PacketHeaders.IP_PROTO_TCP && at + 4 <= b.length) {
       tcpSrc = u16(b, at);
       tcpDst = u16(b, at + 2);
-    } else if (ipProto == PROTO_UDP && at + 4 <= b.length) {
+    } else if (ipProto == PacketHeaders.IP_PROTO_UDP && at + 4 <= b.length) {
       udpSrc = u16(b, at);
       udpDst = u16(b, at + 2);
-    } else if (ipv6 && ipProto == PROTO_ICMPV6 && at + 1 <= b.length) {
+    } else if (ipv6 && ipProto == PacketHeaders.IP_PROTO_ICMPV6 && at + 1 <= b.length) {
       icmpv6Type = b[at] & 0xff;
     }
   }

@@ -5,6 +5,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.OfPort;
+import org.netpubsub.network.openflow.PacketHeaders;
 
 /**
  * The OpenFlow match fields a topic can name, spelled as ovs-ofctl spells them. Addresses take a
@@ -16,15 +17,15 @@ public enum HeaderField implements TopicField {
   IN_PORT(32, false, -1, -1, 10),
   ETH_TYPE(16, false, -1, -1, 2),
   IP_PROTO(8, false, -1, -1, 3),
-  IPV4_SRC(32, true, FrameHeaders.ETH_TYPE_IPV4, -1, -1),
-  IPV4_DST(32, true, FrameHeaders.ETH_TYPE_IPV4, -1, -1),
-  IPV6_SRC(128, true, FrameHeaders.ETH_TYPE_IPV6, -1, -1),
-  IPV6_DST(128, true, FrameHeaders.ETH_TYPE_IPV6, -1, -1),
-  TCP_SRC(16, false, -1, FrameHeaders.PROTO_TCP, 14),
-  TCP_DST(16, false, -1, FrameHeaders.PROTO_TCP, 14),
-  UDP_SRC(16, false, -1, FrameHeaders.PROTO_UDP, 14),
-  UDP_DST(16, false, -1, FrameHeaders.PROTO_UDP, 14),
-  ICMPV6_TYPE(8, false, FrameHeaders.ETH_TYPE_IPV6, FrameHeaders.PROTO_ICMPV6, 4);
+  IPV4_SRC(32, true, PacketHeaders.ETH_TYPE_IPV4, -1, -1),
+  IPV4_DST(32, true, PacketHeaders.ETH_TYPE_IPV4, -1, -1),
+  IPV6_SRC(128, true, PacketHeaders.ETH_TYPE_IPV6, -1, -1),
+  IPV6_DST(128, true, PacketHeaders.ETH_TYPE_IPV6, -1, -1),
+  TCP_SRC(16, false, -1, PacketHeaders.IP_PROTO_TCP, 14),
+  TCP_DST(16, false, -1, PacketHeaders.IP_PROTO_TCP, 14),
+  UDP_SRC(16, false, -1, PacketHeaders.IP_PROTO_UDP, 14),
+  UDP_DST(16, false, -1, PacketHeaders.IP_PROTO_UDP, 14),
+  ICMPV6_TYPE(8, false, PacketHeaders.ETH_TYPE_IPV6, PacketHeaders.IP_PROTO_ICMPV6, 4);
 
   private final int bits;
   private final boolean maskable;

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.netpubsub.network.openflow.PacketHeaders;
 
 /**
  * A topic a northbound app subscribes to (EMD §4.1): the packet-ins every one of whose constraints
@@ -117,7 +118,7 @@ public record NbiTopic(List<FieldConstraint> constraints) {
     FieldConstraint ethType = named.get(HeaderField.ETH_TYPE);
     if (ipOnly != null && ethType != null) {
       long t = ethType.value().low();
-      if (t != FrameHeaders.ETH_TYPE_IPV4 && t != FrameHeaders.ETH_TYPE_IPV6) {
+      if (t != PacketHeaders.ETH_TYPE_IPV4 && t != PacketHeaders.ETH_TYPE_IPV6) {
         return Optional.of(contradiction(ipOnly, ethType));
       }
     }

@@ -20,6 +20,7 @@ public record PacketHeaders(
   public static final int ETH_TYPE_IPV4 = 0x0800;
   public static final int ETH_TYPE_IPV6 = 0x86dd;
   public static final int ETH_TYPE_LLDP = 0x88cc;
+  public static final int IP_PROTO_TCP = 6;
   public static final int IP_PROTO_UDP = 17;
   public static final int IP_PROTO_ICMPV6 = 58;
 
