@@ -39,7 +39,8 @@ final class BusFlows implements FlowContributor {
     if (mod.idleTimeout() > 0 || mod.hardTimeout() > 0) {
       return kept.remove(key) != null; // a timed flow replaces a kept one: no longer kept
     }
-    return !mod.toEntry().equals(kept.put(key, mod.toEntry()));
+    FlowEntry entry = mod.toEntry();
+    return !entry.equals(kept.put(key, entry));
   }
 
   @Override
