@@ -19,26 +19,16 @@ docs/results/emd-nbi.{json,md,png}.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 
-from results import pick, table, write
+import results
+from results import pick, table
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NPS = os.path.join(ROOT, "nps")
 COMBOS = ["simple", "simple+red", "simple+3red"]
 RYU_LIKE_US = 20
 
 
 def bench(**opts) -> dict:
-    args = [NPS, "bench", "nbi", "--json"]
-    for k, v in opts.items():
-        args += ["--" + k.replace("_", "-"), str(v)]
-    print("+ " + " ".join(args[1:]), file=sys.stderr, flush=True)
-    r = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True)
-    return json.loads(r.stdout)
+    return results.bench("nbi", **opts)
 
 
 def parts(rounds: int) -> dict:
@@ -198,13 +188,7 @@ def main() -> None:
                    help="run only these parts and keep the others from the existing results")
     a = p.parse_args()
     todo = parts(2 if a.quick else 3)
-    r = {}
-    if a.only:
-        with open(os.path.join(ROOT, "docs", "results", "emd-nbi.json")) as f:
-            r = json.load(f)
-    for name in a.only or todo:
-        r[name] = todo[name]()
-    write("emd-nbi", r, plot, markdown)
+    results.measure("emd-nbi", todo, a.only, plot, markdown)
 
 
 if __name__ == "__main__":

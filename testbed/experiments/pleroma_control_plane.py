@@ -19,24 +19,14 @@ docs/results/pleroma-control-plane.{json,md,png}.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 
-from results import pick, table, write
+import results
+from results import pick, table
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NPS = os.path.join(ROOT, "nps")
 
 
 def bench(**opts) -> dict:
-    args = [NPS, "bench", "control-plane", "--json"]
-    for k, v in opts.items():
-        args += ["--" + k.replace("_", "-"), str(v)]
-    print("+ " + " ".join(args[1:]), file=sys.stderr, flush=True)
-    r = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True)
-    return json.loads(r.stdout)
+    return results.bench("control-plane", **opts)
 
 
 def parts(n: int) -> dict:
@@ -182,13 +172,7 @@ def main() -> None:
                    help="run only these parts and keep the others from the existing results")
     a = p.parse_args()
     todo = parts(5_000 if a.quick else 20_000)
-    r = {}
-    if a.only:
-        with open(os.path.join(ROOT, "docs", "results", "pleroma-control-plane.json")) as f:
-            r = json.load(f)
-    for name in a.only or todo:
-        r[name] = todo[name]()
-    write("pleroma-control-plane", r, plot, markdown)
+    results.measure("pleroma-control-plane", todo, a.only, plot, markdown)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 
-RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                       "docs", "results")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RESULTS = os.path.join(ROOT, "docs", "results")
+NPS = os.path.join(ROOT, "nps")
 
 
 def write(name: str, r: dict, plot, markdown) -> None:
@@ -41,3 +43,25 @@ def table(rows: list[dict], cols) -> list[str]:
     for x in rows:
         out.append("| " + " | ".join(f(x) for _, f in cols) + " |")
     return out
+
+
+def bench(command: str, **opts) -> dict:
+    """`nps bench COMMAND --json --OPT VALUE...` (OPT_NAME → --opt-name); its JSON line."""
+    args = [NPS, "bench", command, "--json"]
+    for k, v in opts.items():
+        args += ["--" + k.replace("_", "-"), str(v)]
+    print("+ " + " ".join(args[1:]), file=sys.stderr, flush=True)
+    r = subprocess.run(args, stdout=subprocess.PIPE, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def measure(name: str, parts: dict, only: list[str] | None, plot, markdown) -> None:
+    """Runs every part (name → no-argument function) or, with `only`, just those, keeping the
+    other parts from docs/results/NAME.json; then writes the results."""
+    r = {}
+    if only:
+        with open(os.path.join(RESULTS, name + ".json")) as f:
+            r = json.load(f)
+    for part in only or parts:
+        r[part] = parts[part]()
+    write(name, r, plot, markdown)
