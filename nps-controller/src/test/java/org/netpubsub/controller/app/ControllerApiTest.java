@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.Wait;
 
 /** The REST API over real HTTP on a free port, against a controller with one simulated switch. */
 class ControllerApiTest {

@@ -15,6 +15,7 @@ import org.netpubsub.controller.nbi.RemoteAppClient;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import org.netpubsub.controller.sim.PacketOutRecord;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.discovery.NdCodec;
 import org.netpubsub.network.discovery.NdMessage;
 import org.netpubsub.network.forwarding.UnicastRouting;

@@ -21,6 +21,7 @@ import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.ContentFlows;

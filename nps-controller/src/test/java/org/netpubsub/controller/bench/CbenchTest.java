@@ -21,6 +21,7 @@ import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.southbound.OpenFlowServer;
 import org.netpubsub.controller.southbound.SouthboundListener;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
@@ -311,17 +312,6 @@ class CbenchTest {
   }
 
   private static void until(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(2); // a poll interval, not a wait for an outcome
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Wait.until(what, WAIT, condition);
   }
 }

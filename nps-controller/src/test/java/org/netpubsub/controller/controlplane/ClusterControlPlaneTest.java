@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.pleroma.Configurator;
@@ -160,13 +161,7 @@ class ClusterControlPlaneTest {
     return t;
   }
 
-  private static void poll(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      Thread.sleep(20); // polling with a deadline, not a fixed wait
-    }
+  private static void poll(BooleanSupplier condition, String what) {
+    Wait.until(what, Duration.ofSeconds(20), condition);
   }
 }

@@ -2,11 +2,11 @@ package org.netpubsub.controller.nbi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +15,7 @@ import org.netpubsub.controller.nbi.apps.LearningSwitchApp;
 import org.netpubsub.controller.nbi.apps.RedundantApp;
 import org.netpubsub.controller.southbound.SouthboundListener.PacketInReason;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.nbi.InvariantVerdict;
 import org.netpubsub.network.nbi.NbiTopic;
 import org.netpubsub.network.nbi.PacketInView;
@@ -206,13 +207,7 @@ class NorthboundBusTest {
     }
   }
 
-  static void poll(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      Thread.sleep(5); // polling with a deadline, not a fixed wait
-    }
+  static void poll(BooleanSupplier condition, String what) {
+    Wait.until(what, Duration.ofSeconds(10), condition);
   }
 }

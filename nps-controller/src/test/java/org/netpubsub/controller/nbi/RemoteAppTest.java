@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.southbound.SouthboundListener.PacketInReason;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.nbi.NbiTopic;
 import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.nbi.PacketOutVerdict;
@@ -294,14 +295,8 @@ class RemoteAppTest {
     return out;
   }
 
-  static void poll(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
-      }
-      Thread.sleep(2); // a poll interval, not a wait for an outcome
-    }
+  static void poll(BooleanSupplier condition, String what) {
+    Wait.until(what, TIMEOUT, condition);
   }
 
   /** An in-process app that records what it sees. */

@@ -1,4 +1,4 @@
-package org.netpubsub.controller.app;
+package org.netpubsub.controller.testing;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -6,10 +6,16 @@ import java.util.function.BooleanSupplier;
 /**
  * Polls a condition up to a deadline (never a blind sleep); {@code tick} runs before each check.
  */
-final class Wait {
+public final class Wait {
   private Wait() {}
 
-  static void until(String what, Duration timeout, Runnable tick, BooleanSupplier condition) {
+  /** Waits until {@code condition} holds; AssertionError naming {@code what} after the timeout. */
+  public static void until(String what, Duration timeout, BooleanSupplier condition) {
+    until(what, timeout, () -> {}, condition);
+  }
+
+  public static void until(
+      String what, Duration timeout, Runnable tick, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       tick.run();
