@@ -6,10 +6,12 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.netpubsub.controller.app.ControllerApi;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import picocli.CommandLine.Command;
@@ -101,7 +103,12 @@ final class ControllerCommand implements Callable<Integer> {
                 .withNorthbound(distribution(nbi), remoteApps(nbiRemote)));
     ControllerApi rest;
     try {
-      rest = ControllerApi.start(controller, pubsub.attach(controller), http);
+      rest =
+          ControllerApi.start(
+              controller,
+              pubsub.attach(controller),
+              Optional.of(MulticastGroups.attach(controller)),
+              http);
     } catch (IOException | RuntimeException e) {
       controller.close();
       throw e;

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -34,9 +35,10 @@ import org.netpubsub.network.topology.Topology;
 
 /**
  * The controller's REST API (JDK HttpServer, JSON): {@code GET /v1/topology}, {@code POST
- * /v1/hosts}, {@code GET /v1/switches/{dpid}/flows[?source=switch]}. Errors are {@code
- * {"error":"..."}} with 400 (bad input), 404 (unknown path or switch), 405, 413 (body over 64 KiB)
- * or 504 (the switch did not answer). Datapath ids are 16 hex digits in JSON.
+ * /v1/hosts}, {@code GET /v1/switches/{dpid}/flows[?source=switch]}, the pub/sub requests
+ * (PubSubRoutes) and the multicast groups (GroupRoutes). Errors are {@code {"error":"..."}} with
+ * 400 (bad input), 404 (unknown path or switch), 405, 413 (body over 64 KiB) or 504 (the switch did
+ * not answer). Datapath ids are 16 hex digits in JSON.
  */
 public final class ControllerApi implements Closeable {
   /** The largest request body accepted. */
@@ -45,13 +47,18 @@ public final class ControllerApi implements Closeable {
   private static final ObjectMapper JSON = ApiReply.JSON;
   private final NetworkController controller;
   private final Optional<PubSubRoutes> pubsub;
+  private final Optional<GroupRoutes> groups;
   private final HttpServer server;
   private final ExecutorService workers;
 
   private ControllerApi(
-      NetworkController controller, Optional<PubSubService> pubsub, HttpServer server) {
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<MulticastGroups> groups,
+      HttpServer server) {
     this.controller = controller;
     this.pubsub = pubsub.map(PubSubRoutes::new);
+    this.groups = groups.map(GroupRoutes::new);
     this.server = server;
     // requests block until switches acknowledge: enough workers for concurrent clients
     this.workers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().factory());
@@ -69,7 +76,18 @@ public final class ControllerApi implements Closeable {
   public static ControllerApi start(
       NetworkController controller, Optional<PubSubService> pubsub, InetSocketAddress address)
       throws IOException {
-    ControllerApi api = new ControllerApi(controller, pubsub, HttpServer.create(address, 64));
+    return start(controller, pubsub, Optional.empty(), address);
+  }
+
+  /** The same, with the multicast groups of {@code groups} (docs/multicast.md). */
+  public static ControllerApi start(
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<MulticastGroups> groups,
+      InetSocketAddress address)
+      throws IOException {
+    ControllerApi api =
+        new ControllerApi(controller, pubsub, groups, HttpServer.create(address, 64));
     api.server.start();
     return api;
   }
@@ -120,6 +138,12 @@ public final class ControllerApi implements Closeable {
         return ApiReply.error(404, "pub/sub is off: start the controller with --schema");
       }
       return pubsub.get().route(method, path, ex);
+    }
+    if (GroupRoutes.handles(path)) {
+      if (groups.isEmpty()) {
+        return ApiReply.error(404, "multicast groups are off");
+      }
+      return groups.get().route(method, path, ex);
     }
     if (parts.length == 5 && path.startsWith("/v1/switches/") && parts[4].equals("flows")) {
       if (!method.equals("GET")) {

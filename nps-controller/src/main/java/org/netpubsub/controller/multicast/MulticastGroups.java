@@ -1,0 +1,97 @@
+package org.netpubsub.controller.multicast;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.netpubsub.controller.app.FlowContributor;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.network.multicast.GroupForwarding;
+import org.netpubsub.network.multicast.GroupSpec;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * The controller app behind {@code /v1/groups}: keeps every group's trees and segments in a {@link
+ * GroupForwarding} (touched only on the controller loop) and brings the switches whose state
+ * changed in line before a request completes. A switch that is not connected gets its state when it
+ * connects.
+ */
+public final class MulticastGroups implements FlowContributor {
+  private final NetworkController controller;
+  private final GroupForwarding forwarding = new GroupForwarding(Topology.EMPTY);
+
+  private MulticastGroups(NetworkController controller) {
+    this.controller = controller;
+  }
+
+  /** Starts the app on a controller. */
+  public static MulticastGroups attach(NetworkController controller) {
+    MulticastGroups g = new MulticastGroups(controller);
+    controller.addContributor(g).join();
+    return g;
+  }
+
+  /** Creates or replaces a group; completes once the switches hold its trees. */
+  public CompletableFuture<GroupForwarding.Placement> put(GroupSpec spec) {
+    return controller
+        .callOnLoop(
+            () -> {
+              Set<Long> changed = forwarding.put(spec);
+              GroupForwarding.Placement p = forwarding.placement(spec.name()).orElseThrow();
+              return sync(changed).thenApply(v -> p);
+            })
+        .thenCompose(f -> f);
+  }
+
+  /** Removes a group; completes with false if there was none. */
+  public CompletableFuture<Boolean> remove(String name) {
+    return controller
+        .callOnLoop(
+            () -> {
+              boolean known = forwarding.placement(name).isPresent();
+              return sync(forwarding.remove(name)).thenApply(v -> known);
+            })
+        .thenCompose(f -> f);
+  }
+
+  public CompletableFuture<Optional<GroupForwarding.Placement>> placement(String name) {
+    return controller.callOnLoop(() -> forwarding.placement(name));
+  }
+
+  /** Every group as embedded now, and the number of segments installed. */
+  public CompletableFuture<Snapshot> snapshot() {
+    return controller.callOnLoop(
+        () -> {
+          List<GroupForwarding.Placement> all = new ArrayList<>();
+          forwarding.specs().forEach(s -> all.add(forwarding.placement(s.name()).orElseThrow()));
+          return new Snapshot(all, forwarding.segmentCount());
+        });
+  }
+
+  /** Every group and the segments they share. */
+  public record Snapshot(List<GroupForwarding.Placement> groups, int segments) {}
+
+  private CompletableFuture<Void> sync(Collection<Long> dpids) {
+    return CompletableFuture.allOf(
+        dpids.stream().map(controller::reconcileNow).toArray(CompletableFuture[]::new));
+  }
+
+  @Override
+  public void topologyChanged(Topology next) {
+    forwarding.topologyChanged(next);
+  }
+
+  @Override
+  public List<FlowEntry> flows(long dpid) {
+    return forwarding.flows(dpid);
+  }
+
+  @Override
+  public List<GroupEntry> groups(long dpid) {
+    return forwarding.groups(dpid);
+  }
+}

@@ -1,0 +1,157 @@
+package org.netpubsub.controller.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.multicast.MulticastGroups;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.network.multicast.GroupForwarding;
+import org.netpubsub.network.multicast.SegmentAddresses;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.MacAddress;
+import org.netpubsub.network.topology.SwitchPort;
+
+/**
+ * Multicast groups over real HTTP against a controller with one simulated switch: a PUT answers
+ * after the switch holds the group's segment, a DELETE removes it, and bad requests are refused
+ * with their reason.
+ */
+class GroupApiTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final long DPID = 0x2a;
+
+  final HttpClient http = HttpClient.newHttpClient();
+  NetworkController controller;
+  ControllerApi api;
+  SimulatedOpenFlowSwitch sw;
+
+  @BeforeEach
+  void start() throws Exception {
+    controller =
+        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
+    MulticastGroups groups = MulticastGroups.attach(controller);
+    api =
+        ControllerApi.start(
+            controller, Optional.empty(), Optional.of(groups), new InetSocketAddress("::1", 0));
+    sw = SimulatedOpenFlowSwitch.builder().dpid(DPID).ports(1, 2, 3, 4).build();
+    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+    Wait.until(
+        "the switch",
+        Duration.ofSeconds(10),
+        () -> {},
+        () -> controller.topology().hasSwitch(DPID));
+    for (int i = 1; i <= 4; i++) {
+      controller.registerHost(host(i)).get();
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    sw.close();
+    api.close();
+    controller.close();
+  }
+
+  static Host host(int i) {
+    return new Host(
+        Ipv6Address.parse("fd6e:7073:1::" + i),
+        new MacAddress(0x0200_0000_0000L + i),
+        new SwitchPort(DPID, i));
+  }
+
+  @Test
+  void aPutAnswersOnceTheSwitchHoldsTheSegmentAndADeleteRemovesIt() throws Exception {
+    String path = "/v1/groups/" + URLEncoder.encode("plant/line-1/temp", StandardCharsets.UTF_8);
+    HttpResponse<String> put =
+        send(
+            "PUT",
+            path,
+            "{\"members\":[\"fd6e:7073:1::2\",\"fd6e:7073:1::3\",\"fd6e:7073:1::4\","
+                + "\"fd6e:7073:1::9\"],\"sources\":[\"fd6e:7073:1::1\"]}");
+    assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+    JsonNode g = json(put);
+    assertThat(g.get("name").asText()).isEqualTo("plant/line-1/temp");
+    assertThat(g.get("unknown_hosts").get(0).asText()).isEqualTo("fd6e:7073:1::9");
+    JsonNode source = g.get("sources").get("fd6e:7073:1::1");
+    Ipv6Address sendTo = Ipv6Address.parse(source.get("send_to").asText());
+    assertThat(SegmentAddresses.dpid(sendTo)).isEqualTo(DPID);
+    assertThat(source.get("segments").asInt()).isEqualTo(1);
+    // answered after the barrier: the switch holds one group replicating to the three members
+    List<GroupEntry> groups = sw.groups();
+    assertThat(groups).hasSize(1);
+    assertThat(groups.get(0).buckets()).hasSize(3);
+    assertThat(groups.get(0).toString())
+        .contains("set_field:fd6e:7073:1::4->ipv6_dst")
+        .contains("output:4");
+    assertThat(sw.flows())
+        .anyMatch(f -> f.cookie() == GroupForwarding.COOKIE && f.toString().contains(sendTo + ""));
+    assertThat(new HashSet<>(sw.flows())).isEqualTo(new HashSet<>(controller.desiredFlows(DPID)));
+
+    JsonNode all = json(send("GET", "/v1/groups", null));
+    assertThat(all.get("segments").asInt()).isEqualTo(1);
+    assertThat(all.get("groups")).hasSize(1);
+    assertThat(send("GET", path, null).statusCode()).isEqualTo(200);
+
+    // one member left: the source sends straight to it, and the segment goes
+    HttpResponse<String> one =
+        send("PUT", path, "{\"members\":[\"fd6e:7073:1::3\"],\"sources\":[\"fd6e:7073:1::1\"]}");
+    assertThat(json(one).get("sources").get("fd6e:7073:1::1").get("send_to").asText())
+        .isEqualTo("fd6e:7073:1::3");
+    assertThat(sw.groups()).isEmpty();
+
+    assertThat(send("DELETE", path, null).statusCode()).isEqualTo(200);
+    assertThat(send("DELETE", path, null).statusCode()).isEqualTo(404);
+    assertThat(send("GET", path, null).statusCode()).isEqualTo(404);
+    assertThat(sw.flows()).noneMatch(f -> f.cookie() == GroupForwarding.COOKIE);
+  }
+
+  @Test
+  void badRequestsAreRefusedWithTheirReason() throws Exception {
+    HttpResponse<String> strategy =
+        send("PUT", "/v1/groups/t", "{\"members\":[],\"sources\":[],\"strategy\":\"flood\"}");
+    assertThat(strategy.statusCode()).isEqualTo(400);
+    assertThat(json(strategy).get("error").asText()).contains("direct or rp");
+    HttpResponse<String> members = send("PUT", "/v1/groups/t", "{\"sources\":[]}");
+    assertThat(members.statusCode()).isEqualTo(400);
+    assertThat(json(members).get("error").asText()).contains("members");
+    HttpResponse<String> address =
+        send("PUT", "/v1/groups/t", "{\"members\":[\"not-an-address\"],\"sources\":[]}");
+    assertThat(address.statusCode()).isEqualTo(400);
+    assertThat(send("PUT", "/v1/groups/t", "{\"members\":").statusCode()).isEqualTo(400);
+    assertThat(send("POST", "/v1/groups", "{}").statusCode()).isEqualTo(405);
+    assertThat(send("GET", "/v1/groups", null).statusCode()).isEqualTo(200);
+  }
+
+  private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    URI uri = URI.create("http://[::1]:" + api.address().getPort() + path);
+    HttpRequest.BodyPublisher p =
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body);
+    return http.send(
+        HttpRequest.newBuilder(uri).method(method, p).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonNode json(HttpResponse<String> r) throws Exception {
+    return JSON.readTree(r.body());
+  }
+}

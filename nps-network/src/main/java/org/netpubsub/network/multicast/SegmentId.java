@@ -1,0 +1,3 @@
+package org.netpubsub.network.multicast;
+
+public record SegmentId(int node, int index) {}

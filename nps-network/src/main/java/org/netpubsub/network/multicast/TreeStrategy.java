@@ -1,0 +1,6 @@
+package org.netpubsub.network.multicast;
+
+public enum TreeStrategy {
+  DIRECT,
+  RENDEZVOUS_POINT
+}

@@ -1,0 +1,142 @@
+"""SNAPS multicast trees on real Open vSwitch: the controller (`nps controller`) on the Abilene
+network of the Internet Topology Zoo (11 switches, 14 links, one host per switch) embeds a group
+with two sources and four members as shortest-path trees whose replication segments are OVS
+groups of type ALL with per-bucket `set_field:...->ipv6_dst`. Each source sends every datagram
+once, to its tree's entry address; every member receives each exactly once with a valid UDP
+checksum, no other host receives anything; after a tree link goes down the trees are re-embedded
+and delivery is exact again; deleting the group removes every segment from the switches."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import urllib.parse
+
+import pytest
+
+from controller_process import STATE, Controller, free_port, learn_hosts, reconciled
+from live import TESTBED, UpProcess, needs_root, poll, tb
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PORT = 7447
+WINDOW = 3.0
+
+
+@pytest.fixture
+def controller():
+    c = Controller(free_port(), free_port())
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture
+def abilene(controller):
+    port = controller.started["openflow"].rsplit(":", 1)[1]
+    up = UpProcess("--topo", "zoo:Abilene", "--controller", f"tcp:127.0.0.1:{port}",
+                   "--wait-connected", "20", "--api", "none")
+    try:
+        event = up.wait_event("up", timeout=180)
+        assert event["connected"] == 11
+        with open(STATE) as f:
+            yield json.load(f)
+    finally:
+        up.stop()
+
+
+def receive_round(hosts: list, source: dict, send_to: str, count: int, tag: str) -> dict:
+    """Starts a counter in every host but the source, sends `count` datagrams from the source to
+    `send_to`, and returns each host's payloads (after the counting window)."""
+    counters = {}
+    for h in hosts:
+        if h is source:
+            continue
+        p = subprocess.Popen([TESTBED, "exec", h["name"], "--", "/usr/bin/python3",
+                              os.path.join(HERE, "udp_count.py"), str(PORT), str(WINDOW)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert p.stdout.readline().strip() == "ready", p.stderr.read()
+        counters[h["name"]] = p
+    script = ("import socket,sys\n"
+              "s=socket.socket(socket.AF_INET6,socket.SOCK_DGRAM)\n"
+              "for i in range(int(sys.argv[3])): s.sendto(f'{sys.argv[4]}-{i}'.encode(),"
+              "(sys.argv[1],int(sys.argv[2])))\n")
+    sent = tb("exec", source["name"], "--", "/usr/bin/python3", "-c", script, send_to, str(PORT),
+              str(count), tag, timeout=30)
+    assert sent.returncode == 0, sent.stderr
+    out = {}
+    for name, p in counters.items():
+        stdout, stderr = p.communicate(timeout=WINDOW + 30)
+        assert p.returncode == 0, stderr
+        out[name] = json.loads(stdout.strip().splitlines()[-1])
+    return out
+
+
+def assert_exact(result: dict, members: set, count: int, tag: str) -> None:
+    expected = [f"{tag}-{i}" for i in range(count)]
+    for name, got in result.items():
+        if name in members:
+            assert sorted(got["payloads"]) == sorted(expected), f"{name} got {got['payloads']}"
+            assert got["checksums_ok"], f"{name}: bad UDP checksum after the rewrite"
+        else:
+            assert got["payloads"] == [], f"{name} is no member but got {got['payloads']}"
+
+
+def segment_groups(dpids: list) -> int:
+    """Groups the switches hold, read with ovs-ofctl (independently of the controller)."""
+    total = 0
+    for bridge in subprocess.run(["ovs-vsctl", "list-br"], capture_output=True, text=True,
+                                 check=True).stdout.split():
+        if bridge.startswith("npt"):
+            dump = subprocess.run(["ovs-ofctl", "-O", "OpenFlow13", "dump-groups", bridge],
+                                  capture_output=True, text=True, check=True).stdout
+            total += sum(1 for line in dump.splitlines() if "type=all" in line)
+    return total
+
+
+@needs_root
+def test_shared_segment_trees_deliver_exactly_and_follow_link_failure(controller, abilene):
+    state = abilene
+    poll(lambda: len(controller.get("/v1/topology")["links"]) == 14, 60, "14 links discovered")
+    hosts = state["hosts"]
+    learn_hosts(controller, hosts)
+    by_name = {h["name"]: h for h in hosts}
+    sources = [by_name["h1"], by_name["h3"]]
+    members = {"h5", "h7", "h9", "h11"}
+    path = "/v1/groups/" + urllib.parse.quote("plant/line-1/temp", safe="")
+    status, group = controller.call("PUT", path, {
+        "members": [by_name[m]["address"] for m in sorted(members)],
+        "sources": [s["address"] for s in sources]})
+    assert status == 200, group
+    assert group["unknown_hosts"] == []
+    dpids = [s["dpid"] for s in state["switches"]]
+    poll(lambda: reconciled(controller, dpids), 30, "switches hold the desired flows")
+    listed = controller.get("/v1/groups")
+    per_source = sum(group["sources"][s["address"]]["segments"] for s in sources)
+    assert 0 < listed["segments"] <= per_source
+    assert segment_groups(dpids) == listed["segments"], "one OVS group per segment"
+
+    for i, src in enumerate(sources):
+        send_to = group["sources"][src["address"]]["send_to"]
+        assert send_to.startswith("ff1e:5e00:"), send_to
+        result = receive_round(hosts, src, send_to, 5, f"r{i}")
+        assert_exact(result, members, 5, f"r{i}")
+
+    # A link of h1's tree goes down: the trees are re-embedded around it.
+    link = next(l for l in state["links"] if l["kind"] == "switch"
+                and {l["a"], l["b"]} & {"s1"})
+    assert tb("link", link["a"], link["b"], "down").returncode == 0
+    poll(lambda: len(controller.get("/v1/topology")["links"]) == 13, 30, "13 links")
+    poll(lambda: reconciled(controller, dpids), 30, "switches reconciled after the failure")
+    group = controller.get(path)
+    for i, src in enumerate(sources):
+        send_to = group["sources"][src["address"]]["send_to"]
+        result = receive_round(hosts, src, send_to, 5, f"f{i}")
+        assert_exact(result, members, 5, f"f{i}")
+
+    status, _ = controller.call("DELETE", path)
+    assert status == 200
+    poll(lambda: reconciled(controller, dpids), 30, "switches reconciled after the delete")
+    assert segment_groups(dpids) == 0
+    assert controller.get("/v1/groups")["segments"] == 0
