@@ -110,11 +110,11 @@ class GroupApiTest {
     assertThat(all.get("groups")).hasSize(1);
     assertThat(send("GET", path, null).statusCode()).isEqualTo(200);
 
-    // one member left: the source sends straight to it, and the segment goes
+    // one member left: the source sends to its local SID (host number 2), and the segment goes
     HttpResponse<String> one =
         send("PUT", path, "{\"members\":[\"fd6e:7073:1::3\"],\"sources\":[\"fd6e:7073:1::1\"]}");
     assertThat(json(one).get("sources").get("fd6e:7073:1::1").get("send_to").asText())
-        .isEqualTo("fd6e:7073:1::3");
+        .isEqualTo(SegmentAddresses.localSid(DPID, 2).toString());
     assertThat(sw.groups()).isEmpty();
 
     assertThat(send("DELETE", path, null).statusCode()).isEqualTo(200);

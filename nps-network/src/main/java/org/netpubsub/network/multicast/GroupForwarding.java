@@ -22,6 +22,7 @@ import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.topology.Hop;
 import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
 
@@ -30,20 +31,21 @@ import org.netpubsub.network.topology.Topology;
  * replication segments shared across trees ({@link SegmentRegistry}), and the flows and groups that
  * carry them (docs/multicast.md).
  *
- * <p>A segment on switch S is a group of type ALL named by {@link SegmentAddresses#of} and reached
- * by an exact {@code ipv6_dst} entry ({@link #PRIORITY_SEGMENT}). Each bucket rewrites {@code
- * ipv6_dst} to the next segment's address, or to a member host's address (and MAC), and leaves
- * towards it. Between segments a copy is routed by the next switch's segment prefix ({@link
- * #PRIORITY_SEGMENT_ROUTE}), and towards a member by the base app's unicast entries, so transit
- * switches hold one route per segment-holding switch and nothing per tree. A source sends each
- * message once, to its tree's entry (a segment address, or the only member's address).
+ * <p>A segment on switch S is a group of type ALL reached by an exact {@code ipv6_dst} entry for
+ * its address ({@link SegmentAddresses}, {@link #PRIORITY_SEGMENT}). Each bucket rewrites {@code
+ * ipv6_dst} to the next segment's address, or to a member's local SID (or, on S itself, to the
+ * member's own address and MAC), and leaves towards it. Between switches a copy is routed by the
+ * destination switch's segment prefix ({@link #PRIORITY_SEGMENT_ROUTE}) and nothing else, so
+ * transit switches hold one route per switch and nothing per tree, and traffic engineering moves
+ * every copy by moving those routes. A source sends each message once, to its tree's entry.
  *
  * <p>Segments are never changed in place: a join or leave embeds the group's trees anew and
- * releases the old ones, so other groups' trees are never disturbed. A topology change re-embeds
- * every tree. Hosts the topology does not know yet are left out until it does.
+ * releases the old ones, so other groups' trees are never disturbed. A topology change, or a link
+ * to avoid ({@link #avoid}), re-embeds every tree. Hosts the topology does not know yet are left
+ * out until it does.
  */
 public final class GroupForwarding {
-  /** Exact segment address → its group. Above unicast and PLEROMA content entries. */
+  /** Exact segment address or local SID → its group or host. Above unicast and PLEROMA content. */
   public static final int PRIORITY_SEGMENT = 32_000;
 
   /** A switch's segment prefix → one hop towards it. */
@@ -70,11 +72,14 @@ public final class GroupForwarding {
       new HashMap<>();
   private final Map<Long, Map<Long, Hop>> hopsTowards = new HashMap<>();
   private Topology topology;
+  private Set<Link> avoided = Set.of();
+  private Topology view;
   private TopologyGraph graph;
   private SegmentRegistry registry = SegmentRegistry.sharing();
 
   public GroupForwarding(Topology topology) {
     this.topology = topology;
+    this.view = topology;
     this.graph = TopologyGraph.of(topology);
   }
 
@@ -84,11 +89,11 @@ public final class GroupForwarding {
    * @throws IllegalArgumentException if the spec is invalid
    */
   public Set<Long> put(GroupSpec spec) {
-    Set<Long> before = segmentSwitches();
+    boolean wasActive = active();
     Set<Long> changed = new TreeSet<>(releaseTrees(spec.name()));
     specs.put(spec.name(), spec);
     changed.addAll(embed(spec));
-    return withRoutes(before, changed);
+    return wasActive == active() ? changed : view.switches();
   }
 
   /** Removes a group (nothing if unknown); returns the switches whose state changed. */
@@ -96,22 +101,53 @@ public final class GroupForwarding {
     if (!specs.containsKey(name)) {
       return Set.of();
     }
-    Set<Long> before = segmentSwitches();
+    boolean wasActive = active();
     Set<Long> changed = new TreeSet<>(releaseTrees(name));
     specs.remove(name);
-    return withRoutes(before, changed);
+    return wasActive == active() ? changed : view.switches();
   }
 
   /** Re-embeds every tree on a new topology; returns every switch (all may have changed). */
   public Set<Long> topologyChanged(Topology next) {
     topology = next;
-    graph = TopologyGraph.of(next);
+    rebuildView();
+    reembedAll();
+    return next.switches();
+  }
+
+  private void reembedAll() {
     registry = SegmentRegistry.sharing();
     trees.clear();
     segmentsBySwitch.clear();
-    hopsTowards.clear();
     specs.values().forEach(this::embed);
-    return next.switches();
+  }
+
+  /**
+   * Traffic engineering: trees and segment routes avoid these links from now on (each one as long
+   * as its ends stay connected without it). Every tree is embedded anew on the new graph, because a
+   * segment may only be shared by trees computed on the same graph: there, equal leaf sets mean
+   * identical subtrees, while a segment kept from the old graph could send a copy back out of the
+   * port it came in by. Returns the switches whose state may have changed.
+   */
+  public Set<Long> avoid(Set<Link> links) {
+    if (links.equals(avoided)) {
+      return Set.of();
+    }
+    avoided = Set.copyOf(links);
+    Topology before = view;
+    rebuildView();
+    if (view.equals(before)) {
+      return Set.of();
+    }
+    reembedAll();
+    return view.switches();
+  }
+
+  /** The links avoided now (those of {@link #avoid} that could be). */
+  public Set<Link> avoidedLinks() {
+    Set<Link> out = new TreeSet<>(topology.links());
+    out.removeAll(view.links());
+    return out;
   }
 
   public Collection<GroupSpec> specs() {
@@ -158,7 +194,10 @@ public final class GroupForwarding {
     return out;
   }
 
-  /** The segment entries and segment routes of one switch. */
+  /**
+   * The entries of one switch: its segments, and while any tree exists, the local SIDs of its hosts
+   * and a route to every other switch's segment prefix.
+   */
   public List<FlowEntry> flows(long dpid) {
     List<FlowEntry> out = new ArrayList<>();
     segmentsBySwitch
@@ -170,18 +209,47 @@ public final class GroupForwarding {
                     base(PRIORITY_SEGMENT, MaskedIpv6.exact(SegmentAddresses.of(dpid, i)))
                         .apply(Action.group(GROUP_BASE + i))
                         .build()));
-    for (long holder : new TreeSet<>(segmentSwitches())) {
-      if (holder != dpid) {
-        hop(dpid, holder)
+    if (!active() || !view.hasSwitch(dpid)) {
+      return out;
+    }
+    for (int node : graph.hostNodes()) {
+      Host h = graph.host(node);
+      if (h.attachment().dpid() == dpid) {
+        out.add(
+            base(PRIORITY_SEGMENT, MaskedIpv6.exact(localSid(node)))
+                .apply(deliver(h).toArray(Action[]::new))
+                .build());
+      }
+    }
+    for (long other : view.switches()) {
+      if (other != dpid) {
+        hop(dpid, other)
             .ifPresent(
                 h ->
                     out.add(
-                        base(PRIORITY_SEGMENT_ROUTE, SegmentAddresses.switchPrefix(holder))
+                        base(PRIORITY_SEGMENT_ROUTE, SegmentAddresses.switchPrefix(other))
                             .apply(Action.output(h.from().port()))
                             .build()));
       }
     }
     return out;
+  }
+
+  private boolean active() {
+    return trees.values().stream().anyMatch(m -> !m.isEmpty());
+  }
+
+  private void rebuildView() {
+    Topology v = topology;
+    for (Link l : new TreeSet<>(avoided)) {
+      Topology without = v.links().contains(l) ? v.removeLink(l) : v;
+      if (without.shortestPath(l.a().dpid(), l.b().dpid()).isPresent()) {
+        v = without;
+      }
+    }
+    view = v;
+    graph = TopologyGraph.of(view);
+    hopsTowards.clear();
   }
 
   private Set<Long> embed(GroupSpec spec) {
@@ -240,44 +308,48 @@ public final class GroupForwarding {
     return changed;
   }
 
-  /** When the set of segment-holding switches changes, every switch's routes change. */
-  private Set<Long> withRoutes(Set<Long> before, Set<Long> changed) {
-    return before.equals(segmentSwitches()) ? changed : topology.switches();
-  }
-
-  private Set<Long> segmentSwitches() {
-    return Set.copyOf(segmentsBySwitch.keySet());
-  }
-
   private GroupEntry group(long dpid, ReplicationSegment s) {
     List<Bucket> buckets = new ArrayList<>();
     for (Branch b : s.branches()) {
-      buckets.add(
-          switch (b) {
-            case Branch.ToSegment(SegmentId next) -> {
-              long to = graph.dpid(next.node());
-              yield Bucket.of(
-                  new Action.SetIpv6Dst(SegmentAddresses.of(to, next.index())),
-                  Action.output(portTowards(dpid, to)));
-            }
-            case Branch.ToMember(int member) -> {
-              Host h = graph.host(member);
-              SwitchPort at = h.attachment();
-              long port = at.dpid() == dpid ? at.port() : portTowards(dpid, at.dpid());
-              yield Bucket.of(
-                  new Action.SetIpv6Dst(h.address()),
-                  new Action.SetEthDst(h.mac().value()),
-                  Action.output(port));
-            }
-          });
+      List<Action> actions = new ArrayList<>();
+      switch (b) {
+        case Branch.ToSegment(SegmentId next) -> {
+          long to = graph.dpid(next.node());
+          actions.add(new Action.SetIpv6Dst(SegmentAddresses.of(to, next.index())));
+          actions.add(Action.output(portTowards(dpid, to)));
+        }
+        case Branch.ToMember(int member) -> {
+          SwitchPort at = graph.host(member).attachment();
+          if (at.dpid() == dpid) {
+            actions.addAll(deliver(graph.host(member)));
+          } else {
+            actions.add(new Action.SetIpv6Dst(localSid(member)));
+            actions.add(Action.output(portTowards(dpid, at.dpid())));
+          }
+        }
+      }
+      buckets.add(Bucket.of(actions.toArray(Action[]::new)));
     }
     return new GroupEntry(GROUP_BASE + s.id().index(), GroupType.ALL, buckets);
+  }
+
+  /** The last rewrite: the member's own address and MAC, out of its port. */
+  private static List<Action> deliver(Host h) {
+    return List.of(
+        new Action.SetIpv6Dst(h.address()),
+        new Action.SetEthDst(h.mac().value()),
+        Action.output(h.attachment().port()));
+  }
+
+  private Ipv6Address localSid(int hostNode) {
+    return SegmentAddresses.localSid(
+        graph.host(hostNode).attachment().dpid(), graph.hostNumber(hostNode));
   }
 
   private Ipv6Address address(Branch entry) {
     return switch (entry) {
       case Branch.ToSegment(SegmentId id) -> SegmentAddresses.of(graph.dpid(id.node()), id.index());
-      case Branch.ToMember(int member) -> graph.host(member).address();
+      case Branch.ToMember(int member) -> localSid(member);
     };
   }
 
@@ -289,7 +361,7 @@ public final class GroupForwarding {
   }
 
   private Optional<Hop> hop(long from, long to) {
-    return Optional.ofNullable(hopsTowards.computeIfAbsent(to, topology::nextHopsTo).get(from));
+    return Optional.ofNullable(hopsTowards.computeIfAbsent(to, view::nextHopsTo).get(from));
   }
 
   private static FlowEntry.Builder base(int priority, MaskedIpv6 dst) {

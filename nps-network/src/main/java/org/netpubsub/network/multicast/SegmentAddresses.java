@@ -22,13 +22,24 @@ public final class SegmentAddresses {
   /** The length of a switch's segment prefix. */
   public static final int SWITCH_PREFIX_LENGTH = 96;
 
+  /**
+   * Indices from here on are local SIDs: the address that delivers to one host at its switch (the
+   * paper's local segment), so that copies travel between switches by segment prefixes only.
+   */
+  public static final int LOCAL_BASE = 0x8000_0000;
+
   private SegmentAddresses() {}
 
-  /** The address of segment {@code index} on switch {@code dpid}. */
-  public static Ipv6Address of(long dpid, int index) {
-    if (index < 0) {
-      throw new IllegalArgumentException("a segment index is not negative: " + index);
+  /** The local SID of host number {@code host} (below 2^31) on switch {@code dpid}. */
+  public static Ipv6Address localSid(long dpid, int host) {
+    if (host < 0) {
+      throw new IllegalArgumentException("a host number is not negative: " + host);
     }
+    return of(dpid, LOCAL_BASE | host);
+  }
+
+  /** The address of segment {@code index} (32 bits, unsigned) on switch {@code dpid}. */
+  public static Ipv6Address of(long dpid, int index) {
     long high = (PREFIX << 32) | (dpid >>> 32);
     long low = (dpid << 32) | (index & 0xffff_ffffL);
     return new Ipv6Address(high, low);

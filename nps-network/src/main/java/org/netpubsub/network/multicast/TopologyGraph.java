@@ -73,6 +73,23 @@ public final class TopologyGraph {
 
   /** The host at a host node. */
   public Host host(int node) {
-    return hosts.get(node - switches.size());
+    return hosts.get(hostNumber(node));
+  }
+
+  /** A host node's number among the hosts (0, 1, ... in address order). */
+  public int hostNumber(int node) {
+    if (node < switches.size() || node >= graph.size()) {
+      throw new IllegalArgumentException("not a host node: " + node);
+    }
+    return node - switches.size();
+  }
+
+  /** Every host node. */
+  public List<Integer> hostNodes() {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < hosts.size(); i++) {
+      out.add(switches.size() + i);
+    }
+    return out;
   }
 }

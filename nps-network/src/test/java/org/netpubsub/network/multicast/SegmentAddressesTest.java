@@ -28,7 +28,9 @@ class SegmentAddressesTest {
     assertThat(SegmentAddresses.switchPrefix(0x2a))
         .isEqualTo(MaskedIpv6.prefix(Ipv6Address.parse("ff1e:5e00::2a:0:0"), 96));
     assertThat(SegmentAddresses.isSegment(Ipv6Address.parse("ff0e:5e00::1"))).isFalse();
-    assertThatThrownBy(() -> SegmentAddresses.of(1, -1))
+    assertThat(SegmentAddresses.localSid(0x2a, 5))
+        .isEqualTo(Ipv6Address.parse("ff1e:5e00::2a:8000:5"));
+    assertThatThrownBy(() -> SegmentAddresses.localSid(1, -1))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }
