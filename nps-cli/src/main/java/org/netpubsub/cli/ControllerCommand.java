@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.netpubsub.controller.app.ControllerApi;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.multicast.LinkLoadMonitor;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
@@ -36,12 +37,16 @@ import picocli.CommandLine.Spec;
           + " publish/subscribe (POST/DELETE /v1/advertisements, /v1/subscriptions):"
           + " content filters become switch flows. Packet-ins pass the northbound bus (--nbi);"
           + " --nbi-remote lets apps in other processes subscribe to them over ZeroMQ."
+          + " Multicast groups (PUT/DELETE /v1/groups/{name}) become shortest-path trees with"
+          + " shared replication segments; --te-link-mbps moves them off busy links."
           + " Stops on SIGTERM or Ctrl-C."
     })
 final class ControllerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
   @Mixin PubSubOptions pubsub;
+
+  @Mixin TrafficEngineeringOptions te;
 
   @Spec CommandSpec spec;
 
@@ -95,6 +100,7 @@ final class ControllerCommand implements Callable<Integer> {
     if (probeIntervalMs < 100) {
       throw new IllegalArgumentException("--probe-interval-ms must be at least 100");
     }
+    Optional<LinkLoadMonitor.Settings> teSettings = te.settings();
     NetworkController controller =
         NetworkController.start(
             NetworkController.Config.defaults()
@@ -102,13 +108,11 @@ final class ControllerCommand implements Callable<Integer> {
                 .withProbeInterval(probeIntervalMs)
                 .withNorthbound(distribution(nbi), remoteApps(nbiRemote)));
     ControllerApi rest;
+    Optional<LinkLoadMonitor> monitor;
     try {
-      rest =
-          ControllerApi.start(
-              controller,
-              pubsub.attach(controller),
-              Optional.of(MulticastGroups.attach(controller)),
-              http);
+      MulticastGroups groups = MulticastGroups.attach(controller);
+      rest = ControllerApi.start(controller, pubsub.attach(controller), Optional.of(groups), http);
+      monitor = teSettings.map(s -> LinkLoadMonitor.start(controller, groups, s));
     } catch (IOException | RuntimeException e) {
       controller.close();
       throw e;
@@ -117,6 +121,7 @@ final class ControllerCommand implements Callable<Integer> {
     Thread hook =
         new Thread(
             () -> {
+              monitor.ifPresent(LinkLoadMonitor::close);
               rest.close();
               controller.close();
               stopped.countDown();
@@ -134,6 +139,7 @@ final class ControllerCommand implements Callable<Integer> {
       o.put("api", apiUrl);
       o.put("pubsub", pubsub.schema != null);
       o.put("nbi", nbi);
+      o.put("traffic_engineering", monitor.isPresent());
       controller.northbound().remoteEndpoints().ifPresent(e -> o.put("nbi_remote", e.control()));
       JsonOutput.printLine(out, o);
     } else {

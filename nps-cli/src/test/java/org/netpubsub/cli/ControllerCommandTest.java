@@ -68,6 +68,29 @@ class ControllerCommandTest {
   }
 
   @Test
+  void trafficEngineeringIsReportedAndItsBadOptionsAreBadInput() throws Exception {
+    int code =
+        run(
+            "controller",
+            "--openflow",
+            "tcp:127.0.0.1:0",
+            "--api",
+            "http://127.0.0.1:0",
+            "--te-link-mbps",
+            "100",
+            "--json",
+            "--exit-after-start");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    assertThat(o.get("traffic_engineering").asBoolean()).isTrue();
+    assertThat(run("controller", "--te-link-mbps", "0")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--te-link-mbps must be positive");
+    assertThat(run("controller", "--te-link-mbps", "10", "--te-release", "0.9"))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--te-release");
+  }
+
+  @Test
   void badAddressesAreBadInput() {
     assertThat(run("controller", "--openflow", "udp:1.2.3.4:6653")).isEqualTo(Nps.EXIT_BAD_INPUT);
     assertThat(err.toString()).contains("tcp:HOST:PORT");

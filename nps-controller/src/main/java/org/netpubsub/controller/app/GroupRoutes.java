@@ -60,6 +60,18 @@ final class GroupRoutes {
     ObjectNode root = ApiReply.JSON.createObjectNode().put("segments", s.segments());
     ArrayNode all = root.putArray("groups");
     s.groups().forEach(p -> all.add(placement(p)));
+    ArrayNode avoided = root.putArray("avoided_links");
+    s.avoidedLinks()
+        .forEach(
+            l -> {
+              ObjectNode o = avoided.addObject();
+              o.putObject("a")
+                  .put("dpid", ControllerApi.dpid(l.a().dpid()))
+                  .put("port", l.a().port());
+              o.putObject("b")
+                  .put("dpid", ControllerApi.dpid(l.b().dpid()))
+                  .put("port", l.b().port());
+            });
     return new ApiReply(200, root);
   }
 

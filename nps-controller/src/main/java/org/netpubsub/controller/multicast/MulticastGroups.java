@@ -12,6 +12,7 @@ import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -58,6 +59,11 @@ public final class MulticastGroups implements FlowContributor {
         .thenCompose(f -> f);
   }
 
+  /** Moves the trees off these links (traffic engineering); completes once the switches follow. */
+  public CompletableFuture<Void> avoid(Set<Link> links) {
+    return controller.callOnLoop(() -> sync(forwarding.avoid(links))).thenCompose(f -> f);
+  }
+
   public CompletableFuture<Optional<GroupForwarding.Placement>> placement(String name) {
     return controller.callOnLoop(() -> forwarding.placement(name));
   }
@@ -68,12 +74,13 @@ public final class MulticastGroups implements FlowContributor {
         () -> {
           List<GroupForwarding.Placement> all = new ArrayList<>();
           forwarding.specs().forEach(s -> all.add(forwarding.placement(s.name()).orElseThrow()));
-          return new Snapshot(all, forwarding.segmentCount());
+          return new Snapshot(all, forwarding.segmentCount(), forwarding.avoidedLinks());
         });
   }
 
-  /** Every group and the segments they share. */
-  public record Snapshot(List<GroupForwarding.Placement> groups, int segments) {}
+  /** Every group, the segments they share, and the links the trees avoid. */
+  public record Snapshot(
+      List<GroupForwarding.Placement> groups, int segments, Set<Link> avoidedLinks) {}
 
   private CompletableFuture<Void> sync(Collection<Long> dpids) {
     return CompletableFuture.allOf(

@@ -34,6 +34,7 @@ import org.projectfloodlight.openflow.protocol.OFPacketInReason;
 import org.projectfloodlight.openflow.protocol.OFPacketOut;
 import org.projectfloodlight.openflow.protocol.OFPortDescStatsRequest;
 import org.projectfloodlight.openflow.protocol.OFPortReason;
+import org.projectfloodlight.openflow.protocol.OFPortStatsRequest;
 import org.projectfloodlight.openflow.protocol.OFSetConfig;
 import org.projectfloodlight.openflow.protocol.OFStatsReplyFlags;
 import org.projectfloodlight.openflow.protocol.OFVersion;
@@ -140,6 +141,13 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
                           OFCapabilities.GROUP_STATS))
                   .build());
       case OFPortDescStatsRequest r -> replies.send(portDesc(r.getXid()));
+      case OFPortStatsRequest r ->
+          replies.send(
+              F.buildPortStatsReply()
+                  .setXid(r.getXid())
+                  .setEntries(
+                      sw.portCounters().stream().map(OpenFlowTranslator::toPortStats).toList())
+                  .build());
       case OFSetConfig s -> sw.configReceived(s.getMissSendLen());
       case OFBarrierRequest b -> {
         sw.barrierReceived();

@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.netpubsub.controller.southbound.OpenFlowFrameDecoder;
 import org.netpubsub.controller.southbound.OpenFlowMessageEncoder;
+import org.netpubsub.controller.southbound.PortCounters;
 import org.netpubsub.controller.southbound.PortInfo;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -61,6 +62,7 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
   final Duration updateLatency;
   final boolean applyMods;
   private final java.util.Map<Long, PortInfo> ports = new java.util.LinkedHashMap<>();
+  private final java.util.Map<Long, PortCounters> counters = new java.util.HashMap<>();
   private final SimulatedSwitch table;
   private final EventLoopGroup group;
   private final Consumer<PacketOutRecord> packetOutHook;
@@ -173,6 +175,23 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
   /** The ports with their current state. */
   public synchronized List<PortInfo> ports() {
     return List.copyOf(ports.values());
+  }
+
+  /** Every port's counters: as last set by {@link #setPortCounters}, else zero. */
+  public synchronized List<PortCounters> portCounters() {
+    List<PortCounters> out = new ArrayList<>();
+    for (long port : ports.keySet()) {
+      out.add(counters.getOrDefault(port, new PortCounters(port, 0, 0, 0, 0)));
+    }
+    return out;
+  }
+
+  /** Sets what port-stats replies report for one port (the simulation forwards no traffic). */
+  public synchronized void setPortCounters(PortCounters c) {
+    if (!ports.containsKey(c.port())) {
+      throw new IllegalArgumentException("no port " + c.port());
+    }
+    counters.put(c.port(), c);
   }
 
   /** Marks a port up or down and, if connected, sends PORT_STATUS (MODIFY). */

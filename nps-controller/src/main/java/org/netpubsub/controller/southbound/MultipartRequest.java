@@ -8,6 +8,7 @@ import org.projectfloodlight.openflow.protocol.OFFlowStatsReply;
 import org.projectfloodlight.openflow.protocol.OFGroupDescStatsReply;
 import org.projectfloodlight.openflow.protocol.OFMessage;
 import org.projectfloodlight.openflow.protocol.OFPortDescStatsReply;
+import org.projectfloodlight.openflow.protocol.OFPortStatsReply;
 import org.projectfloodlight.openflow.protocol.OFStatsReply;
 import org.projectfloodlight.openflow.types.OFGroup;
 import org.projectfloodlight.openflow.types.OFPort;
@@ -15,7 +16,7 @@ import org.projectfloodlight.openflow.types.TableId;
 
 /**
  * A multipart request the southbound sends, and how to read the items of each reply part into the
- * model: flow-stats (every table), group-desc, port-desc.
+ * model: flow-stats (every table), group-desc, port-desc, port-stats.
  */
 record MultipartRequest<T>(
     long xid, String what, OFMessage request, Function<OFStatsReply, List<T>> items) {
@@ -47,6 +48,16 @@ record MultipartRequest<T>(
         r ->
             ((OFGroupDescStatsReply) r)
                 .getEntries().stream().map(OpenFlowTranslator::fromGroupDesc).toList());
+  }
+
+  static MultipartRequest<PortCounters> portStats(long xid) {
+    return new MultipartRequest<>(
+        xid,
+        "port-stats request",
+        OpenFlowTranslator.OF13.buildPortStatsRequest().setXid(xid).setPortNo(OFPort.ANY).build(),
+        r ->
+            ((OFPortStatsReply) r)
+                .getEntries().stream().map(OpenFlowTranslator::fromPortStats).toList());
   }
 
   static MultipartRequest<PortInfo> portDesc(long xid) {

@@ -30,6 +30,7 @@ import org.projectfloodlight.openflow.protocol.OFPacketOut;
 import org.projectfloodlight.openflow.protocol.OFPortConfig;
 import org.projectfloodlight.openflow.protocol.OFPortDesc;
 import org.projectfloodlight.openflow.protocol.OFPortState;
+import org.projectfloodlight.openflow.protocol.OFPortStatsEntry;
 import org.projectfloodlight.openflow.protocol.OFVersion;
 import org.projectfloodlight.openflow.types.MacAddress;
 import org.projectfloodlight.openflow.types.OFBufferId;
@@ -226,6 +227,40 @@ public final class OpenFlowTranslator {
         .setPacketCount(U64.of(0))
         .setByteCount(U64.of(0))
         .build();
+  }
+
+  /** Counters the switch does not keep come as all ones; they read as 0. */
+  public static PortCounters fromPortStats(OFPortStatsEntry e) {
+    return new PortCounters(
+        MatchTranslator.port(e.getPortNo()),
+        counter(e.getRxBytes()),
+        counter(e.getTxBytes()),
+        counter(e.getRxPackets()),
+        counter(e.getTxPackets()));
+  }
+
+  public static OFPortStatsEntry toPortStats(PortCounters c) {
+    return OF13.buildPortStatsEntry()
+        .setPortNo(MatchTranslator.port(c.port()))
+        .setRxBytes(U64.of(c.rxBytes()))
+        .setTxBytes(U64.of(c.txBytes()))
+        .setRxPackets(U64.of(c.rxPackets()))
+        .setTxPackets(U64.of(c.txPackets()))
+        .setRxDropped(U64.ZERO)
+        .setTxDropped(U64.ZERO)
+        .setRxErrors(U64.ZERO)
+        .setTxErrors(U64.ZERO)
+        .setRxFrameErr(U64.ZERO)
+        .setRxOverErr(U64.ZERO)
+        .setRxCrcErr(U64.ZERO)
+        .setCollisions(U64.ZERO)
+        .setDurationSec(0)
+        .setDurationNsec(0)
+        .build();
+  }
+
+  private static long counter(U64 v) {
+    return v.getValue() == -1L ? 0 : v.getValue();
   }
 
   /** A port is up when it is administratively enabled and has a link. */

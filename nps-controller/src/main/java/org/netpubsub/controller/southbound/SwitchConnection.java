@@ -305,6 +305,11 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     return multipart(MultipartRequest.portDesc(nextXid()));
   }
 
+  @Override
+  public CompletableFuture<List<PortCounters>> portStats() {
+    return multipart(MultipartRequest.portStats(nextXid()));
+  }
+
   private <T> CompletableFuture<List<T>> multipart(MultipartRequest<T> r) {
     CompletableFuture<List<T>> future = new CompletableFuture<>();
     onLoop(

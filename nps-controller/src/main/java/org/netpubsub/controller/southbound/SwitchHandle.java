@@ -58,6 +58,9 @@ public interface SwitchHandle {
   /** The ports, freshly asked (a port-desc multipart request). */
   CompletableFuture<List<PortInfo>> portDescriptions();
 
+  /** Every port's traffic counters (a port-stats multipart request for all ports). */
+  CompletableFuture<List<PortCounters>> portStats();
+
   /** Closes the connection; the switch will normally reconnect. */
   void disconnect();
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppClient;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
-import org.netpubsub.controller.sim.PacketOutRecord;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.Cabling;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.discovery.NdCodec;
 import org.netpubsub.network.discovery.NdMessage;
@@ -27,7 +27,6 @@ import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
-import org.netpubsub.network.topology.SwitchPort;
 
 /**
  * The controller against simulated switches over TCP, wired by a relay in the test: a packet-out
@@ -40,8 +39,7 @@ class NetworkControllerTest {
 
   private NetworkController controller;
   private final Map<Long, SimulatedOpenFlowSwitch> switches = new HashMap<>();
-  private final Map<SwitchPort, SwitchPort> cables = new HashMap<>();
-  private final Map<Long, Integer> relayed = new HashMap<>();
+  private final Cabling cabling = new Cabling(switches);
 
   @BeforeEach
   void start() throws Exception {
@@ -52,9 +50,7 @@ class NetworkControllerTest {
                 .withProbeInterval(200)
                 .withNorthbound(DistributionMode.CLASSIFIED, RemoteAppEndpoints.loopback()));
     // A triangle 1-2-3 plus host ports 9.
-    cable(1, 1, 2, 1);
-    cable(2, 2, 3, 1);
-    cable(3, 2, 1, 2);
+    cabling.cable(1, 1, 2, 1).cable(2, 2, 3, 1).cable(3, 2, 1, 2);
     InetSocketAddress at = controller.openflowAddress();
     for (long dpid = 1; dpid <= 3; dpid++) {
       SimulatedOpenFlowSwitch sw =
@@ -72,33 +68,8 @@ class NetworkControllerTest {
     }
   }
 
-  private void cable(long d1, long p1, long d2, long p2) {
-    cables.put(SwitchPort.of(d1, p1), SwitchPort.of(d2, p2));
-    cables.put(SwitchPort.of(d2, p2), SwitchPort.of(d1, p1));
-  }
-
-  /** Delivers new packet-outs across the cables (ports that are up at both ends). */
   private void relay() {
-    for (SimulatedOpenFlowSwitch sw : switches.values()) {
-      List<PacketOutRecord> outs = sw.packetOuts();
-      int from = relayed.getOrDefault(sw.dpid(), 0);
-      relayed.put(sw.dpid(), outs.size());
-      for (PacketOutRecord r : outs.subList(from, outs.size())) {
-        for (Action a : r.actions()) {
-          if (a instanceof Action.Output o) {
-            SwitchPort peer = cables.get(SwitchPort.of(sw.dpid(), o.port()));
-            SimulatedOpenFlowSwitch to = peer == null ? null : switches.get(peer.dpid());
-            if (to != null && to.isConnected() && up(sw, o.port()) && up(to, peer.port())) {
-              to.sendPacketIn(peer.port(), 0, UnicastRouting.COOKIE, r.frame());
-            }
-          }
-        }
-      }
-    }
-  }
-
-  private static boolean up(SimulatedOpenFlowSwitch sw, long port) {
-    return sw.ports().stream().anyMatch(p -> p.number() == port && p.up());
+    cabling.relay();
   }
 
   private boolean holdsDesired(long dpid) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.netpubsub.controller.southbound.BatchResult;
+import org.netpubsub.controller.southbound.PortCounters;
 import org.netpubsub.controller.southbound.PortInfo;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.controller.southbound.SwitchMod;
@@ -75,6 +76,11 @@ final class RecordingSwitch implements SwitchHandle {
 
   @Override
   public CompletableFuture<List<PortInfo>> portDescriptions() {
+    return CompletableFuture.completedFuture(List.of());
+  }
+
+  @Override
+  public CompletableFuture<List<PortCounters>> portStats() {
     return CompletableFuture.completedFuture(List.of());
   }
 

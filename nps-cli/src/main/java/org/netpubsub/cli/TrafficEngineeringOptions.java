@@ -1,0 +1,68 @@
+package org.netpubsub.cli;
+
+import java.time.Duration;
+import java.util.Optional;
+import org.netpubsub.controller.multicast.LinkLoadMonitor;
+import picocli.CommandLine.Option;
+
+/** The options of multicast traffic engineering in `nps controller` (off unless --te-link-mbps). */
+final class TrafficEngineeringOptions {
+  @Option(
+      names = "--te-link-mbps",
+      paramLabel = "MBPS",
+      description =
+          "Turns on traffic engineering for multicast groups: every link's capacity in Mbit/s;"
+              + " trees move off links whose measured utilization reaches --te-threshold.")
+  Double linkMbps;
+
+  @Option(
+      names = "--te-threshold",
+      defaultValue = "0.65",
+      paramLabel = "SHARE",
+      description = "Utilization at which a link is avoided (default: ${DEFAULT-VALUE}).")
+  double threshold;
+
+  @Option(
+      names = "--te-release",
+      defaultValue = "0.5",
+      paramLabel = "SHARE",
+      description =
+          "Utilization below which an avoided link is used again (default: ${DEFAULT-VALUE}).")
+  double release;
+
+  @Option(
+      names = "--te-hold-ms",
+      defaultValue = "10000",
+      paramLabel = "MS",
+      description = "Least time a link stays avoided (default: ${DEFAULT-VALUE}).")
+  long holdMs;
+
+  @Option(
+      names = "--te-interval-ms",
+      defaultValue = "1000",
+      paramLabel = "MS",
+      description = "How often port counters are sampled (default: ${DEFAULT-VALUE}).")
+  long intervalMs;
+
+  /** The monitor's settings, if traffic engineering is on. */
+  Optional<LinkLoadMonitor.Settings> settings() {
+    if (linkMbps == null) {
+      return Optional.empty();
+    }
+    if (!(linkMbps > 0) || intervalMs < 100 || holdMs < 0) {
+      throw new IllegalArgumentException(
+          "--te-link-mbps must be positive, --te-interval-ms at least 100, --te-hold-ms >= 0");
+    }
+    if (!(threshold > 0 && threshold <= 1 && release >= 0 && release <= threshold)) {
+      throw new IllegalArgumentException(
+          "need 0 <= --te-release <= --te-threshold <= 1 and --te-threshold > 0");
+    }
+    return Optional.of(
+        new LinkLoadMonitor.Settings(
+            linkMbps * 1e6,
+            threshold,
+            release,
+            Duration.ofMillis(holdMs),
+            Duration.ofMillis(intervalMs)));
+  }
+}
