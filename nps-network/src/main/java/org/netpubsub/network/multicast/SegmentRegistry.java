@@ -48,6 +48,8 @@ public final class SegmentRegistry {
   private final Map<SegmentId, Installed> installed = new LinkedHashMap<>();
   private final Map<Key, SegmentId> byLeaves = new HashMap<>();
   private final Map<Integer, Integer> lastIndex = new HashMap<>();
+  // Equal trees added twice give equal TreeSegments, so results are counted, not held.
+  private final Map<TreeSegments, Integer> live = new HashMap<>();
 
   private SegmentRegistry(boolean share) {
     this.share = share;
@@ -80,18 +82,26 @@ public final class SegmentRegistry {
     for (SegmentId id : used) {
       installed.get(id).references++;
     }
-    return new TreeSegments(tree.root(), entry, used, created);
+    TreeSegments added = new TreeSegments(tree.root(), entry, used, created);
+    live.merge(added, 1, Integer::sum);
+    return added;
   }
 
   /**
-   * Drops {@code tree}'s references; returns the segments no tree uses any more (now removed),
-   * upstream first, so removing them in order never leaves a segment pointing at a removed one.
+   * Drops {@code tree}'s references (an {@link #add} result, released once per add); returns the
+   * segments no tree uses any more (now removed), upstream first, so removing them in order never
+   * leaves a segment pointing at a removed one.
    */
   public List<SegmentId> release(TreeSegments tree) {
-    for (SegmentId id : tree.used()) {
-      if (!installed.containsKey(id)) {
-        throw new IllegalArgumentException("segment " + id + " is not installed");
-      }
+    Integer adds = live.get(tree);
+    if (adds == null) {
+      throw new IllegalArgumentException(
+          "tree at " + tree.root() + " was not added here, or is released already");
+    }
+    if (adds == 1) {
+      live.remove(tree);
+    } else {
+      live.put(tree, adds - 1);
     }
     List<SegmentId> freed = new ArrayList<>();
     for (SegmentId id : tree.used()) {

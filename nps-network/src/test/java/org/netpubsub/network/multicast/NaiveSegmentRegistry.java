@@ -33,7 +33,9 @@ final class NaiveSegmentRegistry {
   }
 
   List<SegmentId> release(TreeSegments tree) {
-    live.remove(tree);
+    if (!live.remove(tree)) {
+      throw new IllegalArgumentException("not added");
+    }
     Set<SegmentId> stillUsed = new HashSet<>();
     live.forEach(t -> stillUsed.addAll(t.used()));
     List<SegmentId> freed = new ArrayList<>();

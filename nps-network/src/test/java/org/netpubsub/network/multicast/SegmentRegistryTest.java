@@ -117,13 +117,19 @@ class SegmentRegistryTest {
   }
 
   @Test
-  void refusesEmptyTreesAndUnknownSegments() {
+  void refusesEmptyTreesAndTreesNotAdded() {
     SegmentRegistry r = SegmentRegistry.sharing();
     MulticastTree empty = ShortestPathTrees.direct(figure4(), 2, Set.of(2));
     assertThatThrownBy(() -> r.add(empty)).hasMessageContaining("no members");
-    TreeSegments t = r.add(ShortestPathTrees.direct(figure4(), 2, SUBSCRIBERS));
-    r.release(t);
-    assertThatThrownBy(() -> r.release(t)).hasMessageContaining("not installed");
+    MulticastTree tree = ShortestPathTrees.direct(figure4(), 2, SUBSCRIBERS);
+    TreeSegments t = r.add(tree);
+    TreeSegments same = r.add(tree); // equal to t: the same tree, every segment reused
+    assertThat(same).isEqualTo(new TreeSegments(2, t.entry(), t.used(), List.of()));
+    assertThat(r.release(t)).isEmpty();
+    assertThat(r.release(same)).hasSize(3);
+    assertThatThrownBy(() -> r.release(t)).hasMessageContaining("released already");
+    TreeSegments elsewhere = SegmentRegistry.sharing().add(tree);
+    assertThatThrownBy(() -> r.release(elsewhere)).hasMessageContaining("not added here");
   }
 
   @Test
