@@ -47,7 +47,12 @@ def table(rows: list[dict], cols) -> list[str]:
 
 def bench(command: str, **opts) -> dict:
     """`nps bench COMMAND --json --OPT VALUE...` (OPT_NAME → --opt-name); its JSON line."""
-    args = [NPS, "bench", command, "--json"]
+    return nps(["bench", command], **opts)
+
+
+def nps(command: list[str], **opts) -> dict:
+    """`nps COMMAND... --json --OPT VALUE...` (OPT_NAME → --opt-name); its JSON line."""
+    args = [NPS, *command, "--json"]
     for k, v in opts.items():
         args += ["--" + k.replace("_", "-"), str(v)]
     print("+ " + " ".join(args[1:]), file=sys.stderr, flush=True)

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       ControllerCommand.class,
       PubCommand.class,
       SubCommand.class,
+      TreesCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -283,7 +284,14 @@ public final class GroupForwarding {
     return changed;
   }
 
+  /** RP trees fall back to direct ones when the network has no rendezvous point. */
   private MulticastTree tree(TreeStrategy strategy, int root, Set<Integer> members) {
+    if (strategy == TreeStrategy.RENDEZVOUS_POINT) {
+      OptionalInt rp = graph.rendezvousPoint();
+      if (rp.isPresent()) {
+        return ShortestPathTrees.viaRendezvous(graph.graph(), root, rp.getAsInt(), members);
+      }
+    }
     return ShortestPathTrees.direct(graph.graph(), root, members);
   }
 

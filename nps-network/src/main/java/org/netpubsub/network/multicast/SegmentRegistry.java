@@ -1,81 +1,201 @@
 package org.netpubsub.network.multicast;
 
-import java.util.*;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
-/** STUB: sharing by (node, leaves). */
+/**
+ * The replication segments installed in a network, reference counted by the trees that use them.
+ *
+ * <p>A tree node needs a segment when it has more than one branch: its children, plus local
+ * delivery when it is a member. Other nodes just pass the copy on (unicast), so a chain of
+ * single-branch nodes resolves to the segment or member at its end; a root with one branch sends
+ * its copy straight there.
+ *
+ * <p>{@link #sharing()} runs SNAPS Algorithm 1: a branching node n whose descendant-leaf set DL[n]
+ * equals that of a segment already at n reuses it, and everything below n is then that segment's
+ * business (no segment of the new tree is placed under it); otherwise n gets a new segment whose
+ * branches are the segments and members downstream. Matching goes top-down, so the highest matching
+ * node wins and nothing is created beneath it, which is what the paper's bottom-up walk ends with
+ * once covered leaves are struck off. Segments never change once created: a tree that changes is
+ * added anew and the old one released, so no other tree is disturbed. {@link #independent()} never
+ * reuses: the paper's "no sharing" baseline.
+ *
+ * <p>Existing segments are indexed by (node, leaf set), so adding a tree costs about its size.
+ */
 public final class SegmentRegistry {
-  private final Map<SegmentId, ReplicationSegment> segments = new HashMap<>();
-  private final Map<SegmentId, Integer> refs = new HashMap<>();
-  private final Map<List<Object>, SegmentId> byLeaves = new HashMap<>();
-  private final Map<Integer, Integer> nextIndex = new HashMap<>();
+  private record Key(int node, BitSet leaves) {}
 
+  private static final class Installed {
+    final ReplicationSegment segment;
+    final BitSet leaves;
+    int references;
+
+    Installed(ReplicationSegment segment, BitSet leaves) {
+      this.segment = segment;
+      this.leaves = leaves;
+    }
+  }
+
+  private final boolean share;
+  private final Map<SegmentId, Installed> installed = new LinkedHashMap<>();
+  private final Map<Key, SegmentId> byLeaves = new HashMap<>();
+  private final Map<Integer, Integer> lastIndex = new HashMap<>();
+  // Equal trees added twice give equal TreeSegments, so results are counted, not held.
+  private final Map<TreeSegments, Integer> live = new HashMap<>();
+
+  private SegmentRegistry(boolean share) {
+    this.share = share;
+  }
+
+  /** Trees share segments whose descendant-leaf sets match (Algorithm 1). */
   public static SegmentRegistry sharing() {
-    return new SegmentRegistry();
+    return new SegmentRegistry(true);
   }
 
-  public TreeSegments add(MulticastTree t) {
-    List<SegmentId> used = new ArrayList<>(), created = new ArrayList<>();
-    Branch entry = branch(t, t.root(), used, created);
-    if (entry instanceof Branch.ToSegment s && s.next().node() == t.root() && false) {}
-    return new TreeSegments(t.root(), entry, used, created);
+  /** Every tree gets its own segments. */
+  public static SegmentRegistry independent() {
+    return new SegmentRegistry(false);
   }
 
-  private Set<Integer> leaves(MulticastTree t, int n) {
-    Set<Integer> s = new TreeSet<>();
-    if (n != t.root() && t.members().contains(n)) s.add(n);
-    for (int c : t.children(n)) s.addAll(leaves(t, c));
-    return s;
-  }
-
-  private Branch branch(MulticastTree t, int n, List<SegmentId> used, List<SegmentId> created) {
-    List<Integer> ch = t.children(n);
-    boolean member = n != t.root() && t.members().contains(n);
-    int branches = ch.size() + (member ? 1 : 0);
-    if (branches == 1) return member ? new Branch.ToMember(n) : branch(t, ch.get(0), used, created);
-    Set<Integer> dl = leaves(t, n);
-    SegmentId id = byLeaves.get(List.of(n, dl));
-    if (id == null) {
-      List<Branch> bs = new ArrayList<>();
-      if (member) bs.add(new Branch.ToMember(n));
-      for (int c : ch) bs.add(branch(t, c, used, created));
-      id = new SegmentId(n, nextIndex.merge(n, 1, Integer::sum));
-      segments.put(id, new ReplicationSegment(id, dl, bs));
-      byLeaves.put(List.of(n, dl), id);
-      created.add(id);
+  /**
+   * The segments {@code tree} needs, installing the missing ones ({@code created}). Refuses a tree
+   * without members: nothing needs to be sent, so callers skip it.
+   */
+  public TreeSegments add(MulticastTree tree) {
+    if (tree.members().isEmpty()) {
+      throw new IllegalArgumentException("tree at " + tree.root() + " has no members to reach");
     }
-    if (!created.contains(id)) {
-      hold(id, used);
+    Map<Integer, BitSet> leaves = new HashMap<>();
+    descendantLeaves(tree, tree.root(), leaves);
+    List<SegmentId> created = new ArrayList<>();
+    Branch entry = resolve(tree, tree.root(), leaves, created);
+    List<SegmentId> used = new ArrayList<>();
+    collect(entry, used);
+    for (SegmentId id : used) {
+      installed.get(id).references++;
+    }
+    TreeSegments added = new TreeSegments(tree.root(), entry, used, created);
+    live.merge(added, 1, Integer::sum);
+    return added;
+  }
+
+  /**
+   * Drops {@code tree}'s references (an {@link #add} result, released once per add); returns the
+   * segments no tree uses any more (now removed), upstream first, so removing them in order never
+   * leaves a segment pointing at a removed one.
+   */
+  public List<SegmentId> release(TreeSegments tree) {
+    Integer adds = live.get(tree);
+    if (adds == null) {
+      throw new IllegalArgumentException(
+          "tree at " + tree.root() + " was not added here, or is released already");
+    }
+    if (adds == 1) {
+      live.remove(tree);
     } else {
-      used.add(id);
-      refs.merge(id, 1, Integer::sum);
+      live.put(tree, adds - 1);
     }
+    List<SegmentId> freed = new ArrayList<>();
+    for (SegmentId id : tree.used()) {
+      Installed s = installed.get(id);
+      if (--s.references == 0) {
+        installed.remove(id);
+        byLeaves.remove(new Key(id.node(), s.leaves), id);
+        freed.add(id);
+      }
+    }
+    Collections.reverse(freed);
+    return freed;
+  }
+
+  /** The installed segment, or null. */
+  public ReplicationSegment segment(SegmentId id) {
+    Installed s = installed.get(id);
+    return s == null ? null : s.segment;
+  }
+
+  /** How many trees use the segment (0 when not installed). */
+  public int references(SegmentId id) {
+    Installed s = installed.get(id);
+    return s == null ? 0 : s.references;
+  }
+
+  /** Installed segments, in the order they were created. */
+  public Collection<ReplicationSegment> segments() {
+    return installed.values().stream().map(s -> s.segment).toList();
+  }
+
+  /** Segments currently installed (= BSIDs). */
+  public int size() {
+    return installed.size();
+  }
+
+  public boolean isSharing() {
+    return share;
+  }
+
+  private static BitSet descendantLeaves(MulticastTree tree, int n, Map<Integer, BitSet> out) {
+    BitSet dl = new BitSet();
+    if (tree.isMember(n)) {
+      dl.set(n);
+    }
+    for (int c : tree.children(n)) {
+      dl.or(descendantLeaves(tree, c, out));
+    }
+    out.put(n, dl);
+    return dl;
+  }
+
+  private static int branchCount(MulticastTree tree, int n) {
+    return tree.children(n).size() + (tree.isMember(n) ? 1 : 0);
+  }
+
+  /** Where a copy arriving at n goes: n's segment, n itself, or whatever its one child leads to. */
+  private Branch resolve(
+      MulticastTree tree, int n, Map<Integer, BitSet> leaves, List<SegmentId> created) {
+    int branches = branchCount(tree, n);
+    if (branches == 1) {
+      return tree.isMember(n)
+          ? new Branch.ToMember(n)
+          : resolve(tree, tree.children(n).get(0), leaves, created);
+    }
+    Key key = new Key(n, leaves.get(n));
+    SegmentId existing = share ? byLeaves.get(key) : null;
+    if (existing != null) {
+      return new Branch.ToSegment(existing);
+    }
+    List<Branch> out = new ArrayList<>(branches);
+    if (tree.isMember(n)) {
+      out.add(new Branch.ToMember(n));
+    }
+    for (int c : tree.children(n)) {
+      out.add(resolve(tree, c, leaves, created));
+    }
+    SegmentId id = new SegmentId(n, lastIndex.merge(n, 1, Integer::sum));
+    Set<Integer> dl = key.leaves().stream().boxed().collect(Collectors.toSet());
+    installed.put(id, new Installed(new ReplicationSegment(id, dl, out), key.leaves()));
+    if (share) {
+      byLeaves.put(key, id);
+    }
+    created.add(id);
     return new Branch.ToSegment(id);
   }
 
-  private void hold(SegmentId id, List<SegmentId> used) {
-    used.add(id);
-    refs.merge(id, 1, Integer::sum);
-    for (Branch b : segments.get(id).branches())
-      if (b instanceof Branch.ToSegment s) hold(s.next(), used);
-  }
-
-  public List<SegmentId> release(TreeSegments t) {
-    List<SegmentId> gone = new ArrayList<>();
-    for (SegmentId id : t.used())
-      if (refs.merge(id, -1, Integer::sum) == 0) {
-        refs.remove(id);
-        ReplicationSegment s = segments.remove(id);
-        byLeaves.remove(List.of(id.node(), s.descendantLeaves()));
-        gone.add(id);
+  /** The segments a copy sent to {@code b} passes through, downstream first. */
+  private void collect(Branch b, List<SegmentId> used) {
+    if (b instanceof Branch.ToSegment(SegmentId id)) {
+      for (Branch next : installed.get(id).segment.branches()) {
+        collect(next, used);
       }
-    return gone;
-  }
-
-  public ReplicationSegment segment(SegmentId id) {
-    return segments.get(id);
-  }
-
-  public int size() {
-    return segments.size();
+      used.add(id);
+    }
   }
 }

@@ -5,6 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Link;
@@ -21,6 +24,7 @@ public final class TopologyGraph {
   private final List<Host> hosts;
   private final Map<Long, Integer> switchNodes = new HashMap<>();
   private final Map<Ipv6Address, Integer> hostNodes = new HashMap<>();
+  private OptionalInt rendezvous;
 
   private TopologyGraph(Topology t) {
     this.switches = new ArrayList<>(t.switches());
@@ -46,6 +50,32 @@ public final class TopologyGraph {
 
   public Graph graph() {
     return graph;
+  }
+
+  /**
+   * The rendezvous point for trees of strategy RP: the switch with the least average distance to
+   * the switches that have hosts (the border), over switch links only; empty without hosts or when
+   * no switch reaches them all.
+   */
+  public OptionalInt rendezvousPoint() {
+    if (rendezvous == null) {
+      Set<Integer> border = new TreeSet<>();
+      hosts.forEach(h -> border.add(switchNodes.get(h.attachment().dpid())));
+      List<Integer> switchNodeList = new ArrayList<>();
+      for (int i = 0; i < switches.size(); i++) {
+        switchNodeList.add(i); // switches come first, so their numbers agree in both graphs
+      }
+      try {
+        rendezvous =
+            border.isEmpty()
+                ? OptionalInt.empty()
+                : OptionalInt.of(
+                    ShortestPathTrees.rendezvousPoint(graph.induced(switchNodeList), border));
+      } catch (IllegalArgumentException disconnected) {
+        rendezvous = OptionalInt.empty();
+      }
+    }
+    return rendezvous;
   }
 
   /** The node of a known host. */
