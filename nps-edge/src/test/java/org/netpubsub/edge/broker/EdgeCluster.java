@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.netpubsub.edge.client.Poll;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
 
@@ -16,19 +17,29 @@ import org.netpubsub.edge.coordinator.EdgeCoordinator;
  * per edge a real Mosquitto process with an in-process agent.
  */
 final class EdgeCluster implements Closeable {
-  private final Path dir;
   private final String db;
   EdgeCoordinator coordinator;
   final List<Mosquitto> brokers = new ArrayList<>();
   final List<EdgeAgent> agents = new ArrayList<>();
 
-  private EdgeCluster(Path dir) {
-    this.dir = dir;
+  private final URI controller;
+  private final IntFunction<InetSocketAddress> listen;
+
+  private EdgeCluster(Path dir, URI controller, IntFunction<InetSocketAddress> listen) {
     this.db = "sqlite:" + dir.resolve("coordinator.db");
+    this.controller = controller;
+    this.listen = listen;
   }
 
   static EdgeCluster start(Path dir, int edges) throws IOException {
-    EdgeCluster c = new EdgeCluster(dir);
+    return start(dir, edges, null, i -> new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  /** Network mode with {@code controller}; agents listen where {@code listen} says. */
+  static EdgeCluster start(
+      Path dir, int edges, URI controller, IntFunction<InetSocketAddress> listen)
+      throws IOException {
+    EdgeCluster c = new EdgeCluster(dir, controller, listen);
     try {
       c.coordinator = c.startCoordinator(new InetSocketAddress("127.0.0.1", 0));
       for (int i = 0; i < edges; i++) {
@@ -44,6 +55,7 @@ final class EdgeCluster implements Closeable {
 
   private EdgeCoordinator startCoordinator(InetSocketAddress at) throws IOException {
     return EdgeCoordinator.builder()
+        .controller(controller)
         .listen(at)
         .database(db)
         .changeWait(Duration.ofSeconds(5))
@@ -57,7 +69,7 @@ final class EdgeCluster implements Closeable {
         .edge("e" + i)
         .broker(brokers.get(i).uri())
         .coordinator(URI.create("http://127.0.0.1:" + c.getPort()))
-        .listen(new InetSocketAddress("127.0.0.1", 0))
+        .listen(listen.apply(i))
         .changeWait(Duration.ofSeconds(5))
         .start();
   }
