@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
       ControllerCommand.class,
       PubCommand.class,
       SubCommand.class,
+      EdgeAgentCommand.class,
+      EdgeCoordinatorCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */
