@@ -119,10 +119,21 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
       routes.invalidate(r.version(), true, List.of());
     }
     // the broker log does not repeat old subscriptions: keep what the coordinator has
+    // and report what the coordinator lacks (it lost the edge, or the agent saw more)
+    pendingReports.incrementAndGet();
     reporter.execute(
         () -> {
-          local.carryOver(r.filters());
-          acknowledged.addAll(r.filters());
+          try {
+            local.carryOver(r.filters());
+            acknowledged.addAll(r.filters());
+            List<String> missing =
+                local.filters().stream().filter(f -> !r.filters().contains(f)).sorted().toList();
+            if (!missing.isEmpty()) {
+              sendReport(missing, List.of());
+            }
+          } finally {
+            pendingReports.decrementAndGet();
+          }
         });
   }
 
@@ -241,26 +252,32 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
       for (FilterChange c : changes) {
         (c.present() ? added : removed).add(c.filter());
       }
-      while (!closed) {
-        try {
-          coordinator.reportFilters(edge, added, removed);
-          acknowledged.addAll(added);
-          acknowledged.removeAll(removed);
-          counters.filtersReported.add(changes.size());
-          return;
-        } catch (CoordinatorClient.CoordinatorException e) {
-          if (e.status == 404) {
-            reRegister();
-          } else if (e.status != 0 && e.status / 100 == 4) {
-            LOG.warning("filter report refused: " + e.getMessage());
-            return;
-          }
-          LOG.fine("filter report: " + e.getMessage() + "; retrying");
-          pause();
-        }
-      }
+      sendReport(added, removed);
     } finally {
       pendingReports.decrementAndGet();
+    }
+  }
+
+  /** Reports until the coordinator has it (or refuses it as bad, which it should never be). */
+  private void sendReport(List<String> added, List<String> removed) {
+    while (!closed) {
+      try {
+        coordinator.reportFilters(edge, added, removed);
+        acknowledged.addAll(added);
+        acknowledged.removeAll(removed);
+        counters.filtersReported.add(added.size() + removed.size());
+        return;
+      } catch (CoordinatorClient.CoordinatorException e) {
+        if (e.status == 404) {
+          reRegister(); // its own report of what the coordinator lacks follows this one
+          return;
+        } else if (e.status != 0 && e.status / 100 == 4) {
+          LOG.warning("filter report refused: " + e.getMessage());
+          return;
+        }
+        LOG.fine("filter report: " + e.getMessage() + "; retrying");
+        pause();
+      }
     }
   }
 

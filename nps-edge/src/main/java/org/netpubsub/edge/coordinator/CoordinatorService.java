@@ -150,9 +150,13 @@ final class CoordinatorService {
     lock.lock();
     try {
       requireEdge(edge);
+      long ackedBefore = state.acked(edge);
       while (true) {
         Optional<CoordinatorState.Changes> c = state.poll(edge, after);
-        changed.signalAll(); // an acknowledgement may complete a change
+        if (state.acked(edge) > ackedBefore) {
+          ackedBefore = state.acked(edge);
+          changed.signalAll(); // the acknowledgement may complete a change someone waits for
+        }
         if (c.isPresent()) {
           return c.get();
         }

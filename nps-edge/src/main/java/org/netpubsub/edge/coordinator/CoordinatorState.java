@@ -210,6 +210,12 @@ public final class CoordinatorState {
     return Optional.of(new Changes(version, s.pendingFlush, Set.copyOf(s.pendingTopics)));
   }
 
+  /** The newest version {@code edge} has acknowledged (-1 for an unknown edge). */
+  public long acked(String edge) {
+    Session s = sessions.get(edge);
+    return s == null ? -1 : s.acked;
+  }
+
   /** Whether {@code edge} has acknowledged {@code version} (or is gone). */
   public boolean acknowledged(String edge, long atVersion) {
     Session s = sessions.get(edge);

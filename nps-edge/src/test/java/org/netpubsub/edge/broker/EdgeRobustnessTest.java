@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +103,34 @@ class EdgeRobustnessTest {
       c.awaitFilter(1, "n/#");
       pub.publish("n/1", "new", 1, false);
       await(sub, "n/1", "new");
+    }
+  }
+
+  @Test
+  void anAgentTheCoordinatorForgotRegistersAndReportsAgain(@TempDir Path d) throws Exception {
+    try (EdgeCluster c = EdgeCluster.start(d, 2);
+        TestClient pub = new TestClient(c.pahoUri(0), "pub");
+        TestClient sub = new TestClient(c.pahoUri(1), "sub")) {
+      sub.subscribe("z/#", 1);
+      c.awaitFilter(1, "z/#");
+      HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:" + c.coordinator.address().getPort() + "/v1/edges/e1"))
+                  .DELETE()
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
+      Poll.until(
+          "e1 back with z/#",
+          Duration.ofSeconds(10),
+          () ->
+              c.coordinator.edges().entrySet().stream()
+                  .anyMatch(e -> e.getKey().name().equals("e1") && e.getValue().contains("z/#")));
+      Poll.until(
+          "no report pending", Duration.ofSeconds(10), () -> !c.agents.get(1).reportsPending());
+      pub.publish("z/1", "back", 1, false);
+      await(sub, "z/1", "back");
     }
   }
 
