@@ -219,7 +219,15 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     }
     counters.routeLookups.increment();
     try {
-      Route r = coordinator.route(topic, edge, retain);
+      Route r;
+      try {
+        r = coordinator.route(topic, edge, retain);
+      } catch (CoordinatorClient.CoordinatorException e) {
+        if (e.status != 0) {
+          throw e;
+        }
+        r = coordinator.route(topic, edge, retain); // once more: a restarted coordinator
+      }
       synchronized (routes) {
         routes.put(key, r);
       }

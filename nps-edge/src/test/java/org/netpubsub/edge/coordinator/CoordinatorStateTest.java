@@ -85,6 +85,11 @@ class CoordinatorStateTest {
     assertThat(s.filters("a")).isEmpty();
     assertThatThrownBy(() -> new Edge("bad name", "::1", 1))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new Edge("a", "example.com", 1))
+        .hasMessageContaining("must be an IPv6 or IPv4 address");
+    assertThatThrownBy(() -> new Edge("a", "1.2.3.400", 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(new Edge("a", "fd6e:7073:1::2", 1).address()).isEqualTo("fd6e:7073:1::2");
   }
 
   @Test
