@@ -5,17 +5,13 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.paho.mqttv5.client.IMqttToken;
@@ -47,10 +43,7 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
   private final RouteCache routes;
   private final AgentCounters counters = new AgentCounters();
   private final Map<String, Long> sequences = new HashMap<>(); // Paho's callback thread only
-  private final LocalSubscriptions local; // the reporter thread only
-  private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-  private final AtomicInteger pendingReports = new AtomicInteger();
-  private final ExecutorService reporter;
+  private final FilterReporter reporter;
   private final ExecutorService resubscriber;
   private final Thread receiver;
   private final Thread changes;
@@ -65,13 +58,12 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     this.socket = socket;
     this.routes = new RouteCache(b.routeCacheSize);
     this.changeWait = b.changeWait;
-    this.local = new LocalSubscriptions(Set.of(clientId));
+    this.reporter = new FilterReporter(edge, clientId, coordinator, counters, this::reRegister);
     this.mqtt =
         new MqttClient(
             "tcp://" + b.broker.getHost() + ":" + b.broker.getPort(),
             clientId,
             new MemoryPersistence());
-    this.reporter = Executors.newSingleThreadExecutor(daemon("nps-agent-report-" + edge));
     this.resubscriber = Executors.newSingleThreadExecutor(daemon("nps-agent-resubscribe-" + edge));
     this.receiver =
         Thread.ofPlatform().daemon().name("nps-agent-pub-" + edge).unstarted(this::receive);
@@ -118,23 +110,7 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     synchronized (routes) {
       routes.invalidate(r.version(), true, List.of());
     }
-    // the broker log does not repeat old subscriptions: keep what the coordinator has
-    // and report what the coordinator lacks (it lost the edge, or the agent saw more)
-    pendingReports.incrementAndGet();
-    reporter.execute(
-        () -> {
-          try {
-            local.carryOver(r.filters());
-            acknowledged.addAll(r.filters());
-            List<String> missing =
-                local.filters().stream().filter(f -> !r.filters().contains(f)).sorted().toList();
-            if (!missing.isEmpty()) {
-              sendReport(missing, List.of());
-            }
-          } finally {
-            pendingReports.decrementAndGet();
-          }
-        });
+    reporter.registered(r.filters());
   }
 
   private void connect() throws MqttException {
@@ -217,7 +193,6 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
         return hit;
       }
     }
-    counters.routeLookups.increment();
     try {
       Route r;
       try {
@@ -235,58 +210,13 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     } catch (CoordinatorClient.CoordinatorException e) {
       LOG.warning("no route for '" + topic + "': " + e.getMessage());
       return Optional.empty();
+    } finally {
+      counters.routeLookups.increment(); // counted when answered: tests wait on it
     }
   }
 
   private void onLog(String topic, String line) {
-    MosquittoLog.parse(topic, line)
-        .ifPresent(
-            ev -> {
-              pendingReports.incrementAndGet();
-              reporter.execute(() -> report(ev));
-            });
-  }
-
-  // ---- filter reports (reporter thread) ----
-
-  private void report(BrokerEvent ev) {
-    try {
-      List<FilterChange> changes = local.apply(ev);
-      if (changes.isEmpty()) {
-        return;
-      }
-      List<String> added = new ArrayList<>();
-      List<String> removed = new ArrayList<>();
-      for (FilterChange c : changes) {
-        (c.present() ? added : removed).add(c.filter());
-      }
-      sendReport(added, removed);
-    } finally {
-      pendingReports.decrementAndGet();
-    }
-  }
-
-  /** Reports until the coordinator has it (or refuses it as bad, which it should never be). */
-  private void sendReport(List<String> added, List<String> removed) {
-    while (!closed) {
-      try {
-        coordinator.reportFilters(edge, added, removed);
-        acknowledged.addAll(added);
-        acknowledged.removeAll(removed);
-        counters.filtersReported.add(added.size() + removed.size());
-        return;
-      } catch (CoordinatorClient.CoordinatorException e) {
-        if (e.status == 404) {
-          reRegister(); // its own report of what the coordinator lacks follows this one
-          return;
-        } else if (e.status != 0 && e.status / 100 == 4) {
-          LOG.warning("filter report refused: " + e.getMessage());
-          return;
-        }
-        LOG.fine("filter report: " + e.getMessage() + "; retrying");
-        pause();
-      }
-    }
+    MosquittoLog.parse(topic, line).ifPresent(reporter::onEvent);
   }
 
   // ---- Agent-Pub (receiver thread) ----
@@ -446,12 +376,12 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
 
   @Override
   public Set<String> acknowledgedFilters() {
-    return Set.copyOf(acknowledged);
+    return reporter.acknowledged();
   }
 
   @Override
   public boolean reportsPending() {
-    return pendingReports.get() > 0;
+    return reporter.pending();
   }
 
   @Override
@@ -483,12 +413,11 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     }
     socket.close();
     changes.interrupt();
-    reporter.shutdownNow();
+    reporter.close();
     resubscriber.shutdownNow();
     try {
       receiver.join(2000);
       changes.join(2000);
-      reporter.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -39,7 +39,13 @@ class EdgeRobustnessTest {
         TestClient sub = new TestClient(c.pahoUri(1), "sub")) {
       for (int i = 0; i < 15; i++) {
         String topic = "g/" + i + "/x";
+        EdgeAgent a = c.agents.get(0);
+        long routed = a.stats().routeLookups() + a.stats().cacheHits();
         pub.publish(topic, "before", 0, false); // A now holds a route without B
+        Poll.until(
+            "A routed 'before'",
+            Duration.ofSeconds(10),
+            () -> a.stats().routeLookups() + a.stats().cacheHits() == routed + 1);
         String filter = i % 3 == 0 ? topic : i % 3 == 1 ? "g/" + i + "/+" : "g/" + i + "/#";
         sub.subscribe(filter, 1);
         c.awaitFilter(1, filter);
