@@ -50,6 +50,7 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
   private final Duration changeWait;
   private volatile String mode;
   private volatile boolean closed;
+  private volatile boolean left; // after leave(), a 404 means "gone", not "register again"
 
   private MqttEdgeAgent(EdgeAgent.Builder b, DatagramSocket socket) throws MqttException {
     this.edge = b.edge;
@@ -300,6 +301,9 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
   }
 
   private void reRegister() {
+    if (left || closed) {
+      return;
+    }
     try {
       register();
       LOG.info("edge " + edge + " registered again at the coordinator");
@@ -386,6 +390,7 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
 
   @Override
   public void leave() throws IOException {
+    left = true;
     try {
       coordinator.leave(edge);
     } catch (CoordinatorClient.CoordinatorException e) {
