@@ -211,7 +211,7 @@ final class ControllerCommand implements Callable<Integer> {
     return new InetSocketAddress(host, u.getPort());
   }
 
-  private static InetSocketAddress hostPort(String s, String option) {
+  static InetSocketAddress hostPort(String s, String option) {
     int colon = s.lastIndexOf(':');
     if (colon < 1) {
       throw new IllegalArgumentException(option + " needs HOST:PORT, not '" + s + "'");

@@ -23,6 +23,8 @@ import picocli.CommandLine.Command;
       PubCommand.class,
       SubCommand.class,
       TreesCommand.class,
+      EdgeAgentCommand.class,
+      EdgeCoordinatorCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

@@ -1,0 +1,42 @@
+package org.netpubsub.cli;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+
+/** Parsing and printing of the {@code scheme://HOST:PORT} options of the edge commands. */
+final class ControllerUrl {
+  private ControllerUrl() {}
+
+  /** {@code http://HOST:PORT} or a clear error naming {@code option}. */
+  static URI parse(String s, String option) {
+    return parse(s, option, "http");
+  }
+
+  static URI parse(String s, String option, String scheme) {
+    URI u;
+    try {
+      u = URI.create(s);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          option + " must be " + scheme + "://HOST:PORT, not '" + s + "'");
+    }
+    if (!scheme.equals(u.getScheme())
+        || u.getHost() == null
+        || u.getPort() < 1
+        || (u.getPath() != null && !u.getPath().isEmpty() && !u.getPath().equals("/"))) {
+      throw new IllegalArgumentException(
+          option + " must be " + scheme + "://HOST:PORT, not '" + s + "'");
+    }
+    return u;
+  }
+
+  /** The host of {@code a} as a URL writes it (IPv6 in brackets). */
+  static String host(InetSocketAddress a) {
+    String h = a.getAddress().getHostAddress();
+    int pct = h.indexOf('%');
+    if (pct >= 0) {
+      h = h.substring(0, pct);
+    }
+    return h.contains(":") ? "[" + h + "]" : h;
+  }
+}

@@ -1,0 +1,194 @@
+package org.netpubsub.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.netpubsub.edge.broker.AgentStats;
+import org.netpubsub.edge.broker.EdgeAgent;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code nps edge-agent}: the SNAPS agent beside one Mosquitto (docs/edge.md). */
+@Command(
+    name = "edge-agent",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs the edge agent beside an unmodified MQTT broker: it forwards what the broker's"
+          + " clients publish to the edges the coordinator names (one UDP datagram per target),"
+          + " publishes what other edges send, and tells the coordinator which topic filters the"
+          + " broker's clients hold (read from the broker's $SYS log topics; docs/edge.md lists"
+          + " the mosquitto.conf lines). Prints its counters every --status-interval and at the"
+          + " end. Stops on SIGTERM or Ctrl-C."
+    })
+final class EdgeAgentCommand implements Callable<Integer> {
+  @Mixin JsonOutput json;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--broker",
+      required = true,
+      paramLabel = "mqtt://HOST:PORT",
+      description = "The local MQTT broker.")
+  String broker;
+
+  @Option(
+      names = "--coordinator",
+      required = true,
+      paramLabel = "URL",
+      description = "The edge coordinator, http://HOST:PORT.")
+  String coordinator;
+
+  @Option(
+      names = "--edge",
+      required = true,
+      paramLabel = "NAME",
+      description = "This edge's name (A-Z a-z 0-9 . _ -, at most 64).")
+  String edge;
+
+  @Option(
+      names = "--listen",
+      required = true,
+      paramLabel = "ADDR:PORT",
+      description =
+          "Where datagrams from other edges arrive ([v6]:PORT for IPv6); a specific address, since"
+              + " the coordinator hands it to other agents. In network mode every agent uses the"
+              + " same PORT.")
+  String listen;
+
+  @Option(
+      names = "--status-interval",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      description =
+          "How often to print the counters (default: ${DEFAULT-VALUE}; 0: only at the end).")
+  String statusInterval;
+
+  @Option(
+      names = "--leave-on-exit",
+      description =
+          "Remove this edge from the coordinator on exit (default: stay, so a restarted agent"
+              + " keeps its broker's subscriptions).")
+  boolean leaveOnExit;
+
+  /** For tests: start, report, and shut down at once. */
+  @Option(names = "--exit-after-start", hidden = true)
+  boolean exitAfterStart;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    InetSocketAddress at = ControllerCommand.hostPort(listen, "--listen");
+    Duration interval =
+        statusInterval.strip().equals("0")
+            ? Duration.ZERO
+            : ClientOptions.parseDuration(statusInterval, "--status-interval");
+    EdgeAgent agent;
+    try {
+      agent =
+          EdgeAgent.builder()
+              .edge(edge)
+              .broker(ControllerUrl.parse(broker, "--broker", "mqtt"))
+              .coordinator(ControllerUrl.parse(coordinator, "--coordinator"))
+              .listen(at)
+              .start();
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("error: " + e.getMessage());
+      return 1;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    InetSocketAddress d = agent.datagramAddress();
+    String udp = ControllerUrl.host(d) + ":" + d.getPort();
+    if (json.enabled()) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("kind", "edge-agent");
+      o.put("edge", edge);
+      o.put("listen", udp);
+      o.put("mode", agent.mode());
+      o.put("broker", broker);
+      o.put("coordinator", coordinator);
+      JsonOutput.printLine(out, o);
+    } else {
+      out.println(
+          "edge agent "
+              + edge
+              + ": broker "
+              + broker
+              + ", datagrams on "
+              + udp
+              + " ("
+              + agent.mode()
+              + " mode)");
+      out.flush();
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              printStats(out, agent.stats());
+              if (leaveOnExit) {
+                try {
+                  agent.leave();
+                } catch (IOException e) {
+                  spec.commandLine().getErr().println("error: leaving: " + e.getMessage());
+                }
+              }
+              agent.close();
+              stopped.countDown();
+            },
+            "nps-edge-agent-shutdown");
+    if (exitAfterStart) {
+      hook.run();
+      return 0;
+    }
+    Runtime.getRuntime().addShutdownHook(hook);
+    if (interval.isZero()) {
+      stopped.await();
+    } else {
+      while (!stopped.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
+        printStats(out, agent.stats());
+      }
+    }
+    return 0;
+  }
+
+  private void printStats(PrintWriter out, AgentStats s) {
+    if (json.enabled()) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("kind", "stats");
+      o.put("edge", edge);
+      o.put("forwarded", s.forwarded());
+      o.put("received", s.received());
+      o.put("published", s.published());
+      o.put("route_lookups", s.routeLookups());
+      o.put("cache_hits", s.cacheHits());
+      o.put("filters_reported", s.filtersReported());
+      o.put("dropped", s.dropped());
+      JsonOutput.printLine(out, o);
+    } else {
+      out.println(
+          "forwarded "
+              + s.forwarded()
+              + ", received "
+              + s.received()
+              + ", published "
+              + s.published()
+              + ", route lookups "
+              + s.routeLookups()
+              + ", cache hits "
+              + s.cacheHits()
+              + ", dropped "
+              + s.dropped());
+      out.flush();
+    }
+  }
+}

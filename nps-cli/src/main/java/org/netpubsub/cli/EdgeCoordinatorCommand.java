@@ -1,0 +1,117 @@
+package org.netpubsub.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.netpubsub.edge.coordinator.EdgeCoordinator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code nps edge-coordinator}: the SNAPS edge coordinator (docs/edge.md) until SIGTERM/Ctrl-C. */
+@Command(
+    name = "edge-coordinator",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs the edge coordinator: edge agents register, report the topic filters their MQTT"
+          + " brokers' clients hold, ask where a topic's messages go and long-poll for changes"
+          + " (REST, docs/edge.md). State is kept in SQLite. Without --controller the routes"
+          + " spray one datagram per member edge; with it, the network controller replicates"
+          + " (one group per topic). Stops on SIGTERM or Ctrl-C."
+    })
+final class EdgeCoordinatorCommand implements Callable<Integer> {
+  @Mixin JsonOutput json;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--listen",
+      defaultValue = "127.0.0.1:7080",
+      paramLabel = "HOST:PORT",
+      description = "Where the REST API listens (default: ${DEFAULT-VALUE}; port 0: any free).")
+  String listen;
+
+  @Option(
+      names = "--db",
+      required = true,
+      paramLabel = "sqlite:PATH",
+      description =
+          "The database: sqlite:PATH (created if missing). PostgreSQL is not in this build.")
+  String db;
+
+  @Option(
+      names = "--controller",
+      paramLabel = "URL",
+      description =
+          "Network mode: the network controller (http://HOST:PORT) that makes one group per topic"
+              + " (PUT/DELETE /v1/groups/{name}). Default: spray mode.")
+  String controller;
+
+  /** For tests: start, report, and shut down at once. */
+  @Option(names = "--exit-after-start", hidden = true)
+  boolean exitAfterStart;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    InetSocketAddress at = ControllerCommand.hostPort(listen, "--listen");
+    EdgeCoordinator.Builder b = EdgeCoordinator.builder().listen(at).database(db);
+    if (controller != null) {
+      b.controller(ControllerUrl.parse(controller, "--controller"));
+    }
+    EdgeCoordinator coordinator;
+    PrintWriter out = spec.commandLine().getOut();
+    try {
+      coordinator = b.start();
+    } catch (IOException e) {
+      spec.commandLine()
+          .getErr()
+          .println("error: cannot listen on " + listen + ": " + e.getMessage());
+      return 1;
+    }
+    InetSocketAddress a = coordinator.address();
+    String api = "http://" + ControllerUrl.host(a) + ":" + a.getPort();
+    if (json.enabled()) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("kind", "edge-coordinator");
+      o.put("api", api);
+      o.put("mode", coordinator.mode());
+      o.put("db", db);
+      o.put("edges", coordinator.edges().size());
+      JsonOutput.printLine(out, o);
+    } else {
+      out.println(
+          "edge coordinator listening: "
+              + api
+              + " ("
+              + coordinator.mode()
+              + " mode, "
+              + coordinator.edges().size()
+              + " edges in "
+              + db
+              + ")");
+      out.flush();
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              coordinator.close();
+              stopped.countDown();
+            },
+            "nps-edge-coordinator-shutdown");
+    if (exitAfterStart) {
+      hook.run();
+      return 0;
+    }
+    Runtime.getRuntime().addShutdownHook(hook);
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,138 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.broker.Mosquitto;
+import org.netpubsub.edge.coordinator.EdgeCoordinator;
+import picocli.CommandLine;
+
+/** {@code nps edge-coordinator} and {@code nps edge-agent}: start lines, counters, bad input. */
+class EdgeCommandsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  @TempDir Path dir;
+
+  private int run(String... args) {
+    CommandLine cl = Nps.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  private List<JsonNode> lines() throws Exception {
+    List<JsonNode> l = new ArrayList<>();
+    for (String s : out.toString().strip().split("\n")) {
+      l.add(JSON.readTree(s));
+    }
+    return l;
+  }
+
+  @Test
+  void theCoordinatorStartsOnAFreePortAndSaysSo() throws Exception {
+    int code =
+        run(
+            "edge-coordinator",
+            "--listen",
+            "127.0.0.1:0",
+            "--db",
+            "sqlite:" + dir.resolve("c.db"),
+            "--json",
+            "--exit-after-start");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode o = lines().get(0);
+    assertThat(o.get("kind").asText()).isEqualTo("edge-coordinator");
+    assertThat(o.get("api").asText()).matches("http://127\\.0\\.0\\.1:[1-9][0-9]*");
+    assertThat(o.get("mode").asText()).isEqualTo("spray");
+  }
+
+  @Test
+  void theAgentRegistersConnectsAndPrintsItsCounters() throws Exception {
+    try (Mosquitto m = Mosquitto.start(dir);
+        EdgeCoordinator c =
+            EdgeCoordinator.builder().database("sqlite:" + dir.resolve("c.db")).start()) {
+      InetSocketAddress api = c.address();
+      int code =
+          run(
+              "edge-agent",
+              "--broker",
+              "mqtt://127.0.0.1:" + m.port(),
+              "--coordinator",
+              "http://127.0.0.1:" + api.getPort(),
+              "--edge",
+              "edge-1",
+              "--listen",
+              "127.0.0.1:0",
+              "--json",
+              "--exit-after-start");
+      assertThat(code).as(err.toString()).isZero();
+      List<JsonNode> l = lines();
+      assertThat(l.get(0).get("kind").asText()).isEqualTo("edge-agent");
+      assertThat(l.get(0).get("mode").asText()).isEqualTo("spray");
+      assertThat(l.get(1).get("kind").asText()).isEqualTo("stats");
+      assertThat(l.get(1).has("forwarded")).isTrue();
+      assertThat(l.get(1).get("dropped").isObject()).isTrue();
+      assertThat(c.edges().keySet().iterator().next().name()).isEqualTo("edge-1");
+    }
+  }
+
+  @Test
+  void badInputIsExit2WithTheReason() {
+    assertThat(run("edge-coordinator", "--listen", "127.0.0.1:0", "--db", "postgresql://db/nps"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("not supported in this build");
+    assertThat(
+            run(
+                "edge-agent",
+                "--broker",
+                "http://127.0.0.1:1883",
+                "--coordinator",
+                "http://127.0.0.1:1",
+                "--edge",
+                "e",
+                "--listen",
+                "127.0.0.1:0"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--broker must be mqtt://HOST:PORT");
+    assertThat(
+            run(
+                "edge-agent",
+                "--broker",
+                "mqtt://127.0.0.1:1883",
+                "--coordinator",
+                "http://127.0.0.1:1",
+                "--edge",
+                "e",
+                "--listen",
+                "0.0.0.0:0"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("specific address");
+  }
+
+  @Test
+  void anUnreachableCoordinatorIsExit1() throws Exception {
+    int code =
+        run(
+            "edge-agent",
+            "--broker",
+            "mqtt://127.0.0.1:1",
+            "--coordinator",
+            "http://127.0.0.1:1",
+            "--edge",
+            "e",
+            "--listen",
+            "127.0.0.1:0");
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString()).contains("coordinator unreachable");
+  }
+}

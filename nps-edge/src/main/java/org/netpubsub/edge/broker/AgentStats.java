@@ -1,0 +1,22 @@
+package org.netpubsub.edge.broker;
+
+import java.util.Map;
+
+/**
+ * The agent's counters. {@code forwarded}: datagrams sent; {@code received}: datagrams read; {@code
+ * published}: messages put into the local broker; {@code dropped}: by reason (malformed datagrams
+ * by their fault, {@code too_large}, {@code own_origin}, {@code no_route}, {@code send_failed},
+ * {@code publish_failed}); {@code routeLookups}: questions to the coordinator; {@code cacheHits}.
+ */
+public record AgentStats(
+    long forwarded,
+    long received,
+    long published,
+    long routeLookups,
+    long cacheHits,
+    long filtersReported,
+    Map<String, Long> dropped) {
+  public long droppedTotal() {
+    return dropped.values().stream().mapToLong(Long::longValue).sum();
+  }
+}

@@ -1,0 +1,145 @@
+package org.netpubsub.edge.broker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The agent's side of the coordinator's REST API (docs/edge.md) over {@code java.net.http}. Every
+ * failure is a {@link CoordinatorException} with the status (0: unreachable) and the reason.
+ */
+final class CoordinatorClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  record Registration(long version, String mode, List<String> filters) {}
+
+  record Changes(long version, boolean flush, List<String> topics) {}
+
+  /** A refusal or an unreachable coordinator. */
+  static final class CoordinatorException extends Exception {
+    final int status;
+
+    CoordinatorException(int status, String message) {
+      super(message, null, false, false);
+      this.status = status;
+    }
+  }
+
+  private final URI base;
+  private final HttpClient http;
+  private final Duration timeout;
+
+  CoordinatorClient(URI base, Duration timeout) {
+    this.base = base;
+    this.timeout = timeout;
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(timeout)
+            .build();
+  }
+
+  Registration register(String edge, InetSocketAddress at) throws CoordinatorException {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("address", at.getAddress().getHostAddress()).put("port", at.getPort());
+    JsonNode r = send("PUT", "/v1/edges/" + enc(edge), body, timeout);
+    List<String> filters = new ArrayList<>();
+    r.path("filters").forEach(f -> filters.add(f.asText()));
+    return new Registration(r.path("version").asLong(), r.path("mode").asText(), filters);
+  }
+
+  void leave(String edge) throws CoordinatorException {
+    send("DELETE", "/v1/edges/" + enc(edge), null, timeout);
+  }
+
+  /** Reports filter changes; answers once the coordinator has them in every route it gives. */
+  void reportFilters(String edge, Collection<String> added, Collection<String> removed)
+      throws CoordinatorException {
+    ObjectNode body = JSON.createObjectNode();
+    added.forEach(body.putArray("added")::add);
+    removed.forEach(body.putArray("removed")::add);
+    // the answer waits for other agents' acknowledgements: allow for it
+    send("POST", "/v1/edges/" + enc(edge) + "/filters", body, timeout.multipliedBy(3));
+  }
+
+  Route route(String topic, String origin, boolean retain) throws CoordinatorException {
+    JsonNode r =
+        send(
+            "GET",
+            "/v1/routes?topic=" + enc(topic) + "&origin=" + enc(origin) + "&retain=" + retain,
+            null,
+            timeout);
+    List<InetSocketAddress> targets = new ArrayList<>();
+    for (JsonNode t : r.path("targets")) {
+      targets.add(new InetSocketAddress(t.path("address").asText(), t.path("port").asInt()));
+    }
+    return new Route(targets, r.path("version").asLong());
+  }
+
+  Changes changes(String edge, long after, Duration wait) throws CoordinatorException {
+    JsonNode r =
+        send(
+            "GET",
+            "/v1/edges/" + enc(edge) + "/changes?after=" + after + "&wait_ms=" + wait.toMillis(),
+            null,
+            wait.plus(timeout));
+    List<String> topics = new ArrayList<>();
+    r.path("topics").forEach(t -> topics.add(t.asText()));
+    return new Changes(r.path("version").asLong(), r.path("flush").asBoolean(), topics);
+  }
+
+  private JsonNode send(String method, String path, JsonNode body, Duration limit)
+      throws CoordinatorException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(limit);
+    if (body == null) {
+      b.method(method, HttpRequest.BodyPublishers.noBody());
+    } else {
+      b.header("Content-Type", "application/json")
+          .method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
+    }
+    HttpResponse<String> r;
+    try {
+      r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new CoordinatorException(0, "coordinator unreachable at " + base + ": " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CoordinatorException(0, "interrupted");
+    }
+    JsonNode reply;
+    try {
+      reply = JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new CoordinatorException(r.statusCode(), "coordinator answered non-JSON");
+    }
+    if (r.statusCode() != 200) {
+      throw new CoordinatorException(
+          r.statusCode(),
+          "coordinator: "
+              + method
+              + " "
+              + path
+              + " → "
+              + r.statusCode()
+              + ": "
+              + reply.path("error").asText(""));
+    }
+    return reply;
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,128 @@
+package org.netpubsub.edge.broker;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The SNAPS agent beside one unmodified MQTT broker (docs/edge.md): Agent-Sub forwards what the
+ * broker's clients publish, Agent-Pub publishes what other edges send, and the broker's log tells
+ * the coordinator which topic filters its clients hold. Started by its builder; {@link #close}
+ * stops it without leaving the coordinator (the broker's subscriptions outlive an agent restart).
+ */
+public interface EdgeAgent extends Closeable {
+  static Builder builder() {
+    return new Builder();
+  }
+
+  String edge();
+
+  /** Where the agent receives datagrams (what the coordinator hands other agents). */
+  InetSocketAddress datagramAddress();
+
+  /** {@code spray} or {@code network}, as the coordinator said at registration. */
+  String mode();
+
+  AgentStats stats();
+
+  /** The filters the coordinator has acknowledged as present at this edge. */
+  Set<String> acknowledgedFilters();
+
+  /** Reports whether every broker-log change has reached the coordinator. */
+  boolean reportsPending();
+
+  /** Removes this edge from the coordinator (its filters and its place in retained routes). */
+  void leave() throws IOException;
+
+  @Override
+  void close();
+
+  /** Configures and starts an agent. */
+  final class Builder {
+    String edge;
+    URI broker;
+    URI coordinator;
+    InetSocketAddress listen;
+    int routeCacheSize = 100_000;
+    Duration changeWait = Duration.ofSeconds(25);
+    Duration coordinatorTimeout = Duration.ofSeconds(5);
+
+    private Builder() {}
+
+    /** The edge's name (1–64 of A-Z a-z 0-9 . _ -). */
+    public Builder edge(String name) {
+      this.edge = Objects.requireNonNull(name);
+      return this;
+    }
+
+    /** The local broker, {@code mqtt://HOST:PORT}. */
+    public Builder broker(URI uri) {
+      this.broker = Objects.requireNonNull(uri);
+      return this;
+    }
+
+    /** The coordinator, {@code http://HOST:PORT}. */
+    public Builder coordinator(URI uri) {
+      this.coordinator = Objects.requireNonNull(uri);
+      return this;
+    }
+
+    /** The UDP address to receive on; a specific address (it is what other edges send to). */
+    public Builder listen(InetSocketAddress a) {
+      this.listen = Objects.requireNonNull(a);
+      return this;
+    }
+
+    public Builder routeCacheSize(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("route cache size must be at least 1");
+      }
+      this.routeCacheSize = n;
+      return this;
+    }
+
+    /** How long one change poll may wait at the coordinator (default 25 s). */
+    public Builder changeWait(Duration d) {
+      this.changeWait = Objects.requireNonNull(d);
+      return this;
+    }
+
+    public Builder coordinatorTimeout(Duration d) {
+      this.coordinatorTimeout = Objects.requireNonNull(d);
+      return this;
+    }
+
+    /**
+     * Binds the socket, registers at the coordinator, connects to the broker and subscribes;
+     * refuses with a clear message if any of them fails.
+     */
+    public EdgeAgent start() throws IOException {
+      if (edge == null || broker == null || coordinator == null || listen == null) {
+        throw new IllegalArgumentException("an agent needs edge, broker, coordinator and listen");
+      }
+      if (!DatagramCodec.EDGE_NAME.matcher(edge).matches()) {
+        throw new IllegalArgumentException(
+            "edge name '" + edge + "' must be 1–64 of A-Z a-z 0-9 . _ -");
+      }
+      if (!"mqtt".equals(broker.getScheme()) || broker.getHost() == null || broker.getPort() < 0) {
+        throw new IllegalArgumentException(
+            "--broker must be mqtt://HOST:PORT, not '" + broker + "'");
+      }
+      if (!"http".equals(coordinator.getScheme())
+          || coordinator.getHost() == null
+          || coordinator.getPort() < 0) {
+        throw new IllegalArgumentException(
+            "--coordinator must be http://HOST:PORT, not '" + coordinator + "'");
+      }
+      if (listen.isUnresolved() || listen.getAddress().isAnyLocalAddress()) {
+        throw new IllegalArgumentException(
+            "--listen needs a specific address (other edges send to it), not " + listen);
+      }
+      return MqttEdgeAgent.start(this);
+    }
+  }
+}

@@ -1,0 +1,252 @@
+package org.netpubsub.edge.coordinator;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.netpubsub.edge.mqtt.TopicFilters;
+
+/**
+ * The coordinator's thread-safe core: {@link CoordinatorState} under one lock, written through to
+ * the {@link CoordinatorStore}, with the network groups in network mode. A filter change answers
+ * once every agent holding an affected route has acknowledged it (or {@code ackTimeout} passed), so
+ * an acknowledged subscription is in every route given out afterwards.
+ */
+final class CoordinatorService {
+  private static final Logger LOG = Logger.getLogger(CoordinatorService.class.getName());
+
+  /** One route target: an edge's agent ({@code spray}) or the network's address. */
+  record Target(String edge, InetSocketAddress address) {}
+
+  record RouteReply(String topic, long version, String mode, List<Target> targets) {}
+
+  record FilterReply(long version, List<String> changed, boolean synced) {}
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final CoordinatorState state;
+  private final CoordinatorStore store;
+  private final Optional<NetworkGroups> network;
+  private final Duration ackTimeout;
+
+  CoordinatorService(
+      CoordinatorStore store, Optional<GroupController> controller, Duration ackTimeout) {
+    this.store = store;
+    this.ackTimeout = ackTimeout;
+    this.state = new CoordinatorState(store.version());
+    store.edges().forEach(state::restore);
+    store.saveVersion(state.version());
+    this.network = controller.map(c -> new NetworkGroups(c, store));
+  }
+
+  String mode() {
+    return network.isPresent() ? "network" : "spray";
+  }
+
+  /** Registers an edge; returns the filters the coordinator already has for it. */
+  Set<String> register(Edge e) {
+    CoordinatorState.Change c;
+    lock.lock();
+    try {
+      store.putEdge(e);
+      c = state.register(e);
+      store.saveVersion(c.version());
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    awaitAcks(c);
+    lock.lock();
+    try {
+      return state.filters(e.name());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  long leave(String name) {
+    CoordinatorState.Change c;
+    lock.lock();
+    try {
+      requireEdge(name);
+      store.removeEdge(name);
+      c = state.leave(name);
+      store.saveVersion(c.version());
+      network.ifPresent(n -> n.membershipChanged(state, c.changedFilters()));
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    awaitAcks(c);
+    return c.version();
+  }
+
+  FilterReply updateFilters(String edge, List<String> added, List<String> removed) {
+    CoordinatorState.Change c;
+    lock.lock();
+    try {
+      requireEdge(edge);
+      // validate first, so the database and the state never disagree
+      added.forEach(TopicFilters::checkFilter);
+      removed.forEach(TopicFilters::checkFilter);
+      store.addFilters(edge, added);
+      store.removeFilters(edge, removed);
+      c = state.updateFilters(edge, added, removed);
+      if (!c.changedFilters().isEmpty()) {
+        store.saveVersion(c.version());
+        network.ifPresent(n -> n.membershipChanged(state, c.changedFilters()));
+        changed.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+    return new FilterReply(c.version(), c.changedFilters(), awaitAcks(c));
+  }
+
+  RouteReply route(String topic, String origin, boolean retain) {
+    lock.lock();
+    try {
+      CoordinatorState.RouteAnswer a = state.route(topic, origin, retain);
+      List<Target> spray = new ArrayList<>();
+      for (Edge e : a.targets()) {
+        spray.add(new Target(e.name(), new InetSocketAddress(e.address(), e.port())));
+      }
+      // retained messages go to every edge: sprayed in both modes (docs/edge.md)
+      if (network.isEmpty() || retain || spray.isEmpty()) {
+        return new RouteReply(topic, a.version(), "spray", spray);
+      }
+      Edge from = state.edge(origin).orElseThrow();
+      try {
+        String to = network.get().sendTo(topic, from, state.members(topic), state.edges());
+        return new RouteReply(
+            topic,
+            a.version(),
+            "network",
+            List.of(new Target(null, new InetSocketAddress(to, from.port()))));
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "network group for '" + topic + "', spraying: " + e.getMessage());
+        return new RouteReply(topic, a.version(), "spray", spray);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Long-poll: acknowledges changes up to {@code after}, then answers as soon as {@code edge} has
+   * routes to drop, or after {@code wait} with nothing to drop.
+   */
+  CoordinatorState.Changes changes(String edge, long after, Duration wait)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    lock.lock();
+    try {
+      requireEdge(edge);
+      long ackedBefore = state.acked(edge);
+      while (true) {
+        Optional<CoordinatorState.Changes> c = state.poll(edge, after);
+        if (state.acked(edge) > ackedBefore) {
+          ackedBefore = state.acked(edge);
+          changed.signalAll(); // the acknowledgement may complete a change someone waits for
+        }
+        if (c.isPresent()) {
+          return c.get();
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || state.edge(edge).isEmpty()) {
+          return new CoordinatorState.Changes(state.version(), false, Set.of());
+        }
+        changed.awaitNanos(left);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  Map<Edge, Set<String>> snapshot() {
+    lock.lock();
+    try {
+      Map<Edge, Set<String>> out = new java.util.LinkedHashMap<>();
+      state.edges().values().forEach(e -> out.put(e, state.filters(e.name())));
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  long version() {
+    lock.lock();
+    try {
+      return state.version();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  Optional<String> groupName(String topic) {
+    lock.lock();
+    try {
+      return network.flatMap(n -> n.name(topic));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Wakes every long-poll (shutdown). */
+  void wakeAll() {
+    lock.lock();
+    try {
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean awaitAcks(CoordinatorState.Change c) {
+    if (c.mustAck().isEmpty()) {
+      return true;
+    }
+    long deadline = System.nanoTime() + ackTimeout.toNanos();
+    lock.lock();
+    try {
+      while (true) {
+        List<String> missing =
+            c.mustAck().stream().filter(e -> !state.acknowledged(e, c.version())).toList();
+        if (missing.isEmpty()) {
+          return true;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          LOG.warning(
+              "change "
+                  + c.version()
+                  + " not acknowledged within "
+                  + ackTimeout
+                  + " by "
+                  + missing);
+          return false;
+        }
+        changed.await(left, TimeUnit.NANOSECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void requireEdge(String name) {
+    if (state.edge(name).isEmpty()) {
+      throw new java.util.NoSuchElementException("no edge named '" + name + "'");
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package org.netpubsub.edge.coordinator;
+
+import java.io.Closeable;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The coordinator's durable state: edges, the filters present at each, topic → network group, and
+ * the change counter. All SQL lives in one implementation per database; {@link #open} picks it by
+ * URL. Implementations are thread-safe.
+ */
+public interface CoordinatorStore extends Closeable {
+  /** A network group: the controller's name for a topic's tree and the edges that send on it. */
+  record Group(String topic, String name, Set<String> sources) {}
+
+  /**
+   * Opens {@code sqlite:PATH} (created if missing). {@code postgresql://…} is refused as not
+   * supported in this build; anything else is an error.
+   */
+  static CoordinatorStore open(String url) {
+    if (url.startsWith("sqlite:")) {
+      String path = url.substring("sqlite:".length());
+      if (path.isEmpty()) {
+        throw new IllegalArgumentException("--db sqlite:PATH needs a path");
+      }
+      return SqliteCoordinatorStore.open(path);
+    }
+    if (url.startsWith("postgresql:") || url.startsWith("postgres:")) {
+      throw new IllegalArgumentException(
+          "PostgreSQL is not supported in this build; use --db sqlite:PATH");
+    }
+    throw new IllegalArgumentException("--db must be sqlite:PATH, not '" + url + "'");
+  }
+
+  long version();
+
+  void saveVersion(long version);
+
+  /** Every edge with its filters. */
+  Map<Edge, List<String>> edges();
+
+  void putEdge(Edge e);
+
+  void removeEdge(String name);
+
+  void addFilters(String edge, Collection<String> filters);
+
+  void removeFilters(String edge, Collection<String> filters);
+
+  List<Group> groups();
+
+  void putGroup(Group g);
+
+  void removeGroup(String topic);
+
+  @Override
+  void close();
+}

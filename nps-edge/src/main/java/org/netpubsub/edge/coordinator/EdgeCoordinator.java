@@ -1,0 +1,120 @@
+package org.netpubsub.edge.coordinator;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The running edge coordinator: the REST API of docs/edge.md over a {@link CoordinatorStore}, in
+ * spray mode or (with a network controller) network mode. Started by its builder; {@link #close}
+ * stops the server and closes the database.
+ */
+public interface EdgeCoordinator extends Closeable {
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Where the REST API listens. */
+  InetSocketAddress address();
+
+  /** {@code spray} or {@code network}. */
+  String mode();
+
+  /** Every edge and the filters present at it (for status output and tests). */
+  Map<Edge, Set<String>> edges();
+
+  /** The controller group of {@code topic} in network mode, if it has one. */
+  Optional<String> groupName(String topic);
+
+  @Override
+  void close();
+
+  /** Configures and starts a coordinator. */
+  final class Builder {
+    private InetSocketAddress listen = new InetSocketAddress("127.0.0.1", 0);
+    private String database;
+    private URI controller;
+    private GroupController groups;
+    private Duration changeWait = Duration.ofSeconds(25);
+    private Duration ackTimeout = Duration.ofSeconds(2);
+    private Duration controllerTimeout = Duration.ofSeconds(5);
+
+    private Builder() {}
+
+    public Builder listen(InetSocketAddress a) {
+      this.listen = Objects.requireNonNull(a);
+      return this;
+    }
+
+    /** {@code sqlite:PATH} (required). */
+    public Builder database(String url) {
+      this.database = Objects.requireNonNull(url);
+      return this;
+    }
+
+    /** Network mode: the network controller's base URL ({@code http://HOST:PORT}). */
+    public Builder controller(URI base) {
+      this.controller = base;
+      return this;
+    }
+
+    /** How long a change poll waits when nothing changes (default 25 s). */
+    public Builder changeWait(Duration d) {
+      this.changeWait = requirePositive(d, "changeWait");
+      return this;
+    }
+
+    /** How long a change waits for the agents' acknowledgements (default 2 s). */
+    public Builder ackTimeout(Duration d) {
+      this.ackTimeout = requirePositive(d, "ackTimeout");
+      return this;
+    }
+
+    public Builder controllerTimeout(Duration d) {
+      this.controllerTimeout = requirePositive(d, "controllerTimeout");
+      return this;
+    }
+
+    /** For tests: a {@link GroupController} instead of the HTTP one (implies network mode). */
+    Builder groupController(GroupController g) {
+      this.groups = g;
+      return this;
+    }
+
+    public EdgeCoordinator start() throws IOException {
+      if (database == null) {
+        throw new IllegalArgumentException("the coordinator needs a database (sqlite:PATH)");
+      }
+      Optional<GroupController> g = Optional.ofNullable(groups);
+      if (g.isEmpty() && controller != null) {
+        if (!"http".equals(controller.getScheme()) || controller.getHost() == null) {
+          throw new IllegalArgumentException(
+              "--controller must be http://HOST:PORT, not '" + controller + "'");
+        }
+        g = Optional.of(new HttpGroupController(controller, controllerTimeout));
+      }
+      CoordinatorStore store = CoordinatorStore.open(database);
+      try {
+        CoordinatorService service = new CoordinatorService(store, g, ackTimeout);
+        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait);
+        return new RunningCoordinator(service, api, store);
+      } catch (IOException | RuntimeException e) {
+        store.close();
+        throw e;
+      }
+    }
+
+    private static Duration requirePositive(Duration d, String what) {
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(what + " must be positive");
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package org.netpubsub.edge.coordinator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link GroupController} over the controller's REST API: {@code PUT /v1/groups/{name}} with {@code
+ * {"members":[…],"sources":[…],"strategy":"direct"}} answered by {@code {"name":…,"sources":{SRC:
+ * {"send_to":ADDR}}}}, and {@code DELETE /v1/groups/{name}}. Failures are {@link
+ * IllegalStateException}s carrying the status and the controller's {@code error}.
+ */
+final class HttpGroupController implements GroupController {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final URI base;
+  private final HttpClient http;
+  private final Duration timeout;
+
+  HttpGroupController(URI base, Duration timeout) {
+    this.base = base;
+    this.timeout = timeout;
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(timeout)
+            .build();
+  }
+
+  @Override
+  public Map<String, String> put(String name, List<String> members, List<String> sources) {
+    ObjectNode body = JSON.createObjectNode();
+    members.forEach(body.putArray("members")::add);
+    sources.forEach(body.putArray("sources")::add);
+    body.put("strategy", "direct");
+    JsonNode reply =
+        send(
+            HttpRequest.newBuilder(uri(name))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build(),
+            false);
+    Map<String, String> sendTo = new LinkedHashMap<>();
+    JsonNode s = reply.path("sources");
+    for (String src : sources) {
+      JsonNode to = s.path(src).path("send_to");
+      if (!to.isTextual()) {
+        throw new IllegalStateException(
+            "network controller: group " + name + " has no send_to for source " + src);
+      }
+      sendTo.put(src, to.asText());
+    }
+    return sendTo;
+  }
+
+  @Override
+  public void delete(String name) {
+    send(HttpRequest.newBuilder(uri(name)).timeout(timeout).DELETE().build(), true);
+  }
+
+  private URI uri(String name) {
+    return base.resolve("/v1/groups/" + URLEncoder.encode(name, StandardCharsets.UTF_8));
+  }
+
+  private JsonNode send(HttpRequest req, boolean notFoundOk) {
+    HttpResponse<String> r;
+    try {
+      r = http.send(req, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new IllegalStateException("network controller unreachable at " + base + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    if (r.statusCode() == 404 && notFoundOk) {
+      return JSON.createObjectNode();
+    }
+    JsonNode body;
+    try {
+      body = r.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "network controller: " + req.method() + " " + req.uri() + " answered non-JSON", e);
+    }
+    if (r.statusCode() / 100 != 2) {
+      throw new IllegalStateException(
+          "network controller: "
+              + req.method()
+              + " "
+              + req.uri()
+              + " → "
+              + r.statusCode()
+              + ": "
+              + body.path("error").asText(r.body()));
+    }
+    return body;
+  }
+}

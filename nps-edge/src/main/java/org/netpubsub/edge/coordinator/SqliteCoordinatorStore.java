@@ -1,0 +1,182 @@
+package org.netpubsub.edge.coordinator;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** {@link CoordinatorStore} in one SQLite file over one JDBC connection (calls serialised). */
+final class SqliteCoordinatorStore implements CoordinatorStore {
+  private static final String[] SCHEMA = {
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS edges (name TEXT PRIMARY KEY, address TEXT NOT NULL,"
+        + " port INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS filters (edge TEXT NOT NULL REFERENCES edges(name)"
+        + " ON DELETE CASCADE, filter TEXT NOT NULL, PRIMARY KEY (edge, filter))",
+    // sources: edge names separated by a space (edge names have none)
+    "CREATE TABLE IF NOT EXISTS groups (topic TEXT PRIMARY KEY, name TEXT NOT NULL,"
+        + " sources TEXT NOT NULL)",
+  };
+
+  private final Connection db;
+
+  private SqliteCoordinatorStore(Connection db) {
+    this.db = db;
+  }
+
+  static SqliteCoordinatorStore open(String path) {
+    try {
+      Connection c = DriverManager.getConnection("jdbc:sqlite:" + path);
+      try (Statement s = c.createStatement()) {
+        s.execute("PRAGMA foreign_keys = ON");
+        s.execute("PRAGMA journal_mode = WAL");
+        for (String ddl : SCHEMA) {
+          s.execute(ddl);
+        }
+      }
+      return new SqliteCoordinatorStore(c);
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("cannot open SQLite database " + path + ": " + e, e);
+    }
+  }
+
+  @Override
+  public synchronized long version() {
+    try (PreparedStatement p = db.prepareStatement("SELECT value FROM meta WHERE key='version'");
+        ResultSet r = p.executeQuery()) {
+      return r.next() ? r.getLong(1) : 0;
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  @Override
+  public synchronized void saveVersion(long version) {
+    update(
+        "INSERT INTO meta (key, value) VALUES ('version', ?)"
+            + " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        version);
+  }
+
+  @Override
+  public synchronized Map<Edge, List<String>> edges() {
+    Map<String, Edge> byName = new LinkedHashMap<>();
+    Map<Edge, List<String>> out = new LinkedHashMap<>();
+    try (Statement s = db.createStatement()) {
+      try (ResultSet r = s.executeQuery("SELECT name, address, port FROM edges ORDER BY name")) {
+        while (r.next()) {
+          Edge e = new Edge(r.getString(1), r.getString(2), r.getInt(3));
+          byName.put(e.name(), e);
+          out.put(e, new ArrayList<>());
+        }
+      }
+      try (ResultSet r = s.executeQuery("SELECT edge, filter FROM filters ORDER BY edge, filter")) {
+        while (r.next()) {
+          Edge e = byName.get(r.getString(1));
+          if (e != null) {
+            out.get(e).add(r.getString(2));
+          }
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  @Override
+  public synchronized void putEdge(Edge e) {
+    update(
+        "INSERT INTO edges (name, address, port) VALUES (?, ?, ?) ON CONFLICT(name)"
+            + " DO UPDATE SET address = excluded.address, port = excluded.port",
+        e.name(),
+        e.address(),
+        e.port());
+  }
+
+  @Override
+  public synchronized void removeEdge(String name) {
+    update("DELETE FROM edges WHERE name = ?", name);
+  }
+
+  @Override
+  public synchronized void addFilters(String edge, Collection<String> filters) {
+    for (String f : filters) {
+      update("INSERT OR IGNORE INTO filters (edge, filter) VALUES (?, ?)", edge, f);
+    }
+  }
+
+  @Override
+  public synchronized void removeFilters(String edge, Collection<String> filters) {
+    for (String f : filters) {
+      update("DELETE FROM filters WHERE edge = ? AND filter = ?", edge, f);
+    }
+  }
+
+  @Override
+  public synchronized List<Group> groups() {
+    List<Group> out = new ArrayList<>();
+    try (Statement s = db.createStatement();
+        ResultSet r = s.executeQuery("SELECT topic, name, sources FROM groups ORDER BY topic")) {
+      while (r.next()) {
+        String src = r.getString(3);
+        out.add(
+            new Group(
+                r.getString(1),
+                r.getString(2),
+                src.isEmpty() ? new TreeSet<>() : new TreeSet<>(Arrays.asList(src.split(" ")))));
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  @Override
+  public synchronized void putGroup(Group g) {
+    update(
+        "INSERT INTO groups (topic, name, sources) VALUES (?, ?, ?) ON CONFLICT(topic)"
+            + " DO UPDATE SET name = excluded.name, sources = excluded.sources",
+        g.topic(),
+        g.name(),
+        String.join(" ", new TreeSet<>(g.sources())));
+  }
+
+  @Override
+  public synchronized void removeGroup(String topic) {
+    update("DELETE FROM groups WHERE topic = ?", topic);
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      db.close();
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  private void update(String sql, Object... args) {
+    try (PreparedStatement p = db.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        p.setObject(i + 1, args[i]);
+      }
+      p.executeUpdate();
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  private static IllegalStateException failed(SQLException e) {
+    return new IllegalStateException("coordinator database: " + e.getMessage(), e);
+  }
+}

@@ -1,0 +1,129 @@
+package org.netpubsub.edge.broker;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import org.netpubsub.edge.client.Poll;
+import org.netpubsub.edge.coordinator.EdgeCoordinator;
+
+/**
+ * Edges on loopback for tests: an in-process coordinator (spray mode, SQLite in {@code dir}), and
+ * per edge a real Mosquitto process with an in-process agent.
+ */
+final class EdgeCluster implements Closeable {
+  private final String db;
+  EdgeCoordinator coordinator;
+  final List<Mosquitto> brokers = new ArrayList<>();
+  final List<EdgeAgent> agents = new ArrayList<>();
+
+  private final URI controller;
+  private final IntFunction<InetSocketAddress> listen;
+
+  private EdgeCluster(Path dir, URI controller, IntFunction<InetSocketAddress> listen) {
+    this.db = "sqlite:" + dir.resolve("coordinator.db");
+    this.controller = controller;
+    this.listen = listen;
+  }
+
+  static EdgeCluster start(Path dir, int edges) throws IOException {
+    return start(dir, edges, null, i -> new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  /** Network mode with {@code controller}; agents listen where {@code listen} says. */
+  static EdgeCluster start(
+      Path dir, int edges, URI controller, IntFunction<InetSocketAddress> listen)
+      throws IOException {
+    EdgeCluster c = new EdgeCluster(dir, controller, listen);
+    try {
+      c.coordinator = c.startCoordinator(new InetSocketAddress("127.0.0.1", 0));
+      for (int i = 0; i < edges; i++) {
+        c.brokers.add(Mosquitto.start(dir));
+        c.agents.add(c.startAgent(i));
+      }
+      return c;
+    } catch (IOException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  private EdgeCoordinator startCoordinator(InetSocketAddress at) throws IOException {
+    return EdgeCoordinator.builder()
+        .controller(controller)
+        .listen(at)
+        .database(db)
+        .changeWait(Duration.ofSeconds(5))
+        .ackTimeout(Duration.ofSeconds(2))
+        .start();
+  }
+
+  private EdgeAgent startAgent(int i) throws IOException {
+    InetSocketAddress c = coordinator.address();
+    return EdgeAgent.builder()
+        .edge("e" + i)
+        .broker(brokers.get(i).uri())
+        .coordinator(URI.create("http://127.0.0.1:" + c.getPort()))
+        .listen(listen.apply(i))
+        .changeWait(Duration.ofSeconds(5))
+        .start();
+  }
+
+  String pahoUri(int edge) {
+    return brokers.get(edge).pahoUri();
+  }
+
+  /** Waits until the coordinator has acknowledged {@code filter} at {@code edge}. */
+  void awaitFilter(int edge, String filter) {
+    EdgeAgent a = agents.get(edge);
+    Poll.until(
+        "filter " + filter + " acknowledged at e" + edge,
+        Duration.ofSeconds(10),
+        () -> a.acknowledgedFilters().contains(filter) && !a.reportsPending());
+  }
+
+  /** Waits until every datagram sent has been read and handled. */
+  void settle() {
+    Poll.until(
+        "datagrams settled",
+        Duration.ofSeconds(10),
+        () -> {
+          long sent = 0;
+          long read = 0;
+          for (EdgeAgent a : agents) {
+            AgentStats s = a.stats();
+            sent += s.forwarded();
+            read += s.received();
+            if (s.received() != s.published() + s.droppedTotal()) {
+              return false;
+            }
+          }
+          return sent == read;
+        });
+  }
+
+  void restartAgent(int i) throws IOException {
+    agents.get(i).close();
+    agents.set(i, startAgent(i));
+  }
+
+  void restartCoordinator() throws IOException {
+    InetSocketAddress at = coordinator.address();
+    coordinator.close();
+    coordinator = startCoordinator(at);
+  }
+
+  @Override
+  public void close() {
+    agents.forEach(EdgeAgent::close);
+    brokers.forEach(Mosquitto::close);
+    if (coordinator != null) {
+      coordinator.close();
+    }
+  }
+}
