@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -13,6 +14,7 @@ import org.netpubsub.controller.app.ControllerApi;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.multicast.LinkLoadMonitor;
 import org.netpubsub.controller.multicast.MulticastGroups;
+import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import picocli.CommandLine.Command;
@@ -47,6 +49,8 @@ final class ControllerCommand implements Callable<Integer> {
   @Mixin PubSubOptions pubsub;
 
   @Mixin TrafficEngineeringOptions te;
+
+  @Mixin ForwardingOptions forwarding;
 
   @Spec CommandSpec spec;
 
@@ -101,12 +105,15 @@ final class ControllerCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--probe-interval-ms must be at least 100");
     }
     Optional<LinkLoadMonitor.Settings> teSettings = te.settings();
+    NetworkController.Forwarding how = forwarding.mode();
+    List<ControllerApp> busApps = forwarding.busApps();
     NetworkController controller =
         NetworkController.start(
             NetworkController.Config.defaults()
                 .withPort(of.getHostString(), of.getPort())
                 .withProbeInterval(probeIntervalMs)
-                .withNorthbound(distribution(nbi), remoteApps(nbiRemote)));
+                .withNorthbound(distribution(nbi), remoteApps(nbiRemote))
+                .withForwarding(how, busApps));
     ControllerApi rest;
     Optional<LinkLoadMonitor> monitor;
     try {
@@ -140,6 +147,7 @@ final class ControllerCommand implements Callable<Integer> {
       o.put("pubsub", pubsub.schema != null);
       o.put("nbi", nbi);
       o.put("traffic_engineering", monitor.isPresent());
+      o.put("forwarding", forwarding.forwarding);
       controller.northbound().remoteEndpoints().ifPresent(e -> o.put("nbi_remote", e.control()));
       JsonOutput.printLine(out, o);
     } else {

@@ -91,6 +91,35 @@ class ControllerCommandTest {
   }
 
   @Test
+  void reactiveForwardingRunsTheChosenAppsAndItsBadOptionsAreBadInput() throws Exception {
+    int code =
+        run(
+            "controller",
+            "--openflow",
+            "tcp:127.0.0.1:0",
+            "--api",
+            "http://127.0.0.1:0",
+            "--forwarding",
+            "reactive",
+            "--apps",
+            "simple+3red",
+            "--nbi-topics",
+            "bytes",
+            "--json",
+            "--exit-after-start");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    assertThat(o.get("forwarding").asText()).isEqualTo("reactive");
+    assertThat(run("controller", "--forwarding", "flooding")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--forwarding must be routed or reactive");
+    assertThat(run("controller", "--forwarding", "reactive", "--nbi-topics", "regex"))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(run("controller", "--forwarding", "reactive", "--apps", "ryu"))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("apps start with simple");
+  }
+
+  @Test
   void badAddressesAreBadInput() {
     assertThat(run("controller", "--openflow", "udp:1.2.3.4:6653")).isEqualTo(Nps.EXIT_BAD_INPUT);
     assertThat(err.toString()).contains("tcp:HOST:PORT");

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.netpubsub.controller.nbi.AppContext;
+import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
@@ -73,9 +74,18 @@ import org.netpubsub.network.topology.TopologyChange;
 public final class NetworkController implements Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
 
+  /** How IPv6 unicast is forwarded. */
+  public enum Forwarding {
+    /** Shortest-path routes to every known host, installed ahead of traffic. */
+    ROUTED,
+    /** Nothing ahead: table misses go to the controller, and bus apps forward (EMD Fig. 10). */
+    REACTIVE
+  }
+
   /**
    * Settings: where to listen, how often to probe, the clock (milliseconds), how the northbound bus
-   * distributes packet-ins and where remote apps connect to it (null: no remote apps).
+   * distributes packet-ins and where remote apps connect to it (null: no remote apps), how unicast
+   * is forwarded, and the apps that run on the bus besides the core's.
    */
   public record Config(
       String bindAddress,
@@ -83,22 +93,50 @@ public final class NetworkController implements Closeable {
       long probeIntervalMillis,
       LongSupplier clock,
       DistributionMode northbound,
-      RemoteAppEndpoints remoteApps) {
+      RemoteAppEndpoints remoteApps,
+      Forwarding forwarding,
+      List<ControllerApp> apps) {
+    public Config {
+      apps = List.copyOf(apps);
+    }
+
     public static Config defaults() {
       return new Config(
-          "0.0.0.0", 6653, 5_000, System::currentTimeMillis, DistributionMode.CLASSIFIED, null);
+          "0.0.0.0",
+          6653,
+          5_000,
+          System::currentTimeMillis,
+          DistributionMode.CLASSIFIED,
+          null,
+          Forwarding.ROUTED,
+          List.of());
     }
 
     public Config withPort(String address, int port) {
-      return new Config(address, port, probeIntervalMillis, clock, northbound, remoteApps);
+      return new Config(
+          address, port, probeIntervalMillis, clock, northbound, remoteApps, forwarding, apps);
     }
 
     public Config withProbeInterval(long millis) {
-      return new Config(bindAddress, openflowPort, millis, clock, northbound, remoteApps);
+      return new Config(
+          bindAddress, openflowPort, millis, clock, northbound, remoteApps, forwarding, apps);
     }
 
     public Config withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
-      return new Config(bindAddress, openflowPort, probeIntervalMillis, clock, mode, remote);
+      return new Config(
+          bindAddress, openflowPort, probeIntervalMillis, clock, mode, remote, forwarding, apps);
+    }
+
+    public Config withForwarding(Forwarding how, List<ControllerApp> busApps) {
+      return new Config(
+          bindAddress,
+          openflowPort,
+          probeIntervalMillis,
+          clock,
+          northbound,
+          remoteApps,
+          how,
+          busApps);
     }
   }
 
@@ -149,6 +187,7 @@ public final class NetworkController implements Closeable {
             .reply(
                 ReplyRule.neighbourSolicitationFor(a -> topology.host(a).isPresent()),
                 (in, core) -> submit(() -> answerSolicitation(in, core)));
+    config.apps().forEach(nb::app);
     nb.flowSink((dpid, mod) -> submit(() -> applyBusFlow(dpid, mod)));
     if (config.remoteApps() != null) {
       nb.remoteApps(config.remoteApps());
@@ -439,7 +478,10 @@ public final class NetworkController implements Closeable {
       return;
     }
     topology = next;
-    baseFlows = UnicastRouting.desiredFlows(next);
+    baseFlows =
+        config.forwarding() == Forwarding.ROUTED
+            ? UnicastRouting.desiredFlows(next)
+            : UnicastRouting.reactiveFlows(next);
     contributors.forEach(app -> app.topologyChanged(next));
     bus.routesChanged(next, ownRoutes(next));
     refreshDesired(next.switches(), true);

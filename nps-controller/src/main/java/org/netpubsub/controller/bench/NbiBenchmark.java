@@ -112,7 +112,7 @@ public final class NbiBenchmark {
   }
 
   /** "simple", "simple+red", "simple+3red": the forwarding app and N redundant apps. */
-  static List<ControllerApp> apps(
+  public static List<ControllerApp> apps(
       String spec, int subscribed, Duration redundantWork, TopicKind kind) {
     String[] parts = spec.split("\\+");
     if (!parts[0].equals("simple")) {

@@ -47,6 +47,24 @@ public final class UnicastRouting {
 
   private UnicastRouting() {}
 
+  /** The table-miss entry of reactive forwarding: below everything. */
+  public static final int PRIORITY_MISS = 0;
+
+  /**
+   * The entries of reactive forwarding, where apps on the northbound bus forward what misses (EMD
+   * Fig. 10): the control entries plus a table-miss entry sending the whole packet to the
+   * controller, on every switch.
+   */
+  public static SortedMap<Long, List<FlowEntry>> reactiveFlows(Topology t) {
+    SortedMap<Long, List<FlowEntry>> out = new TreeMap<>(SwitchPort.DPID_ORDER);
+    for (long dpid : t.switches()) {
+      List<FlowEntry> flows = new ArrayList<>(controlFlows());
+      flows.add(base(PRIORITY_MISS).match(Match.ANY).apply(toController()).build());
+      out.put(dpid, List.copyOf(flows));
+    }
+    return out;
+  }
+
   /** The entries every switch should hold, for every switch of the topology. */
   public static SortedMap<Long, List<FlowEntry>> desiredFlows(Topology t) {
     SortedMap<Long, List<FlowEntry>> out = new TreeMap<>(SwitchPort.DPID_ORDER);

@@ -80,6 +80,18 @@ class UnicastRoutingTest {
   }
 
   @Test
+  void reactiveForwardingSendsEveryMissToTheControllerAndRoutesNothing() {
+    net.install(UnicastRouting.reactiveFlows(line));
+    Trace t = net.send("h1", PacketHeaders.udp6(A1, A3, 5000, 5001));
+    assertThat(t.deliveries()).isEmpty();
+    assertThat(t.packetIns()).hasSize(1);
+    assertThat(t.packetIns().get(0).dpid()).isEqualTo(1L);
+    assertThat(UnicastRouting.reactiveFlows(line).get(2L))
+        .containsAll(UnicastRouting.controlFlows())
+        .anyMatch(f -> f.priority() == UnicastRouting.PRIORITY_MISS);
+  }
+
+  @Test
   void pingIsRoutedAndOtherTrafficMisses() {
     net.install(UnicastRouting.desiredFlows(line));
     assertThat(net.send("h1", PacketHeaders.icmp6(A1, A3, 128)).reachesOnly("h3")).isTrue();
