@@ -41,9 +41,10 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
   @Option(
       names = "--db",
       required = true,
-      paramLabel = "sqlite:PATH",
+      paramLabel = "URL",
       description =
-          "The database: sqlite:PATH (created if missing). PostgreSQL is not in this build.")
+          "The database: sqlite:PATH (created if missing) or"
+              + " postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE (tables created if missing).")
   String db;
 
   @Option(

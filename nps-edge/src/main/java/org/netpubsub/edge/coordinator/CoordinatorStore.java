@@ -16,8 +16,9 @@ public interface CoordinatorStore extends Closeable {
   record Group(String topic, String name, Set<String> sources) {}
 
   /**
-   * Opens {@code sqlite:PATH} (created if missing). {@code postgresql://…} is refused as not
-   * supported in this build; anything else is an error.
+   * Opens {@code sqlite:PATH} (created if missing) or {@code
+   * postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE} (an existing database; the tables are
+   * created if missing); anything else is an error.
    */
   static CoordinatorStore open(String url) {
     if (url.startsWith("sqlite:")) {
@@ -25,13 +26,13 @@ public interface CoordinatorStore extends Closeable {
       if (path.isEmpty()) {
         throw new IllegalArgumentException("--db sqlite:PATH needs a path");
       }
-      return SqliteCoordinatorStore.open(path);
+      return JdbcCoordinatorStore.sqlite(path);
     }
-    if (url.startsWith("postgresql:") || url.startsWith("postgres:")) {
-      throw new IllegalArgumentException(
-          "PostgreSQL is not supported in this build; use --db sqlite:PATH");
+    if (url.startsWith("postgresql://")) {
+      return JdbcCoordinatorStore.postgresql(url);
     }
-    throw new IllegalArgumentException("--db must be sqlite:PATH, not '" + url + "'");
+    throw new IllegalArgumentException(
+        "--db must be sqlite:PATH or postgresql://HOST[:PORT]/DATABASE, not '" + url + "'");
   }
 
   long version();

@@ -52,7 +52,7 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
-    /** {@code sqlite:PATH} (required). */
+    /** {@code sqlite:PATH} or {@code postgresql://…/DATABASE} (required). */
     public Builder database(String url) {
       this.database = Objects.requireNonNull(url);
       return this;
@@ -89,7 +89,8 @@ public interface EdgeCoordinator extends Closeable {
 
     public EdgeCoordinator start() throws IOException {
       if (database == null) {
-        throw new IllegalArgumentException("the coordinator needs a database (sqlite:PATH)");
+        throw new IllegalArgumentException(
+            "the coordinator needs a database (sqlite:PATH or postgresql://HOST/DATABASE)");
       }
       Optional<GroupController> g = Optional.ofNullable(groups);
       if (g.isEmpty() && controller != null) {

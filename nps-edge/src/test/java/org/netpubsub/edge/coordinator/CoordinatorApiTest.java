@@ -128,11 +128,11 @@ class CoordinatorApiTest {
   }
 
   @Test
-  void postgresqlIsRefusedAsNotInThisBuild() {
+  void anUnreachableOrUnknownDatabaseIsRefused() {
     assertThatThrownBy(
-            () -> EdgeCoordinator.builder().database("postgresql://localhost/nps").start())
+            () -> EdgeCoordinator.builder().database("postgresql://127.0.0.1:1/nps").start())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not supported in this build");
+        .hasMessageContaining("cannot open PostgreSQL database");
     assertThatThrownBy(() -> EdgeCoordinator.builder().database("mysql:x").start())
         .hasMessageContaining("sqlite:PATH");
   }

@@ -1,5 +1,7 @@
 package org.netpubsub.edge.coordinator;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,12 +14,17 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeSet;
 
-/** {@link CoordinatorStore} in one SQLite file over one JDBC connection (calls serialised). */
-final class SqliteCoordinatorStore implements CoordinatorStore {
+/**
+ * {@link CoordinatorStore} over one JDBC connection (calls serialised), in a SQLite file or a
+ * PostgreSQL database: the statements are the SQL both understand (upserts with {@code ON
+ * CONFLICT}), so only connecting differs.
+ */
+final class JdbcCoordinatorStore implements CoordinatorStore {
   private static final String[] SCHEMA = {
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS edges (name TEXT PRIMARY KEY, address TEXT NOT NULL,"
         + " port INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS filters (edge TEXT NOT NULL REFERENCES edges(name)"
@@ -29,24 +36,69 @@ final class SqliteCoordinatorStore implements CoordinatorStore {
 
   private final Connection db;
 
-  private SqliteCoordinatorStore(Connection db) {
+  private JdbcCoordinatorStore(Connection db) {
     this.db = db;
   }
 
-  static SqliteCoordinatorStore open(String path) {
+  /** A SQLite file, created if missing. */
+  static JdbcCoordinatorStore sqlite(String path) {
     try {
       Connection c = DriverManager.getConnection("jdbc:sqlite:" + path);
       try (Statement s = c.createStatement()) {
         s.execute("PRAGMA foreign_keys = ON");
         s.execute("PRAGMA journal_mode = WAL");
-        for (String ddl : SCHEMA) {
-          s.execute(ddl);
-        }
       }
-      return new SqliteCoordinatorStore(c);
+      return withSchema(c);
     } catch (SQLException e) {
       throw new IllegalArgumentException("cannot open SQLite database " + path + ": " + e, e);
     }
+  }
+
+  /**
+   * A PostgreSQL database, {@code postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE}; the tables
+   * are created if missing.
+   */
+  static JdbcCoordinatorStore postgresql(String url) {
+    URI u;
+    try {
+      u = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("not a PostgreSQL URL: " + url, e);
+    }
+    String database = u.getPath() == null ? "" : u.getPath().replaceFirst("^/", "");
+    if (u.getHost() == null || database.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--db postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE, not '" + url + "'");
+    }
+    Properties p = new Properties();
+    if (u.getUserInfo() != null) {
+      String[] user = u.getUserInfo().split(":", 2);
+      p.setProperty("user", user[0]);
+      if (user.length == 2) {
+        p.setProperty("password", user[1]);
+      }
+    }
+    String jdbc =
+        "jdbc:postgresql://"
+            + u.getHost()
+            + (u.getPort() > 0 ? ":" + u.getPort() : "")
+            + "/"
+            + database;
+    try {
+      return withSchema(DriverManager.getConnection(jdbc, p));
+    } catch (SQLException e) {
+      throw new IllegalArgumentException(
+          "cannot open PostgreSQL database " + u.getHost() + "/" + database + ": " + e, e);
+    }
+  }
+
+  private static JdbcCoordinatorStore withSchema(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      for (String ddl : SCHEMA) {
+        s.execute(ddl);
+      }
+    }
+    return new JdbcCoordinatorStore(c);
   }
 
   @Override
@@ -111,7 +163,10 @@ final class SqliteCoordinatorStore implements CoordinatorStore {
   @Override
   public synchronized void addFilters(String edge, Collection<String> filters) {
     for (String f : filters) {
-      update("INSERT OR IGNORE INTO filters (edge, filter) VALUES (?, ?)", edge, f);
+      update(
+          "INSERT INTO filters (edge, filter) VALUES (?, ?) ON CONFLICT (edge, filter) DO NOTHING",
+          edge,
+          f);
     }
   }
 
