@@ -326,6 +326,16 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     }
   }
 
+  /** The registered remote apps' names. */
+  private List<String> remoteApps() {
+    synchronized (registrations) {
+      return registrations.entrySet().stream()
+          .filter(e -> e.getValue().target() instanceof Remote)
+          .map(Map.Entry::getKey)
+          .toList();
+    }
+  }
+
   /** The way to the switches of a registered remote app, or empty. */
   Optional<AppContext> remoteContext(String app) {
     return routing.targets().get(app) instanceof Remote
@@ -370,6 +380,9 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private record Routing(TopicClassifier classifier, Map<String, Target> targets) {}
 
   private void announce(Topology t) {
+    if (gateway != null) {
+      gateway.announce(remoteApps(), t);
+    }
     for (Map.Entry<String, AppRunner> e : runners.entrySet()) {
       ControllerApp app = apps.get(e.getKey());
       try {

@@ -2,6 +2,7 @@ package org.netpubsub.controller.nbi;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.netpubsub.network.nbi.NbiTopic;
 import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.topology.Topology;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -64,7 +66,26 @@ public final class RemoteAppClient implements AutoCloseable {
   @FunctionalInterface
   public interface Handler {
     void onPacketIn(PacketInView packetIn, RemoteAppClient app);
+
+    /**
+     * The bus refused one of the app's answers: a flow-mod that would loop or black-hole a
+     * destination, or a packet-out towards a dead port. Default: ignored.
+     */
+    default void onRefused(Refusal refusal, RemoteAppClient app) {}
+
+    /**
+     * The topology, announced when it changes and after a packet-out met a dead port (Algorithm 2,
+     * line 14). Default: ignored.
+     */
+    default void onTopology(Topology topology, RemoteAppClient app) {}
   }
+
+  /**
+   * An answer the bus refused, and why: a flow-mod ({@code flowMod} present), or a packet-out
+   * answering packet-in {@code packetInId} towards {@code outPort}.
+   */
+  public record Refusal(
+      long dpid, String reason, Optional<FlowMod> flowMod, long packetInId, long outPort) {}
 
   private final String name;
   private final RemoteAppEndpoints bus;
@@ -83,6 +104,7 @@ public final class RemoteAppClient implements AutoCloseable {
   private volatile boolean running = true; // the socket threads run
   private volatile boolean registered;
   private final AtomicLong received = new AtomicLong();
+  private final AtomicLong topologies = new AtomicLong();
   private final AtomicLong handlerFailures = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
   private final AtomicLong sent = new AtomicLong();
@@ -397,14 +419,39 @@ public final class RemoteAppClient implements AutoCloseable {
       }
       case RemoteWire.PacketIn p -> {
         received.incrementAndGet();
-        try {
-          handler.onPacketIn(p.view(), this);
-        } catch (RuntimeException e) {
-          handlerFailures.incrementAndGet();
-          LOG.log(System.Logger.Level.WARNING, name + " failed on " + p.view(), e);
-        }
+        handle(() -> handler.onPacketIn(p.view(), this), p.view());
+      }
+      case RemoteWire.Refused r ->
+          handle(
+              () ->
+                  handler.onRefused(
+                      new Refusal(
+                          r.dpid(),
+                          r.reason(),
+                          Optional.ofNullable(r.flowMod()),
+                          r.packetInId(),
+                          r.outPort()),
+                      this),
+              "a refusal");
+      case RemoteWire.TopologyData t -> {
+        topologies.incrementAndGet();
+        handle(() -> handler.onTopology(t.topology(), this), "a topology");
       }
     }
+  }
+
+  private void handle(Runnable call, Object what) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      handlerFailures.incrementAndGet();
+      LOG.log(System.Logger.Level.WARNING, name + " failed on " + what, e);
+    }
+  }
+
+  /** Topology announcements received. */
+  public long topologies() {
+    return topologies.get();
   }
 
   // --- answers: PUSH ---

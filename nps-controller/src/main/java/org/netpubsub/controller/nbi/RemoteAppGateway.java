@@ -2,14 +2,19 @@ package org.netpubsub.controller.nbi;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.netpubsub.network.nbi.InvariantVerdict;
 import org.netpubsub.network.nbi.NbiTopic;
+import org.netpubsub.network.nbi.PacketOutVerdict;
+import org.netpubsub.network.topology.Topology;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -322,12 +327,41 @@ final class RemoteAppGateway implements AutoCloseable {
     answers.incrementAndGet();
     try {
       switch (a) {
-        case RemoteWire.PacketOut p ->
-            ctx.get().packetOut(p.cause(), p.dpid(), p.outPort(), p.frame());
-        case RemoteWire.FlowModAnswer f -> ctx.get().flowMod(f.dpid(), f.mod());
+        case RemoteWire.PacketOut p -> {
+          PacketOutVerdict v = ctx.get().packetOut(p.cause(), p.dpid(), p.outPort(), p.frame());
+          if (v == PacketOutVerdict.DEAD_PORT) {
+            tell(
+                app,
+                RemoteWire.refusedPacketOut(
+                    p.cause(), p.dpid(), p.outPort(), "the port leads nowhere"));
+          }
+        }
+        case RemoteWire.FlowModAnswer f -> {
+          InvariantVerdict v = ctx.get().flowMod(f.dpid(), f.mod());
+          if (!v.accepted()) {
+            String why = v.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+            tell(app, RemoteWire.refusedFlowMod(f.dpid(), f.mod(), why + ": " + v.reason()));
+          }
+        }
       }
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "an answer of " + app + " failed", e);
+    }
+  }
+
+  /** Announces the topology to every remote app (from the bus's announcing thread). */
+  void announce(Collection<String> apps, Topology t) {
+    if (apps.isEmpty()) {
+      return;
+    }
+    byte[] body = RemoteWire.topology(t);
+    apps.forEach(app -> tell(app, body));
+  }
+
+  /** Queues a message for one app; one that does not fit the queue now is dropped. */
+  private void tell(String app, byte[] body) {
+    if (!outbox.offer(new Outgoing(RemoteWire.topic(app), body))) {
+      LOG.log(System.Logger.Level.WARNING, "remote app {0} missed a notice: queue full", app);
     }
   }
 

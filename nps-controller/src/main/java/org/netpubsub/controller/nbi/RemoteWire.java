@@ -4,12 +4,20 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.netpubsub.controller.southbound.OpenFlowTranslator;
 import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.Link;
+import org.netpubsub.network.topology.MacAddress;
+import org.netpubsub.network.topology.SwitchPort;
+import org.netpubsub.network.topology.Topology;
 import org.projectfloodlight.openflow.exceptions.OFParseError;
 import org.projectfloodlight.openflow.protocol.OFFlowMod;
 import org.projectfloodlight.openflow.protocol.OFMessage;
@@ -26,6 +34,23 @@ final class RemoteWire {
 
   /** Data: a probe the app asked for ({@code PROBE app token}): the 8-byte token. */
   static final byte PROBE = 2;
+
+  /**
+   * Data: the bus refused one of the app's answers: what (1 flow-mod, 2 packet-out), dpid, a 2-byte
+   * length and the UTF-8 reason, then the flow-mod as it came (OpenFlow 1.3) or the packet-out's
+   * cause packet-in id and out_port.
+   */
+  static final byte REFUSED = 3;
+
+  /**
+   * Data: the topology, re-announced (Algorithm 2, line 14) or changed: switch count, then per
+   * switch dpid, port count, ports; link count, then per link dpid and port of both ends; host
+   * count, then per host its 16-byte address, MAC (8 bytes, low 48 bits), dpid, port.
+   */
+  static final byte TOPOLOGY = 4;
+
+  static final byte REFUSED_FLOW_MOD = 1;
+  static final byte REFUSED_PACKET_OUT = 2;
 
   /**
    * Answers (PUSH → PULL): a packet-out: cause dpid, cause in_port, cause packet-in id, dpid,
@@ -91,12 +116,69 @@ final class RemoteWire {
     return ByteBuffer.allocate(9).put(PROBE).putLong(token).array();
   }
 
+  static byte[] refusedFlowMod(long dpid, FlowMod mod, String reason) {
+    byte[] of = flowModBytes(mod);
+    return refused(REFUSED_FLOW_MOD, dpid, reason, of);
+  }
+
+  static byte[] refusedPacketOut(PacketInView cause, long dpid, long outPort, String reason) {
+    byte[] tail = ByteBuffer.allocate(8).putInt((int) cause.xid()).putInt((int) outPort).array();
+    return refused(REFUSED_PACKET_OUT, dpid, reason, tail);
+  }
+
+  private static byte[] refused(byte what, long dpid, String reason, byte[] tail) {
+    byte[] why = reason.getBytes(StandardCharsets.UTF_8);
+    if (why.length > 0xffff) {
+      why = Arrays.copyOf(why, 0xffff);
+    }
+    return ByteBuffer.allocate(1 + 1 + 8 + 2 + why.length + tail.length)
+        .put(REFUSED)
+        .put(what)
+        .putLong(dpid)
+        .putShort((short) why.length)
+        .put(why)
+        .put(tail)
+        .array();
+  }
+
+  static byte[] topology(Topology t) {
+    int size = 1 + 4 + 4 + 4;
+    for (long dpid : t.switches()) {
+      size += 8 + 4 + 8 * t.ports(dpid).size();
+    }
+    size += 32 * t.links().size() + 40 * t.hosts().size();
+    ByteBuffer b = ByteBuffer.allocate(size).put(TOPOLOGY).putInt(t.switches().size());
+    for (long dpid : t.switches()) {
+      b.putLong(dpid).putInt(t.ports(dpid).size());
+      t.ports(dpid).forEach(b::putLong);
+    }
+    b.putInt(t.links().size());
+    for (Link l : t.links()) {
+      b.putLong(l.a().dpid()).putLong(l.a().port()).putLong(l.b().dpid()).putLong(l.b().port());
+    }
+    b.putInt(t.hosts().size());
+    for (Host h : t.hosts().values()) {
+      b.putLong(h.address().high()).putLong(h.address().low()).putLong(h.mac().value());
+      b.putLong(h.attachment().dpid()).putLong(h.attachment().port());
+    }
+    return b.array();
+  }
+
   /** What a remote app receives on its data topic. */
   sealed interface Data {}
 
   record PacketIn(PacketInView view) implements Data {}
 
   record Probe(long token) implements Data {}
+
+  /**
+   * The bus refused an answer: a flow-mod ({@code flowMod} set) or a packet-out ({@code packetInId}
+   * and {@code outPort} set, {@code flowMod} null).
+   */
+  record Refused(long dpid, String reason, FlowMod flowMod, long packetInId, long outPort)
+      implements Data {}
+
+  record TopologyData(Topology topology) implements Data {}
 
   static Data decodeData(byte[] body) {
     ByteBuffer b = body(body);
@@ -115,8 +197,85 @@ final class RemoteWire {
         exactly(body, 9, "probe");
         return new Probe(b.getLong());
       }
+      case REFUSED -> {
+        return decodeRefused(body, b);
+      }
+      case TOPOLOGY -> {
+        return new TopologyData(decodeTopology(b));
+      }
       default -> throw new IllegalArgumentException("unknown data kind " + kind);
     }
+  }
+
+  private static Refused decodeRefused(byte[] body, ByteBuffer b) {
+    atLeast(body, 1 + 1 + 8 + 2, "refusal");
+    byte what = b.get();
+    long dpid = b.getLong();
+    int length = b.getShort() & 0xffff;
+    atLeast(body, 12 + length, "refusal");
+    String reason = new String(body, 12, length, StandardCharsets.UTF_8);
+    int tail = 12 + length;
+    return switch (what) {
+      case REFUSED_FLOW_MOD -> {
+        atLeast(body, tail + OFP_HEADER, "refused flow-mod");
+        yield new Refused(dpid, reason, openFlowFlowMod(body, tail), 0, 0);
+      }
+      case REFUSED_PACKET_OUT -> {
+        exactly(body, tail + 8, "refused packet-out");
+        ByteBuffer t = ByteBuffer.wrap(body, tail, 8);
+        yield new Refused(
+            dpid,
+            reason,
+            null,
+            Integer.toUnsignedLong(t.getInt()),
+            Integer.toUnsignedLong(t.getInt()));
+      }
+      default -> throw new IllegalArgumentException("unknown refusal kind " + what);
+    };
+  }
+
+  /** A topology as {@link #topology} wrote it; anything inconsistent is refused. */
+  private static Topology decodeTopology(ByteBuffer b) {
+    try {
+      Topology t = Topology.EMPTY;
+      int switches = count(b, 12);
+      for (int i = 0; i < switches; i++) {
+        long dpid = b.getLong();
+        int ports = count(b, 8);
+        List<Long> numbers = new ArrayList<>();
+        for (int p = 0; p < ports; p++) {
+          numbers.add(b.getLong());
+        }
+        t = t.addSwitch(dpid, numbers);
+      }
+      int links = count(b, 32);
+      for (int i = 0; i < links; i++) {
+        t = t.addLink(Link.of(b.getLong(), b.getLong(), b.getLong(), b.getLong()));
+      }
+      int hosts = count(b, 40);
+      for (int i = 0; i < hosts; i++) {
+        Ipv6Address a = new Ipv6Address(b.getLong(), b.getLong());
+        MacAddress mac = new MacAddress(b.getLong());
+        t = t.addHost(new Host(a, mac, new SwitchPort(b.getLong(), b.getLong())));
+      }
+      if (b.hasRemaining()) {
+        throw new IllegalArgumentException(b.remaining() + " bytes after the topology");
+      }
+      return t;
+    } catch (java.nio.BufferUnderflowException e) {
+      throw new IllegalArgumentException("a truncated topology");
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("an inconsistent topology: " + e.getMessage(), e);
+    }
+  }
+
+  /** A count whose items of at least {@code itemBytes} each still fit in the buffer. */
+  private static int count(ByteBuffer b, int itemBytes) {
+    int n = b.getInt();
+    if (n < 0 || (long) n * itemBytes > b.remaining()) {
+      throw new IllegalArgumentException("a count of " + n + " does not fit the message");
+    }
+    return n;
   }
 
   static byte[] packetOut(PacketInView cause, long dpid, long outPort, byte[] frame) {
@@ -138,15 +297,20 @@ final class RemoteWire {
 
   /** The flow-mod as an OpenFlow 1.3 FLOW_MOD (xid 0: the bus's southbound assigns its own). */
   static byte[] flowMod(long dpid, FlowMod mod) {
-    ByteBuf buf = Unpooled.buffer();
-    OpenFlowTranslator.toOpenFlow(mod, 0).writeTo(buf);
-    byte[] of = new byte[buf.readableBytes()];
-    buf.readBytes(of);
+    byte[] of = flowModBytes(mod);
     return ByteBuffer.allocate(FLOW_MOD_HEADER + of.length)
         .put(FLOW_MOD)
         .putLong(dpid)
         .put(of)
         .array();
+  }
+
+  private static byte[] flowModBytes(FlowMod mod) {
+    ByteBuf buf = Unpooled.buffer();
+    OpenFlowTranslator.toOpenFlow(mod, 0).writeTo(buf);
+    byte[] of = new byte[buf.readableBytes()];
+    buf.readBytes(of);
+    return of;
   }
 
   /** What a remote app sends back. */

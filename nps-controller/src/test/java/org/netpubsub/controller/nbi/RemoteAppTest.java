@@ -127,14 +127,14 @@ class RemoteAppTest {
             .addLink(Link.of(1, 2, 2, 1))
             .addHost(new Host(H2, new MacAddress(2), new SwitchPort(2, 3)));
     start(NorthboundBus.builder().topology(t));
-    connect(
-            "router",
+    Notices notices =
+        new Notices(
             (in, me) -> {
               me.flowMod(2, NorthboundBusTest.toH2(3)); // s2 delivers
               me.flowMod(1, NorthboundBusTest.toH2(2)); // s1 → s2
               me.flowMod(2, NorthboundBusTest.toH2(1)); // s2 → s1: a loop
-            })
-        .subscribe("ipv6_dst=2001:db8::2");
+            });
+    connect("router", notices).subscribe("ipv6_dst=2001:db8::2");
     packetIn(1, 1, Frames.udp6(H1, H2, 7073));
     poll(
         () -> bus.metrics().flowMods() + bus.metrics().refusedFlowMods() == 3,
@@ -142,6 +142,67 @@ class RemoteAppTest {
     assertThat(bus.metrics().refusedFlowMods()).isEqualTo(1);
     assertThat(s2.mods).hasSize(1); // the loop never went out
     assertThat(s1.mods).hasSize(1);
+    // ... and the app hears which one and why
+    poll(() -> notices.refusals.size() == 1, "the refusal at the app");
+    RemoteAppClient.Refusal r = notices.refusals.get(0);
+    assertThat(r.dpid()).isEqualTo(2);
+    assertThat(r.flowMod()).contains(NorthboundBusTest.toH2(1));
+    assertThat(r.reason()).startsWith("loop: ").contains("comes back");
+  }
+
+  @Test
+  void aRemotePacketOutToADeadPortIsRefusedAndTheTopologyReannounced() throws Exception {
+    Topology t =
+        Topology.EMPTY
+            .addSwitch(1, 1, 2, 3)
+            .addSwitch(2, 1, 3)
+            .addLink(Link.of(1, 2, 2, 1))
+            .addHost(new Host(H2, new MacAddress(2), new SwitchPort(2, 3)));
+    // dead ports are checked for packet-ins several apps see (Algorithm 2)
+    start(
+        NorthboundBus.builder()
+            .topology(t)
+            .app(new Recorder("other", NbiTopic.parse("eth_type=0x86dd"), new ArrayList<>())));
+    Notices notices = new Notices((in, me) -> me.packetOut(in, in.dpid(), 7, in.data()));
+    connect("stale", notices).subscribe("eth_type=0x86dd");
+    packetIn(1, 1, Frames.udp6(H1, H2, 7073));
+    poll(() -> notices.refusals.size() == 1, "the refusal at the app");
+    assertThat(notices.refusals.get(0).flowMod()).isEmpty();
+    assertThat(notices.refusals.get(0).outPort()).isEqualTo(7);
+    assertThat(notices.refusals.get(0).packetInId()).isEqualTo(1);
+    poll(() -> !notices.topologies.isEmpty(), "the topology re-announced");
+    assertThat(notices.topologies.get(0)).isEqualTo(t);
+    assertThat(s1.packetOuts).isEmpty();
+
+    Topology next = t.removeLink(Link.of(1, 2, 2, 1));
+    bus.routesChanged(next, List.of());
+    poll(() -> notices.topologies.contains(next), "a changed topology announced");
+  }
+
+  /** A remote app's handler that records the bus's refusals and topology announcements. */
+  record Notices(
+      RemoteAppClient.Handler answers,
+      List<RemoteAppClient.Refusal> refusals,
+      List<Topology> topologies)
+      implements RemoteAppClient.Handler {
+    Notices(RemoteAppClient.Handler answers) {
+      this(answers, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+    }
+
+    @Override
+    public void onPacketIn(PacketInView in, RemoteAppClient me) {
+      answers.onPacketIn(in, me);
+    }
+
+    @Override
+    public void onRefused(RemoteAppClient.Refusal r, RemoteAppClient me) {
+      refusals.add(r);
+    }
+
+    @Override
+    public void onTopology(Topology topology, RemoteAppClient me) {
+      topologies.add(topology);
+    }
   }
 
   @Test
