@@ -1,9 +1,9 @@
 """Reactive forwarding on real Open vSwitch (EMD, the setting of Fig. 10): with
 `nps controller --forwarding reactive --apps simple+3red --nbi-topics bytes` the bridges of a
-chain send table misses to the controller, the learning-switch app on the northbound bus
-(classified by protocol-independent byte windows) answers each with a flow-mod and a packet-out,
-and h1 reaches h3. The learned flows are the app's, with their idle timeout, and a reconcile
-leaves them alone."""
+chain send table misses to the controller, the forwarding app on the northbound bus (classified
+by protocol-independent byte windows) answers with flow-mods and a packet-out, and h1 reaches h3.
+Both forwarding apps: the learning switch (simple) and shortest paths (shortest). Nothing is
+installed ahead of traffic; the apps' flows carry their idle timeout."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from controller_process import STATE, Controller, free_port, learn_hosts
 from live import UpProcess, in_host, needs_root, poll
 
 
-@pytest.fixture
-def controller():
-    c = Controller(free_port(), free_port(), "--forwarding", "reactive", "--apps", "simple+3red",
+@pytest.fixture(params=["simple+3red", "shortest+3red"])
+def controller(request):
+    c = Controller(free_port(), free_port(), "--forwarding", "reactive", "--apps", request.param,
                    "--nbi-topics", "bytes")
     try:
         yield c
@@ -46,7 +46,7 @@ def learned_flows(bridge: str) -> list[str]:
 
 
 @needs_root
-def test_the_learning_switch_on_the_bus_forwards_a_chain(controller, chain):
+def test_a_forwarding_app_on_the_bus_forwards_a_chain(controller, chain):
     assert controller.started["forwarding"] == "reactive"
     poll(lambda: len(controller.get("/v1/topology")["links"]) == 2, 30, "2 links")
     hosts = chain["hosts"]
@@ -55,7 +55,7 @@ def test_the_learning_switch_on_the_bus_forwards_a_chain(controller, chain):
     for s in chain["switches"]:
         assert learned_flows(s["bridge"]) == [], "reactive: nothing installed ahead of traffic"
     poll(lambda: in_host("h1", "ping", "-6", "-c1", "-W2", h3["address"]).returncode == 0,
-         30, "h1 reaches h3 through the learning switch")
+         30, "h1 reaches h3 through the app")
     for s in chain["switches"]:
         flows = learned_flows(s["bridge"])
         assert any(h3["address"] in f and "idle_timeout=60" in f for f in flows), flows

@@ -24,8 +24,9 @@ final class ForwardingOptions {
       defaultValue = "simple",
       paramLabel = "SPEC",
       description =
-          "With --forwarding reactive: the bus apps, simple (the learning switch) plus N"
-              + " redundant apps as in simple+3red (default: ${DEFAULT-VALUE}).")
+          "With --forwarding reactive: the bus apps, simple (the learning switch) or shortest"
+              + " (shortest paths to known hosts) plus N redundant apps as in simple+3red"
+              + " (default: ${DEFAULT-VALUE}).")
   String apps;
 
   @Option(

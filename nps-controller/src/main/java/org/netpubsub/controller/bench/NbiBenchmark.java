@@ -11,6 +11,7 @@ import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.nbi.apps.LearningSwitchApp;
 import org.netpubsub.controller.nbi.apps.RedundantApp;
+import org.netpubsub.controller.nbi.apps.ShortestPathApp;
 import org.netpubsub.controller.southbound.OpenFlowServer;
 import org.netpubsub.network.nbi.NbiTopic;
 
@@ -111,13 +112,16 @@ public final class NbiBenchmark {
     }
   }
 
-  /** "simple", "simple+red", "simple+3red": the forwarding app and N redundant apps. */
+  /**
+   * "simple", "simple+red", "simple+3red": the forwarding app and N redundant apps; "shortest"
+   * instead of "simple" forwards on shortest paths instead of learning.
+   */
   public static List<ControllerApp> apps(
       String spec, int subscribed, Duration redundantWork, TopicKind kind) {
     String[] parts = spec.split("\\+");
-    if (!parts[0].equals("simple")) {
+    if (!parts[0].equals("simple") && !parts[0].equals("shortest")) {
       throw new IllegalArgumentException(
-          "apps start with simple (the forwarding app), as in simple+3red: " + spec);
+          "apps start with simple or shortest (the forwarding app), as in simple+3red: " + spec);
     }
     int redundant = 0;
     for (int i = 1; i < parts.length; i++) {
@@ -137,7 +141,10 @@ public final class NbiBenchmark {
           "subscribed redundant apps must be 0.." + redundant + ": " + subscribed);
     }
     List<ControllerApp> out = new ArrayList<>();
-    out.add(new LearningSwitchApp("simple", List.of(kind.traffic)));
+    out.add(
+        parts[0].equals("simple")
+            ? new LearningSwitchApp("simple", List.of(kind.traffic))
+            : new ShortestPathApp("shortest", List.of(kind.traffic)));
     for (int i = 0; i < redundant; i++) {
       out.add(
           new RedundantApp(
