@@ -15,8 +15,13 @@ import urllib.parse
 
 import pytest
 
+import sys
+
 from controller_process import STATE, Controller, free_port, learn_hosts, reconciled
 from live import TESTBED, UpProcess, needs_root, poll, tb
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from pubsub import linkstats  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PORT = 7447
@@ -33,7 +38,17 @@ def controller():
 
 
 @pytest.fixture
-def abilene(controller):
+def te_controller():
+    """Traffic engineering on: links of 10 Mbit/s, avoided from 65 %, held 30 s."""
+    c = Controller(free_port(), free_port(), "--te-link-mbps", "10", "--te-interval-ms", "500",
+                   "--te-hold-ms", "30000")
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+def up_abilene(controller):
     port = controller.started["openflow"].rsplit(":", 1)[1]
     up = UpProcess("--topo", "zoo:Abilene", "--controller", f"tcp:127.0.0.1:{port}",
                    "--wait-connected", "20", "--api", "none")
@@ -46,9 +61,25 @@ def abilene(controller):
         up.stop()
 
 
-def receive_round(hosts: list, source: dict, send_to: str, count: int, tag: str) -> dict:
-    """Starts a counter in every host but the source, sends `count` datagrams from the source to
-    `send_to`, and returns each host's payloads (after the counting window)."""
+@pytest.fixture
+def abilene(controller):
+    yield from up_abilene(controller)
+
+
+@pytest.fixture
+def abilene_te(te_controller):
+    yield from up_abilene(te_controller)
+
+
+def payload(tag: str, i: int, size: int) -> str:
+    return f"{tag}-{i}".ljust(size, ".")
+
+
+def receive_round(hosts: list, source: dict, send_to: str, count: int, tag: str,
+                  size: int = 0) -> dict:
+    """Starts a counter in every host but the source, sends `count` datagrams (padded to `size`
+    bytes) from the source to `send_to`, and returns each host's payloads (after the counting
+    window)."""
     counters = {}
     for h in hosts:
         if h is source:
@@ -60,10 +91,10 @@ def receive_round(hosts: list, source: dict, send_to: str, count: int, tag: str)
         counters[h["name"]] = p
     script = ("import socket,sys\n"
               "s=socket.socket(socket.AF_INET6,socket.SOCK_DGRAM)\n"
-              "for i in range(int(sys.argv[3])): s.sendto(f'{sys.argv[4]}-{i}'.encode(),"
-              "(sys.argv[1],int(sys.argv[2])))\n")
+              "for i in range(int(sys.argv[3])): s.sendto(f'{sys.argv[4]}-{i}'"
+              ".ljust(int(sys.argv[5]),'.').encode(),(sys.argv[1],int(sys.argv[2])))\n")
     sent = tb("exec", source["name"], "--", "/usr/bin/python3", "-c", script, send_to, str(PORT),
-              str(count), tag, timeout=30)
+              str(count), tag, str(size), timeout=30)
     assert sent.returncode == 0, sent.stderr
     out = {}
     for name, p in counters.items():
@@ -73,8 +104,8 @@ def receive_round(hosts: list, source: dict, send_to: str, count: int, tag: str)
     return out
 
 
-def assert_exact(result: dict, members: set, count: int, tag: str) -> None:
-    expected = [f"{tag}-{i}" for i in range(count)]
+def assert_exact(result: dict, members: set, count: int, tag: str, size: int = 0) -> None:
+    expected = [payload(tag, i, size) for i in range(count)]
     for name, got in result.items():
         if name in members:
             assert sorted(got["payloads"]) == sorted(expected), f"{name} got {got['payloads']}"
@@ -140,3 +171,72 @@ def test_shared_segment_trees_deliver_exactly_and_follow_link_failure(controller
     poll(lambda: reconciled(controller, dpids), 30, "switches reconciled after the delete")
     assert segment_groups(dpids) == 0
     assert controller.get("/v1/groups")["segments"] == 0
+
+
+def switch_link_bytes(state: dict, before: dict, after: dict) -> dict:
+    """Bytes each switch-to-switch link carried between two port-counter snapshots."""
+    names = {f"{l['a']}-{l['b']}" for l in state["links"] if l["kind"] == "switch"}
+    return {k: v for k, v in linkstats.link_bytes(state, before, after).items() if k in names}
+
+
+def group_traffic(state: dict, hosts: list, source: dict, send_to: str, tag: str,
+                  members: set) -> dict:
+    """Sends 20 datagrams of 1000 bytes to the group (far more than the LLDP probes a link carries
+    meanwhile), checks exact delivery, returns bytes per switch link."""
+    before = linkstats.snapshot(state)
+    result = receive_round(hosts, source, send_to, 20, tag, size=1000)
+    after = linkstats.snapshot(state)
+    assert_exact(result, members, 20, tag, size=1000)
+    return switch_link_bytes(state, before, after)
+
+
+@needs_root
+def test_trees_leave_a_busy_link_and_deliver_exactly_around_it(te_controller, abilene_te):
+    c, state = te_controller, abilene_te
+    poll(lambda: len(c.get("/v1/topology")["links"]) == 14, 60, "14 links discovered")
+    hosts = state["hosts"]
+    learn_hosts(c, hosts)
+    by_name = {h["name"]: h for h in hosts}
+    source, members = by_name["h1"], {"h5", "h7", "h9", "h11"}
+    path = "/v1/groups/te"
+    status, group = c.call("PUT", path, {"members": [by_name[m]["address"] for m in members],
+                                        "sources": [source["address"]]})
+    assert status == 200, group
+    dpids = [s["dpid"] for s in state["switches"]]
+    poll(lambda: reconciled(c, dpids), 30, "switches hold the group")
+    send_to = group["sources"][source["address"]]["send_to"]
+    used = group_traffic(state, hosts, source, send_to, "calm", members)
+    carrying = sorted(k for k, v in used.items() if v > 10_000)
+    assert carrying, "the group crosses switch links"
+
+    # Load one of them with 20 Mbit/s of UDP between the hosts at its ends (twice the capacity).
+    hot = next(l for l in state["links"] if l["kind"] == "switch"
+               and f"{l['a']}-{l['b']}" == carrying[0])
+    a, b = by_name["h" + hot["a"][1:]], by_name["h" + hot["b"][1:]]
+    blast = ("import socket,sys,time\n"
+             "s=socket.socket(socket.AF_INET6,socket.SOCK_DGRAM); d=b'x'*1200\n"
+             "end=time.monotonic()+float(sys.argv[2])\n"
+             "while time.monotonic()<end:\n"
+             "  t=time.monotonic()\n"
+             "  for _ in range(20): s.sendto(d,(sys.argv[1],9))\n"
+             "  time.sleep(max(0,0.01-(time.monotonic()-t)))\n")
+    load = subprocess.Popen([TESTBED, "exec", a["name"], "--", "/usr/bin/python3", "-c", blast,
+                             b["address"], "60"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        def avoided() -> bool:
+            ends = [{(x["a"]["dpid"], x["a"]["port"]), (x["b"]["dpid"], x["b"]["port"])}
+                    for x in c.get("/v1/groups")["avoided_links"]]
+            dpid = {s["name"]: s["dpid"] for s in state["switches"]}
+            want = {(dpid[hot["a"]], hot["a_port"]), (dpid[hot["b"]], hot["b_port"])}
+            return want in ends
+        poll(avoided, 30, f"link {carrying[0]} avoided", interval=0.5)
+    finally:
+        load.kill()
+        load.wait()
+    poll(lambda: reconciled(c, dpids), 30, "switches follow the move")
+    group = c.get(path)
+    send_to = group["sources"][source["address"]]["send_to"]
+    moved = group_traffic(state, hosts, source, send_to, "moved", members)
+    assert moved[carrying[0]] < 5_000, f"the group still crosses {carrying[0]}: {moved}"
+    assert any(v > 10_000 for v in moved.values()), "the moved group is seen on other links"
