@@ -3,12 +3,8 @@ package org.netpubsub.controller.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.SegmentAddresses;
@@ -35,12 +32,11 @@ import org.netpubsub.network.topology.SwitchPort;
  * with their reason.
  */
 class GroupApiTest {
-  static final ObjectMapper JSON = new ObjectMapper();
   static final long DPID = 0x2a;
 
-  final HttpClient http = HttpClient.newHttpClient();
   NetworkController controller;
   ControllerApi api;
+  Rest rest;
   SimulatedOpenFlowSwitch sw;
 
   @BeforeEach
@@ -141,17 +137,13 @@ class GroupApiTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    URI uri = URI.create("http://[::1]:" + api.address().getPort() + path);
-    HttpRequest.BodyPublisher p =
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body);
-    return http.send(
-        HttpRequest.newBuilder(uri).method(method, p).build(),
-        HttpResponse.BodyHandlers.ofString());
+    if (rest == null || rest.port() != api.address().getPort()) {
+      rest = new Rest(api.address().getPort()); // one client: requests reuse its connection
+    }
+    return rest.send(method, path, body);
   }
 
   private static JsonNode json(HttpResponse<String> r) throws Exception {
-    return JSON.readTree(r.body());
+    return Rest.json(r);
   }
 }

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashSet;
@@ -21,6 +18,7 @@ import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
@@ -44,10 +42,10 @@ class PubSubApiTest {
           .build();
   static final long DPID = 0x2a;
 
-  final HttpClient http = HttpClient.newHttpClient();
   NetworkController controller;
   PubSubService service;
   ControllerApi api;
+  Rest rest;
   SimulatedOpenFlowSwitch sw;
 
   @BeforeEach
@@ -206,17 +204,13 @@ class PubSubApiTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    URI uri = URI.create("http://[::1]:" + api.address().getPort() + path);
-    HttpRequest.BodyPublisher p =
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body);
-    return http.send(
-        HttpRequest.newBuilder(uri).method(method, p).build(),
-        HttpResponse.BodyHandlers.ofString());
+    if (rest == null || rest.port() != api.address().getPort()) {
+      rest = new Rest(api.address().getPort()); // one client: requests reuse its connection
+    }
+    return rest.send(method, path, body);
   }
 
   private static JsonNode json(HttpResponse<String> r) throws Exception {
-    return JSON.readTree(r.body());
+    return Rest.json(r);
   }
 }
