@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -20,19 +21,22 @@ class ControllerCommandTest {
     return cl.execute(args);
   }
 
+  /** Starts the controller on free ports with {@code extra} options; its one JSON line. */
+  private JsonNode started(String... extra) throws Exception {
+    String[] args =
+        Stream.concat(
+                Stream.of(
+                    "controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"),
+                Stream.concat(Stream.of(extra), Stream.of("--json", "--exit-after-start")))
+            .toArray(String[]::new);
+    int code = run(args);
+    assertThat(code).as(err.toString()).isZero();
+    return new ObjectMapper().readTree(out.toString().strip());
+  }
+
   @Test
   void startsOnFreePortsAndPrintsOneJsonLine() throws Exception {
-    int code =
-        run(
-            "controller",
-            "--openflow",
-            "tcp:127.0.0.1:0",
-            "--api",
-            "http://127.0.0.1:0",
-            "--json",
-            "--exit-after-start");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    JsonNode o = started();
     assertThat(o.get("kind").asText()).isEqualTo("controller");
     assertThat(o.get("openflow").asText()).matches("tcp:127\\.0\\.0\\.1:[1-9][0-9]*");
     assertThat(o.get("api").asText()).matches("http://127\\.0\\.0\\.1:[1-9][0-9]*");
@@ -40,21 +44,7 @@ class ControllerCommandTest {
 
   @Test
   void theNorthboundBusModeAndRemoteEndpointAreReported() throws Exception {
-    int code =
-        run(
-            "controller",
-            "--openflow",
-            "tcp:127.0.0.1:0",
-            "--api",
-            "http://127.0.0.1:0",
-            "--nbi",
-            "broadcast",
-            "--nbi-remote",
-            "127.0.0.1:0",
-            "--json",
-            "--exit-after-start");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    JsonNode o = started("--nbi", "broadcast", "--nbi-remote", "127.0.0.1:0");
     assertThat(o.get("nbi").asText()).isEqualTo("broadcast");
     assertThat(o.get("nbi_remote").asText()).matches("tcp://127\\.0\\.0\\.1:[1-9][0-9]*");
   }
@@ -69,19 +59,7 @@ class ControllerCommandTest {
 
   @Test
   void trafficEngineeringIsReportedAndItsBadOptionsAreBadInput() throws Exception {
-    int code =
-        run(
-            "controller",
-            "--openflow",
-            "tcp:127.0.0.1:0",
-            "--api",
-            "http://127.0.0.1:0",
-            "--te-link-mbps",
-            "100",
-            "--json",
-            "--exit-after-start");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    JsonNode o = started("--te-link-mbps", "100");
     assertThat(o.get("traffic_engineering").asBoolean()).isTrue();
     assertThat(run("controller", "--te-link-mbps", "0")).isEqualTo(Nps.EXIT_BAD_INPUT);
     assertThat(err.toString()).contains("--te-link-mbps must be positive");
@@ -92,23 +70,8 @@ class ControllerCommandTest {
 
   @Test
   void reactiveForwardingRunsTheChosenAppsAndItsBadOptionsAreBadInput() throws Exception {
-    int code =
-        run(
-            "controller",
-            "--openflow",
-            "tcp:127.0.0.1:0",
-            "--api",
-            "http://127.0.0.1:0",
-            "--forwarding",
-            "reactive",
-            "--apps",
-            "simple+3red",
-            "--nbi-topics",
-            "bytes",
-            "--json",
-            "--exit-after-start");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode o = new ObjectMapper().readTree(out.toString().strip());
+    JsonNode o =
+        started("--forwarding", "reactive", "--apps", "simple+3red", "--nbi-topics", "bytes");
     assertThat(o.get("forwarding").asText()).isEqualTo("reactive");
     assertThat(run("controller", "--forwarding", "flooding")).isEqualTo(Nps.EXIT_BAD_INPUT);
     assertThat(err.toString()).contains("--forwarding must be routed or reactive");
@@ -129,19 +92,7 @@ class ControllerCommandTest {
 
   @Test
   void aSchemaTurnsOnPubSub() throws Exception {
-    int code =
-        run(
-            "controller",
-            "--openflow",
-            "tcp:127.0.0.1:0",
-            "--api",
-            "http://127.0.0.1:0",
-            "--schema",
-            "../examples/schemas/quotes.yaml",
-            "--json",
-            "--exit-after-start");
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(new ObjectMapper().readTree(out.toString().strip()).get("pubsub").asBoolean())
+    assertThat(started("--schema", "../examples/schemas/quotes.yaml").get("pubsub").asBoolean())
         .isTrue();
   }
 
