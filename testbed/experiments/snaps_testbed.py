@@ -209,7 +209,7 @@ def broker_config(work: str, host: str, lines: list[str]) -> str:
     path = os.path.join(work, f"mosquitto-{host}.conf")
     with open(path, "w") as f:
         f.write("\n".join([f"listener {MQTT_PORT} ::", "allow_anonymous true",
-                           "set_tcp_nodelay true", *lines]) + "\n")
+                           "set_tcp_nodelay true", "sys_interval 1", *lines]) + "\n")
     return path
 
 
@@ -255,6 +255,21 @@ def start_publisher(host: str, broker: str, size: int, seconds: float) -> JsonLi
     return in_host(host, CLIENT_PYTHON, MQTT_LOAD, "pub", "--broker", broker, "--name",
                    f"pub-{host}", "--size", str(size), "--interval-ms", str(INTERVAL_MS),
                    "--seconds", str(seconds), stdin=True)
+
+
+def broker_drops(hosts: list[str], broker: str) -> dict[str, int]:
+    """Per broker, the messages it dropped (`$SYS/broker/publish/messages/dropped`: a client's
+    queue was full), read in parallel; $SYS messages are retained and refreshed every second
+    (`sys_interval 1`)."""
+    readers = {h: subprocess.Popen([TESTBED, "exec", h, "--", "mosquitto_sub", "-h", broker,
+                                    "-t", "$SYS/broker/publish/messages/dropped", "-C", "1",
+                                    "-W", "10"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, text=True) for h in hosts}
+    out = {}
+    for h, p in readers.items():
+        text, _ = p.communicate(timeout=30)
+        out[h] = int(text.strip()) if text.strip().isdigit() else -1
+    return out
 
 
 def edge_commands_available() -> tuple[bool, str]:
@@ -376,18 +391,22 @@ def run(net: Network, scenario: str, mode: str, args) -> dict:
         warm_up(publisher, subscribers, args.warm_timeout)
         log(f"{tag} {len(subs)} subscribers reachable; publishing {size} B every {INTERVAL_MS} ms"
             f" for {args.seconds:.0f} s")
+        load_before = os.getloadavg()[0]
         before, t0 = linkstats.snapshot(net.state), time.monotonic()
         publisher.proc.stdin.write("go\n")
         publisher.proc.stdin.flush()
         published = publisher.wait_for(lambda o: o.get("kind") == "published",
                                        args.seconds * 3 + 60, "the publisher")
         after, t1 = linkstats.snapshot(net.state), time.monotonic()
+        load = (load_before, os.getloadavg()[0])
         n = published["messages"]
         try:
             poll(lambda: all(count(s) >= n for s in subscribers.values()), args.settle,
                  "every message delivered")
         except SessionError:
             pass  # what has not arrived by now is lost
+        brokers = [CLASSIC_BROKER] if classic else [pub, *subs]
+        drops = broker_drops(brokers, broker if classic else "::1")
         publisher.proc.stdin.write("quit\n")
         publisher.proc.stdin.flush()
         for s in subscribers.values():
@@ -398,6 +417,8 @@ def run(net: Network, scenario: str, mode: str, args) -> dict:
     finally:
         d.stop()
     result = summarize(net.state, before, after, t1 - t0, published, summaries, size)
+    result["broker_drops"] = drops  # -1: not read
+    result["load_average"] = load  # 1-minute, before and after publishing: the machine is shared
     log(f"{tag} max link {result['max_link_mbps']:.1f} Mbit/s = "
         f"{result['max_over_publisher']:.2f}× the publisher's {result['publisher_mbps']:.2f}, "
         f"{len(result['active_links'])} active links, loss {100 * result['loss']:.1f} %, "
@@ -573,7 +594,11 @@ def markdown(r: dict) -> str:
         "(root; `--scenarios`, `--modes`, `--seconds` shorten it, `--replot` redraws). "
         f"Machine: {r.get('machine')}: a 2-core VM shared with other work, Open vSwitch on the "
         "userspace datapath, so absolute latencies and the highest rates are the machine's, "
-        "not the network's.", "",
+        "not the network's. Other work ran on the machine meanwhile (the table gives the "
+        "1-minute load average before and after each run's publishing): latencies of the "
+        "unsaturated scenarios vary from run to run by an order of magnitude (e.g. scen-5 "
+        "classic: median 1.7 ms in one run, 251 ms in another), link rates and loss much less.",
+        "",
         f"Network: `{r.get('topology')}` (11 switches, 14 switch links, host hN on switch sN), "
         f"every switch-to-switch link shaped to {r.get('link_mbit')} Mbit/s by a TBF qdisc on "
         "both root-namespace veth ends (burst 64 KB, 50 ms queue, then drops); host links are "
@@ -587,8 +612,10 @@ def markdown(r: dict) -> str:
         "delayed acknowledgement). Latency: send "
         "timestamp in the payload (the hosts share one clock). Loss: messages a subscriber had "
         f"not received {r.get('settle_seconds')} s after the last publish (MQTT runs over TCP, "
-        "so a saturated link shows first as latency; brokers drop QoS 0 messages only when a "
-        "client's queue overflows). Link rates: OVS port counters over the publishing window, "
+        "so a saturated link shows first as latency; a broker drops a QoS 0 message when the "
+        "receiving client's queue is full: *dropped by brokers* sums the brokers' "
+        "`$SYS/broker/publish/messages/dropped`, which counts per receiving client, so one "
+        "message dropped for three subscribers counts three times). Link rates: OVS port counters over the publishing window, "
         "both directions (TCP acknowledgements included); a link is *active* above 10 % of the "
         "publisher's rate.", "",
         "Modes:", "",
@@ -620,8 +647,8 @@ def markdown(r: dict) -> str:
     lines += ["![per-link rate, loss, latency](snaps-testbed.png)", "",
               "| scenario | mode | publisher Mbit/s | active links | per-link Mbit/s min / median"
               " / max | max ÷ publisher | max ÷ min | all switch links Mbit/s | loss % | "
-              "latency p50 / p99 ms | delivered > 1 s late % |",
-              "|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|"]
+              "latency p50 / p99 ms | delivered > 1 s late % | dropped by brokers | load average |",
+              "|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---|"]
     for scenario, mode, x in cells(r):
         rates = sorted(x["switch_link_mbps"][k] for k in x["active_links"]) or [0.0]
         spread = x["max_over_min_active"]
@@ -631,7 +658,8 @@ def markdown(r: dict) -> str:
             f"{x['max_over_publisher']:.2f}× | {f'{spread:.2f}×' if spread else '—'} | "
             f"{x['total_switch_link_mbps']:.1f} | {100 * x['loss']:.1f} | "
             f"{x['latency_ms']['p50']:.2f} / {x['latency_ms']['p99']:.2f} | "
-            f"{100 * x.get('late_1s', 0):.1f} |")
+            f"{100 * x.get('late_1s', 0):.1f} | {drops_text(x.get('broker_drops'))} | "
+            f"{load_text(x.get('load_average'))} |")
     failed = [(s, m, x["error"]) for s, ms in r.get("runs", {}).items() for m, x in ms.items()
               if "error" in x]
     if failed:
@@ -646,6 +674,16 @@ def markdown(r: dict) -> str:
     lines += ["", "Switches (Abilene points of presence): " + ", ".join(f"s{i + 1} {label}" for i, label in
                                                enumerate((r.get('labels') or {}).values())), ""]
     return "\n".join(lines)
+
+
+def drops_text(drops: dict | None) -> str:
+    if drops is None:
+        return "—"
+    return "?" if any(v < 0 for v in drops.values()) else f"{sum(drops.values()):,}"
+
+
+def load_text(load) -> str:
+    return f"{load[0]:.1f} → {load[1]:.1f}" if load else "—"
 
 
 def summary_lines(r: dict) -> list[str]:
