@@ -368,6 +368,21 @@ def deploy_groups_udp(net: Network, d: Deployment, pub: str, subs: list[str]) ->
     return group["sources"][net.address(pub)]["send_to"]
 
 
+def network_state(net: Network, mode: str, pub: str, target: str) -> dict:
+    """What the controller sees after the publishing: links and hosts (a link that expired
+    under load re-routes everything), and in groups-udp mode whether the group still sends to
+    the address the publisher used (a re-embedded tree may move it, and the stand-in sender
+    does not follow)."""
+    topo = net.controller.get("/v1/topology")
+    out = {"links": len(topo["links"]), "hosts": len(topo["hosts"])}
+    if mode == "groups-udp":
+        code, group = net.controller.call(
+            "GET", "/v1/groups/" + urllib.parse.quote("snaps/data", safe=""))
+        send_to = group.get("sources", {}).get(net.address(pub), {}).get("send_to")
+        out.update({"group_status": code, "send_to_unchanged": send_to == target})
+    return out
+
+
 def tcp_open(address: str, port: int) -> bool:
     try:
         with socket.create_connection((address, port), timeout=1):
@@ -443,6 +458,7 @@ def run(net: Network, scenario: str, mode: str, args) -> dict:
                  "every message delivered")
         except SessionError:
             pass  # what has not arrived by now is lost
+        network = network_state(net, mode, pub, target)
         drops = ({} if mode == "groups-udp" else
                  broker_drops([CLASSIC_BROKER], target) if mode == "classic" else
                  broker_drops([pub, *subs], "::1"))
@@ -457,6 +473,7 @@ def run(net: Network, scenario: str, mode: str, args) -> dict:
         d.stop()
     result = summarize(net.state, before, after, t1 - t0, published, summaries, size)
     result["broker_drops"] = drops  # -1: not read
+    result["network_after"] = network
     result["load_average"] = load  # 1-minute, before and after publishing: the machine is shared
     log(f"{tag} max link {result['max_link_mbps']:.1f} Mbit/s = "
         f"{result['max_over_publisher']:.2f}× the publisher's {result['publisher_mbps']:.2f}, "
@@ -539,6 +556,9 @@ def measure(args) -> dict:
             for mode in modes:
                 done += 1
                 log(f"run {done}/{total}: {scenario} in {mode} mode")
+                old = runs.get(scenario, {}).get(mode)
+                if old:  # a re-run cell keeps what it replaces on the record
+                    r.setdefault("replaced", []).append(replaced(scenario, mode, old))
                 try:
                     runs.setdefault(scenario, {})[mode] = run(net, scenario, mode, args)
                 except SessionError as e:  # one failed run does not lose the others
@@ -547,6 +567,15 @@ def measure(args) -> dict:
     finally:
         net.close()
     return r
+
+
+def replaced(scenario: str, mode: str, x: dict) -> dict:
+    """The headline of a cell a partial run replaces."""
+    if "error" in x:
+        return {"scenario": scenario, "mode": mode, "error": x["error"]}
+    return {"scenario": scenario, "mode": mode, "loss": x["loss"],
+            "max_over_publisher": x["max_over_publisher"], "latency_ms_p50": x["latency_ms"]["p50"],
+            "load_average": x.get("load_average"), "network_after": x.get("network_after")}
 
 
 def setup(net: Network, args) -> dict:
@@ -636,9 +665,10 @@ def markdown(r: dict) -> str:
         f"Machine: {r.get('machine')}: a 2-core VM shared with other work, Open vSwitch on the "
         "userspace datapath, so absolute latencies and the highest rates are the machine's, "
         "not the network's. Other work ran on the machine meanwhile (the table gives the "
-        "1-minute load average before and after each run's publishing): latencies of the "
-        "unsaturated scenarios vary from run to run by an order of magnitude (e.g. scen-5 "
-        "classic: median 1.7 ms in one run, 251 ms in another), link rates and loss much less.",
+        "1-minute load average before and after each run's publishing): latencies vary from run "
+        "to run by an order of magnitude (e.g. scen-5 classic: median 1.7 ms in one run, 251 ms "
+        "in another), and so does loss where links saturate (scen-6 federated: 0.7 % in one "
+        "run, 16.9 % in another); which links carry how many copies does not vary.",
         "",
         f"Network: `{r.get('topology')}` (11 switches, 14 switch links, host hN on switch sN), "
         f"every switch-to-switch link shaped to {r.get('link_mbit')} Mbit/s by a TBF qdisc on "
@@ -713,6 +743,18 @@ def markdown(r: dict) -> str:
               if "error" in x]
     if failed:
         lines += ["", "Failed runs:", ""] + [f"- {s} {m}: {e}" for s, m, e in failed]
+    if r.get("replaced"):
+        lines += ["", "Cells re-run by a partial run (`--scenarios`/`--modes`); what they "
+                  "replaced (each run records in `network_after` whether the controller still "
+                  "had every link and host afterwards and, in groups-udp mode, whether the "
+                  "group still sent to the publisher's address; the stand-in UDP sender does not "
+                  "follow a moved tree):", ""]
+        for x in r["replaced"]:
+            what = x.get("error") or (
+                f"loss {100 * x['loss']:.1f} %, max ÷ publisher {x['max_over_publisher']:.2f}×, "
+                f"latency p50 {x['latency_ms_p50']:.2f} ms, load average "
+                f"{load_text(x.get('load_average'))}")
+            lines.append(f"- {x['scenario']} {x['mode']}: {what}")
     lines += ["", "Per subscriber loss (%), and duplicates where any (there should be none):",
               ""]
     for scenario, mode, x in cells(r):
