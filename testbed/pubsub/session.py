@@ -118,16 +118,18 @@ class JsonLines:
 
 
 class Controller(JsonLines):
-    """`./nps controller --schema S` on free ports (REST on 127.0.0.1)."""
+    """`./nps controller [--schema S]` on free ports (REST on 127.0.0.1); without a schema it
+    serves base forwarding (IPv6 unicast) and multicast groups only."""
 
-    def __init__(self, schema: str, *extra: str, log_path: str | None = None):
+    def __init__(self, schema: str | None, *extra: str, log_path: str | None = None):
         self.openflow_port = free_port()
         self.api_port = free_port()
         self.api = f"http://127.0.0.1:{self.api_port}"
         err = open(log_path, "w") if log_path else None
         super().__init__([NPS, "controller", "--openflow", f"tcp:127.0.0.1:{self.openflow_port}",
-                          "--api", self.api, "--probe-interval-ms", "1000", "--schema", schema,
-                          "--json", *extra], stderr=err)
+                          "--api", self.api, "--probe-interval-ms", "1000",
+                          *(["--schema", schema] if schema else []), "--json", *extra],
+                         stderr=err)
         self.started = self.wait_for(lambda o: o.get("kind") == "controller", 120, "the controller")
 
     def get(self, path: str) -> dict:

@@ -1,0 +1,146 @@
+"""Constant-rate MQTT load for the SNAPS test-bed experiment, run inside a host namespace with
+paho-mqtt (QoS 0, MQTT 3.1.1). Every message carries `SEQ SEND_NS ` and is padded to --size
+bytes; hosts share the kernel's clock, so a receiver's latency is its time_ns() minus SEND_NS.
+
+  pub  connects, prints {"kind":"connected"}; then each stdin line "warm" publishes one message
+       to TOPIC/warmup (so the caller can wait until every subscriber is reachable), and "go"
+       publishes --size-byte messages to TOPIC/data every --interval-ms for --seconds, on an
+       absolute schedule (a late message is sent at once, never skipped), and prints
+       {"kind":"published","messages","bytes","seconds"}.
+  sub  subscribes to every --topic and prints {"kind":"subscribed"} on SUBACK, {"kind":"warm"} on
+       the first warm-up message, {"kind":"count","n"} at most every 0.5 s while data arrives,
+       and on SIGTERM {"kind":"summary","received","unique","latency_us":[...]}.
+
+The subscriber takes several topic filters because a federated broker republishes what it pulls
+over a bridge under a prefix (see snaps_testbed.py); a warm-up or data message is recognised by
+the last topic level, whatever the prefix.
+"""
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+
+import paho.mqtt.client as mqtt
+
+
+def emit(obj: dict) -> None:
+    print(json.dumps(obj), flush=True)
+
+
+def connect(broker: str, port: int, name: str) -> mqtt.Client:
+    client = mqtt.Client(client_id=name, protocol=mqtt.MQTTv311)
+    client.max_queued_messages_set(0)  # unlimited: a slow network delays, never drops, here
+    client.connect(broker, port, keepalive=60)
+    client.loop_start()
+    return client
+
+
+def payload(seq: int, size: int) -> bytes:
+    head = f"{seq} {time.time_ns()} ".encode()
+    return head + b"x" * max(0, size - len(head))
+
+
+def publish(args) -> int:
+    client = connect(args.broker, args.port, args.name)
+    emit({"kind": "connected"})
+    for line in sys.stdin:
+        if line.strip() == "go":
+            break
+        client.publish(f"{args.topic}/warmup", b"warmup", qos=0)
+    period = args.interval_ms / 1000.0
+    count = int(round(args.seconds / period))
+    start = time.monotonic()
+    sent = 0
+    for seq in range(count):
+        delay = start + seq * period - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)  # pacing the publisher on its schedule
+        body = payload(seq, args.size)
+        client.publish(f"{args.topic}/data", body, qos=0)
+        sent += len(body)
+    seconds = time.monotonic() - start
+    emit({"kind": "published", "messages": count, "bytes": sent, "seconds": seconds})
+    for line in sys.stdin:  # stays connected until told (or stdin closes): paho drains its queue
+        if line.strip() == "quit":
+            break
+    client.loop_stop()
+    client.disconnect()
+    return 0
+
+
+class Receiver:
+    """Counts data messages and their latencies; the paho network thread calls on_message."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.seqs: set[int] = set()
+        self.received = 0
+        self.latency_us: list[int] = []
+        self.warm = False
+
+    def on_message(self, _client, _userdata, msg) -> None:
+        now = time.time_ns()
+        last = msg.topic.rsplit("/", 1)[-1]
+        if last == "warmup":
+            if not self.warm:
+                self.warm = True
+                emit({"kind": "warm"})
+            return
+        if last != "data":
+            return
+        seq, sent = msg.payload.split(b" ", 2)[:2]
+        with self.lock:
+            self.received += 1
+            self.seqs.add(int(seq))
+            self.latency_us.append((now - int(sent)) // 1000)
+
+    def summary(self) -> dict:
+        with self.lock:
+            return {"kind": "summary", "received": self.received, "unique": len(self.seqs),
+                    "latency_us": self.latency_us}
+
+
+def subscribe(args) -> int:
+    receiver = Receiver()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    client = mqtt.Client(client_id=args.name, protocol=mqtt.MQTTv311)
+    client.on_message = receiver.on_message
+    client.on_subscribe = lambda *_: emit({"kind": "subscribed"})
+    client.on_connect = lambda c, *_: c.subscribe([(t, 0) for t in args.topic])
+    client.connect(args.broker, args.port, keepalive=60)
+    client.loop_start()
+    shown = 0
+    while not stop.wait(0.5):
+        if receiver.received != shown:
+            shown = receiver.received
+            emit({"kind": "count", "n": shown})
+    client.loop_stop()
+    emit(receiver.summary())
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("pub")
+    p.add_argument("--topic", default="snaps")
+    p.add_argument("--size", type=int, required=True, help="message bytes")
+    p.add_argument("--interval-ms", type=float, required=True)
+    p.add_argument("--seconds", type=float, required=True)
+    s = sub.add_parser("sub")
+    s.add_argument("--topic", action="append", required=True, help="a topic filter (repeatable)")
+    for x in (p, s):
+        x.add_argument("--broker", required=True)
+        x.add_argument("--port", type=int, default=1883)
+        x.add_argument("--name", required=True, help="MQTT client id")
+    args = ap.parse_args()
+    return publish(args) if args.what == "pub" else subscribe(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
