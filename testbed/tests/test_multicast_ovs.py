@@ -207,7 +207,7 @@ def test_trees_leave_a_busy_link_and_deliver_exactly_around_it(te_controller, ab
     send_to = group["sources"][source["address"]]["send_to"]
     used = group_traffic(state, hosts, source, send_to, "calm", members)
     carrying = sorted(k for k, v in used.items() if v > 10_000)
-    assert carrying, "the group crosses switch links"
+    assert carrying, f"the group crosses switch links: {used}"
 
     # Load one of them with 20 Mbit/s of UDP between the hosts at its ends (twice the capacity).
     hot = next(l for l in state["links"] if l["kind"] == "switch"

@@ -174,6 +174,7 @@ public final class NetworkController implements Closeable {
     NorthboundBus.Builder nb =
         NorthboundBus.builder()
             .mode(config.northbound())
+            .missesReachController(config.forwarding() == Forwarding.REACTIVE)
             .app(
                 CoreApps.topologyDiscovery(
                     in ->

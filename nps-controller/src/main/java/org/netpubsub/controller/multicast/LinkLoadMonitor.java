@@ -113,7 +113,9 @@ public final class LinkLoadMonitor implements Closeable {
     for (long dpid : dpids) {
       for (PortCounters c :
           asked.get(dpid).get(settings.interval().toMillis(), TimeUnit.MILLISECONDS)) {
-        tx.put(new SwitchPort(dpid, c.port()), c.txBytes());
+        if (SwitchPort.isPhysical(c.port())) { // OVS reports its LOCAL port too
+          tx.put(new SwitchPort(dpid, c.port()), c.txBytes());
+        }
       }
     }
     return new TrafficEngineering.Sample(at, tx);

@@ -72,6 +72,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private volatile Routing routing;
 
   private final RemoteAppGateway gateway; // null: no remote apps
+  private final boolean missesReachController;
   private final BiConsumer<PacketInView, AppContext> coreReply;
   private final BiConsumer<Long, FlowMod> flowSink; // null: flow-mods go straight to the switch
   private final MultiAppRecord record = new MultiAppRecord(); // guarded by itself
@@ -99,7 +100,9 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     this.coreReply = b.coreReply;
     this.flowSink = b.flowSink;
     this.topology = b.topology;
-    this.checker = b.topology == null ? null : new InvariantChecker(b.topology);
+    this.missesReachController = b.missesReachController;
+    this.checker =
+        b.topology == null ? null : new InvariantChecker(b.topology, missesReachController);
     synchronized (registrations) {
       for (ControllerApp app : apps.values()) {
         AppRunner runner = new AppRunner(app.name(), b.queueCapacity);
@@ -210,7 +213,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
    */
   public void routesChanged(Topology next, Collection<RouteChange> controllerRoutes) {
     this.topology = next;
-    InvariantChecker fresh = new InvariantChecker(next);
+    InvariantChecker fresh = new InvariantChecker(next, missesReachController);
     controllerRoutes.forEach(fresh::install);
     synchronized (checkerLock) {
       checker = fresh;
@@ -489,6 +492,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     private int queueCapacity = 1024;
     private BiConsumer<Long, FlowMod> flowSink;
     private RemoteAppEndpoints remote;
+    private boolean missesReachController;
 
     public Builder mode(DistributionMode m) {
       this.mode = m;
@@ -518,6 +522,15 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     /** The known topology: turns on the invariant check and port liveness. */
     public Builder topology(Topology t) {
       this.topology = t;
+      return this;
+    }
+
+    /**
+     * The switches send table misses to the controller (reactive forwarding): the invariant checker
+     * then takes a switch without a rule for no black hole (default: false).
+     */
+    public Builder missesReachController(boolean yes) {
+      this.missesReachController = yes;
       return this;
     }
 

@@ -29,6 +29,7 @@ import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.FlowRemoved;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.GroupMod;
+import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.openflow.OpenFlowError;
 import org.netpubsub.network.openflow.SimulatedSwitch;
 
@@ -177,12 +178,16 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
     return List.copyOf(ports.values());
   }
 
-  /** Every port's counters: as last set by {@link #setPortCounters}, else zero. */
+  /**
+   * Every port's counters: as last set by {@link #setPortCounters}, else zero; and, as Open vSwitch
+   * reports it, the LOCAL port's.
+   */
   public synchronized List<PortCounters> portCounters() {
     List<PortCounters> out = new ArrayList<>();
     for (long port : ports.keySet()) {
       out.add(counters.getOrDefault(port, new PortCounters(port, 0, 0, 0, 0)));
     }
+    out.add(new PortCounters(OfPort.LOCAL, 0, 0, 0, 0));
     return out;
   }
 

@@ -35,14 +35,29 @@ import org.netpubsub.network.topology.Topology;
  * switch upstream (its path ends with S's path, and a shared switch would be a loop through S).
  * Removing S's rule is refused if any rule still leads into S. Cost: one path per change.
  *
+ * <p>In a network whose table misses go to the controller (reactive forwarding), a switch without a
+ * rule is no black hole: its traffic reaches the controller, which installs the next hop (as a
+ * learning switch does, hop by hop). There only loops and ports that lead nowhere are refused.
+ *
  * <p>Destinations are independent keys (overlapping prefixes are not related). Not thread-safe.
  */
 public final class InvariantChecker {
   private Topology topology;
   private Map<SwitchPort, List<Host>> hostsAt;
   private final Map<MaskedIpv6, ForwardingTree> trees = new HashMap<>();
+  private final boolean missesReachController;
 
+  /** A checker for a network whose table misses drop (proactive forwarding). */
   public InvariantChecker(Topology topology) {
+    this(topology, false);
+  }
+
+  /**
+   * @param missesReachController whether a switch without a rule sends the traffic to the
+   *     controller (then a missing rule is no black hole)
+   */
+  public InvariantChecker(Topology topology, boolean missesReachController) {
+    this.missesReachController = missesReachController;
     setTopology(topology);
   }
 
@@ -58,7 +73,7 @@ public final class InvariantChecker {
     } else {
       Set<Long> upstream = tree == null ? Set.of() : tree.upstream(change.dpid());
       v =
-          upstream.isEmpty()
+          upstream.isEmpty() || missesReachController
               ? InvariantVerdict.ACCEPT
               : InvariantVerdict.blackHole(
                   "switches "
@@ -116,6 +131,9 @@ public final class InvariantChecker {
             "traffic for " + destination + " comes back to " + Long.toHexString(next));
       }
       Long nextOut = tree == null ? null : tree.outPort(next);
+      if (nextOut == null && missesReachController) {
+        return InvariantVerdict.ACCEPT; // the next switch asks the controller
+      }
       if (nextOut == null) {
         return InvariantVerdict.blackHole(
             Long.toHexString(next) + " has no rule for " + destination);

@@ -96,6 +96,19 @@ class InvariantCheckerTest {
   }
 
   @Test
+  void whereMissesReachTheControllerHopByHopRulesAreFineButLoopsAndDeadPortsAreNot() {
+    InvariantChecker reactive = new InvariantChecker(FIGURE_5, true);
+    // a learning switch installs the first hop before the next switch knows anything
+    assertThat(reactive.check(to(A, B)).outcome()).isEqualTo(ACCEPT);
+    assertThat(reactive.check(to(B, D)).outcome()).isEqualTo(ACCEPT);
+    assertThat(reactive.check(to(D, B)).outcome()).isEqualTo(LOOP);
+    assertThat(reactive.check(to(D, 7)).outcome()).isEqualTo(BLACK_HOLE); // no such port
+    assertThat(reactive.check(RouteChange.drop(B, TO_F)).outcome()).isEqualTo(ACCEPT);
+    // the same first hop where misses drop
+    assertThat(new InvariantChecker(FIGURE_5).check(to(A, B)).outcome()).isEqualTo(BLACK_HOLE);
+  }
+
+  @Test
   void refusesRemovingARuleOthersForwardInto() {
     InvariantVerdict v = checker.check(RouteChange.drop(D, TO_F));
     assertThat(v.outcome()).isEqualTo(BLACK_HOLE);
