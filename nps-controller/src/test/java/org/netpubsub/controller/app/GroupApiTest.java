@@ -106,11 +106,16 @@ class GroupApiTest {
     assertThat(all.get("groups")).hasSize(1);
     assertThat(send("GET", path, null).statusCode()).isEqualTo(200);
 
-    // one member left: the source sends to its local SID (host number 2), and the segment goes
+    // one member left: the segment goes, and the source still sends to its entry SID
     HttpResponse<String> one =
         send("PUT", path, "{\"members\":[\"fd6e:7073:1::3\"],\"sources\":[\"fd6e:7073:1::1\"]}");
     assertThat(json(one).get("sources").get("fd6e:7073:1::1").get("send_to").asText())
-        .isEqualTo(SegmentAddresses.localSid(DPID, 2).toString());
+        .isEqualTo(sendTo.toString());
+    assertThat(sw.flows())
+        .anyMatch(
+            f ->
+                f.toString().contains(sendTo + "")
+                    && f.toString().contains("set_field:fd6e:7073:1::3->ipv6_dst"));
     assertThat(sw.groups()).isEmpty();
 
     assertThat(send("DELETE", path, null).statusCode()).isEqualTo(200);

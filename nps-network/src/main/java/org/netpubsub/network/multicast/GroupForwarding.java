@@ -58,8 +58,18 @@ public final class GroupForwarding {
   /** "NPS" and app number 5 (multicast trees). */
   public static final long COOKIE = 0x4e50_5300_0000_0005L;
 
-  /** Where one source sends, and how many segments its tree uses. */
-  public record SourceEntry(Ipv6Address sendTo, int segments) {}
+  /**
+   * Where one source sends (its entry SID), how many segments its tree uses, and where the entry
+   * forwards to now (the first segment, or the only member's local SID).
+   */
+  public record SourceEntry(Ipv6Address sendTo, int segments, Ipv6Address treeEntry) {}
+
+  /** A source's entry SID: its switch and number there. */
+  private record EntrySid(long dpid, int number) {
+    Ipv6Address address() {
+      return SegmentAddresses.entrySid(dpid, number);
+    }
+  }
 
   /** A group as embedded now: its sources' entries and the hosts not (yet) known. */
   public record Placement(
@@ -72,6 +82,9 @@ public final class GroupForwarding {
   private final Map<Long, SortedMap<Integer, ReplicationSegment>> segmentsBySwitch =
       new HashMap<>();
   private final Map<Long, Map<Long, Hop>> hopsTowards = new HashMap<>();
+  // kept across re-embeddings: that is what makes them stable
+  private final Map<String, Map<Ipv6Address, EntrySid>> entrySids = new HashMap<>();
+  private final Map<Long, Integer> nextEntrySid = new HashMap<>();
   private Topology topology;
   private Set<Link> avoided = Set.of();
   private Topology view;
@@ -94,6 +107,7 @@ public final class GroupForwarding {
     Set<Long> changed = new TreeSet<>(releaseTrees(spec.name()));
     specs.put(spec.name(), spec);
     changed.addAll(embed(spec));
+    entrySids.getOrDefault(spec.name(), Map.of()).values().forEach(e -> changed.add(e.dpid()));
     return wasActive == active() ? changed : view.switches();
   }
 
@@ -105,6 +119,10 @@ public final class GroupForwarding {
     boolean wasActive = active();
     Set<Long> changed = new TreeSet<>(releaseTrees(name));
     specs.remove(name);
+    Map<Ipv6Address, EntrySid> gone = entrySids.remove(name);
+    if (gone != null) {
+      gone.values().forEach(e -> changed.add(e.dpid()));
+    }
     return wasActive == active() ? changed : view.switches();
   }
 
@@ -165,7 +183,13 @@ public final class GroupForwarding {
     trees
         .getOrDefault(name, Map.of())
         .forEach(
-            (src, t) -> sources.put(src, new SourceEntry(address(t.entry()), t.used().size())));
+            (src, t) ->
+                sources.put(
+                    src,
+                    new SourceEntry(
+                        entrySids.get(name).get(src).address(),
+                        t.used().size(),
+                        address(t.entry()))));
     SortedSet<Ipv6Address> unknown = new TreeSet<>();
     for (Ipv6Address a : spec.members()) {
       if (graph.hostNode(a).isEmpty()) {
@@ -213,6 +237,18 @@ public final class GroupForwarding {
     if (!active() || !view.hasSwitch(dpid)) {
       return out;
     }
+    trees.forEach(
+        (name, bySource) ->
+            bySource.forEach(
+                (src, t) -> {
+                  EntrySid e = entrySids.get(name).get(src);
+                  if (e.dpid() == dpid) {
+                    out.add(
+                        base(PRIORITY_SEGMENT, MaskedIpv6.exact(e.address()))
+                            .apply(actions(dpid, t.entry()).toArray(Action[]::new))
+                            .build());
+                  }
+                }));
     for (int node : graph.hostNodes()) {
       Host h = graph.host(node);
       if (h.attachment().dpid() == dpid) {
@@ -271,6 +307,7 @@ public final class GroupForwarding {
         continue;
       }
       TreeSegments t = registry.add(tree(spec.strategy(), root.get(), receivers));
+      entrySid(spec.name(), src, graph.host(root.get()).attachment().dpid());
       for (SegmentId id : t.created()) {
         long dpid = graph.dpid(id.node());
         segmentsBySwitch
@@ -281,6 +318,7 @@ public final class GroupForwarding {
       mine.put(src, t);
     }
     trees.put(spec.name(), mine);
+    entrySids.getOrDefault(spec.name(), new HashMap<>()).keySet().retainAll(spec.sources());
     return changed;
   }
 
@@ -319,26 +357,44 @@ public final class GroupForwarding {
   private GroupEntry group(long dpid, ReplicationSegment s) {
     List<Bucket> buckets = new ArrayList<>();
     for (Branch b : s.branches()) {
-      List<Action> actions = new ArrayList<>();
-      switch (b) {
-        case Branch.ToSegment(SegmentId next) -> {
-          long to = graph.dpid(next.node());
+      buckets.add(Bucket.of(actions(dpid, b).toArray(Action[]::new)));
+    }
+    return new GroupEntry(GROUP_BASE + s.id().index(), GroupType.ALL, buckets);
+  }
+
+  /** What switch {@code dpid} does to send a copy along {@code b}. */
+  private List<Action> actions(long dpid, Branch b) {
+    List<Action> actions = new ArrayList<>();
+    switch (b) {
+      case Branch.ToSegment(SegmentId next) -> {
+        long to = graph.dpid(next.node());
+        if (to == dpid) {
+          actions.add(Action.group(GROUP_BASE + next.index())); // an entry SID on the same switch
+        } else {
           actions.add(new Action.SetIpv6Dst(SegmentAddresses.of(to, next.index())));
           actions.add(Action.output(portTowards(dpid, to)));
         }
-        case Branch.ToMember(int member) -> {
-          SwitchPort at = graph.host(member).attachment();
-          if (at.dpid() == dpid) {
-            actions.addAll(deliver(graph.host(member)));
-          } else {
-            actions.add(new Action.SetIpv6Dst(localSid(member)));
-            actions.add(Action.output(portTowards(dpid, at.dpid())));
-          }
+      }
+      case Branch.ToMember(int member) -> {
+        SwitchPort at = graph.host(member).attachment();
+        if (at.dpid() == dpid) {
+          actions.addAll(deliver(graph.host(member)));
+        } else {
+          actions.add(new Action.SetIpv6Dst(localSid(member)));
+          actions.add(Action.output(portTowards(dpid, at.dpid())));
         }
       }
-      buckets.add(Bucket.of(actions.toArray(Action[]::new)));
     }
-    return new GroupEntry(GROUP_BASE + s.id().index(), GroupType.ALL, buckets);
+    return actions;
+  }
+
+  /** The source's entry SID for the group, allocated once per switch it sits on. */
+  private void entrySid(String name, Ipv6Address src, long dpid) {
+    Map<Ipv6Address, EntrySid> mine = entrySids.computeIfAbsent(name, n -> new HashMap<>());
+    EntrySid e = mine.get(src);
+    if (e == null || e.dpid() != dpid) {
+      mine.put(src, new EntrySid(dpid, nextEntrySid.merge(dpid, 1, Integer::sum) - 1));
+    }
   }
 
   /** The last rewrite: the member's own address and MAC, out of its port. */

@@ -23,12 +23,27 @@ public final class SegmentAddresses {
   public static final int SWITCH_PREFIX_LENGTH = 96;
 
   /**
+   * Indices from here to {@link #LOCAL_BASE} are entry SIDs: one per group and source, on the
+   * source's switch, bound to wherever that source's tree starts now (SRv6's binding SID). A source
+   * sends to it, so its address survives every re-embedding of the tree.
+   */
+  public static final int ENTRY_BASE = 0x4000_0000;
+
+  /**
    * Indices from here on are local SIDs: the address that delivers to one host at its switch (the
    * paper's local segment), so that copies travel between switches by segment prefixes only.
    */
   public static final int LOCAL_BASE = 0x8000_0000;
 
   private SegmentAddresses() {}
+
+  /** Entry SID number {@code n} (below 2^30) on switch {@code dpid}. */
+  public static Ipv6Address entrySid(long dpid, int n) {
+    if (n < 0 || n >= ENTRY_BASE) {
+      throw new IllegalArgumentException("an entry SID number is 0 to 2^30-1: " + n);
+    }
+    return of(dpid, ENTRY_BASE | n);
+  }
 
   /** The local SID of host number {@code host} (below 2^31) on switch {@code dpid}. */
   public static Ipv6Address localSid(long dpid, int host) {

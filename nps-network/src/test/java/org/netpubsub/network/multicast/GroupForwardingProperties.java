@@ -58,8 +58,16 @@ class GroupForwardingProperties {
                     hot.add(l);
                   }
                 });
+        Map<List<Object>, Ipv6Address> before = sendTo(forwarding);
         forwarding.avoid(hot);
         assertThat(hot).containsAll(forwarding.avoidedLinks());
+        sendTo(forwarding)
+            .forEach(
+                (key, now) -> {
+                  if (before.containsKey(key)) {
+                    assertThat(now).as("where %s sends", key).isEqualTo(before.get(key));
+                  }
+                });
         assertDelivery(t, forwarding, live);
         continue;
       } else if (r.nextInt(4) == 0) {
@@ -87,6 +95,18 @@ class GroupForwardingProperties {
     everySourceReachesExactlyTheOtherMembers(2813962L, 11);
   }
 
+  /** Where every (group, source) with receivers sends. */
+  private static Map<List<Object>, Ipv6Address> sendTo(GroupForwarding f) {
+    Map<List<Object>, Ipv6Address> out = new HashMap<>();
+    for (GroupSpec spec : f.specs()) {
+      f.placement(spec.name())
+          .orElseThrow()
+          .sources()
+          .forEach((src, e) -> out.put(List.of(spec.name(), src), e.sendTo()));
+    }
+    return out;
+  }
+
   private static Set<Ipv6Address> pick(Random r, List<Ipv6Address> hosts) {
     Set<Ipv6Address> out = new TreeSet<>();
     int n = 1 + r.nextInt(hosts.size());
@@ -112,7 +132,7 @@ class GroupForwardingProperties {
           .orElseThrow()
           .sources()
           .values()
-          .forEach(e -> collect(e.sendTo(), byAddress, used));
+          .forEach(e -> collect(e.treeEntry(), byAddress, used));
       out.put(spec.name(), used);
     }
     return out;
