@@ -1,0 +1,15 @@
+package org.netpubsub.edge.overlay;
+
+import java.net.InetSocketAddress;
+import java.util.Objects;
+
+/** A topic's routing broker, as the leader writes it into {@code /topics/<t>}: name and locator. */
+public record Assignment(String broker, InetSocketAddress address) {
+  public Assignment {
+    ZnodePaths.checkName(broker);
+    Objects.requireNonNull(address, "address");
+  }
+
+  /** The leader's write: {@code topic} moves from {@code before} (if any) to {@code after}. */
+  public record Change(String topic, java.util.Optional<Assignment> before, Assignment after) {}
+}
