@@ -10,6 +10,10 @@ public record Assignment(String broker, InetSocketAddress address) {
     Objects.requireNonNull(address, "address");
   }
 
-  /** The leader's write: {@code topic} moves from {@code before} (if any) to {@code after}. */
-  public record Change(String topic, java.util.Optional<Assignment> before, Assignment after) {}
+  /**
+   * The leader's write: {@code topic} moves from {@code before} (if any) to {@code after}, if the
+   * topic znode is still at data {@code version} (a stale view or a deposed leader writes nothing).
+   */
+  public record Change(
+      String topic, java.util.Optional<Assignment> before, int version, Assignment after) {}
 }

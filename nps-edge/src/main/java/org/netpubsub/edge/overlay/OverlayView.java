@@ -24,8 +24,15 @@ public record OverlayView(
     return Optional.ofNullable(topics.get(topic));
   }
 
-  /** Reads a tree given as znode path → data (null data: the node has none). */
+  /** Reads a tree given as znode path → data (null data: the node has none), versions 0. */
   public static OverlayView of(Map<String, byte[]> nodes) {
+    return of(nodes, p -> 0);
+  }
+
+  /** Reads a tree given as znode path → data and each node's data version. */
+  public static OverlayView of(
+      Map<String, byte[]> nodes, java.util.function.ToIntFunction<String> versions) {
+    Map<String, Integer> topicVersions = new HashMap<>();
     Map<String, Optional<Assignment>> assigned = new HashMap<>();
     Map<String, Map<String, Endpoint>> pubs = new HashMap<>();
     Map<String, Map<String, Endpoint>> subs = new HashMap<>();
@@ -40,6 +47,9 @@ public record OverlayView(
         } else if (parts.length >= 3 && parts[1].equals("topics")) {
           String topic = ZnodePaths.decodeTopic(parts[2]);
           assigned.putIfAbsent(topic, Optional.empty());
+          if (parts.length == 3) {
+            topicVersions.put(topic, versions.applyAsInt(n.getKey()));
+          }
           if (parts.length == 3 && data != null && data.length > 0) {
             assigned.put(topic, Optional.of(ZnodeData.assignment(data)));
           } else if (parts.length == 5 && parts[3].equals(ZnodePaths.PUB)) {
@@ -63,6 +73,7 @@ public record OverlayView(
           t.getKey(),
           new TopicState(
               t.getValue(),
+              topicVersions.getOrDefault(t.getKey(), -1),
               pubs.getOrDefault(t.getKey(), Map.of()),
               subs.getOrDefault(t.getKey(), Map.of())));
     }

@@ -36,7 +36,10 @@ public final class Reconciler {
       counts.get(b)[0]++;
       out.add(
           new Assignment.Change(
-              e.getKey(), t.assignment(), new Assignment(b, view.brokers().get(b).address())));
+              e.getKey(),
+              t.assignment(),
+              t.version(),
+              new Assignment(b, view.brokers().get(b).address())));
     }
     return out;
   }

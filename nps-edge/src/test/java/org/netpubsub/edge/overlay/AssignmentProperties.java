@@ -176,7 +176,8 @@ class AssignmentProperties {
       TreeMap<String, TopicState> ts = new TreeMap<>();
       Endpoint e = new Endpoint("s", new InetSocketAddress("127.0.0.1", 1));
       for (String t : topics) {
-        ts.put(t, new TopicState(Optional.ofNullable(assigned.get(t)), Map.of("e", e), Map.of()));
+        ts.put(
+            t, new TopicState(Optional.ofNullable(assigned.get(t)), 0, Map.of("e", e), Map.of()));
       }
       TreeMap<String, BrokerInfo> bs = new TreeMap<>();
       for (String b : brokers) {
