@@ -43,6 +43,7 @@ public final class RoutingBroker implements Closeable {
   private final Thread relay;
   private final ScheduledExecutorService rates;
   private volatile boolean closed;
+  private volatile boolean crashed;
   private long lastCount;
   private double reportedRate;
 
@@ -222,6 +223,7 @@ public final class RoutingBroker implements Closeable {
    * whoever closes the client (or to its expiry).
    */
   void stopRelaying() {
+    crashed = true;
     closed = true;
     socket.close();
     rates.shutdownNow();
@@ -232,6 +234,13 @@ public final class RoutingBroker implements Closeable {
     closed = true;
     socket.close();
     rates.shutdownNow();
+    if (crashed) {
+      // nothing to clean up in ZooKeeper: a crashed broker's session expires (and waiting on a
+      // cut connection would take the retry policy's whole time)
+      tree.close();
+      client.close();
+      return;
+    }
     try {
       latch.close();
     } catch (IOException | IllegalStateException e) {

@@ -22,6 +22,7 @@ public final class TestClient implements Closeable, MqttCallback {
 
   private final MqttClient client;
   private final List<Received> received = new ArrayList<>();
+  private final List<Long> arrivals = new ArrayList<>(); // System.nanoTime() of each
 
   public TestClient(String brokerUri, String id) throws MqttException {
     client = new MqttClient(brokerUri, id, new MemoryPersistence());
@@ -50,8 +51,14 @@ public final class TestClient implements Closeable, MqttCallback {
     return List.copyOf(received);
   }
 
+  /** When each message of {@link #received} arrived ({@link System#nanoTime}). */
+  public synchronized List<Long> arrivals() {
+    return List.copyOf(arrivals);
+  }
+
   @Override
   public synchronized void messageArrived(String topic, MqttMessage message) {
+    arrivals.add(System.nanoTime());
     received.add(
         new Received(
             topic, new String(message.getPayload(), StandardCharsets.UTF_8), message.isRetained()));
