@@ -390,6 +390,13 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     closed = true;
     mqtt.close();
     socket.close();
+    if (!client.getZookeeperClient().isConnected()) {
+      // the entries go with the session; deleting them now would wait out the retries
+      worker.shutdownNow();
+      tree.close();
+      client.close();
+      return;
+    }
     try {
       worker
           .submit(
