@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final Counters counters = new Counters();
   private final Map<EdgeInterest.Entry, PersistentNode> entries = new HashMap<>(); // sync thread
   private final Map<String, Long> sequences = new HashMap<>(); // Paho's thread
-  private final Set<String> direct = new HashSet<>(); // Paho's thread: admitted deadline topics
+  private final Set<String> direct = ConcurrentHashMap.newKeySet(); // admitted deadline topics
   private final Set<String> refused = new HashSet<>(); // Paho's thread
   private final long sequenceBase = System.currentTimeMillis() * 1000; // above a predecessor's
   private final ScheduledExecutorService worker;
@@ -76,7 +77,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     this.mqtt = new LocalBroker(config.local(), clientId, this);
     this.subscriptions = new LocalSubscriptions(List.of(clientId));
     this.interest = new EdgeInterest(config.publisherIdle().toMillis());
-    this.buffer = new SendBuffer(config.buffer());
+    this.buffer = new SendBuffer(config.buffer(), 250, 5);
     this.tree = new OverlayTree(client, config.name());
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
@@ -193,7 +194,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     }
     if (m.qos() >= 1) {
       synchronized (buffer) {
-        buffer.put(topic, seq, bytes);
+        buffer.put(topic, seq, bytes, System.currentTimeMillis());
       }
     }
     boolean multiPath = admitted(topic);
@@ -325,11 +326,26 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   }
 
   private void repeatNacks() {
+    long now = System.currentTimeMillis();
     List<ReceiveWindows.Nack> due;
     synchronized (windows) {
-      due = windows.due(System.currentTimeMillis());
+      due = windows.due(now);
     }
     due.forEach(this::sendNack);
+    List<SendBuffer.Probe> probes;
+    synchronized (buffer) {
+      probes = buffer.probes(now);
+    }
+    for (SendBuffer.Probe p : probes) {
+      TopicState t = tree.view().topics().get(p.topic());
+      if (t != null && Relay.isGlobal(t, config.site())) {
+        t.assignment().ifPresent(a -> send(p.datagram(), a.address(), "tail_probes"));
+        if (direct.contains(p.topic())) {
+          Relay.targets(t, config.name())
+              .forEach(e -> send(p.datagram(), e.address(), "tail_probes"));
+        }
+      }
+    }
   }
 
   // ---- endpoint entries (worker thread) ----

@@ -26,6 +26,7 @@ final class OverlayFixture implements AutoCloseable {
   private final Path dir;
   private final List<AutoCloseable> open = new ArrayList<>();
   private String connect;
+  private Duration session = SESSION;
 
   OverlayFixture(Path dir) {
     this.dir = dir;
@@ -46,12 +47,21 @@ final class OverlayFixture implements AutoCloseable {
     return this;
   }
 
+  OverlayFixture sessionTimeout(Duration d) {
+    session = d;
+    return this;
+  }
+
+  InetSocketAddress zookeeperAddress() {
+    return target();
+  }
+
   String connect() {
     return connect;
   }
 
   CuratorFramework client(String connectString) {
-    return Zk.client(connectString, SESSION);
+    return Zk.client(connectString, session);
   }
 
   RoutingBroker routingBroker(String name) throws Exception {

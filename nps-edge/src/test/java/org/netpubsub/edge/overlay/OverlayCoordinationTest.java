@@ -1,0 +1,155 @@
+package org.netpubsub.edge.overlay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.edge.overlay.OverlayFixture.poll;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.test.TestingCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.broker.Mosquitto;
+import org.netpubsub.edge.broker.TestClient;
+
+/**
+ * Coordination faults and the deadline-aware path: a ZooKeeper member lost under a running overlay,
+ * an edge broker's session expiring, and a deadline topic taking two paths with duplicates dropped.
+ */
+class OverlayCoordinationTest {
+  static final Duration T = Duration.ofSeconds(20);
+
+  @TempDir Path dir;
+
+  @Test
+  void theOverlayKeepsWorkingWhenAZooKeeperMemberIsLost() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir)) {
+      TestingCluster ensemble =
+          f.track(
+              new TestingCluster(
+                  List.of(OverlayFixture.spec(1), OverlayFixture.spec(2), OverlayFixture.spec(3))));
+      ensemble.start();
+      f.connectTo(ensemble.getConnectString()).sessionTimeout(Duration.ofSeconds(4));
+      RoutingBroker rb1 = f.routingBroker("rb1");
+      RoutingBroker rb2 = f.routingBroker("rb2");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a = f.edge("paris", ma);
+      f.edge("rome", mb);
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe("z/1", 1);
+      poll("z/1 ready at paris", T, () -> ready(a, "z/1"));
+      pub.publish("z/1", "before", 1, false);
+      poll("before", T, () -> sub.received().size() == 1);
+
+      ensemble.killServer(ensemble.getInstances().iterator().next());
+
+      // a subscription made after the loss is coordinated by the two members left
+      sub.subscribe("z/2", 1);
+      poll("z/2 ready at paris", T, () -> ready(a, "z/2"));
+      pub.publish("z/2", "after", 1, false);
+      pub.publish("z/1", "after", 1, false);
+      try {
+        poll("both after the loss", T, () -> sub.received().size() == 3);
+      } catch (AssertionError e) {
+        throw new AssertionError(
+            e.getMessage()
+                + ": "
+                + sub.received()
+                + " paris "
+                + a.counters()
+                + " rb1 "
+                + rb1.counters()
+                + " rb2 "
+                + rb2.counters(),
+            e);
+      }
+      assertThat(sub.received())
+          .extracting(TestClient.Received::topic)
+          .containsExactlyInAnyOrder("z/1", "z/2", "z/1");
+    }
+  }
+
+  @Test
+  void anEdgeWhoseSessionExpiresLosesItsEntriesAndItsTopicsStayLocalElsewhere() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      RoutingBroker rb = f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a = f.edge("paris", ma);
+      TcpProxy proxy = f.track(new TcpProxy(f.zookeeperAddress()));
+      f.edge("rome", mb, proxy.connectString(), Map.of());
+      TestClient sub = f.mqttClient(mb, "sub");
+      sub.subscribe("s/1", 1);
+      sub.subscribe("s/2", 0);
+      poll("rome's entries at paris", T, () -> ready(a, "s/1") && ready(a, "s/2"));
+
+      long cut = System.nanoTime();
+      proxy.cut(); // rome's host drops off: its session expires after 1 s
+      poll(
+          "rome's entries gone",
+          T,
+          () ->
+              a.view().topics().values().stream()
+                  .noneMatch(t -> t.subscribers().containsKey("rome")));
+      System.out.printf(
+          "overlay: an expired edge's entries vanished %d ms after its connection was cut%n",
+          (System.nanoTime() - cut) / 1_000_000);
+      TestClient pub = f.mqttClient(ma, "pub");
+      pub.publish("s/1", "x", 1, false);
+      poll("kept local", T, () -> a.counters().getOrDefault("kept_local", 0L) == 1);
+      assertThat(rb.counters().getOrDefault("received", 0L)).isZero();
+    }
+  }
+
+  @Test
+  void deadlineTopicsTakeTwoPathsDuplicatesAreDroppedAndAdmissionIsCapped() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      RoutingBroker rb = f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      // at most one direct topic per edge here (the fixture's cap is 4; this edge's is 1)
+      EdgeBroker a =
+          f.track(
+              EdgeBroker.start(
+                  EdgeBrokerConfig.of(
+                          "paris",
+                          "paris",
+                          ma.uri(),
+                          new java.net.InetSocketAddress("127.0.0.1", 0))
+                      .withDeadlines(Map.of("d/#", 50L), 1),
+                  f.client(f.connect())));
+      EdgeBroker b = f.edge("rome", mb);
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe("d/1", 1);
+      sub.subscribe("d/2", 1);
+      poll("ready", T, () -> ready(a, "d/1") && ready(a, "d/2"));
+      int n = 30;
+      for (int i = 0; i < n; i++) {
+        pub.publish("d/1", "one" + i, 1, false);
+        pub.publish("d/2", "two" + i, 1, false);
+      }
+      poll("all at rome", T, () -> sub.received().size() == 2 * n);
+      poll(
+          "both copies of d/1 seen",
+          T,
+          () -> b.counters().getOrDefault("dropped.duplicate", 0L) == n);
+      assertThat(a.counters())
+          .containsEntry("direct_admitted", 1L)
+          .containsEntry("direct_refused", 1L);
+      assertThat(a.counters()).containsEntry("sent_direct", (long) n);
+      assertThat(rb.counters()).containsEntry("relayed", 2L * n);
+      assertThat(sub.received().stream().filter(r -> r.topic().equals("d/1")).count()).isEqualTo(n);
+    }
+  }
+
+  static boolean ready(EdgeBroker e, String topic) {
+    return e.view()
+        .topic(topic)
+        .filter(t -> t.assignment().isPresent() && !t.subscribers().isEmpty())
+        .isPresent();
+  }
+}
