@@ -78,6 +78,26 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
   @Option(names = "--status-interval", defaultValue = "10s", paramLabel = "DURATION")
   String statusInterval;
 
+  @Option(
+      names = "--emulate-wan",
+      paramLabel = "SPEC",
+      description =
+          "Experiments only: emulate a WAN on every datagram sent, e.g. delay=30ms,jitter=5ms,loss=1%%.")
+  String emulateWan;
+
+  @Option(
+      names = "--emulate-link",
+      paramLabel = "ADDR:PORT=SPEC",
+      description = "Experiments only: emulation towards one destination (repeatable).")
+  java.util.List<String> emulateLinks = java.util.List.of();
+
+  @Option(
+      names = "--emulation-seed",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Seed of the emulated loss and jitter (default: ${DEFAULT-VALUE}).")
+  long emulationSeed;
+
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
 
@@ -101,7 +121,8 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
                 site,
                 ControllerUrl.parse(local, "--local", "mqtt"),
                 ControllerCommand.hostPort(listen, "--listen"))
-            .withDeadlines(d, maxDirect);
+            .withDeadlines(d, maxDirect)
+            .withEmulation(OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed));
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     CuratorFramework client = Zk.client(zookeeper, session);

@@ -51,6 +51,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final EdgeBrokerConfig config;
   private final CuratorFramework client;
   private final DatagramSocket socket;
+  private final DatagramLink link;
   private final LocalBroker mqtt;
   private final LocalSubscriptions subscriptions;
   private final EdgeInterest interest;
@@ -73,6 +74,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     this.config = config;
     this.client = client;
     this.socket = socket;
+    this.link = DatagramLink.of(socket, config.emulation());
     String clientId = "nps-overlay-edge-" + config.name();
     this.mqtt = new LocalBroker(config.local(), clientId, this);
     this.subscriptions = new LocalSubscriptions(List.of(clientId));
@@ -235,7 +237,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
 
   private void send(byte[] bytes, InetSocketAddress to, String counter) {
     try {
-      socket.send(new DatagramPacket(bytes, bytes.length, to));
+      link.send(bytes, 0, bytes.length, to);
       counters.add(counter);
     } catch (IOException e) {
       counters.drop("send_failed");
@@ -405,6 +407,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     }
     closed = true;
     mqtt.close();
+    link.close();
     socket.close();
     if (!client.getZookeeperClient().isConnected()) {
       // the entries go with the session; deleting them now would wait out the retries

@@ -12,7 +12,8 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * broker, where it receives datagrams, topics declared with a deadline (filter → milliseconds:
  * those also take the direct edge-to-edge path, §2.4.2) and how many topics may do so (admission
  * control), how long a topic without local publishes keeps its publisher entry, and how many
- * reliable messages per topic stay buffered for retransmission.
+ * reliable messages per topic stay buffered for retransmission; and, for experiments only, the
+ * emulated WAN its datagrams cross (null: the production path).
  */
 public record EdgeBrokerConfig(
     String name,
@@ -22,7 +23,8 @@ public record EdgeBrokerConfig(
     Map<String, Long> deadlines,
     int maxDirectTopics,
     Duration publisherIdle,
-    int buffer) {
+    int buffer,
+    WanEmulation emulation) {
   public EdgeBrokerConfig {
     ZnodePaths.checkName(name);
     ZnodePaths.checkName(site);
@@ -50,10 +52,17 @@ public record EdgeBrokerConfig(
   /** Defaults: no deadlines, 16 direct topics, publishers idle after 10 min, 1024 buffered. */
   public static EdgeBrokerConfig of(String name, String site, URI local, InetSocketAddress listen) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024);
+        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, null);
   }
 
   public EdgeBrokerConfig withDeadlines(Map<String, Long> d, int maxDirect) {
-    return new EdgeBrokerConfig(name, site, local, listen, d, maxDirect, publisherIdle, buffer);
+    return new EdgeBrokerConfig(
+        name, site, local, listen, d, maxDirect, publisherIdle, buffer, emulation);
+  }
+
+  /** Experiments only: send over an emulated WAN. */
+  public EdgeBrokerConfig withEmulation(WanEmulation e) {
+    return new EdgeBrokerConfig(
+        name, site, local, listen, deadlines, maxDirectTopics, publisherIdle, buffer, e);
   }
 }

@@ -35,6 +35,7 @@ public final class RoutingBroker implements Closeable {
   private final String name;
   private final CuratorFramework client;
   private final DatagramSocket socket;
+  private final DatagramLink link;
   private final PersistentNode registration;
   private final LeaderLatch latch;
   private final OverlayTree tree;
@@ -48,8 +49,13 @@ public final class RoutingBroker implements Closeable {
   private double reportedRate;
 
   private RoutingBroker(
-      String name, CuratorFramework client, DatagramSocket socket, AssignmentStrategy strategy)
+      String name,
+      CuratorFramework client,
+      DatagramSocket socket,
+      AssignmentStrategy strategy,
+      WanEmulation emulation)
       throws Exception {
+    this.link = DatagramLink.of(socket, emulation);
     this.name = ZnodePaths.checkName(name);
     this.client = client;
     this.socket = socket;
@@ -76,12 +82,23 @@ public final class RoutingBroker implements Closeable {
   public static RoutingBroker start(
       String name, CuratorFramework client, InetSocketAddress listen, AssignmentStrategy strategy)
       throws Exception {
+    return start(name, client, listen, strategy, null);
+  }
+
+  /** As above, sending over an emulated WAN (experiments only; null: the production path). */
+  public static RoutingBroker start(
+      String name,
+      CuratorFramework client,
+      InetSocketAddress listen,
+      AssignmentStrategy strategy,
+      WanEmulation emulation)
+      throws Exception {
     DatagramSocket socket = new DatagramSocket(null);
     socket.setReceiveBufferSize(4 << 20);
     socket.bind(listen);
     RoutingBroker rb;
     try {
-      rb = new RoutingBroker(name, client, socket, strategy);
+      rb = new RoutingBroker(name, client, socket, strategy, emulation);
     } catch (Exception e) {
       socket.close();
       throw e;
@@ -194,7 +211,7 @@ public final class RoutingBroker implements Closeable {
       }
       for (Endpoint e : targets) {
         try {
-          socket.send(new DatagramPacket(p.getData(), p.getOffset(), p.getLength(), e.address()));
+          link.send(p.getData(), p.getOffset(), p.getLength(), e.address());
           counters.add("relayed");
         } catch (IOException x) {
           counters.drop("send_failed");
@@ -232,6 +249,7 @@ public final class RoutingBroker implements Closeable {
   @Override
   public void close() {
     closed = true;
+    link.close();
     socket.close();
     rates.shutdownNow();
     if (crashed) {

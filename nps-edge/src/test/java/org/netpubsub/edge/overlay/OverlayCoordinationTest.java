@@ -146,6 +146,45 @@ class OverlayCoordinationTest {
     }
   }
 
+  @Test
+  void overAnEmulatedWanADeadlineTopicSurvivesALostBrokerPathByItsDirectPath() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      RoutingBroker rb = f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      // paris's link to the routing broker loses everything; every other link takes 40 ms
+      WanEmulation wan =
+          new WanEmulation(
+              LinkProfile.parse("delay=40ms"),
+              Map.of(rb.address(), LinkProfile.parse("loss=100%")),
+              1);
+      EdgeBroker a =
+          f.track(
+              EdgeBroker.start(
+                  EdgeBrokerConfig.of(
+                          "paris",
+                          "paris",
+                          ma.uri(),
+                          new java.net.InetSocketAddress("127.0.0.1", 0))
+                      .withDeadlines(Map.of("d/#", 100L), 1)
+                      .withEmulation(wan),
+                  f.client(f.connect())));
+      f.edge("rome", mb);
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe("d/1", 0);
+      poll("ready", T, () -> ready(a, "d/1"));
+      int n = 20;
+      long start = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        pub.publish("d/1", "m" + i, 0, false);
+      }
+      poll("all at rome by the direct path", T, () -> sub.received().size() == n);
+      assertThat(rb.counters().getOrDefault("received", 0L)).isZero(); // the broker path lost all
+      assertThat(sub.arrivals().get(0) - start).isGreaterThanOrEqualTo(40_000_000L);
+    }
+  }
+
   static boolean ready(EdgeBroker e, String topic) {
     return e.view()
         .topic(topic)
