@@ -3,7 +3,6 @@ package org.netpubsub.edge.overlay;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -29,10 +28,17 @@ public final class EmbeddedZooKeeper implements Closeable {
 
   private final Main main = new Main();
   private final Thread thread;
-  private final InetSocketAddress address;
+  private volatile InetSocketAddress address;
   private volatile Throwable failure;
 
   private static final class Main extends ZooKeeperServerMain {
+    final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+
+    @Override
+    protected void serverStarted() {
+      started.countDown();
+    }
+
     void stop() {
       shutdown();
     }
@@ -54,12 +60,9 @@ public final class EmbeddedZooKeeper implements Closeable {
                 });
   }
 
-  /** Starts on {@code listen} (a fixed port) with snapshots and logs in {@code data}. */
+  /** Starts on {@code listen} (port 0: any free one) with snapshots and logs in {@code data}. */
   public static EmbeddedZooKeeper start(InetSocketAddress listen, Path data, int tickTimeMs)
       throws IOException {
-    if (listen.getPort() == 0) {
-      throw new IllegalArgumentException("the ZooKeeper server needs a fixed port, not 0");
-    }
     System.setProperty(
         "znode.container.checkIntervalMs",
         System.getProperty("znode.container.checkIntervalMs", "10000"));
@@ -84,30 +87,23 @@ public final class EmbeddedZooKeeper implements Closeable {
     config.readFrom(q);
     EmbeddedZooKeeper zk = new EmbeddedZooKeeper(config, listen);
     zk.thread.start();
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (!zk.accepts()) {
-      if (zk.failure != null || !zk.thread.isAlive()) {
-        throw new IOException(
-            "ZooKeeper did not start on "
-                + ZnodeData.address(listen)
-                + (zk.failure != null ? ": " + zk.failure.getMessage() : ""));
+    try {
+      // serverStarted() is called once the server serves, or never if it fails
+      while (!zk.main.started.await(50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        if (zk.failure != null || !zk.thread.isAlive()) {
+          throw new IOException(
+              "ZooKeeper did not start on "
+                  + ZnodeData.address(listen)
+                  + (zk.failure != null ? ": " + zk.failure.getMessage() : ""));
+        }
       }
-      if (System.nanoTime() > deadline) {
-        zk.close();
-        throw new IOException("ZooKeeper did not start within 20 s");
-      }
-      java.util.concurrent.locks.LockSupport.parkNanos(20_000_000); // poll the port
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      zk.close();
+      throw new IOException("interrupted while ZooKeeper started");
     }
+    zk.address = new InetSocketAddress(listen.getAddress(), zk.main.getClientPort());
     return zk;
-  }
-
-  private boolean accepts() {
-    try (Socket s = new Socket()) {
-      s.connect(address, 200);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /** {@code host:port} for {@code --zookeeper}. */
