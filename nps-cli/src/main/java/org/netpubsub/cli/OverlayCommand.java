@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     subcommands = {
       OverlayZooKeeperCommand.class,
       OverlayRoutingBrokerCommand.class,
-      OverlayEdgeBrokerCommand.class
+      OverlayEdgeBrokerCommand.class,
+      OverlayBenchJoinCommand.class
     })
 final class OverlayCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

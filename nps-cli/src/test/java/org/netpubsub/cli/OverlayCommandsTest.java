@@ -57,6 +57,28 @@ class OverlayCommandsTest {
   }
 
   @Test
+  void theJoinBenchmarkCountsItsZnodes() throws Exception {
+    int code =
+        run(
+            "overlay",
+            "bench-join",
+            "--subscribers",
+            "50",
+            "--edges",
+            "2",
+            "--topics",
+            "10",
+            "--json");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode o = firstLine();
+    assertThat(o.get("subscribers").asInt()).isEqualTo(50);
+    // 50 entries, plus a topic container and its sub container per topic
+    assertThat(o.get("znodes").asLong()).isEqualTo(50 + 2 * 10);
+    assertThat(o.get("p99_ms").asDouble()).isPositive();
+    assertThat(o.get("server_reads").asLong()).isPositive(); // the edges' caches read what changed
+  }
+
+  @Test
   void brokersStartAgainstZooKeeperAndBadInputExits2() throws Exception {
     try (EmbeddedZooKeeper zk =
             EmbeddedZooKeeper.start(

@@ -14,7 +14,7 @@ import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
  * A standalone ZooKeeper server in this process ({@code nps overlay zookeeper}): the overlay's
  * default coordination service. Empty topic containers are reaped every 10 s (ZooKeeper's default
  * is 60 s) unless {@code znode.container.checkIntervalMs} says otherwise; the {@code mntr}, {@code
- * ruok} and {@code stat} four-letter words are on for monitoring.
+ * ruok}, {@code stat} and {@code srst} four-letter words are on for monitoring.
  */
 public final class EmbeddedZooKeeper implements Closeable {
   // held: java.util.logging keeps loggers weakly; ZooKeeper's INFO lines would drown ours
@@ -68,7 +68,7 @@ public final class EmbeddedZooKeeper implements Closeable {
         System.getProperty("znode.container.checkIntervalMs", "10000"));
     System.setProperty(
         "zookeeper.4lw.commands.whitelist",
-        System.getProperty("zookeeper.4lw.commands.whitelist", "mntr,ruok,stat"));
+        System.getProperty("zookeeper.4lw.commands.whitelist", "mntr,ruok,stat,srst"));
     System.setProperty("zookeeper.admin.enableServer", "false");
     Files.createDirectories(data);
     Properties p = new Properties();
