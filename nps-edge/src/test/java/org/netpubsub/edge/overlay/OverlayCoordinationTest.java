@@ -185,6 +185,59 @@ class OverlayCoordinationTest {
     }
   }
 
+  @Test
+  void malformedDatagramsAndZnodesAreCountedAndDropped() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      RoutingBroker rb = f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a = f.edge("paris", ma);
+      EdgeBroker b = f.edge("rome", mb);
+      // a foreign writer puts garbage into the tree: counted in the view, nothing stops
+      try (var c = f.client(f.connect())) {
+        c.create().forPath("/topics/not%zzencoded", "x".getBytes());
+        c.create()
+            .creatingParentsIfNeeded()
+            .forPath("/topics/ok/sub/mallory", "{\"site\":1}".getBytes());
+      }
+      poll(
+          "the bad nodes counted",
+          T,
+          () -> a.view().malformed() >= 2 && rb.view().malformed() >= 2);
+      try (java.net.DatagramSocket s = new java.net.DatagramSocket()) {
+        byte[][] bad = {
+          "hello".getBytes(),
+          {'N', 'E', 9, 0, 1, 'x'},
+          {'N', 'K', 1, 0, 1, 'a', 0},
+          {'N', 'E', 1, 0}
+        };
+        for (byte[] d : bad) {
+          s.send(new java.net.DatagramPacket(d, d.length, rb.address()));
+          s.send(new java.net.DatagramPacket(d, d.length, b.address()));
+        }
+      }
+      poll(
+          "four drops at each", T, () -> dropped(rb.counters()) == 4 && dropped(b.counters()) == 4);
+      assertThat(rb.counters())
+          .containsKeys("dropped.bad_magic", "dropped.bad_version", "dropped.truncated");
+      assertThat(b.counters()).containsKeys("dropped.nack_truncated");
+      // and the overlay still works
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe("m/1", 1);
+      poll("ready", T, () -> ready(a, "m/1"));
+      pub.publish("m/1", "fine", 1, false);
+      poll("delivered", T, () -> sub.received().size() == 1);
+    }
+  }
+
+  static long dropped(Map<String, Long> counters) {
+    return counters.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("dropped."))
+        .mapToLong(Map.Entry::getValue)
+        .sum();
+  }
+
   static boolean ready(EdgeBroker e, String topic) {
     return e.view()
         .topic(topic)
