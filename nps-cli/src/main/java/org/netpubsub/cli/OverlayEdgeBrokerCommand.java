@@ -72,6 +72,15 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
           "Admission control: at most N topics take the direct path (default: ${DEFAULT-VALUE}).")
   int maxDirect;
 
+  @Option(
+      names = "--durable",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "Durability: send the last N reliable (QoS >= 1) messages of a topic to each site that"
+              + " subscribes later (default: ${DEFAULT-VALUE}; at most 1024).")
+  int durable;
+
   @Option(names = "--session-timeout", defaultValue = "2s", paramLabel = "DURATION")
   String sessionTimeout;
 
@@ -122,6 +131,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
                 ControllerUrl.parse(local, "--local", "mqtt"),
                 ControllerCommand.hostPort(listen, "--listen"))
             .withDeadlines(d, maxDirect)
+            .withDurable(durable)
             .withEmulation(OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed));
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);

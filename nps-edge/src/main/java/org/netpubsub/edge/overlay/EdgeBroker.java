@@ -63,6 +63,8 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final Map<String, Long> sequences = new HashMap<>(); // Paho's thread
   private final Set<String> direct = ConcurrentHashMap.newKeySet(); // admitted deadline topics
   private final Set<String> refused = new HashSet<>(); // Paho's thread
+  // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
+  private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
   private final long sequenceBase = System.currentTimeMillis() * 1000; // above a predecessor's
   private final ScheduledExecutorService worker;
   private final AtomicBoolean syncQueued = new AtomicBoolean();
@@ -106,6 +108,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     }
     try {
       e.tree.addListener(v -> e.queueSync());
+      e.tree.addListener(e::replayToLateJoiners);
       e.tree.start(30_000);
       e.receiver.start();
       e.mqtt.connect();
@@ -174,7 +177,8 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       queueSync();
     }
     TopicState t = tree.view().topics().get(topic);
-    if (t == null || !Relay.isGlobal(t, config.site())) {
+    boolean global = t != null && Relay.isGlobal(t, config.site());
+    if (!global && (config.durable() == 0 || message.getQos() == 0)) {
       counters.add("kept_local"); // local topics never leave the site
       return;
     }
@@ -198,6 +202,13 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       synchronized (buffer) {
         buffer.put(topic, seq, bytes, System.currentTimeMillis());
       }
+      if (config.durable() > 0) {
+        remoteSubscribers.putIfAbsent(topic, remoteSubscriberEdges(t).keySet());
+      }
+    }
+    if (!global) {
+      counters.add("kept_local"); // buffered for late joiners only
+      return;
     }
     boolean multiPath = admitted(topic);
     if (t.assignment().isPresent()) {
@@ -348,6 +359,53 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
         }
       }
     }
+  }
+
+  // ---- durability (the tree's thread) ----
+
+  /**
+   * Sends the last {@code durable} reliable messages of each topic this edge publishes to every
+   * subscriber edge of another site that appeared since the previous view. The first view of a
+   * topic replays nothing (those subscribers received the messages live).
+   */
+  private void replayToLateJoiners(OverlayView view) {
+    if (config.durable() == 0) {
+      return;
+    }
+    Set<String> topics;
+    synchronized (buffer) {
+      topics = buffer.topics();
+    }
+    for (String topic : topics) {
+      Map<String, Endpoint> now = remoteSubscriberEdges(view.topics().get(topic));
+      Set<String> before = remoteSubscribers.put(topic, now.keySet());
+      if (before == null) {
+        continue;
+      }
+      List<byte[]> history;
+      synchronized (buffer) {
+        history = buffer.last(topic, config.durable());
+      }
+      for (Map.Entry<String, Endpoint> e : now.entrySet()) {
+        if (!before.contains(e.getKey())) {
+          history.forEach(d -> send(d, e.getValue().address(), "replayed"));
+        }
+      }
+    }
+  }
+
+  private Map<String, Endpoint> remoteSubscriberEdges(TopicState t) {
+    Map<String, Endpoint> out = new HashMap<>();
+    if (t != null) {
+      t.subscribers()
+          .forEach(
+              (edge, ep) -> {
+                if (!ep.site().equals(config.site())) {
+                  out.put(edge, ep);
+                }
+              });
+    }
+    return out;
   }
 
   // ---- endpoint entries (worker thread) ----

@@ -12,8 +12,9 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * broker, where it receives datagrams, topics declared with a deadline (filter → milliseconds:
  * those also take the direct edge-to-edge path, §2.4.2) and how many topics may do so (admission
  * control), how long a topic without local publishes keeps its publisher entry, and how many
- * reliable messages per topic stay buffered for retransmission; and, for experiments only, the
- * emulated WAN its datagrams cross (null: the production path).
+ * reliable messages per topic stay buffered for retransmission, how many of those a late-joining
+ * subscriber edge is sent (durability; 0: none); and, for experiments only, the emulated WAN its
+ * datagrams cross (null: the production path).
  */
 public record EdgeBrokerConfig(
     String name,
@@ -24,6 +25,7 @@ public record EdgeBrokerConfig(
     int maxDirectTopics,
     Duration publisherIdle,
     int buffer,
+    int durable,
     WanEmulation emulation) {
   public EdgeBrokerConfig {
     ZnodePaths.checkName(name);
@@ -41,6 +43,9 @@ public record EdgeBrokerConfig(
             throw new IllegalArgumentException("deadline of '" + f + "' must be > 0 ms");
           }
         });
+    if (durable < 0 || durable > buffer) {
+      throw new IllegalArgumentException("durable messages must be between 0 and " + buffer);
+    }
     if (maxDirectTopics < 0
         || buffer <= 0
         || publisherIdle.isNegative()
@@ -52,17 +57,23 @@ public record EdgeBrokerConfig(
   /** Defaults: no deadlines, 16 direct topics, publishers idle after 10 min, 1024 buffered. */
   public static EdgeBrokerConfig of(String name, String site, URI local, InetSocketAddress listen) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, null);
+        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, 0, null);
   }
 
   public EdgeBrokerConfig withDeadlines(Map<String, Long> d, int maxDirect) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, d, maxDirect, publisherIdle, buffer, emulation);
+        name, site, local, listen, d, maxDirect, publisherIdle, buffer, durable, emulation);
   }
 
   /** Experiments only: send over an emulated WAN. */
   public EdgeBrokerConfig withEmulation(WanEmulation e) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, deadlines, maxDirectTopics, publisherIdle, buffer, e);
+        name, site, local, listen, deadlines, maxDirectTopics, publisherIdle, buffer, durable, e);
+  }
+
+  /** Durability: replay the last {@code n} reliable messages of a topic to each late joiner. */
+  public EdgeBrokerConfig withDurable(int n) {
+    return new EdgeBrokerConfig(
+        name, site, local, listen, deadlines, maxDirectTopics, publisherIdle, buffer, n, emulation);
   }
 }

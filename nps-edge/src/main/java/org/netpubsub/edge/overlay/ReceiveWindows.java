@@ -11,8 +11,10 @@ import java.util.TreeMap;
  * A receiving edge's view of each (origin, topic) sequence: drops duplicates (a retransmission, or
  * the second copy of a multi-path topic), and notes gaps to ask the origin for (NACK). The first
  * message of a sequence starts it; a jump of more than {@code maxGap} (a restarted origin, or more
- * than its buffer could hold) restarts it without NACKs. Missing numbers are asked for again every
- * {@code retryMillis} up to {@code tries} times, then given up as lost. Pure, not thread-safe.
+ * than its buffer could hold) restarts it without NACKs. Numbers below the first one seen (up to
+ * {@code maxGap} below) are delivered once each: the history sent to a late joiner. Missing numbers
+ * are asked for again every {@code retryMillis} up to {@code tries} times, then given up as lost.
+ * Pure, not thread-safe.
  */
 public final class ReceiveWindows {
   /** What to do with an arriving message. */
@@ -28,6 +30,8 @@ public final class ReceiveWindows {
   private record Key(String origin, String topic) {}
 
   private static final class Window {
+    long base; // the first number seen
+    final java.util.TreeSet<Long> history = new java.util.TreeSet<>(); // delivered below base
     long max;
     final TreeMap<Long, long[]> missing = new TreeMap<>(); // seq -> {last ask, tries}
   }
@@ -49,6 +53,7 @@ public final class ReceiveWindows {
     Window w = windows.get(new Key(origin, topic));
     if (w == null) {
       w = new Window();
+      w.base = seq;
       w.max = seq;
       windows.put(new Key(origin, topic), w);
       return Verdict.DELIVER;
@@ -57,6 +62,8 @@ public final class ReceiveWindows {
       long gap = seq - w.max - 1;
       if (gap > maxGap) {
         w.missing.clear(); // restarted origin, or unrecoverable: start again here
+        w.history.clear();
+        w.base = seq;
       } else if (gap > 0) {
         for (long s = w.max + 1; s < seq; s++) {
           w.missing.put(s, new long[] {now, 1});
@@ -67,7 +74,14 @@ public final class ReceiveWindows {
       trim(w);
       return Verdict.DELIVER;
     }
-    return w.missing.remove(seq) != null ? Verdict.RECOVERED : Verdict.DUPLICATE;
+    if (w.missing.remove(seq) != null) {
+      return Verdict.RECOVERED;
+    }
+    // older than the first message seen: history a late joiner is sent (durability), once each
+    if (seq < w.base && w.base - seq <= maxGap && w.history.add(seq)) {
+      return Verdict.RECOVERED;
+    }
+    return Verdict.DUPLICATE;
   }
 
   /** NACKs to repeat now; numbers asked for {@code tries} times are given up. */

@@ -59,6 +59,21 @@ public final class SendBuffer {
     return out;
   }
 
+  /** The newest {@code n} datagrams of {@code topic}, oldest first. */
+  public List<byte[]> last(String topic, int n) {
+    LinkedHashMap<Long, byte[]> b = byTopic.get(topic);
+    if (b == null || n <= 0) {
+      return List.of();
+    }
+    List<byte[]> all = new ArrayList<>(b.values());
+    return List.copyOf(all.subList(Math.max(0, all.size() - n), all.size()));
+  }
+
+  /** Topics with buffered datagrams. */
+  public java.util.Set<String> topics() {
+    return java.util.Set.copyOf(byTopic.keySet());
+  }
+
   public Optional<byte[]> get(String topic, long seq) {
     LinkedHashMap<Long, byte[]> b = byTopic.get(topic);
     return b == null ? Optional.empty() : Optional.ofNullable(b.get(seq));

@@ -186,6 +186,42 @@ class OverlayCoordinationTest {
   }
 
   @Test
+  void aLateJoiningSiteGetsTheLastNReliableMessages() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a =
+          f.track(
+              EdgeBroker.start(
+                  EdgeBrokerConfig.of(
+                          "paris",
+                          "paris",
+                          ma.uri(),
+                          new java.net.InetSocketAddress("127.0.0.1", 0))
+                      .withDurable(5),
+                  f.client(f.connect())));
+      f.edge("rome", mb);
+      TestClient pub = f.mqttClient(ma, "pub");
+      for (int i = 0; i < 8; i++) {
+        pub.publish("h/1", "m" + i, 1, false); // nobody elsewhere yet: kept local, buffered
+      }
+      poll("kept local", T, () -> a.counters().getOrDefault("kept_local", 0L) == 8);
+      TestClient sub = f.mqttClient(mb, "sub");
+      sub.subscribe("h/1", 1);
+      poll("the last five at rome", T, () -> sub.received().size() == 5);
+      assertThat(sub.received())
+          .extracting(TestClient.Received::payload)
+          .containsExactly("m3", "m4", "m5", "m6", "m7");
+      poll("ready", T, () -> ready(a, "h/1"));
+      pub.publish("h/1", "live", 1, false);
+      poll("live after history", T, () -> sub.received().size() == 6);
+      assertThat(sub.received().get(5).payload()).isEqualTo("live");
+      assertThat(a.counters()).containsEntry("replayed", 5L);
+    }
+  }
+
+  @Test
   void malformedDatagramsAndZnodesAreCountedAndDropped() throws Exception {
     try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
       RoutingBroker rb = f.routingBroker("rb1");

@@ -86,6 +86,17 @@ class ReliabilityProperties {
     assertThat(w.lost()).isEqualTo(2);
   }
 
+  @Example
+  void historyBelowTheFirstMessageIsDeliveredOnce() {
+    ReceiveWindows w = new ReceiveWindows(100, 10, 3);
+    List<ReceiveWindows.Nack> nacks = new ArrayList<>();
+    assertThat(w.accept("a", "t", 50, 0, nacks)).isEqualTo(ReceiveWindows.Verdict.DELIVER);
+    assertThat(w.accept("a", "t", 47, 0, nacks)).isEqualTo(ReceiveWindows.Verdict.RECOVERED);
+    assertThat(w.accept("a", "t", 47, 0, nacks)).isEqualTo(ReceiveWindows.Verdict.DUPLICATE);
+    assertThat(w.accept("a", "t", -60, 0, nacks)).isEqualTo(ReceiveWindows.Verdict.DUPLICATE);
+    assertThat(nacks).isEmpty();
+  }
+
   @Property(tries = 1000)
   void nackDecodingNeverThrowsAnythingElse(@ForAll byte[] bytes) {
     byte[] b = bytes.clone();
