@@ -61,7 +61,9 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
       names = "--deadline",
       paramLabel = "FILTER=MS",
       description =
-          "Topics with a deadline: they also take the direct edge-to-edge path (repeatable).")
+          "Topics with a deadline (repeatable): published here, they also take the direct"
+              + " edge-to-edge path; received here, a silence longer than the deadline is reported"
+              + " (a deadline-missed line and counter).")
   List<String> deadlines = List.of();
 
   @Option(
@@ -137,8 +139,32 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
     var interval = OverlayRun.interval(statusInterval);
     CuratorFramework client = Zk.client(zookeeper, session);
     EdgeBroker e;
+    PrintWriter events = spec.commandLine().getOut();
     try {
-      e = EdgeBroker.start(c, client);
+      e =
+          EdgeBroker.start(
+              c,
+              client,
+              miss -> {
+                if (json.enabled()) {
+                  Map<String, Object> o = new LinkedHashMap<>();
+                  o.put("kind", "deadline-missed");
+                  o.put("topic", miss.topic());
+                  o.put("deadline_ms", miss.deadlineMillis());
+                  o.put("silent_ms", miss.silentMillis());
+                  JsonOutput.printLine(events, o);
+                } else {
+                  events.println(
+                      "deadline missed: '"
+                          + miss.topic()
+                          + "' silent "
+                          + miss.silentMillis()
+                          + " ms (deadline "
+                          + miss.deadlineMillis()
+                          + " ms)");
+                  events.flush();
+                }
+              });
     } catch (Exception x) {
       client.close();
       spec.commandLine().getErr().println("error: " + x.getMessage());

@@ -66,14 +66,22 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
   private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
   private final long sequenceBase = System.currentTimeMillis() * 1000; // above a predecessor's
+  private final DeadlineMonitor deadlines; // guarded by itself
+  private final java.util.function.Consumer<DeadlineMonitor.Miss> onMiss;
   private final ScheduledExecutorService worker;
   private final AtomicBoolean syncQueued = new AtomicBoolean();
   private final Thread receiver;
   private volatile boolean closed;
 
-  private EdgeBroker(EdgeBrokerConfig config, CuratorFramework client, DatagramSocket socket)
+  private EdgeBroker(
+      EdgeBrokerConfig config,
+      CuratorFramework client,
+      DatagramSocket socket,
+      java.util.function.Consumer<DeadlineMonitor.Miss> onMiss)
       throws Exception {
     this.config = config;
+    this.deadlines = new DeadlineMonitor(config.deadlines());
+    this.onMiss = onMiss;
     this.client = client;
     this.socket = socket;
     this.link = DatagramLink.of(socket, config.emulation());
@@ -96,12 +104,24 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   /** Starts an edge broker on {@code client} (closed with it). */
   public static EdgeBroker start(EdgeBrokerConfig config, CuratorFramework client)
       throws Exception {
+    return start(config, client, m -> {});
+  }
+
+  /**
+   * As above; {@code onMiss} hears of every missed deadline (on the worker or receiver thread): a
+   * topic declared with a deadline that arrived from other sites and then fell silent too long.
+   */
+  public static EdgeBroker start(
+      EdgeBrokerConfig config,
+      CuratorFramework client,
+      java.util.function.Consumer<DeadlineMonitor.Miss> onMiss)
+      throws Exception {
     DatagramSocket socket = new DatagramSocket(null);
     socket.setReceiveBufferSize(4 << 20);
     socket.bind(config.listen());
     EdgeBroker e;
     try {
-      e = new EdgeBroker(config, client, socket);
+      e = new EdgeBroker(config, client, socket, onMiss);
     } catch (Exception x) {
       socket.close();
       throw x;
@@ -299,6 +319,11 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       if (v == ReceiveWindows.Verdict.RECOVERED) {
         counters.add("recovered");
       }
+      Optional<DeadlineMonitor.Miss> miss;
+      synchronized (deadlines) {
+        miss = deadlines.observe(m.topic(), System.currentTimeMillis());
+      }
+      miss.ifPresent(this::missed);
       try {
         mqtt.publish(m);
         counters.add("published");
@@ -338,8 +363,30 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     send(NackCodec.encode(n), origin.address(), "nacks_sent");
   }
 
+  private void missed(DeadlineMonitor.Miss m) {
+    counters.add("deadline_missed");
+    LOG.warning(
+        "deadline missed on '"
+            + m.topic()
+            + "': silent "
+            + m.silentMillis()
+            + " ms, deadline "
+            + m.deadlineMillis()
+            + " ms");
+    try {
+      onMiss.accept(m);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "deadline listener", e);
+    }
+  }
+
   private void repeatNacks() {
     long now = System.currentTimeMillis();
+    List<DeadlineMonitor.Miss> late;
+    synchronized (deadlines) {
+      late = deadlines.overdue(now);
+    }
+    late.forEach(this::missed);
     List<ReceiveWindows.Nack> due;
     synchronized (windows) {
       due = windows.due(now);

@@ -11,10 +11,11 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * How an overlay edge broker runs (defaults in {@link #of}): its name and site, the local MQTT
  * broker, where it receives datagrams, topics declared with a deadline (filter → milliseconds:
  * those also take the direct edge-to-edge path, §2.4.2) and how many topics may do so (admission
- * control), how long a topic without local publishes keeps its publisher entry, and how many
- * reliable messages per topic stay buffered for retransmission, how many of those a late-joining
- * subscriber edge is sent (durability; 0: none); and, for experiments only, the emulated WAN its
- * datagrams cross (null: the production path).
+ * control; at a receiving edge, a topic silent longer than its deadline is a missed deadline), how
+ * long a topic without local publishes keeps its publisher entry, and how many reliable messages
+ * per topic stay buffered for retransmission, how many of those a late-joining subscriber edge is
+ * sent (durability; 0: none); and, for experiments only, the emulated WAN its datagrams cross
+ * (null: the production path).
  */
 public record EdgeBrokerConfig(
     String name,

@@ -186,6 +186,41 @@ class OverlayCoordinationTest {
   }
 
   @Test
+  void aReceivingEdgeReportsAMissedDeadlineOnce() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a = f.edge("paris", ma);
+      java.util.List<DeadlineMonitor.Miss> misses =
+          new java.util.concurrent.CopyOnWriteArrayList<>();
+      EdgeBroker b =
+          f.track(
+              EdgeBroker.start(
+                  EdgeBrokerConfig.of(
+                          "rome", "rome", mb.uri(), new java.net.InetSocketAddress("127.0.0.1", 0))
+                      .withDeadlines(Map.of("dl/#", 400L), 0),
+                  f.client(f.connect()),
+                  misses::add));
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe("dl/1", 1);
+      poll("ready", T, () -> ready(a, "dl/1"));
+      for (int i = 0; i < 5; i++) {
+        pub.publish("dl/1", "m" + i, 1, false);
+      }
+      poll("five", T, () -> sub.received().size() == 5);
+      poll("a miss after the stream stops", T, () -> !misses.isEmpty());
+      pub.publish("dl/1", "late", 1, false);
+      poll("six", T, () -> sub.received().size() == 6);
+      assertThat(misses).hasSize(1);
+      assertThat(misses.get(0).topic()).isEqualTo("dl/1");
+      assertThat(misses.get(0).silentMillis()).isGreaterThan(400);
+      assertThat(b.counters()).containsEntry("deadline_missed", 1L);
+    }
+  }
+
+  @Test
   void aLateJoiningSiteGetsTheLastNReliableMessages() throws Exception {
     try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
       f.routingBroker("rb1");
