@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
       OverlayZooKeeperCommand.class,
       OverlayRoutingBrokerCommand.class,
       OverlayEdgeBrokerCommand.class,
-      OverlayBenchJoinCommand.class
+      OverlayBenchJoinCommand.class,
+      OverlayBenchMultipathCommand.class
     })
 final class OverlayCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -146,6 +146,8 @@ class OverlayCommandsTest {
                   "127.0.0.1:0"))
           .isEqualTo(2);
       assertThat(err.toString()).contains("'a b' is not a broker name");
+      assertThat(run("overlay", "bench-multipath", "--a", "latency=3ms")).isEqualTo(2);
+      assertThat(err.toString()).contains("unknown key 'latency'");
     }
   }
 }
