@@ -47,8 +47,13 @@ final class MultipathExperiment implements Closeable {
   private final String zookeeper;
 
   MultipathExperiment(String zookeeper, Path dir) throws IOException {
+    this(zookeeper, dir, 2);
+  }
+
+  /** Starts {@code sites} Mosquitto processes, one per site. */
+  MultipathExperiment(String zookeeper, Path dir, int sites) throws IOException {
     this.zookeeper = zookeeper;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < sites; i++) {
       int port;
       try (ServerSocket s = new ServerSocket(0)) {
         port = s.getLocalPort();
@@ -81,6 +86,10 @@ final class MultipathExperiment implements Closeable {
       }
     }
     throw new IOException("mosquitto did not start on port " + port);
+  }
+
+  int port(int site) {
+    return ports.get(site);
   }
 
   Outcome run(
@@ -148,7 +157,7 @@ final class MultipathExperiment implements Closeable {
     }
   }
 
-  private URI uri(int site) {
+  URI uri(int site) {
     return URI.create("mqtt://127.0.0.1:" + ports.get(site));
   }
 
@@ -165,7 +174,7 @@ final class MultipathExperiment implements Closeable {
   }
 
   /** A plain MQTT client: publishes QoS 1, or records publish-to-delivery latency. */
-  private static final class Client implements Closeable, MqttCallback {
+  static final class Client implements Closeable, MqttCallback {
     final MqttClient mqtt;
     final List<Long> latencies = new CopyOnWriteArrayList<>();
 
@@ -177,6 +186,15 @@ final class MultipathExperiment implements Closeable {
       mqtt.connect(o);
     }
 
+    int port() {
+      return Integer.parseInt(
+          mqtt.getServerURI().substring(mqtt.getServerURI().lastIndexOf(':') + 1));
+    }
+
+    void unsubscribe(String topic) throws MqttException {
+      mqtt.unsubscribe(topic);
+    }
+
     void subscribe(String topic) throws MqttException {
       mqtt.subscribe(new MqttSubscription[] {new MqttSubscription(topic, 1)});
     }
@@ -184,7 +202,17 @@ final class MultipathExperiment implements Closeable {
     void publish(String topic, String payload) throws MqttException {
       MqttMessage m = new MqttMessage(payload.getBytes(StandardCharsets.UTF_8));
       m.setQos(1);
-      mqtt.publish(topic, m);
+      while (true) {
+        try {
+          mqtt.publish(topic, m);
+          return;
+        } catch (MqttException e) {
+          if (e.getReasonCode() != 32202) {
+            throw e;
+          }
+          LockSupport.parkNanos(1_000_000); // too many in flight (32202): wait for acks
+        }
+      }
     }
 
     @Override

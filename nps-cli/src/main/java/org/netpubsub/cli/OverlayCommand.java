@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
       OverlayRoutingBrokerCommand.class,
       OverlayEdgeBrokerCommand.class,
       OverlayBenchJoinCommand.class,
-      OverlayBenchMultipathCommand.class
+      OverlayBenchMultipathCommand.class,
+      OverlayBenchLocalityCommand.class
     })
 final class OverlayCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -85,14 +85,30 @@ public final class LocalBroker implements Closeable, MqttCallback {
 
   /**
    * Publishes a message from another edge: QoS min(QoS, 1) (exactly-once is not kept across the
-   * edge hop, docs/edge.md), retain flag as sent.
+   * edge hop, docs/edge.md), retain flag as sent. When the broker's receive maximum is reached (too
+   * many QoS 1 publishes unacknowledged), waits for acknowledgements up to 5 s: dropping there
+   * would lose a message the overlay already counts as delivered.
    */
   public void publish(EdgeMessage m) throws MqttException {
     MqttMessage out = new MqttMessage(m.payload());
     out.setQos(Math.min(m.qos(), 1));
     out.setRetained(m.retain());
-    mqtt.publish(m.topic(), out);
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (true) {
+      try {
+        mqtt.publish(m.topic(), out);
+        return;
+      } catch (MqttException e) {
+        if (e.getReasonCode() != TOO_MANY_IN_FLIGHT || System.nanoTime() > deadline || closed) {
+          throw e;
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(500_000); // back-pressure, not a wait
+      }
+    }
   }
+
+  /** Paho's "too many publishes in progress". */
+  private static final int TOO_MANY_IN_FLIGHT = 32202;
 
   @Override
   public void messageArrived(String topic, MqttMessage message) {
