@@ -52,6 +52,7 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
     if (edges < 1 || topics < 1 || subscribers.stream().anyMatch(n -> n < 1)) {
       throw new IllegalArgumentException("--edges, --topics and --subscribers must be >= 1");
     }

@@ -62,6 +62,7 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
     LinkProfile link = LinkProfile.parse(wan);
     if (sites < 2
         || brokers < 1

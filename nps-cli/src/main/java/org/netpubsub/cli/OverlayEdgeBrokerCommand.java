@@ -114,6 +114,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
     Map<String, Long> d = new LinkedHashMap<>();
     for (String s : deadlines) {
       int eq = s.lastIndexOf('=');
@@ -137,7 +138,13 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
             .withEmulation(OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed));
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
-    CuratorFramework client = Zk.client(zookeeper, session);
+    CuratorFramework client;
+    try {
+      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
+    } catch (java.io.IOException x) {
+      spec.commandLine().getErr().println("error: " + x.getMessage());
+      return 1;
+    }
     EdgeBroker e;
     PrintWriter events = spec.commandLine().getOut();
     try {

@@ -99,13 +99,20 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
     var at = ControllerCommand.hostPort(listen, "--listen");
     AssignmentStrategy s = AssignmentStrategy.named(strategy);
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     String n = name != null ? name : null;
     var emulation = OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed);
-    CuratorFramework client = Zk.client(zookeeper, session);
+    CuratorFramework client;
+    try {
+      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
+    } catch (java.io.IOException x) {
+      spec.commandLine().getErr().println("error: " + x.getMessage());
+      return 1;
+    }
     RoutingBroker rb;
     try {
       if (n == null) {

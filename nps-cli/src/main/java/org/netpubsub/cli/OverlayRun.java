@@ -10,7 +10,19 @@ import java.util.function.Supplier;
 
 /** What the overlay commands share: run until SIGTERM, printing counters now and then. */
 final class OverlayRun {
+  // held: java.util.logging keeps loggers weakly
+  private static final java.util.List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
+
   private OverlayRun() {}
+
+  /** ZooKeeper's and Curator's INFO lines (every connection attempt) would drown the output. */
+  static synchronized void quietCoordinationLogs() {
+    for (String name : java.util.List.of("org.apache.zookeeper", "org.apache.curator")) {
+      java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
+      l.setLevel(java.util.logging.Level.WARNING);
+      QUIET.add(l);
+    }
+  }
 
   static void untilStopped(
       Closeable running,

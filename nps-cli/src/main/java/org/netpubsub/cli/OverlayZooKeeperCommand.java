@@ -55,6 +55,7 @@ final class OverlayZooKeeperCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
     if (tick < 10) {
       throw new IllegalArgumentException("--tick must be at least 10 ms");
     }

@@ -24,4 +24,19 @@ public final class Zk {
     c.start();
     return c;
   }
+
+  /**
+   * A started client that is connected, or {@link java.io.IOException} naming the servers after
+   * {@code wait} (a command should fail with a reason, not after the retry policy's whole time).
+   */
+  public static CuratorFramework connected(String connect, Duration sessionTimeout, Duration wait)
+      throws java.io.IOException, InterruptedException {
+    CuratorFramework c = client(connect, sessionTimeout);
+    if (!c.blockUntilConnected((int) wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      c.close();
+      throw new java.io.IOException(
+          "cannot reach ZooKeeper at " + connect + " within " + wait.toSeconds() + " s");
+    }
+    return c;
+  }
 }
