@@ -24,7 +24,13 @@ import org.netpubsub.edge.overlay.Zk;
  * averaged over every delivery.
  */
 final class LocalityExperiment {
-  record Outcome(double locality, int delivered, int expected, double avgMs, double p99Ms) {}
+  record Outcome(
+      double locality,
+      int delivered,
+      int expected,
+      double avgMs,
+      double p99Ms,
+      double relayCpuMsPerBroker) {}
 
   private LocalityExperiment() {}
 
@@ -41,16 +47,19 @@ final class LocalityExperiment {
       throws Exception {
     InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
     List<AutoCloseable> open = new ArrayList<>();
+    List<RoutingBroker> rbs = new ArrayList<>();
     List<Outcome> out = new ArrayList<>();
     try {
       for (int r = 0; r < brokers; r++) {
-        open.add(
+        RoutingBroker rb =
             RoutingBroker.start(
                 "rb" + r,
                 Zk.client(zookeeper, Duration.ofSeconds(5)),
                 any,
                 AssignmentStrategy.TOPIC_COUNT,
-                new WanEmulation(wan, Map.of(), r)));
+                new WanEmulation(wan, Map.of(), r));
+        open.add(rb);
+        rbs.add(rb);
       }
       List<EdgeBroker> edges = new ArrayList<>();
       List<MultipathExperiment.Client> pubs = new ArrayList<>();
@@ -77,7 +86,7 @@ final class LocalityExperiment {
         List<String[]> subscribed = new ArrayList<>(); // {site, topic}
         for (int s = 0; s < sites; s++) {
           for (int t = 0; t < topics; t++) {
-            String topic = "loc" + run + "/s" + s + "/t" + t;
+            String topic = "loc" + brokers + "-" + run + "/s" + s + "/t" + t; // never reused
             int at = t < local ? s : (s + 1) % sites; // local: same site; global: the next
             subs.get(at).subscribe(topic);
             subscribed.add(new String[] {Integer.toString(s), topic, Integer.toString(at)});
@@ -101,6 +110,7 @@ final class LocalityExperiment {
           }
         }
         subs.forEach(c -> c.latencies.clear());
+        long cpuBefore = rbs.stream().mapToLong(RoutingBroker::relayCpuNanos).sum();
         for (int i = 0; i < rounds; i++) {
           for (String[] x : subscribed) {
             pubs.get(Integer.parseInt(x[0])).publish(x[1], Long.toString(System.nanoTime()));
@@ -113,6 +123,7 @@ final class LocalityExperiment {
             && System.nanoTime() < settle) {
           LockSupport.parkNanos(10_000_000);
         }
+        double cpu = (rbs.stream().mapToLong(RoutingBroker::relayCpuNanos).sum() - cpuBefore) / 1e6;
         List<Long> all = new ArrayList<>();
         subs.forEach(c -> all.addAll(c.latencies));
         all.sort(Long::compare);
@@ -121,7 +132,7 @@ final class LocalityExperiment {
             all.isEmpty()
                 ? Double.NaN
                 : all.get(Math.min(all.size() - 1, (int) Math.ceil(all.size() * 0.99) - 1)) / 1e6;
-        out.add(new Outcome(locality, all.size(), expected, avg, p99));
+        out.add(new Outcome(locality, all.size(), expected, avg, p99, cpu / brokers));
         for (String[] x : subscribed) {
           subs.get(Integer.parseInt(x[2])).unsubscribe(x[1]);
         }

@@ -34,8 +34,15 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
   @Option(names = "--sites", defaultValue = "3", paramLabel = "N")
   int sites;
 
-  @Option(names = "--routing-brokers", defaultValue = "2", paramLabel = "N")
-  int brokers;
+  @Option(
+      names = "--routing-brokers",
+      defaultValue = "2",
+      split = ",",
+      paramLabel = "N,...",
+      description =
+          "Routing brokers; several values run each (Figures 6b, 6e: latency and relay CPU per"
+              + " broker vs their number; default: ${DEFAULT-VALUE}).")
+  List<Integer> brokerCounts;
 
   @Option(names = "--topics", defaultValue = "20", paramLabel = "N", description = "Per site.")
   int topics;
@@ -65,7 +72,7 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
     OverlayRun.quietCoordinationLogs();
     LinkProfile link = LinkProfile.parse(wan);
     if (sites < 2
-        || brokers < 1
+        || brokerCounts.stream().anyMatch(b -> b < 1)
         || topics < 1
         || localities.stream().anyMatch(f -> f < 0 || f > 1)) {
       throw new IllegalArgumentException(
@@ -76,34 +83,44 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
     try (EmbeddedZooKeeper zk =
             EmbeddedZooKeeper.start(new InetSocketAddress("127.0.0.1", 0), dir.resolve("zk"), 100);
         MultipathExperiment mosquittos = new MultipathExperiment(zk.connectString(), dir, sites)) {
-      for (LocalityExperiment.Outcome o :
-          LocalityExperiment.run(
-              mosquittos,
-              zk.connectString(),
-              sites,
-              brokers,
-              topics,
-              link,
-              localities,
-              rounds,
-              interval)) {
-        if (json.enabled()) {
-          Map<String, Object> r = new LinkedHashMap<>();
-          r.put("kind", "overlay-locality");
-          r.put("locality", o.locality());
-          r.put("sites", sites);
-          r.put("routing_brokers", brokers);
-          r.put("topics_per_site", topics);
-          r.put("delivered", o.delivered());
-          r.put("expected", o.expected());
-          r.put("avg_ms", o.avgMs());
-          r.put("p99_ms", o.p99Ms());
-          JsonOutput.printLine(out, r);
-        } else {
-          out.printf(
-              "locality %.2f: delivered %d/%d, avg %.1f ms, p99 %.1f ms%n",
-              o.locality(), o.delivered(), o.expected(), o.avgMs(), o.p99Ms());
-          out.flush();
+      for (int brokers : brokerCounts) {
+        for (LocalityExperiment.Outcome o :
+            LocalityExperiment.run(
+                mosquittos,
+                zk.connectString(),
+                sites,
+                brokers,
+                topics,
+                link,
+                localities,
+                rounds,
+                interval)) {
+          if (json.enabled()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("kind", "overlay-locality");
+            r.put("locality", o.locality());
+            r.put("sites", sites);
+            r.put("routing_brokers", brokers);
+            r.put("topics_per_site", topics);
+            r.put("delivered", o.delivered());
+            r.put("expected", o.expected());
+            r.put("avg_ms", o.avgMs());
+            r.put("p99_ms", o.p99Ms());
+            r.put("relay_cpu_ms_per_broker", o.relayCpuMsPerBroker());
+            JsonOutput.printLine(out, r);
+          } else {
+            out.printf(
+                "%d routing brokers, locality %.2f: delivered %d/%d, avg %.1f ms, p99 %.1f ms,"
+                    + " relay CPU %.1f ms per broker%n",
+                brokers,
+                o.locality(),
+                o.delivered(),
+                o.expected(),
+                o.avgMs(),
+                o.p99Ms(),
+                o.relayCpuMsPerBroker());
+            out.flush();
+          }
         }
       }
     }

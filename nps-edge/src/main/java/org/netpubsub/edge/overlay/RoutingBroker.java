@@ -143,6 +143,12 @@ public final class RoutingBroker implements Closeable {
     return latch.hasLeadership();
   }
 
+  /** CPU time the relay thread has used, in ns (-1 where the JVM cannot tell): its load. */
+  public long relayCpuNanos() {
+    var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    return mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(relay.threadId()) : -1;
+  }
+
   public Map<String, Long> counters() {
     return counters.snapshot();
   }
