@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       TreesCommand.class,
       EdgeAgentCommand.class,
       EdgeCoordinatorCommand.class,
+      OverlayCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

@@ -10,28 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.eclipse.paho.mqttv5.client.IMqttToken;
-import org.eclipse.paho.mqttv5.client.MqttCallback;
-import org.eclipse.paho.mqttv5.client.MqttClient;
-import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
-import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
-import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
-import org.eclipse.paho.mqttv5.common.MqttSubscription;
-import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 
 /**
- * {@link EdgeAgent} on one MQTT 5 connection (Paho) to the local broker. Threads: Paho's callback
- * thread runs Agent-Sub (route lookup, send); one platform thread runs Agent-Pub (receive, decode,
- * publish); one reports filter changes in order; one long-polls the coordinator's changes. The
- * route cache is the only state they share (guarded by itself).
+ * {@link EdgeAgent} on one {@link LocalBroker} connection. Threads: Paho's callback thread runs
+ * Agent-Sub (route lookup, send); one platform thread runs Agent-Pub (receive, decode, publish);
+ * one reports filter changes in order; one long-polls the coordinator's changes. The route cache is
+ * the only state they share (guarded by itself).
  */
-final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
+final class MqttEdgeAgent implements EdgeAgent, LocalBroker.Listener {
   private static final Logger LOG = Logger.getLogger(MqttEdgeAgent.class.getName());
   private static final Duration RETRY = Duration.ofMillis(200);
 
@@ -39,12 +29,11 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
   private final String clientId;
   private final CoordinatorClient coordinator;
   private final DatagramSocket socket;
-  private final MqttClient mqtt;
+  private final LocalBroker mqtt;
   private final RouteCache routes;
   private final AgentCounters counters = new AgentCounters();
   private final Map<String, Long> sequences = new HashMap<>(); // Paho's callback thread only
   private final FilterReporter reporter;
-  private final ExecutorService resubscriber;
   private final Thread receiver;
   private final Thread changes;
   private final Duration changeWait;
@@ -60,12 +49,7 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     this.routes = new RouteCache(b.routeCacheSize);
     this.changeWait = b.changeWait;
     this.reporter = new FilterReporter(edge, clientId, coordinator, counters, this::reRegister);
-    this.mqtt =
-        new MqttClient(
-            "tcp://" + b.broker.getHost() + ":" + b.broker.getPort(),
-            clientId,
-            new MemoryPersistence());
-    this.resubscriber = Executors.newSingleThreadExecutor(daemon("nps-agent-resubscribe-" + edge));
+    this.mqtt = new LocalBroker(b.broker, clientId, this);
     this.receiver =
         Thread.ofPlatform().daemon().name("nps-agent-pub-" + edge).unstarted(this::receive);
     this.changes =
@@ -115,42 +99,25 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
   }
 
   private void connect() throws MqttException {
-    MqttConnectionOptions o = new MqttConnectionOptions();
-    o.setCleanStart(true);
-    o.setSessionExpiryInterval(0L);
-    o.setAutomaticReconnect(true);
-    o.setAutomaticReconnectDelay(1, 5);
-    o.setConnectionTimeout(5);
-    mqtt.setCallback(this);
-    mqtt.connect(o);
-    subscribe();
-  }
-
-  private void subscribe() throws MqttException {
-    MqttSubscription all = new MqttSubscription("#", 2);
-    all.setNoLocal(true); // never receive what Agent-Pub publishes: no loops, no duplicates
-    all.setRetainAsPublished(true); // forward the retain flag as the publisher set it
-    all.setRetainHandling(2); // stored retained messages were forwarded when published
-    MqttSubscription log = new MqttSubscription(MosquittoLog.LOG_FILTER, 0);
-    log.setRetainHandling(2);
-    mqtt.subscribe(new MqttSubscription[] {log, all});
+    mqtt.connect();
   }
 
   // ---- Agent-Sub (Paho's callback thread) ----
 
   @Override
-  public void messageArrived(String topic, MqttMessage message) {
-    try {
-      if (topic.startsWith("$SYS/broker/log/")) {
-        onLog(topic, new String(message.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
-      } else if (!topic.startsWith("$")) {
-        forward(topic, message);
-      }
-    } catch (RuntimeException e) {
-      // an exception here would make Paho drop the connection
-      counters.drop("agent_error");
-      LOG.log(Level.WARNING, "forwarding '" + topic + "'", e);
-    }
+  public void onMessage(String topic, MqttMessage message) {
+    forward(topic, message);
+  }
+
+  @Override
+  public void onLogEvent(BrokerEvent event) {
+    reporter.onEvent(event);
+  }
+
+  @Override
+  public void failed(String topic, RuntimeException e) {
+    counters.drop("agent_error");
+    LOG.log(Level.WARNING, "forwarding '" + topic + "'", e);
   }
 
   private void forward(String topic, MqttMessage message) {
@@ -216,10 +183,6 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     }
   }
 
-  private void onLog(String topic, String line) {
-    MosquittoLog.parse(topic, line).ifPresent(reporter::onEvent);
-  }
-
   // ---- Agent-Pub (receiver thread) ----
 
   private void receive() {
@@ -255,13 +218,8 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
   }
 
   private void publish(EdgeMessage m) {
-    MqttMessage out = new MqttMessage(m.payload());
-    // QoS 2 is published as QoS 1: the hop between edges is one datagram, exactly-once is not
-    // kept across it (docs/edge.md)
-    out.setQos(Math.min(m.qos(), 1));
-    out.setRetained(m.retain());
     try {
-      mqtt.publish(m.topic(), out);
+      mqtt.publish(m);
       counters.published.increment();
     } catch (MqttException | RuntimeException e) {
       counters.drop("publish_failed");
@@ -321,41 +279,6 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
     }
   }
 
-  // ---- MqttCallback ----
-
-  @Override
-  public void connectComplete(boolean reconnect, String serverUri) {
-    if (reconnect) {
-      // clean start: the broker forgot the subscriptions (not from the callback thread: Paho)
-      resubscriber.execute(
-          () -> {
-            try {
-              subscribe();
-            } catch (MqttException e) {
-              LOG.warning("subscribing again: " + e);
-            }
-          });
-    }
-  }
-
-  @Override
-  public void disconnected(MqttDisconnectResponse r) {
-    if (!closed) {
-      LOG.warning("broker connection lost: " + r);
-    }
-  }
-
-  @Override
-  public void mqttErrorOccurred(MqttException e) {
-    LOG.warning("MQTT error: " + e);
-  }
-
-  @Override
-  public void deliveryComplete(IMqttToken token) {}
-
-  @Override
-  public void authPacketArrived(int reasonCode, MqttProperties properties) {}
-
   // ---- EdgeAgent ----
 
   @Override
@@ -404,31 +327,15 @@ final class MqttEdgeAgent implements EdgeAgent, MqttCallback {
       return;
     }
     closed = true;
-    try {
-      if (mqtt.isConnected()) {
-        mqtt.disconnect(2000);
-      }
-    } catch (MqttException e) {
-      LOG.fine("disconnect: " + e);
-    }
-    try {
-      mqtt.close(true);
-    } catch (MqttException e) {
-      LOG.fine("close: " + e);
-    }
+    mqtt.close();
     socket.close();
     changes.interrupt();
     reporter.close();
-    resubscriber.shutdownNow();
     try {
       receiver.join(2000);
       changes.join(2000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return Thread.ofPlatform().daemon().name(name).factory();
   }
 }

@@ -16,14 +16,15 @@ import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 
 /** An ordinary MQTT 5 client (Paho) that records what it receives, as the tests' clients. */
-final class TestClient implements Closeable, MqttCallback {
+public final class TestClient implements Closeable, MqttCallback {
   /** One received message: what a subscriber can observe. */
-  record Received(String topic, String payload, boolean retain) {}
+  public record Received(String topic, String payload, boolean retain) {}
 
   private final MqttClient client;
   private final List<Received> received = new ArrayList<>();
+  private final List<Long> arrivals = new ArrayList<>(); // System.nanoTime() of each
 
-  TestClient(String brokerUri, String id) throws MqttException {
+  public TestClient(String brokerUri, String id) throws MqttException {
     client = new MqttClient(brokerUri, id, new MemoryPersistence());
     client.setCallback(this);
     MqttConnectionOptions o = new MqttConnectionOptions();
@@ -31,27 +32,33 @@ final class TestClient implements Closeable, MqttCallback {
     client.connect(o);
   }
 
-  void subscribe(String filter, int qos) throws MqttException {
+  public void subscribe(String filter, int qos) throws MqttException {
     client.subscribe(new MqttSubscription[] {new MqttSubscription(filter, qos)});
   }
 
-  void unsubscribe(String filter) throws MqttException {
+  public void unsubscribe(String filter) throws MqttException {
     client.unsubscribe(filter);
   }
 
-  void publish(String topic, String payload, int qos, boolean retain) throws MqttException {
+  public void publish(String topic, String payload, int qos, boolean retain) throws MqttException {
     MqttMessage m = new MqttMessage(payload.getBytes(StandardCharsets.UTF_8));
     m.setQos(qos);
     m.setRetained(retain);
     client.publish(topic, m);
   }
 
-  synchronized List<Received> received() {
+  public synchronized List<Received> received() {
     return List.copyOf(received);
+  }
+
+  /** When each message of {@link #received} arrived ({@link System#nanoTime}). */
+  public synchronized List<Long> arrivals() {
+    return List.copyOf(arrivals);
   }
 
   @Override
   public synchronized void messageArrived(String topic, MqttMessage message) {
+    arrivals.add(System.nanoTime());
     received.add(
         new Received(
             topic, new String(message.getPayload(), StandardCharsets.UTF_8), message.isRetained()));

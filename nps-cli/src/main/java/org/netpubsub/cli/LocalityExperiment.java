@@ -1,0 +1,152 @@
+package org.netpubsub.cli;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.netpubsub.edge.overlay.AssignmentStrategy;
+import org.netpubsub.edge.overlay.EdgeBroker;
+import org.netpubsub.edge.overlay.EdgeBrokerConfig;
+import org.netpubsub.edge.overlay.LinkProfile;
+import org.netpubsub.edge.overlay.RoutingBroker;
+import org.netpubsub.edge.overlay.WanEmulation;
+import org.netpubsub.edge.overlay.Zk;
+
+/**
+ * The paper's data-locality experiment (§3.2, Figure 5) on one machine: {@code sites} sites (a
+ * Mosquitto and an edge broker each), {@code brokers} routing brokers, every overlay datagram over
+ * an emulated WAN link; each site publishes {@code topics} topics, a fraction {@code locality} of
+ * them subscribed in the same site, the rest in the next site. Latency is MQTT publish to delivery,
+ * averaged over every delivery.
+ */
+final class LocalityExperiment {
+  record Outcome(
+      double locality,
+      int delivered,
+      int expected,
+      double avgMs,
+      double p99Ms,
+      double relayCpuMsPerBroker) {}
+
+  private LocalityExperiment() {}
+
+  static List<Outcome> run(
+      MultipathExperiment sitesX,
+      String zookeeper,
+      int sites,
+      int brokers,
+      int topics,
+      LinkProfile wan,
+      List<Double> localities,
+      int rounds,
+      long intervalMs)
+      throws Exception {
+    InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
+    List<AutoCloseable> open = new ArrayList<>();
+    List<RoutingBroker> rbs = new ArrayList<>();
+    List<Outcome> out = new ArrayList<>();
+    try {
+      for (int r = 0; r < brokers; r++) {
+        RoutingBroker rb =
+            RoutingBroker.start(
+                "rb" + r,
+                Zk.client(zookeeper, Duration.ofSeconds(5)),
+                any,
+                AssignmentStrategy.TOPIC_COUNT,
+                new WanEmulation(wan, Map.of(), r));
+        open.add(rb);
+        rbs.add(rb);
+      }
+      List<EdgeBroker> edges = new ArrayList<>();
+      List<MultipathExperiment.Client> pubs = new ArrayList<>();
+      List<MultipathExperiment.Client> subs = new ArrayList<>();
+      for (int s = 0; s < sites; s++) {
+        EdgeBroker e =
+            EdgeBroker.start(
+                EdgeBrokerConfig.of("site" + s, "site" + s, sitesX.uri(s), any)
+                    .withEmulation(new WanEmulation(wan, Map.of(), 100 + s)),
+                Zk.client(zookeeper, Duration.ofSeconds(5)));
+        open.add(e);
+        edges.add(e);
+        MultipathExperiment.Client p = new MultipathExperiment.Client(sitesX.port(s), "pub" + s);
+        MultipathExperiment.Client c = new MultipathExperiment.Client(sitesX.port(s), "sub" + s);
+        open.add(p);
+        open.add(c);
+        pubs.add(p);
+        subs.add(c);
+      }
+      int run = 0;
+      for (double locality : localities) {
+        run++;
+        int local = (int) Math.round(locality * topics);
+        List<String[]> subscribed = new ArrayList<>(); // {site, topic}
+        for (int s = 0; s < sites; s++) {
+          for (int t = 0; t < topics; t++) {
+            String topic = "loc" + brokers + "-" + run + "/s" + s + "/t" + t; // never reused
+            int at = t < local ? s : (s + 1) % sites; // local: same site; global: the next
+            subs.get(at).subscribe(topic);
+            subscribed.add(new String[] {Integer.toString(s), topic, Integer.toString(at)});
+          }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (String[] x : subscribed) {
+          if (x[0].equals(x[2])) {
+            continue;
+          }
+          EdgeBroker publisherEdge = edges.get(Integer.parseInt(x[0]));
+          while (publisherEdge
+              .view()
+              .topic(x[1])
+              .filter(t -> t.assignment().isPresent() && !t.subscribers().isEmpty())
+              .isEmpty()) {
+            if (System.nanoTime() > deadline) {
+              throw new IOException("global topic " + x[1] + " not ready");
+            }
+            LockSupport.parkNanos(10_000_000);
+          }
+        }
+        subs.forEach(c -> c.latencies.clear());
+        long cpuBefore = rbs.stream().mapToLong(RoutingBroker::relayCpuNanos).sum();
+        for (int i = 0; i < rounds; i++) {
+          for (String[] x : subscribed) {
+            pubs.get(Integer.parseInt(x[0])).publish(x[1], Long.toString(System.nanoTime()));
+          }
+          LockSupport.parkNanos(intervalMs * 1_000_000);
+        }
+        int expected = subscribed.size() * rounds;
+        long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (subs.stream().mapToInt(c -> c.latencies.size()).sum() < expected
+            && System.nanoTime() < settle) {
+          LockSupport.parkNanos(10_000_000);
+        }
+        double cpu = (rbs.stream().mapToLong(RoutingBroker::relayCpuNanos).sum() - cpuBefore) / 1e6;
+        List<Long> all = new ArrayList<>();
+        subs.forEach(c -> all.addAll(c.latencies));
+        all.sort(Long::compare);
+        double avg = all.stream().mapToLong(v -> v).average().orElse(Double.NaN) / 1e6;
+        double p99 =
+            all.isEmpty()
+                ? Double.NaN
+                : all.get(Math.min(all.size() - 1, (int) Math.ceil(all.size() * 0.99) - 1)) / 1e6;
+        out.add(new Outcome(locality, all.size(), expected, avg, p99, cpu / brokers));
+        for (String[] x : subscribed) {
+          subs.get(Integer.parseInt(x[2])).unsubscribe(x[1]);
+        }
+      }
+      return out;
+    } finally {
+      java.util.Collections.reverse(open);
+      for (AutoCloseable c : open) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          // closing the rest
+        }
+      }
+    }
+  }
+}

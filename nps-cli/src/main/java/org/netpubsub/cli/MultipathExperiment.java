@@ -1,0 +1,249 @@
+package org.netpubsub.cli;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.eclipse.paho.mqttv5.client.IMqttToken;
+import org.eclipse.paho.mqttv5.client.MqttCallback;
+import org.eclipse.paho.mqttv5.client.MqttClient;
+import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
+import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
+import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.eclipse.paho.mqttv5.common.MqttMessage;
+import org.eclipse.paho.mqttv5.common.MqttSubscription;
+import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.netpubsub.edge.overlay.AssignmentStrategy;
+import org.netpubsub.edge.overlay.EdgeBroker;
+import org.netpubsub.edge.overlay.EdgeBrokerConfig;
+import org.netpubsub.edge.overlay.LinkProfile;
+import org.netpubsub.edge.overlay.RoutingBroker;
+import org.netpubsub.edge.overlay.WanEmulation;
+import org.netpubsub.edge.overlay.Zk;
+
+/**
+ * The paper's deadline-aware experiment (§3.4, Table 1, Figure 7) on one machine: two sites (a
+ * Mosquitto each), one routing broker, links L1 (publishing edge → routing broker), L2 (routing
+ * broker → subscribing edge) and L3 (edge to edge) emulated per case; single path vs multi-path
+ * (the topic declared with a deadline). Latency is publish to delivery in one JVM (one clock).
+ */
+final class MultipathExperiment implements Closeable {
+  record Outcome(int sent, int delivered, double avgMs, double p99Ms, double maxMs) {}
+
+  private final List<Process> mosquittos = new ArrayList<>();
+  private final List<Integer> ports = new ArrayList<>();
+  private final String zookeeper;
+
+  MultipathExperiment(String zookeeper, Path dir) throws IOException {
+    this(zookeeper, dir, 2);
+  }
+
+  /** Starts {@code sites} Mosquitto processes, one per site. */
+  MultipathExperiment(String zookeeper, Path dir, int sites) throws IOException {
+    this.zookeeper = zookeeper;
+    for (int i = 0; i < sites; i++) {
+      int port;
+      try (ServerSocket s = new ServerSocket(0)) {
+        port = s.getLocalPort();
+      }
+      Path conf = dir.resolve("mosquitto-" + port + ".conf");
+      Files.writeString(
+          conf,
+          "listener "
+              + port
+              + " 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest topic\n"
+              + "log_type subscribe\nlog_type unsubscribe\nlog_type notice\n");
+      mosquittos.add(
+          new ProcessBuilder("/usr/sbin/mosquitto", "-c", conf.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("mosquitto-" + port + ".log").toFile())
+              .start());
+      ports.add(port);
+      waitFor(port);
+    }
+  }
+
+  private static void waitFor(int port) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        return;
+      } catch (IOException e) {
+        LockSupport.parkNanos(20_000_000);
+      }
+    }
+    throw new IOException("mosquitto did not start on port " + port);
+  }
+
+  int port(int site) {
+    return ports.get(site);
+  }
+
+  Outcome run(
+      LinkProfile l1,
+      LinkProfile l2,
+      LinkProfile l3,
+      boolean multiPath,
+      int messages,
+      long intervalMs,
+      long seed)
+      throws Exception {
+    InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
+    String topic = "fig7/" + seed + (multiPath ? "/multi" : "/single");
+    try (RoutingBroker rb =
+            RoutingBroker.start(
+                "rb-fig7",
+                Zk.client(zookeeper, java.time.Duration.ofSeconds(5)),
+                any,
+                AssignmentStrategy.TOPIC_COUNT,
+                new WanEmulation(l2, Map.of(), seed));
+        EdgeBroker rome =
+            EdgeBroker.start(
+                EdgeBrokerConfig.of("rome", "rome", uri(1), any),
+                Zk.client(zookeeper, java.time.Duration.ofSeconds(5)))) {
+      WanEmulation paris =
+          new WanEmulation(l3, Map.of(rb.address(), l1), seed + 1); // to rome: L3, to rb: L1
+      try (EdgeBroker a =
+              EdgeBroker.start(
+                  EdgeBrokerConfig.of("paris", "paris", uri(0), any)
+                      .withDeadlines(multiPath ? Map.of("fig7/#", 100L) : Map.of(), 1)
+                      .withEmulation(paris),
+                  Zk.client(zookeeper, java.time.Duration.ofSeconds(5)));
+          Client sub = new Client(ports.get(1), "fig7-sub");
+          Client pub = new Client(ports.get(0), "fig7-pub")) {
+        sub.subscribe(topic);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (a.view()
+            .topic(topic)
+            .filter(t -> t.assignment().isPresent() && t.subscribers().containsKey("rome"))
+            .isEmpty()) {
+          // the subscription's entry must be in the tree and assigned before the run
+          if (System.nanoTime() > deadline) {
+            throw new IOException("the subscription did not reach the tree");
+          }
+          LockSupport.parkNanos(10_000_000);
+        }
+        for (int i = 0; i < messages; i++) {
+          pub.publish(topic, Long.toString(System.nanoTime()));
+          LockSupport.parkNanos(intervalMs * 1_000_000); // the publisher's rate
+        }
+        long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (sub.latencies.size() < messages && System.nanoTime() < settle) {
+          LockSupport.parkNanos(10_000_000);
+        }
+        List<Long> l = new ArrayList<>(sub.latencies);
+        l.sort(Long::compare);
+        double avg = l.stream().mapToLong(x -> x).average().orElse(Double.NaN) / 1e6;
+        double p99 =
+            l.isEmpty()
+                ? Double.NaN
+                : l.get(Math.min(l.size() - 1, (int) Math.ceil(l.size() * 0.99) - 1)) / 1e6;
+        double max = l.isEmpty() ? Double.NaN : l.get(l.size() - 1) / 1e6;
+        return new Outcome(messages, l.size(), avg, p99, max);
+      }
+    }
+  }
+
+  URI uri(int site) {
+    return URI.create("mqtt://127.0.0.1:" + ports.get(site));
+  }
+
+  @Override
+  public void close() {
+    for (Process p : mosquittos) {
+      p.destroy();
+      try {
+        p.waitFor(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** A plain MQTT client: publishes QoS 1, or records publish-to-delivery latency. */
+  static final class Client implements Closeable, MqttCallback {
+    final MqttClient mqtt;
+    final List<Long> latencies = new CopyOnWriteArrayList<>();
+
+    Client(int port, String id) throws MqttException {
+      mqtt = new MqttClient("tcp://127.0.0.1:" + port, id, new MemoryPersistence());
+      mqtt.setCallback(this);
+      MqttConnectionOptions o = new MqttConnectionOptions();
+      o.setCleanStart(true);
+      mqtt.connect(o);
+    }
+
+    int port() {
+      return Integer.parseInt(
+          mqtt.getServerURI().substring(mqtt.getServerURI().lastIndexOf(':') + 1));
+    }
+
+    void unsubscribe(String topic) throws MqttException {
+      mqtt.unsubscribe(topic);
+    }
+
+    void subscribe(String topic) throws MqttException {
+      mqtt.subscribe(new MqttSubscription[] {new MqttSubscription(topic, 1)});
+    }
+
+    void publish(String topic, String payload) throws MqttException {
+      MqttMessage m = new MqttMessage(payload.getBytes(StandardCharsets.UTF_8));
+      m.setQos(1);
+      while (true) {
+        try {
+          mqtt.publish(topic, m);
+          return;
+        } catch (MqttException e) {
+          if (e.getReasonCode() != 32202) {
+            throw e;
+          }
+          LockSupport.parkNanos(1_000_000); // too many in flight (32202): wait for acks
+        }
+      }
+    }
+
+    @Override
+    public void messageArrived(String topic, MqttMessage message) {
+      long sent = Long.parseLong(new String(message.getPayload(), StandardCharsets.UTF_8));
+      latencies.add(System.nanoTime() - sent);
+    }
+
+    @Override
+    public void close() {
+      try {
+        mqtt.disconnect(2000);
+        mqtt.close(true);
+      } catch (MqttException e) {
+        // closing
+      }
+    }
+
+    @Override
+    public void disconnected(MqttDisconnectResponse r) {}
+
+    @Override
+    public void mqttErrorOccurred(MqttException e) {}
+
+    @Override
+    public void deliveryComplete(IMqttToken token) {}
+
+    @Override
+    public void connectComplete(boolean reconnect, String serverUri) {}
+
+    @Override
+    public void authPacketArrived(int reasonCode, MqttProperties properties) {}
+  }
+}

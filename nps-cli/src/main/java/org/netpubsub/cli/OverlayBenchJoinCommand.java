@@ -1,0 +1,112 @@
+package org.netpubsub.cli;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
+import org.netpubsub.edge.overlay.JoinBenchmark;
+import org.netpubsub.edge.overlay.ZnodeData;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code nps overlay bench-join}: the coordination layer under simultaneous joins (Fig. 6c/6f). */
+@Command(
+    name = "bench-join",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Measures ZooKeeper's response time, znodes and watches while N subscribers join at once"
+          + " (the paper's Figures 6c and 6f); one JSON line per N with --json."
+    })
+final class OverlayBenchJoinCommand implements Callable<Integer> {
+  @Mixin JsonOutput json;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--zookeeper",
+      paramLabel = "HOST:PORT",
+      description = "A running server (default: an embedded one on a free port).")
+  String zookeeper;
+
+  @Option(
+      names = "--subscribers",
+      defaultValue = "2000,4000,6000,8000,10000",
+      split = ",",
+      paramLabel = "N,...",
+      description = "Joining subscribers per round (default: ${DEFAULT-VALUE}).")
+  List<Integer> subscribers;
+
+  @Option(names = "--edges", defaultValue = "20", paramLabel = "N", description = "Edge clients.")
+  int edges;
+
+  @Option(names = "--topics", defaultValue = "1000", paramLabel = "N", description = "Topics.")
+  int topics;
+
+  @Override
+  public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
+    if (edges < 1 || topics < 1 || subscribers.stream().anyMatch(n -> n < 1)) {
+      throw new IllegalArgumentException("--edges, --topics and --subscribers must be >= 1");
+    }
+    EmbeddedZooKeeper embedded = null;
+    String connect = zookeeper;
+    if (connect == null) {
+      embedded =
+          EmbeddedZooKeeper.start(
+              new InetSocketAddress("127.0.0.1", 0),
+              Files.createTempDirectory("nps-zk-bench"),
+              200);
+      connect = embedded.connectString();
+    }
+    InetSocketAddress server = ZnodeData.address(connect.split(",")[0].split("/")[0]);
+    PrintWriter out = spec.commandLine().getOut();
+    try {
+      for (int n : subscribers) {
+        JoinBenchmark.Result r = JoinBenchmark.run(connect, server, n, edges, topics);
+        if (json.enabled()) {
+          Map<String, Object> o = new LinkedHashMap<>();
+          o.put("kind", "overlay-join");
+          o.put("subscribers", r.subscribers());
+          o.put("edges", r.edges());
+          o.put("topics", r.topics());
+          o.put("p50_ms", r.p50());
+          o.put("p99_ms", r.p99());
+          o.put("max_ms", r.max());
+          o.put("znodes", r.znodes());
+          o.put("watches", r.watches());
+          o.put("seconds", r.seconds());
+          o.put("server_update_p50_ms", r.serverUpdateP50());
+          o.put("server_update_p99_ms", r.serverUpdateP99());
+          o.put("server_read_p99_ms", r.serverReadP99());
+          o.put("server_reads", r.serverReads());
+          JsonOutput.printLine(out, o);
+        } else {
+          out.printf(
+              "%6d subscribers: client p50 %.1f ms, p99 %.1f ms; server update p99 %.0f ms;"
+                  + " %d znodes, %d watches (%.1f s)%n",
+              r.subscribers(),
+              r.p50(),
+              r.p99(),
+              r.serverUpdateP99(),
+              r.znodes(),
+              r.watches(),
+              r.seconds());
+          out.flush();
+        }
+      }
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+    }
+    return 0;
+  }
+}

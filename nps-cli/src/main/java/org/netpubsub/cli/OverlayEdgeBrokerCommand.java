@@ -1,0 +1,203 @@
+package org.netpubsub.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.edge.overlay.EdgeBroker;
+import org.netpubsub.edge.overlay.EdgeBrokerConfig;
+import org.netpubsub.edge.overlay.Zk;
+import org.netpubsub.edge.overlay.ZnodeData;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code nps overlay edge-broker}. */
+@Command(
+    name = "edge-broker",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs an edge broker in front of an unmodified local MQTT broker (configured as for nps"
+          + " edge-agent, docs/edge.md): registers the site's publishers and subscribers in"
+          + " ZooKeeper, sends global topics to their routing broker, publishes what arrives."
+    })
+final class OverlayEdgeBrokerCommand implements Callable<Integer> {
+  @Mixin JsonOutput json;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--zookeeper", required = true, paramLabel = "HOST:PORT[,...]")
+  String zookeeper;
+
+  @Option(
+      names = "--local",
+      required = true,
+      paramLabel = "mqtt://HOST:PORT",
+      description = "The local MQTT broker.")
+  String local;
+
+  @Option(names = "--site", required = true, paramLabel = "NAME", description = "This site.")
+  String site;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "This edge broker's name (default: the site's).")
+  String name;
+
+  @Option(
+      names = "--listen",
+      required = true,
+      paramLabel = "ADDR:PORT",
+      description = "Where datagrams arrive: a specific address (others are told it).")
+  String listen;
+
+  @Option(
+      names = "--deadline",
+      paramLabel = "FILTER=MS",
+      description =
+          "Topics with a deadline (repeatable): published here, they also take the direct"
+              + " edge-to-edge path; received here, a silence longer than the deadline is reported"
+              + " (a deadline-missed line and counter).")
+  List<String> deadlines = List.of();
+
+  @Option(
+      names = "--max-direct-topics",
+      defaultValue = "16",
+      paramLabel = "N",
+      description =
+          "Admission control: at most N topics take the direct path (default: ${DEFAULT-VALUE}).")
+  int maxDirect;
+
+  @Option(
+      names = "--durable",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "Durability: send the last N reliable (QoS >= 1) messages of a topic to each site that"
+              + " subscribes later (default: ${DEFAULT-VALUE}; at most 1024).")
+  int durable;
+
+  @Option(names = "--session-timeout", defaultValue = "2s", paramLabel = "DURATION")
+  String sessionTimeout;
+
+  @Option(names = "--status-interval", defaultValue = "10s", paramLabel = "DURATION")
+  String statusInterval;
+
+  @Option(
+      names = "--emulate-wan",
+      paramLabel = "SPEC",
+      description =
+          "Experiments only: emulate a WAN on every datagram sent, e.g. delay=30ms,jitter=5ms,loss=1%%.")
+  String emulateWan;
+
+  @Option(
+      names = "--emulate-link",
+      paramLabel = "ADDR:PORT=SPEC",
+      description = "Experiments only: emulation towards one destination (repeatable).")
+  java.util.List<String> emulateLinks = java.util.List.of();
+
+  @Option(
+      names = "--emulation-seed",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Seed of the emulated loss and jitter (default: ${DEFAULT-VALUE}).")
+  long emulationSeed;
+
+  @Option(names = "--exit-after-start", hidden = true)
+  boolean exitAfterStart;
+
+  @Override
+  public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
+    Map<String, Long> d = new LinkedHashMap<>();
+    for (String s : deadlines) {
+      int eq = s.lastIndexOf('=');
+      if (eq < 1) {
+        throw new IllegalArgumentException("--deadline needs FILTER=MS, not '" + s + "'");
+      }
+      try {
+        d.put(s.substring(0, eq), Long.parseLong(s.substring(eq + 1)));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--deadline: bad milliseconds in '" + s + "'");
+      }
+    }
+    EdgeBrokerConfig c =
+        EdgeBrokerConfig.of(
+                name != null ? name : site,
+                site,
+                ControllerUrl.parse(local, "--local", "mqtt"),
+                ControllerCommand.hostPort(listen, "--listen"))
+            .withDeadlines(d, maxDirect)
+            .withDurable(durable)
+            .withEmulation(OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed));
+    var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
+    var interval = OverlayRun.interval(statusInterval);
+    CuratorFramework client;
+    try {
+      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
+    } catch (java.io.IOException x) {
+      spec.commandLine().getErr().println("error: " + x.getMessage());
+      return 1;
+    }
+    EdgeBroker e;
+    PrintWriter events = spec.commandLine().getOut();
+    try {
+      e =
+          EdgeBroker.start(
+              c,
+              client,
+              miss -> {
+                if (json.enabled()) {
+                  Map<String, Object> o = new LinkedHashMap<>();
+                  o.put("kind", "deadline-missed");
+                  o.put("topic", miss.topic());
+                  o.put("deadline_ms", miss.deadlineMillis());
+                  o.put("silent_ms", miss.silentMillis());
+                  JsonOutput.printLine(events, o);
+                } else {
+                  events.println(
+                      "deadline missed: '"
+                          + miss.topic()
+                          + "' silent "
+                          + miss.silentMillis()
+                          + " ms (deadline "
+                          + miss.deadlineMillis()
+                          + " ms)");
+                  events.flush();
+                }
+              });
+    } catch (Exception x) {
+      client.close();
+      spec.commandLine().getErr().println("error: " + x.getMessage());
+      return 1;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json.enabled()) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("kind", "edge-broker");
+      o.put("name", e.name());
+      o.put("site", site);
+      o.put("listen", ZnodeData.address(e.address()));
+      o.put("local", local);
+      o.put("zookeeper", zookeeper);
+      JsonOutput.printLine(out, o);
+    } else {
+      out.println(
+          "edge broker " + e.name() + " (site " + site + ") on " + ZnodeData.address(e.address()));
+      out.flush();
+    }
+    OverlayRun.untilStopped(
+        e,
+        exitAfterStart,
+        interval,
+        () -> OverlayRun.printStats(out, json.enabled(), "edge-broker", e.name(), e::counters),
+        "nps-edge-broker-stop");
+    return 0;
+  }
+}

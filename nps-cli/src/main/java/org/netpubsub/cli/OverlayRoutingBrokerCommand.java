@@ -1,0 +1,159 @@
+package org.netpubsub.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.edge.overlay.AssignmentStrategy;
+import org.netpubsub.edge.overlay.RoutingBroker;
+import org.netpubsub.edge.overlay.Zk;
+import org.netpubsub.edge.overlay.ZnodeData;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code nps overlay routing-broker}. */
+@Command(
+    name = "routing-broker",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Runs a routing broker: registers in ZooKeeper, contends for leadership (the leader assigns"
+          + " topics to the least loaded routing broker), and relays datagrams of global topics"
+          + " from publishing edges to subscribed edges of other sites."
+    })
+final class OverlayRoutingBrokerCommand implements Callable<Integer> {
+  @Mixin JsonOutput json;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--zookeeper",
+      required = true,
+      paramLabel = "HOST:PORT[,...]",
+      description = "The ZooKeeper server or ensemble.")
+  String zookeeper;
+
+  @Option(
+      names = "--listen",
+      required = true,
+      paramLabel = "ADDR:PORT",
+      description = "Where edges send datagrams: a specific address (edges are told it).")
+  String listen;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "This broker's name (default: rb-PORT).")
+  String name;
+
+  @Option(
+      names = "--strategy",
+      defaultValue = "topic-count",
+      paramLabel = "STRATEGY",
+      description =
+          "Assignment when leading: topic-count or message-rate (default: ${DEFAULT-VALUE}).")
+  String strategy;
+
+  @Option(
+      names = "--session-timeout",
+      defaultValue = "2s",
+      paramLabel = "DURATION",
+      description =
+          "ZooKeeper session timeout: how soon a crash is noticed (default: ${DEFAULT-VALUE}).")
+  String sessionTimeout;
+
+  @Option(
+      names = "--status-interval",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      description =
+          "How often to print the counters (default: ${DEFAULT-VALUE}; 0: only at the end).")
+  String statusInterval;
+
+  @Option(
+      names = "--emulate-wan",
+      paramLabel = "SPEC",
+      description =
+          "Experiments only: emulate a WAN on every datagram sent, e.g. delay=30ms,jitter=5ms,loss=1%%.")
+  String emulateWan;
+
+  @Option(
+      names = "--emulate-link",
+      paramLabel = "ADDR:PORT=SPEC",
+      description = "Experiments only: emulation towards one destination (repeatable).")
+  java.util.List<String> emulateLinks = java.util.List.of();
+
+  @Option(
+      names = "--emulation-seed",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Seed of the emulated loss and jitter (default: ${DEFAULT-VALUE}).")
+  long emulationSeed;
+
+  @Option(names = "--exit-after-start", hidden = true)
+  boolean exitAfterStart;
+
+  @Override
+  public Integer call() throws Exception {
+    OverlayRun.quietCoordinationLogs();
+    var at = ControllerCommand.hostPort(listen, "--listen");
+    AssignmentStrategy s = AssignmentStrategy.named(strategy);
+    var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
+    var interval = OverlayRun.interval(statusInterval);
+    String n = name != null ? name : null;
+    var emulation = OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed);
+    CuratorFramework client;
+    try {
+      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
+    } catch (java.io.IOException x) {
+      spec.commandLine().getErr().println("error: " + x.getMessage());
+      return 1;
+    }
+    RoutingBroker rb;
+    try {
+      if (n == null) {
+        // the port is known only once bound: name after the requested one, or the bound one
+        n = "rb-" + (at.getPort() != 0 ? at.getPort() : ProcessHandle.current().pid());
+      }
+      rb = RoutingBroker.start(n, client, at, s, emulation);
+    } catch (IllegalArgumentException e) {
+      client.close();
+      throw e;
+    } catch (Exception e) {
+      client.close();
+      spec.commandLine().getErr().println("error: " + e.getMessage());
+      return 1;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json.enabled()) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("kind", "routing-broker");
+      o.put("name", rb.name());
+      o.put("listen", ZnodeData.address(rb.address()));
+      o.put("zookeeper", zookeeper);
+      o.put("strategy", s.name());
+      JsonOutput.printLine(out, o);
+    } else {
+      out.println(
+          "routing broker "
+              + rb.name()
+              + " on "
+              + ZnodeData.address(rb.address())
+              + " ("
+              + s.name()
+              + ")");
+      out.flush();
+    }
+    OverlayRun.untilStopped(
+        rb,
+        exitAfterStart,
+        interval,
+        () -> OverlayRun.printStats(out, json.enabled(), "routing-broker", rb.name(), rb::counters),
+        "nps-routing-broker-stop");
+    return 0;
+  }
+}

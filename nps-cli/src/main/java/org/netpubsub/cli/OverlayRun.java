@@ -1,0 +1,105 @@
+package org.netpubsub.cli;
+
+import java.io.Closeable;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/** What the overlay commands share: run until SIGTERM, printing counters now and then. */
+final class OverlayRun {
+  // held: java.util.logging keeps loggers weakly
+  private static final java.util.List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
+
+  private OverlayRun() {}
+
+  /** ZooKeeper's and Curator's INFO lines (every connection attempt) would drown the output. */
+  static synchronized void quietCoordinationLogs() {
+    for (String name : java.util.List.of("org.apache.zookeeper", "org.apache.curator")) {
+      java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
+      l.setLevel(java.util.logging.Level.WARNING);
+      QUIET.add(l);
+    }
+  }
+
+  static void untilStopped(
+      Closeable running,
+      boolean exitAfterStart,
+      Duration interval,
+      Runnable printStats,
+      String threadName)
+      throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              printStats.run();
+              try {
+                running.close();
+              } catch (java.io.IOException e) {
+                // exiting anyway
+              }
+              stopped.countDown();
+            },
+            threadName);
+    if (exitAfterStart) {
+      hook.run();
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(hook);
+    if (interval.isZero()) {
+      stopped.await();
+    } else {
+      while (!stopped.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
+        printStats.run();
+      }
+    }
+  }
+
+  static void printStats(
+      PrintWriter out, boolean json, String kind, String name, Supplier<Map<String, Long>> c) {
+    Map<String, Long> counters = c.get();
+    if (json) {
+      Map<String, Object> o = new java.util.LinkedHashMap<>();
+      o.put("kind", "stats");
+      o.put(kind, name);
+      o.put("counters", counters);
+      JsonOutput.printLine(out, o);
+    } else {
+      out.println(kind + " " + name + ": " + counters);
+      out.flush();
+    }
+  }
+
+  /** The WAN emulation the experiment options describe, or null (the production path). */
+  static org.netpubsub.edge.overlay.WanEmulation emulation(
+      String wan, java.util.List<String> links, long seed) {
+    if (wan == null && links.isEmpty()) {
+      return null;
+    }
+    var defaults =
+        wan == null
+            ? org.netpubsub.edge.overlay.LinkProfile.PERFECT
+            : org.netpubsub.edge.overlay.LinkProfile.parse(wan);
+    Map<java.net.InetSocketAddress, org.netpubsub.edge.overlay.LinkProfile> per =
+        new java.util.HashMap<>();
+    for (String l : links) {
+      int eq = l.indexOf('=');
+      if (eq < 1) {
+        throw new IllegalArgumentException("--emulate-link needs ADDR:PORT=SPEC, not '" + l + "'");
+      }
+      per.put(
+          org.netpubsub.edge.overlay.ZnodeData.address(l.substring(0, eq)),
+          org.netpubsub.edge.overlay.LinkProfile.parse(l.substring(eq + 1)));
+    }
+    return new org.netpubsub.edge.overlay.WanEmulation(defaults, per, seed);
+  }
+
+  static Duration interval(String text) {
+    return text.strip().equals("0")
+        ? Duration.ZERO
+        : ClientOptions.parseDuration(text, "--status-interval");
+  }
+}

@@ -1,0 +1,153 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.broker.Mosquitto;
+import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
+import picocli.CommandLine;
+
+/** {@code nps overlay zookeeper | routing-broker | edge-broker}: start lines and bad input. */
+class OverlayCommandsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  @TempDir Path dir;
+
+  private int run(String... args) {
+    CommandLine cl = Nps.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  private JsonNode firstLine() throws Exception {
+    return JSON.readTree(out.toString().strip().split("\n")[0]);
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void theEmbeddedZooKeeperStartsAndSaysWhere() throws Exception {
+    int port = freePort();
+    int code =
+        run(
+            "overlay",
+            "zookeeper",
+            "--listen",
+            "127.0.0.1:" + port,
+            "--data",
+            dir.resolve("zk").toString(),
+            "--json",
+            "--exit-after-start");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(firstLine().get("zookeeper").asText()).isEqualTo("127.0.0.1:" + port);
+  }
+
+  @Test
+  void theJoinBenchmarkCountsItsZnodes() throws Exception {
+    int code =
+        run(
+            "overlay",
+            "bench-join",
+            "--subscribers",
+            "50",
+            "--edges",
+            "2",
+            "--topics",
+            "10",
+            "--json");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode o = firstLine();
+    assertThat(o.get("subscribers").asInt()).isEqualTo(50);
+    // 50 entries, plus a topic container and its sub container per topic
+    assertThat(o.get("znodes").asLong()).isEqualTo(50 + 2 * 10);
+    assertThat(o.get("p99_ms").asDouble()).isPositive();
+    assertThat(o.get("server_reads").asLong()).isPositive(); // the edges' caches read what changed
+  }
+
+  @Test
+  void brokersStartAgainstZooKeeperAndBadInputExits2() throws Exception {
+    try (EmbeddedZooKeeper zk =
+            EmbeddedZooKeeper.start(
+                new InetSocketAddress("127.0.0.1", freePort()), dir.resolve("zk"), 100);
+        Mosquitto m = Mosquitto.start(dir)) {
+      int code =
+          run(
+              "overlay",
+              "routing-broker",
+              "--zookeeper",
+              zk.connectString(),
+              "--listen",
+              "127.0.0.1:0",
+              "--name",
+              "rb1",
+              "--json",
+              "--exit-after-start");
+      assertThat(code).as(err.toString()).isZero();
+      assertThat(firstLine().get("kind").asText()).isEqualTo("routing-broker");
+      assertThat(firstLine().get("strategy").asText()).isEqualTo("topic-count");
+
+      out.getBuffer().setLength(0);
+      code =
+          run(
+              "overlay",
+              "edge-broker",
+              "--zookeeper",
+              zk.connectString(),
+              "--local",
+              "mqtt://127.0.0.1:" + m.port(),
+              "--site",
+              "paris",
+              "--listen",
+              "127.0.0.1:0",
+              "--deadline",
+              "alarms/#=50",
+              "--json",
+              "--exit-after-start");
+      assertThat(code).as(err.toString()).isZero();
+      assertThat(firstLine().get("name").asText()).isEqualTo("paris");
+
+      assertThat(
+              run(
+                  "overlay",
+                  "routing-broker",
+                  "--zookeeper",
+                  zk.connectString(),
+                  "--listen",
+                  "127.0.0.1:0",
+                  "--strategy",
+                  "random"))
+          .isEqualTo(2);
+      assertThat(err.toString()).contains("unknown assignment strategy 'random'");
+      assertThat(
+              run(
+                  "overlay",
+                  "edge-broker",
+                  "--zookeeper",
+                  zk.connectString(),
+                  "--local",
+                  "mqtt://127.0.0.1:1",
+                  "--site",
+                  "a b",
+                  "--listen",
+                  "127.0.0.1:0"))
+          .isEqualTo(2);
+      assertThat(err.toString()).contains("'a b' is not a broker name");
+      assertThat(run("overlay", "bench-multipath", "--a", "latency=3ms")).isEqualTo(2);
+      assertThat(err.toString()).contains("unknown key 'latency'");
+    }
+  }
+}

@@ -1,0 +1,550 @@
+package org.netpubsub.edge.overlay;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
+import org.apache.zookeeper.CreateMode;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.eclipse.paho.mqttv5.common.MqttMessage;
+import org.netpubsub.edge.broker.BrokerEvent;
+import org.netpubsub.edge.broker.DatagramCodec;
+import org.netpubsub.edge.broker.DatagramException;
+import org.netpubsub.edge.broker.EdgeMessage;
+import org.netpubsub.edge.broker.FilterChange;
+import org.netpubsub.edge.broker.LocalBroker;
+import org.netpubsub.edge.broker.LocalSubscriptions;
+import org.netpubsub.edge.mqtt.TopicFilters;
+
+/**
+ * An overlay edge broker (paper §2.2, §2.6.2) in front of an unmodified local MQTT broker, over the
+ * same {@link LocalBroker} connection as the SNAPS agent: it learns local subscriptions from the
+ * broker log and local publishers from the messages, holds ephemeral endpoint entries for them
+ * (they vanish with its ZooKeeper session), sends messages of global topics to the topic's routing
+ * broker (and straight to the subscribed edges for admitted deadline topics), and publishes what
+ * arrives locally, dropping duplicates and asking the publishing edge for gaps (NACK).
+ *
+ * <p>Threads: Paho's callback thread sends; one thread receives; one scheduled thread keeps the
+ * entries in line with {@link EdgeInterest} and repeats NACKs. Shared state is guarded by its own
+ * object ({@code interest}, {@code buffer}, {@code windows}); no thread holds two of those locks.
+ */
+public final class EdgeBroker implements Closeable, LocalBroker.Listener {
+  private static final Logger LOG = Logger.getLogger(EdgeBroker.class.getName());
+
+  private final EdgeBrokerConfig config;
+  private final CuratorFramework client;
+  private final DatagramSocket socket;
+  private final DatagramLink link;
+  private final LocalBroker mqtt;
+  private final LocalSubscriptions subscriptions;
+  private final EdgeInterest interest;
+  private final SendBuffer buffer;
+  private final ReceiveWindows windows = new ReceiveWindows(4096, 150, 20);
+  private final OverlayTree tree;
+  private final Counters counters = new Counters();
+  private final Map<EdgeInterest.Entry, PersistentNode> entries = new HashMap<>(); // sync thread
+  private final Map<String, Long> sequences = new HashMap<>(); // Paho's thread
+  private final Set<String> direct = ConcurrentHashMap.newKeySet(); // admitted deadline topics
+  private final Set<String> refused = new HashSet<>(); // Paho's thread
+  // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
+  private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
+  private final long sequenceBase = System.currentTimeMillis() * 1000; // above a predecessor's
+  private final DeadlineMonitor deadlines; // guarded by itself
+  private final java.util.function.Consumer<DeadlineMonitor.Miss> onMiss;
+  private final ScheduledExecutorService worker;
+  private final AtomicBoolean syncQueued = new AtomicBoolean();
+  private final Thread receiver;
+  private volatile boolean closed;
+
+  private EdgeBroker(
+      EdgeBrokerConfig config,
+      CuratorFramework client,
+      DatagramSocket socket,
+      java.util.function.Consumer<DeadlineMonitor.Miss> onMiss)
+      throws Exception {
+    this.config = config;
+    this.deadlines = new DeadlineMonitor(config.deadlines());
+    this.onMiss = onMiss;
+    this.client = client;
+    this.socket = socket;
+    this.link = DatagramLink.of(socket, config.emulation());
+    String clientId = "nps-overlay-edge-" + config.name();
+    this.mqtt = new LocalBroker(config.local(), clientId, this);
+    this.subscriptions = new LocalSubscriptions(List.of(clientId));
+    this.interest = new EdgeInterest(config.publisherIdle().toMillis());
+    this.buffer = new SendBuffer(config.buffer(), 250, 5);
+    this.tree = new OverlayTree(client, config.name());
+    this.worker =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("nps-edge-sync-" + config.name()).factory());
+    this.receiver =
+        Thread.ofPlatform()
+            .daemon()
+            .name("nps-edge-recv-" + config.name())
+            .unstarted(this::receive);
+  }
+
+  /** Starts an edge broker on {@code client} (closed with it). */
+  public static EdgeBroker start(EdgeBrokerConfig config, CuratorFramework client)
+      throws Exception {
+    return start(config, client, m -> {});
+  }
+
+  /**
+   * As above; {@code onMiss} hears of every missed deadline (on the worker or receiver thread): a
+   * topic declared with a deadline that arrived from other sites and then fell silent too long.
+   */
+  public static EdgeBroker start(
+      EdgeBrokerConfig config,
+      CuratorFramework client,
+      java.util.function.Consumer<DeadlineMonitor.Miss> onMiss)
+      throws Exception {
+    DatagramSocket socket = new DatagramSocket(null);
+    socket.setReceiveBufferSize(4 << 20);
+    socket.bind(config.listen());
+    EdgeBroker e;
+    try {
+      e = new EdgeBroker(config, client, socket, onMiss);
+    } catch (Exception x) {
+      socket.close();
+      throw x;
+    }
+    try {
+      e.tree.addListener(v -> e.queueSync());
+      e.tree.addListener(e::replayToLateJoiners);
+      e.tree.start(30_000);
+      e.receiver.start();
+      e.mqtt.connect();
+      e.worker.scheduleWithFixedDelay(e::repeatNacks, 50, 50, TimeUnit.MILLISECONDS);
+      e.worker.scheduleWithFixedDelay(e::queueSync, 1, 1, TimeUnit.SECONDS);
+      return e;
+    } catch (Exception x) {
+      e.close();
+      throw x;
+    }
+  }
+
+  public String name() {
+    return config.name();
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) socket.getLocalSocketAddress();
+  }
+
+  public Map<String, Long> counters() {
+    return counters.snapshot();
+  }
+
+  public OverlayView view() {
+    return tree.view();
+  }
+
+  /** The endpoint entries this edge holds now. */
+  public Set<EdgeInterest.Entry> entries() {
+    try {
+      return worker.submit(() -> Set.copyOf(entries.keySet())).get();
+    } catch (Exception e) {
+      return Set.of();
+    }
+  }
+
+  // ---- the local broker (Paho's callback thread) ----
+
+  @Override
+  public void onLogEvent(BrokerEvent event) {
+    List<FilterChange> changes = subscriptions.apply(event);
+    if (changes.isEmpty()) {
+      return;
+    }
+    synchronized (interest) {
+      changes.forEach(c -> interest.filter(c.filter(), c.present()));
+    }
+    queueSync();
+  }
+
+  @Override
+  public void failed(String topic, RuntimeException e) {
+    counters.drop("edge_error");
+    LOG.log(Level.WARNING, "local message on '" + topic + "'", e);
+  }
+
+  @Override
+  public void onMessage(String topic, MqttMessage message) {
+    counters.add("local_messages");
+    boolean fresh;
+    synchronized (interest) {
+      fresh = interest.published(topic, System.currentTimeMillis());
+    }
+    if (fresh) {
+      queueSync();
+    }
+    TopicState t = tree.view().topics().get(topic);
+    boolean global = t != null && Relay.isGlobal(t, config.site());
+    if (!global && (config.durable() == 0 || message.getQos() == 0)) {
+      counters.add("kept_local"); // local topics never leave the site
+      return;
+    }
+    long seq = sequences.merge(topic, sequenceBase, (a, b) -> a + 1);
+    EdgeMessage m =
+        new EdgeMessage(
+            config.name(),
+            seq,
+            topic,
+            message.getPayload(),
+            message.getQos(),
+            message.isRetained());
+    byte[] bytes;
+    try {
+      bytes = DatagramCodec.encode(m);
+    } catch (DatagramException e) {
+      counters.drop(e.reason());
+      return;
+    }
+    if (m.qos() >= 1) {
+      synchronized (buffer) {
+        buffer.put(topic, seq, bytes, System.currentTimeMillis());
+      }
+      if (config.durable() > 0) {
+        remoteSubscribers.putIfAbsent(topic, remoteSubscriberEdges(t).keySet());
+      }
+    }
+    if (!global) {
+      counters.add("kept_local"); // buffered for late joiners only
+      return;
+    }
+    boolean multiPath = admitted(topic);
+    if (t.assignment().isPresent()) {
+      send(bytes, t.assignment().get().address(), "sent_to_broker");
+    } else if (!multiPath) {
+      counters.drop("unassigned"); // the leader has not assigned it yet; NACKs may recover it
+    }
+    if (multiPath) {
+      for (Endpoint e : Relay.targets(t, config.name())) {
+        send(bytes, e.address(), "sent_direct");
+      }
+    }
+  }
+
+  /** Deadline topics take the direct path too, up to the admission limit (first come). */
+  private boolean admitted(String topic) {
+    if (direct.contains(topic)) {
+      return true;
+    }
+    if (refused.contains(topic)) {
+      return false;
+    }
+    boolean declared =
+        config.deadlines().keySet().stream().anyMatch(f -> TopicFilters.matches(f, topic));
+    if (!declared) {
+      return false;
+    }
+    if (direct.size() < config.maxDirectTopics()) {
+      direct.add(topic);
+      counters.add("direct_admitted");
+      return true;
+    }
+    refused.add(topic);
+    counters.add("direct_refused");
+    return false;
+  }
+
+  private void send(byte[] bytes, InetSocketAddress to, String counter) {
+    try {
+      link.send(bytes, 0, bytes.length, to);
+      counters.add(counter);
+    } catch (IOException e) {
+      counters.drop("send_failed");
+    }
+  }
+
+  // ---- arriving datagrams (receiver thread) ----
+
+  private void receive() {
+    byte[] buf = new byte[65_535];
+    DatagramPacket p = new DatagramPacket(buf, buf.length);
+    while (!closed) {
+      try {
+        p.setLength(buf.length);
+        socket.receive(p);
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.log(Level.WARNING, "receive", e);
+        }
+        continue;
+      }
+      counters.add("received");
+      if (NackCodec.isNack(p.getData(), p.getOffset(), p.getLength())) {
+        onNack(p);
+        continue;
+      }
+      EdgeMessage m;
+      try {
+        m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+      } catch (DatagramException e) {
+        counters.drop(e.reason());
+        continue;
+      }
+      if (m.origin().equals(config.name())) {
+        counters.drop("own_origin");
+        continue;
+      }
+      List<ReceiveWindows.Nack> nacks = new ArrayList<>();
+      ReceiveWindows.Verdict v;
+      synchronized (windows) {
+        v = windows.accept(m.origin(), m.topic(), m.sequence(), System.currentTimeMillis(), nacks);
+      }
+      nacks.forEach(this::sendNack);
+      if (v == ReceiveWindows.Verdict.DUPLICATE) {
+        counters.drop("duplicate");
+        continue;
+      }
+      if (v == ReceiveWindows.Verdict.RECOVERED) {
+        counters.add("recovered");
+      }
+      Optional<DeadlineMonitor.Miss> miss;
+      synchronized (deadlines) {
+        miss = deadlines.observe(m.topic(), System.currentTimeMillis());
+      }
+      miss.ifPresent(this::missed);
+      try {
+        mqtt.publish(m);
+        counters.add("published");
+      } catch (MqttException | RuntimeException e) {
+        counters.drop("publish_failed");
+      }
+    }
+  }
+
+  private void onNack(DatagramPacket p) {
+    ReceiveWindows.Nack n;
+    try {
+      n = NackCodec.decode(p.getData(), p.getOffset(), p.getLength(), config.name());
+    } catch (DatagramException e) {
+      counters.drop("nack_" + e.reason());
+      return;
+    }
+    counters.add("nacks_received");
+    for (long s = n.from(); s <= n.to(); s++) {
+      Optional<byte[]> d;
+      synchronized (buffer) {
+        d = buffer.get(n.topic(), s);
+      }
+      if (d.isPresent()) {
+        send(d.get(), (InetSocketAddress) p.getSocketAddress(), "retransmitted");
+      }
+    }
+  }
+
+  private void sendNack(ReceiveWindows.Nack n) {
+    TopicState t = tree.view().topics().get(n.topic());
+    Endpoint origin = t == null ? null : t.publishers().get(n.origin());
+    if (origin == null) {
+      counters.drop("nack_unknown_origin");
+      return;
+    }
+    send(NackCodec.encode(n), origin.address(), "nacks_sent");
+  }
+
+  private void missed(DeadlineMonitor.Miss m) {
+    counters.add("deadline_missed");
+    LOG.warning(
+        "deadline missed on '"
+            + m.topic()
+            + "': silent "
+            + m.silentMillis()
+            + " ms, deadline "
+            + m.deadlineMillis()
+            + " ms");
+    try {
+      onMiss.accept(m);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "deadline listener", e);
+    }
+  }
+
+  private void repeatNacks() {
+    long now = System.currentTimeMillis();
+    List<DeadlineMonitor.Miss> late;
+    synchronized (deadlines) {
+      late = deadlines.overdue(now);
+    }
+    late.forEach(this::missed);
+    List<ReceiveWindows.Nack> due;
+    synchronized (windows) {
+      due = windows.due(now);
+    }
+    due.forEach(this::sendNack);
+    List<SendBuffer.Probe> probes;
+    synchronized (buffer) {
+      probes = buffer.probes(now);
+    }
+    for (SendBuffer.Probe p : probes) {
+      TopicState t = tree.view().topics().get(p.topic());
+      if (t != null && Relay.isGlobal(t, config.site())) {
+        t.assignment().ifPresent(a -> send(p.datagram(), a.address(), "tail_probes"));
+        if (direct.contains(p.topic())) {
+          Relay.targets(t, config.name())
+              .forEach(e -> send(p.datagram(), e.address(), "tail_probes"));
+        }
+      }
+    }
+  }
+
+  // ---- durability (the tree's thread) ----
+
+  /**
+   * Sends the last {@code durable} reliable messages of each topic this edge publishes to every
+   * subscriber edge of another site that appeared since the previous view. The first view of a
+   * topic replays nothing (those subscribers received the messages live).
+   */
+  private void replayToLateJoiners(OverlayView view) {
+    if (config.durable() == 0) {
+      return;
+    }
+    Set<String> topics;
+    synchronized (buffer) {
+      topics = buffer.topics();
+    }
+    for (String topic : topics) {
+      Map<String, Endpoint> now = remoteSubscriberEdges(view.topics().get(topic));
+      Set<String> before = remoteSubscribers.put(topic, now.keySet());
+      if (before == null) {
+        continue;
+      }
+      List<byte[]> history;
+      synchronized (buffer) {
+        history = buffer.last(topic, config.durable());
+      }
+      for (Map.Entry<String, Endpoint> e : now.entrySet()) {
+        if (!before.contains(e.getKey())) {
+          history.forEach(d -> send(d, e.getValue().address(), "replayed"));
+        }
+      }
+    }
+  }
+
+  private Map<String, Endpoint> remoteSubscriberEdges(TopicState t) {
+    Map<String, Endpoint> out = new HashMap<>();
+    if (t != null) {
+      t.subscribers()
+          .forEach(
+              (edge, ep) -> {
+                if (!ep.site().equals(config.site())) {
+                  out.put(edge, ep);
+                }
+              });
+    }
+    return out;
+  }
+
+  // ---- endpoint entries (worker thread) ----
+
+  private void queueSync() {
+    if (!closed && syncQueued.compareAndSet(false, true)) {
+      try {
+        worker.execute(this::sync);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        syncQueued.set(false);
+      }
+    }
+  }
+
+  private void sync() {
+    syncQueued.set(false);
+    if (closed) {
+      return;
+    }
+    Set<EdgeInterest.Entry> desired;
+    synchronized (interest) {
+      desired = interest.desired(tree.view(), System.currentTimeMillis());
+    }
+    byte[] data = ZnodeData.endpoint(new Endpoint(config.site(), address()));
+    for (EdgeInterest.Entry e : desired) {
+      if (!entries.containsKey(e)) {
+        PersistentNode n =
+            new PersistentNode(
+                client,
+                CreateMode.EPHEMERAL,
+                false,
+                ZnodePaths.endpoint(e.topic(), e.role(), config.name()),
+                data);
+        n.start();
+        entries.put(e, n);
+        counters.add("entries_created");
+      }
+    }
+    for (var it = entries.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (!desired.contains(e.getKey())) {
+        try {
+          e.getValue().close(); // deletes the entry
+        } catch (IOException x) {
+          LOG.fine("entry close: " + x);
+        }
+        it.remove();
+        counters.add("entries_deleted");
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    mqtt.close();
+    link.close();
+    socket.close();
+    if (!client.getZookeeperClient().isConnected()) {
+      // the entries go with the session; deleting them now would wait out the retries
+      worker.shutdownNow();
+      tree.close();
+      client.close();
+      return;
+    }
+    try {
+      worker
+          .submit(
+              () -> {
+                for (PersistentNode n : entries.values()) {
+                  try {
+                    n.close();
+                  } catch (IOException e) {
+                    LOG.fine("entry close: " + e);
+                  }
+                }
+                entries.clear();
+              })
+          .get(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.fine("closing entries: " + e);
+    }
+    worker.shutdownNow();
+    tree.close();
+    client.close();
+    try {
+      receiver.join(2000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

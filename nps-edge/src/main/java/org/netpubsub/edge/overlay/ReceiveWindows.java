@@ -1,0 +1,140 @@
+package org.netpubsub.edge.overlay;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A receiving edge's view of each (origin, topic) sequence: drops duplicates (a retransmission, or
+ * the second copy of a multi-path topic), and notes gaps to ask the origin for (NACK). The first
+ * message of a sequence starts it; a jump of more than {@code maxGap} (a restarted origin, or more
+ * than its buffer could hold) restarts it without NACKs. Numbers below the first one seen (up to
+ * {@code maxGap} below) are delivered once each: the history sent to a late joiner. Missing numbers
+ * are asked for again every {@code retryMillis} up to {@code tries} times, then given up as lost.
+ * Pure, not thread-safe.
+ */
+public final class ReceiveWindows {
+  /** What to do with an arriving message. */
+  public enum Verdict {
+    DELIVER,
+    RECOVERED,
+    DUPLICATE
+  }
+
+  /** Ask {@code origin} for {@code topic}'s messages {@code from}..{@code to}. */
+  public record Nack(String origin, String topic, long from, long to) {}
+
+  private record Key(String origin, String topic) {}
+
+  private static final class Window {
+    long base; // the first number seen
+    final java.util.TreeSet<Long> history = new java.util.TreeSet<>(); // delivered below base
+    long max;
+    final TreeMap<Long, long[]> missing = new TreeMap<>(); // seq -> {last ask, tries}
+  }
+
+  private final int maxGap;
+  private final long retryMillis;
+  private final int tries;
+  private final Map<Key, Window> windows = new HashMap<>();
+  private long lost;
+
+  public ReceiveWindows(int maxGap, long retryMillis, int tries) {
+    this.maxGap = maxGap;
+    this.retryMillis = retryMillis;
+    this.tries = tries;
+  }
+
+  /** Accepts {@code seq}; new gaps are appended to {@code nacks}. */
+  public Verdict accept(String origin, String topic, long seq, long now, List<Nack> nacks) {
+    Window w = windows.get(new Key(origin, topic));
+    if (w == null) {
+      w = new Window();
+      w.base = seq;
+      w.max = seq;
+      windows.put(new Key(origin, topic), w);
+      return Verdict.DELIVER;
+    }
+    if (seq > w.max) {
+      long gap = seq - w.max - 1;
+      if (gap > maxGap) {
+        w.missing.clear(); // restarted origin, or unrecoverable: start again here
+        w.history.clear();
+        w.base = seq;
+      } else if (gap > 0) {
+        for (long s = w.max + 1; s < seq; s++) {
+          w.missing.put(s, new long[] {now, 1});
+        }
+        nacks.add(new Nack(origin, topic, w.max + 1, seq - 1));
+      }
+      w.max = seq;
+      trim(w);
+      return Verdict.DELIVER;
+    }
+    if (w.missing.remove(seq) != null) {
+      return Verdict.RECOVERED;
+    }
+    // older than the first message seen: history a late joiner is sent (durability), once each
+    if (seq < w.base && w.base - seq <= maxGap && w.history.add(seq)) {
+      return Verdict.RECOVERED;
+    }
+    return Verdict.DUPLICATE;
+  }
+
+  /** NACKs to repeat now; numbers asked for {@code tries} times are given up. */
+  public List<Nack> due(long now) {
+    List<Nack> out = new ArrayList<>();
+    for (Map.Entry<Key, Window> e : windows.entrySet()) {
+      Iterator<Map.Entry<Long, long[]>> it = e.getValue().missing.entrySet().iterator();
+      long runFrom = -1;
+      long runTo = -1;
+      while (it.hasNext()) {
+        Map.Entry<Long, long[]> m = it.next();
+        long[] s = m.getValue();
+        if (now - s[0] < retryMillis) {
+          continue;
+        }
+        if (s[1] >= tries) {
+          it.remove();
+          lost++;
+          continue;
+        }
+        s[0] = now;
+        s[1]++;
+        long seq = m.getKey();
+        if (runFrom >= 0 && seq == runTo + 1) {
+          runTo = seq;
+        } else {
+          if (runFrom >= 0) {
+            out.add(new Nack(e.getKey().origin(), e.getKey().topic(), runFrom, runTo));
+          }
+          runFrom = seq;
+          runTo = seq;
+        }
+      }
+      if (runFrom >= 0) {
+        out.add(new Nack(e.getKey().origin(), e.getKey().topic(), runFrom, runTo));
+      }
+    }
+    return out;
+  }
+
+  /** Numbers given up after every retry. */
+  public long lost() {
+    return lost;
+  }
+
+  public int missing() {
+    return windows.values().stream().mapToInt(w -> w.missing.size()).sum();
+  }
+
+  private void trim(Window w) {
+    while (w.missing.size() > maxGap) {
+      w.missing.pollFirstEntry();
+      lost++;
+    }
+  }
+}

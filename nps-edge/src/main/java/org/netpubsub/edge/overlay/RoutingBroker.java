@@ -1,0 +1,286 @@
+package org.netpubsub.edge.overlay;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.netpubsub.edge.broker.DatagramCodec;
+import org.netpubsub.edge.broker.DatagramException;
+import org.netpubsub.edge.broker.EdgeMessage;
+
+/**
+ * A routing broker (paper §2.1, Algorithm 1): registers its ephemeral {@code /brokers/<rb>},
+ * contends for {@code /leader}, and relays the datagrams edges send it to the subscribed edges of
+ * other sites, learning endpoints from the tree. As leader it also assigns topics ({@link
+ * Reconciler}) whenever the tree changes, and on taking leadership. Threads: one receives and
+ * relays; the tree's thread runs the leader's writes; one reports the message rate.
+ */
+public final class RoutingBroker implements Closeable {
+  private static final Logger LOG = Logger.getLogger(RoutingBroker.class.getName());
+
+  private final String name;
+  private final CuratorFramework client;
+  private final DatagramSocket socket;
+  private final DatagramLink link;
+  private final PersistentNode registration;
+  private final LeaderLatch latch;
+  private final OverlayTree tree;
+  private final AssignmentStrategy strategy;
+  private final Counters counters = new Counters();
+  private final Thread relay;
+  private final ScheduledExecutorService rates;
+  private volatile boolean closed;
+  private volatile boolean crashed;
+  private long lastCount;
+  private double reportedRate;
+
+  private RoutingBroker(
+      String name,
+      CuratorFramework client,
+      DatagramSocket socket,
+      AssignmentStrategy strategy,
+      WanEmulation emulation)
+      throws Exception {
+    this.link = DatagramLink.of(socket, emulation);
+    this.name = ZnodePaths.checkName(name);
+    this.client = client;
+    this.socket = socket;
+    this.strategy = strategy;
+    this.tree = new OverlayTree(client, name);
+    this.registration =
+        new PersistentNode(
+            client,
+            CreateMode.EPHEMERAL,
+            false,
+            ZnodePaths.broker(name),
+            ZnodeData.broker(new BrokerInfo(address(), 0)));
+    this.latch = new LeaderLatch(client, ZnodePaths.LEADER, name);
+    this.relay = Thread.ofPlatform().daemon().name("nps-rb-relay-" + name).unstarted(this::relay);
+    this.rates =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("nps-rb-rate-" + name).factory());
+  }
+
+  /**
+   * Starts a routing broker named {@code name} on its own client (closed with it), receiving
+   * datagrams at {@code listen} (a specific address: it is what edges are told).
+   */
+  public static RoutingBroker start(
+      String name, CuratorFramework client, InetSocketAddress listen, AssignmentStrategy strategy)
+      throws Exception {
+    return start(name, client, listen, strategy, null);
+  }
+
+  /** As above, sending over an emulated WAN (experiments only; null: the production path). */
+  public static RoutingBroker start(
+      String name,
+      CuratorFramework client,
+      InetSocketAddress listen,
+      AssignmentStrategy strategy,
+      WanEmulation emulation)
+      throws Exception {
+    DatagramSocket socket = new DatagramSocket(null);
+    socket.setReceiveBufferSize(4 << 20);
+    socket.bind(listen);
+    RoutingBroker rb;
+    try {
+      rb = new RoutingBroker(name, client, socket, strategy, emulation);
+    } catch (Exception e) {
+      socket.close();
+      throw e;
+    }
+    try {
+      rb.tree.addListener(rb::onTree);
+      rb.tree.start(30_000);
+      rb.registration.start();
+      if (!rb.registration.waitForInitialCreate(30, TimeUnit.SECONDS)) {
+        throw new IOException("could not register " + ZnodePaths.broker(name));
+      }
+      rb.latch.addListener(
+          new LeaderLatchListener() {
+            @Override
+            public void isLeader() {
+              LOG.info("routing broker " + name + " leads: reconciling the tree");
+              rb.tree.touch(); // a new leader reads the tree and fixes what is wrong
+            }
+
+            @Override
+            public void notLeader() {}
+          });
+      rb.latch.start();
+      rb.relay.start();
+      rb.rates.scheduleWithFixedDelay(rb::reportRate, 2, 2, TimeUnit.SECONDS);
+      return rb;
+    } catch (Exception e) {
+      rb.close();
+      throw e;
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) socket.getLocalSocketAddress();
+  }
+
+  public boolean isLeader() {
+    return latch.hasLeadership();
+  }
+
+  /** CPU time the relay thread has used, in ns (-1 where the JVM cannot tell): its load. */
+  public long relayCpuNanos() {
+    var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    return mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(relay.threadId()) : -1;
+  }
+
+  public Map<String, Long> counters() {
+    return counters.snapshot();
+  }
+
+  public OverlayView view() {
+    return tree.view();
+  }
+
+  // ---- the leader (the tree's thread) ----
+
+  private void onTree(OverlayView view) {
+    if (closed || !latch.hasLeadership()) {
+      return;
+    }
+    List<Assignment.Change> plan = Reconciler.plan(view, strategy);
+    for (Assignment.Change c : plan) {
+      try {
+        client
+            .setData()
+            .withVersion(c.version())
+            .forPath(ZnodePaths.topic(c.topic()), ZnodeData.assignment(c.after()));
+        counters.add(c.before().isPresent() ? "reassigned" : "assigned");
+        LOG.fine(() -> "topic " + c.topic() + " -> " + c.after().broker());
+      } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+        counters.add("assign_conflicts"); // the view was stale: its update reconciles again
+      } catch (Exception e) {
+        if (!closed) {
+          LOG.log(Level.WARNING, "assigning " + c.topic(), e);
+        }
+      }
+    }
+  }
+
+  // ---- the data path (relay thread) ----
+
+  private void relay() {
+    byte[] buf = new byte[65_535];
+    DatagramPacket p = new DatagramPacket(buf, buf.length);
+    while (!closed) {
+      try {
+        p.setLength(buf.length);
+        socket.receive(p);
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.log(Level.WARNING, "receive", e);
+        }
+        continue;
+      }
+      counters.add("received");
+      EdgeMessage m;
+      try {
+        m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+      } catch (DatagramException e) {
+        counters.drop(e.reason());
+        continue;
+      }
+      var topic = tree.view().topic(m.topic());
+      if (topic.isEmpty()) {
+        counters.drop("unknown_topic");
+        continue;
+      }
+      List<Endpoint> targets = Relay.targets(topic.get(), m.origin());
+      if (targets.isEmpty()) {
+        counters.drop("no_remote_subscribers");
+        continue;
+      }
+      for (Endpoint e : targets) {
+        try {
+          link.send(p.getData(), p.getOffset(), p.getLength(), e.address());
+          counters.add("relayed");
+        } catch (IOException x) {
+          counters.drop("send_failed");
+        }
+      }
+    }
+  }
+
+  private void reportRate() {
+    long now = counters.get("received");
+    double rate = (now - lastCount) / 2.0;
+    lastCount = now;
+    // rewrite only on a real change: every write wakes every broker's cache
+    if (Math.abs(rate - reportedRate) > Math.max(1, reportedRate * 0.2)) {
+      reportedRate = rate;
+      try {
+        registration.setData(ZnodeData.broker(new BrokerInfo(address(), rate)));
+      } catch (Exception e) {
+        LOG.fine("rate: " + e);
+      }
+    }
+  }
+
+  /**
+   * Stops as a crash would, for tests: no more relaying, and the ZooKeeper session is left to
+   * whoever closes the client (or to its expiry).
+   */
+  void stopRelaying() {
+    crashed = true;
+    closed = true;
+    socket.close();
+    rates.shutdownNow();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    link.close();
+    socket.close();
+    rates.shutdownNow();
+    if (crashed) {
+      // nothing to clean up in ZooKeeper: a crashed broker's session expires (and waiting on a
+      // cut connection would take the retry policy's whole time)
+      tree.close();
+      client.close();
+      return;
+    }
+    try {
+      latch.close();
+    } catch (IOException | IllegalStateException e) {
+      LOG.fine("latch: " + e);
+    }
+    try {
+      registration.close();
+    } catch (IOException e) {
+      LOG.fine("registration: " + e);
+    }
+    tree.close();
+    client.close();
+    try {
+      relay.join(2000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package org.netpubsub.edge.overlay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.edge.overlay.OverlayFixture.poll;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.broker.Mosquitto;
+import org.netpubsub.edge.broker.TestClient;
+
+/**
+ * Two sites, each a real Mosquitto with an overlay edge broker, and two routing brokers on one real
+ * ZooKeeper: global topics cross through the assigned routing broker, local topics never leave,
+ * wildcard subscribers join topics published elsewhere, and leaving updates tree and routing.
+ */
+class OverlayDataPathTest {
+  static final Duration T = Duration.ofSeconds(15);
+
+  @TempDir Path dir;
+
+  @Test
+  void globalTopicsCrossSitesThroughTheRoutingBrokerAndLocalTopicsStayHome() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      RoutingBroker rb1 = f.routingBroker("rb1");
+      RoutingBroker rb2 = f.routingBroker("rb2");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a = f.edge("paris", ma);
+      EdgeBroker b = f.edge("rome", mb);
+      TestClient subB = f.mqttClient(mb, "sub-b");
+      TestClient subA = f.mqttClient(ma, "sub-a");
+      TestClient pubA = f.mqttClient(ma, "pub-a");
+      subB.subscribe("g/1", 1);
+      subB.subscribe("w/#", 1);
+      subA.subscribe("local/1", 1);
+
+      // rome's exact subscription is in the tree, assigned, and paris sees it
+      poll(
+          "g/1 assigned with rome's entry at paris",
+          T,
+          () ->
+              a.view()
+                  .topic("g/1")
+                  .filter(t -> t.assignment().isPresent() && t.subscribers().containsKey("rome"))
+                  .isPresent());
+      for (int i = 0; i < 20; i++) {
+        pubA.publish("g/1", "g" + i, 1, false);
+        pubA.publish("local/1", "l" + i, 1, false);
+      }
+      poll("20 global messages at rome", T, () -> subB.received().size() == 20);
+      poll("20 local messages at paris", T, () -> subA.received().size() == 20);
+      assertThat(subB.received()).extracting(TestClient.Received::payload).first().isEqualTo("g0");
+      assertThat(subB.received()).allMatch(r -> r.topic().equals("g/1"));
+      assertThat(relayedBy(rb1, rb2, "received")).isEqualTo(20); // no local message reached an RB
+      assertThat(relayedBy(rb1, rb2, "relayed")).isEqualTo(20);
+      assertThat(a.counters().get("kept_local")).isEqualTo(20);
+      String assigned = a.view().topic("g/1").orElseThrow().assignment().orElseThrow().broker();
+      RoutingBroker owner = assigned.equals("rb1") ? rb1 : rb2;
+      assertThat(owner.counters().get("relayed")).isEqualTo(20);
+
+      // a wildcard subscriber joins a topic once a publisher elsewhere creates it
+      pubA.publish("w/x", "first", 1, false);
+      poll(
+          "rome's wildcard entry for w/x at paris",
+          T,
+          () -> a.view().topic("w/x").filter(t -> t.subscribers().containsKey("rome")).isPresent());
+      pubA.publish("w/x", "second", 1, false);
+      poll(
+          "w/x at rome",
+          T,
+          () -> subB.received().stream().anyMatch(r -> r.payload().equals("second")));
+
+      // leaving: rome's subscriber goes, its entry goes, g/1 stays at paris
+      subB.unsubscribe("g/1");
+      poll(
+          "rome's g/1 entry gone at paris",
+          T,
+          () -> a.view().topic("g/1").map(t -> !t.subscribers().containsKey("rome")).orElse(true));
+      long before = relayedBy(rb1, rb2, "received");
+      long localBefore = a.counters().get("kept_local");
+      pubA.publish("g/1", "after", 1, false);
+      poll("kept local", T, () -> a.counters().get("kept_local") == localBefore + 1);
+      assertThat(relayedBy(rb1, rb2, "received")).isEqualTo(before);
+      assertThat(b.entries())
+          .doesNotContain(new EdgeInterest.Entry("g/1", ZnodePaths.Role.SUBSCRIBER));
+    }
+  }
+
+  static long relayedBy(RoutingBroker x, RoutingBroker y, String counter) {
+    return List.of(x, y).stream().mapToLong(r -> r.counters().getOrDefault(counter, 0L)).sum();
+  }
+}

@@ -1,0 +1,154 @@
+package org.netpubsub.edge.overlay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.edge.overlay.OverlayFixture.poll;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.broker.Mosquitto;
+import org.netpubsub.edge.broker.TestClient;
+
+/**
+ * Routing broker failures against real ZooKeeper and Mosquitto. A crash is simulated by cutting the
+ * broker's ZooKeeper connection (its session then expires after 1 s, as after a host crash) and
+ * closing its socket.
+ */
+class OverlayFailoverTest {
+  static final Duration T = Duration.ofSeconds(20);
+
+  @TempDir Path dir;
+
+  @Test
+  void workerLossMidStreamResumesWithinTwoSecondsAndLosesNoReliableMessage() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      RoutingBroker leader = f.routingBroker("rb9");
+      poll("rb9 leads", T, leader::isLeader);
+      OverlayFixture.Crashable rb1 = f.crashableRoutingBroker("rb1");
+      f.routingBroker("rb2");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a = f.edge("paris", ma);
+      EdgeBroker b = f.edge("rome", mb);
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe("r/1", 1);
+      poll(
+          "r/1 on rb1 with rome's entry at paris",
+          T,
+          () ->
+              a.view()
+                  .topic("r/1")
+                  .filter(t -> t.subscribers().containsKey("rome"))
+                  .flatMap(TopicState::assignment)
+                  .filter(x -> x.broker().equals("rb1"))
+                  .isPresent());
+
+      int total = 400;
+      long crashedAt = 0;
+      for (int i = 0; i < total; i++) {
+        if (i == 100) {
+          rb1.crash();
+          crashedAt = System.nanoTime();
+        }
+        pub.publish("r/1", "m" + i, 1, false);
+        LockSupport.parkNanos(5_000_000); // the stream's pace, 200 messages/s
+      }
+      poll("all " + total + " at rome", T, () -> sub.received().size() >= total);
+      poll("reassigned", T, () -> !assignedTo(a, "r/1").equals("rb1"));
+
+      List<TestClient.Received> got = sub.received();
+      assertThat(got).hasSize(total); // nothing lost, no duplicate
+      assertThat(new HashSet<>(got.stream().map(TestClient.Received::payload).toList()))
+          .hasSize(total);
+      assertThat(assignedTo(a, "r/1")).isIn("rb2", "rb9");
+      assertThat(b.counters().getOrDefault("recovered", 0L)).isPositive(); // NACKs did the work
+      assertThat(a.counters().getOrDefault("retransmitted", 0L)).isPositive();
+      long gap = maxGapAfter(sub.arrivals(), crashedAt);
+      System.out.printf(
+          "overlay failover: longest delivery gap after the crash %d ms, %d recovered%n",
+          gap / 1_000_000, b.counters().get("recovered"));
+      assertThat(Duration.ofNanos(gap)).isLessThan(Duration.ofSeconds(2));
+    }
+  }
+
+  @Test
+  void aNewLeaderReconcilesFromTheTreeAndMovesOnlyTheDeadLeadersTopics() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      OverlayFixture.Crashable rb9 = f.crashableRoutingBroker("rb9");
+      poll("rb9 leads", T, () -> rb9.broker().isLeader());
+      RoutingBroker rb1 = f.routingBroker("rb1");
+      RoutingBroker rb2 = f.routingBroker("rb2");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      EdgeBroker a = f.edge("paris", ma);
+      f.edge("rome", mb);
+      TestClient sub = f.mqttClient(mb, "sub");
+      List<String> topics = List.of("t/1", "t/2", "t/3", "t/4", "t/5", "t/6");
+      for (String t : topics) {
+        sub.subscribe(t, 1);
+      }
+      poll(
+          "six topics assigned",
+          T,
+          () -> topics.stream().allMatch(t -> !assignedTo(a, t).isEmpty()));
+      Map<String, String> before = new HashMap<>();
+      Map<String, Integer> versions = new HashMap<>();
+      for (String t : topics) {
+        before.put(t, assignedTo(a, t));
+        versions.put(t, a.view().topic(t).orElseThrow().version());
+      }
+      long onRb9 = before.values().stream().filter("rb9"::equals).count();
+      assertThat(onRb9).isPositive(); // the leader relays too
+
+      rb9.crash();
+      poll("a new leader", T, () -> rb1.isLeader() || rb2.isLeader());
+      poll(
+          "no topic on rb9",
+          T,
+          () -> topics.stream().noneMatch(t -> assignedTo(a, t).equals("rb9")));
+      RoutingBroker newLeader = rb1.isLeader() ? rb1 : rb2;
+      for (String t : topics) {
+        if (!before.get(t).equals("rb9")) {
+          assertThat(assignedTo(a, t)).as(t).isEqualTo(before.get(t));
+          assertThat(a.view().topic(t).orElseThrow().version()).as(t).isEqualTo(versions.get(t));
+        }
+      }
+      assertThat(newLeader.counters().getOrDefault("reassigned", 0L)).isEqualTo(onRb9);
+      assertThat(newLeader.counters().getOrDefault("assigned", 0L)).isZero();
+      assertThat(Reconciler.plan(a.view(), AssignmentStrategy.TOPIC_COUNT)).isEmpty();
+
+      // and data flows through the new assignment
+      String moved = topics.stream().filter(t -> before.get(t).equals("rb9")).findFirst().get();
+      TestClient pub = f.mqttClient(ma, "pub");
+      poll(
+          "paris sees the move",
+          T,
+          () -> !assignedTo(a, moved).equals("rb9") && !assignedTo(a, moved).isEmpty());
+      pub.publish(moved, "after", 1, false);
+      poll("delivered after the leader's loss", T, () -> sub.received().size() == 1);
+    }
+  }
+
+  static String assignedTo(EdgeBroker e, String topic) {
+    return e.view().topic(topic).flatMap(TopicState::assignment).map(Assignment::broker).orElse("");
+  }
+
+  static long maxGapAfter(List<Long> arrivals, long since) {
+    long max = 0;
+    long prev = since;
+    for (long t : arrivals) {
+      if (t > since) {
+        max = Math.max(max, t - prev);
+        prev = t;
+      }
+    }
+    return max;
+  }
+}

@@ -1,0 +1,136 @@
+package org.netpubsub.edge.overlay;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.netpubsub.edge.broker.Mosquitto;
+import org.netpubsub.edge.broker.TestClient;
+import org.netpubsub.edge.client.Poll;
+
+/**
+ * Real ZooKeeper (Curator's TestingServer, tick 100 ms so that 1 s sessions are allowed), real
+ * Mosquitto per site, in-process routing and edge brokers on loopback; closes all in reverse.
+ */
+final class OverlayFixture implements AutoCloseable {
+  static final Duration SESSION = Duration.ofMillis(1000);
+  private static final InetSocketAddress ANY_PORT = new InetSocketAddress("127.0.0.1", 0);
+
+  private final Path dir;
+  private final List<AutoCloseable> open = new ArrayList<>();
+  private String connect;
+  private Duration session = SESSION;
+
+  OverlayFixture(Path dir) {
+    this.dir = dir;
+  }
+
+  static InstanceSpec spec(int id) {
+    return new InstanceSpec(null, -1, -1, -1, true, id, 100, -1);
+  }
+
+  OverlayFixture zookeeper() throws Exception {
+    TestingServer zk = track(new TestingServer(spec(-1), true));
+    connect = zk.getConnectString();
+    return this;
+  }
+
+  OverlayFixture connectTo(String connectString) {
+    connect = connectString;
+    return this;
+  }
+
+  OverlayFixture sessionTimeout(Duration d) {
+    session = d;
+    return this;
+  }
+
+  InetSocketAddress zookeeperAddress() {
+    return target();
+  }
+
+  String connect() {
+    return connect;
+  }
+
+  CuratorFramework client(String connectString) {
+    return Zk.client(connectString, session);
+  }
+
+  RoutingBroker routingBroker(String name) throws Exception {
+    return routingBroker(name, connect);
+  }
+
+  RoutingBroker routingBroker(String name, String connectString) throws Exception {
+    return track(
+        RoutingBroker.start(name, client(connectString), ANY_PORT, AssignmentStrategy.TOPIC_COUNT));
+  }
+
+  /** A routing broker whose ZooKeeper connection goes through a proxy the test can cut. */
+  Crashable crashableRoutingBroker(String name) throws Exception {
+    TcpProxy proxy = track(new TcpProxy(target()));
+    RoutingBroker rb = routingBroker(name, proxy.connectString());
+    return new Crashable(rb, proxy);
+  }
+
+  record Crashable(RoutingBroker broker, TcpProxy proxy) {
+    /** As a host crash: relaying stops, the session expires after its timeout. */
+    void crash() {
+      broker.stopRelaying();
+      proxy.cut();
+    }
+  }
+
+  Mosquitto mosquitto() throws Exception {
+    return track(Mosquitto.start(dir));
+  }
+
+  EdgeBroker edge(String name, Mosquitto local) throws Exception {
+    return edge(name, local, connect, Map.of());
+  }
+
+  EdgeBroker edge(String name, Mosquitto local, String connectString, Map<String, Long> deadlines)
+      throws Exception {
+    EdgeBrokerConfig c =
+        EdgeBrokerConfig.of(name, name, local.uri(), ANY_PORT).withDeadlines(deadlines, 4);
+    return track(EdgeBroker.start(c, client(connectString)));
+  }
+
+  TestClient mqttClient(Mosquitto m, String id) throws Exception {
+    return track(new TestClient(m.pahoUri(), id));
+  }
+
+  private InetSocketAddress target() {
+    String first = connect.split(",")[0];
+    return new InetSocketAddress("127.0.0.1", Integer.parseInt(first.split(":")[1]));
+  }
+
+  <T extends AutoCloseable> T track(T t) {
+    open.add(t);
+    return t;
+  }
+
+  static void poll(String what, Duration timeout, BooleanSupplier condition) {
+    Poll.until(what, timeout, condition);
+  }
+
+  @Override
+  public void close() throws Exception {
+    List<AutoCloseable> reverse = new ArrayList<>(open);
+    Collections.reverse(reverse);
+    for (AutoCloseable c : reverse) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // keep closing the rest
+      }
+    }
+  }
+}

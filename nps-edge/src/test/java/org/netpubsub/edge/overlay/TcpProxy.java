@@ -1,0 +1,89 @@
+package org.netpubsub.edge.overlay;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP forwarder in front of a ZooKeeper server: {@link #cut} drops every connection and refuses
+ * new ones, as a crashed host would, so the server expires the client's session after its timeout
+ * (closing a Curator client would end the session at once, which no crash does).
+ */
+final class TcpProxy implements Closeable {
+  private final ServerSocket server;
+  private final InetSocketAddress target;
+  private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+  private volatile boolean cut;
+
+  TcpProxy(InetSocketAddress target) throws IOException {
+    this.target = target;
+    this.server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+    Thread.ofVirtual().start(this::accept);
+  }
+
+  String connectString() {
+    return "127.0.0.1:" + server.getLocalPort();
+  }
+
+  private void accept() {
+    while (!cut) {
+      try {
+        Socket in = server.accept();
+        Socket out = new Socket(target.getAddress(), target.getPort());
+        sockets.add(in);
+        sockets.add(out);
+        Thread.ofVirtual().start(() -> pump(in, out));
+        Thread.ofVirtual().start(() -> pump(out, in));
+      } catch (IOException e) {
+        return;
+      }
+    }
+  }
+
+  private static void pump(Socket from, Socket to) {
+    byte[] buf = new byte[8192];
+    try (InputStream i = from.getInputStream();
+        OutputStream o = to.getOutputStream()) {
+      int n;
+      while ((n = i.read(buf)) >= 0) {
+        o.write(buf, 0, n);
+      }
+    } catch (IOException e) {
+      // the other side closed, or cut()
+    } finally {
+      try {
+        from.close();
+        to.close();
+      } catch (IOException e) {
+        // closing
+      }
+    }
+  }
+
+  void cut() {
+    cut = true;
+    try {
+      server.close();
+    } catch (IOException e) {
+      // closing
+    }
+    for (Socket s : sockets) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        // closing
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    cut();
+  }
+}
