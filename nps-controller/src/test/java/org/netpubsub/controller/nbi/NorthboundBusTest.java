@@ -184,6 +184,17 @@ class NorthboundBusTest {
         .hasMessageContaining("two apps are named x");
   }
 
+  @Test
+  void theLearningSwitchOnABroadcastBusLeavesLldpAlone() {
+    start(NorthboundBus.builder().mode(DistributionMode.BROADCAST).app(new LearningSwitchApp()));
+    packetIn(1, 1, Frames.lldp()); // flooding a probe would make links appear that are not there
+    packetIn(1, 1, Frames.udp6(H1, H2, 7073)); // then an IPv6 packet, which it floods
+    poll(() -> bus.handled().getOrDefault("simple", 0L) == 2, "both handled");
+    assertThat(s1.packetOuts).hasSize(1);
+    assertThat(s1.packetOuts.get(0).frame()).isEqualTo(Frames.udp6(H1, H2, 7073));
+    assertThat(s1.packetOuts.get(0).actions()).containsExactly(Action.output(OfPort.FLOOD));
+  }
+
   static FlowMod toH2(long port) {
     return FlowMod.add(
         FlowEntry.builder()

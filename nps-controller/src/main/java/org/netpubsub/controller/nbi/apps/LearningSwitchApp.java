@@ -20,7 +20,8 @@ import org.netpubsub.network.openflow.OfPort;
  * The forwarding app of the EMD measurements ("simple", after Ryu's simple_switch): learns on which
  * port each IPv6 source sits, per switch; a packet for a known destination gets a flow for that
  * destination and is sent on, one for an unknown destination is flooded. Our switches match no MAC
- * fields, so it learns IPv6 addresses, which on one link is the same thing.
+ * fields, so it learns IPv6 addresses, which on one link is the same thing; frames that are not
+ * IPv6 are none of its business.
  */
 public final class LearningSwitchApp implements ControllerApp {
   /** Seconds a learned flow lives without traffic. */
@@ -56,6 +57,9 @@ public final class LearningSwitchApp implements ControllerApp {
   public void onPacketIn(PacketInView in, AppContext bus) {
     Optional<Ipv6Address> src = in.headers().ipv6Src();
     Optional<Ipv6Address> dst = in.headers().ipv6Dst();
+    if (dst.isEmpty()) {
+      return; // not IPv6 (LLDP on a broadcast bus): flooding a probe would fake links, as in Ryu
+    }
     Map<Ipv6Address, Long> known = ports.computeIfAbsent(in.dpid(), d -> new HashMap<>());
     src.ifPresent(a -> known.put(a, in.inPort()));
     Long out = dst.map(known::get).orElse(null);
