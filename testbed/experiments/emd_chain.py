@@ -11,7 +11,7 @@ Each round deletes the learned flows on every bridge, then h1 pings hN once: the
 the reply each cause one packet-in, flow-mod and packet-out per bridge. A ping with the flows in
 place gives the data path's own share. Writes docs/results/emd-chain.{json,md,png}. Needs root.
 
-  testbed/.venv/bin/python testbed/experiments/emd_chain.py [--lengths 1,2,4,8,16] [--rounds 20]
+  testbed/.venv/bin/python testbed/experiments/emd_chain.py [--lengths 2,4,8,16] [--rounds 20]
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def markdown(r: dict) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--lengths", default="1,2,4,8,16")
+    ap.add_argument("--lengths", default="2,4,8,16")
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--apps", default="simple+3red")
     ap.add_argument("--modes", default=",".join(MODES))
