@@ -347,11 +347,17 @@ def deploy_netpubsub(net: Network, d: Deployment, pub: str, subs: list[str]) -> 
         d.add(start_broker(net, h, AGENT_BROKER_LINES))
     for h in hosts:
         poll(lambda: listening(net, h, MQTT_PORT), 20, f"the broker on {h} listening")
+    agents = []
     for h in hosts:
-        d.add(in_host(h, NPS, "edge-agent", "--broker", f"mqtt://[::1]:{MQTT_PORT}",
-                      "--coordinator", f"http://{coordinator}", "--edge", h, "--listen",
-                      f"[{net.address(h)}]:{AGENT_PORT}", "--json", env=client_env(),
-                      log_path=os.path.join(net.work, f"agent-{h}.log")))
+        agents.append(d.add(in_host(h, NPS, "edge-agent", "--broker", f"mqtt://[::1]:{MQTT_PORT}",
+                                    "--coordinator", f"http://{coordinator}", "--edge", h,
+                                    "--listen", f"[{net.address(h)}]:{AGENT_PORT}", "--json",
+                                    env=client_env(),
+                                    log_path=os.path.join(net.work, f"agent-{h}.log"))))
+    # an agent learns subscriptions from the broker log while connected (docs/edge.md): the
+    # clients may subscribe only once every agent has started
+    for h, a in zip(hosts, agents):
+        a.wait_for(lambda o: o.get("kind") == "edge-agent", 120, f"the edge agent on {h}")
     return "::1"
 
 
