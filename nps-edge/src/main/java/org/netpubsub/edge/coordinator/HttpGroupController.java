@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLEncoder;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -52,9 +54,15 @@ final class HttpGroupController implements GroupController {
                 .build(),
             false);
     Map<String, String> sendTo = new LinkedHashMap<>();
-    JsonNode s = reply.path("sources");
+    // the controller writes addresses its own way (fd6e::1, not fd6e:0:…:1): match them as
+    // addresses
+    Map<String, JsonNode> byAddress = new LinkedHashMap<>();
+    reply
+        .path("sources")
+        .properties()
+        .forEach(e -> byAddress.put(canonical(e.getKey()), e.getValue()));
     for (String src : sources) {
-      JsonNode to = s.path(src).path("send_to");
+      JsonNode to = byAddress.getOrDefault(canonical(src), JSON.nullNode()).path("send_to");
       if (!to.isTextual()) {
         throw new IllegalStateException(
             "network controller: group " + name + " has no send_to for source " + src);
@@ -67,6 +75,18 @@ final class HttpGroupController implements GroupController {
   @Override
   public void delete(String name) {
     send(HttpRequest.newBuilder(uri(name)).timeout(timeout).DELETE().build(), true);
+  }
+
+  /** An IP literal in one text form (never a DNS lookup: anything else stays as it is). */
+  static String canonical(String literal) {
+    if (!literal.contains(":") && !literal.matches("[0-9.]+")) {
+      return literal;
+    }
+    try {
+      return InetAddress.getByName(literal).getHostAddress();
+    } catch (UnknownHostException e) {
+      return literal;
+    }
   }
 
   private URI uri(String name) {
