@@ -38,7 +38,9 @@ import org.netpubsub.network.topology.Topology;
  * member's own address and MAC), and leaves towards it. Between switches a copy is routed by the
  * destination switch's segment prefix ({@link #PRIORITY_SEGMENT_ROUTE}) and nothing else, so
  * transit switches hold one route per switch and nothing per tree, and traffic engineering moves
- * every copy by moving those routes. A source sends each message once, to its tree's entry.
+ * every copy by moving those routes. A source sends each message once, to its entry SID: an address
+ * on its own switch, fixed for the group and source while the source stays there, whose entry
+ * forwards to wherever the tree starts now, so re-embedding a tree never moves it.
  *
  * <p>Segments are never changed in place: a join or leave embeds the group's trees anew and
  * releases the old ones, so other groups' trees are never disturbed. A topology change, or a link
@@ -46,7 +48,10 @@ import org.netpubsub.network.topology.Topology;
  * out until it does.
  */
 public final class GroupForwarding {
-  /** Exact segment address or local SID → its group or host. Above unicast and PLEROMA content. */
+  /**
+   * Exact segment address, entry SID or local SID → its group, tree or host. Above unicast and
+   * PLEROMA content.
+   */
   public static final int PRIORITY_SEGMENT = 32_000;
 
   /** A switch's segment prefix → one hop towards it. */
