@@ -87,6 +87,18 @@ final class EdgeCluster implements Closeable {
         () -> a.acknowledgedFilters().contains(filter) && !a.reportsPending());
   }
 
+  /**
+   * Waits until the coordinator acknowledged that {@code filter} left edge {@code edge}: the other
+   * agents have dropped the routes it changed.
+   */
+  void awaitNoFilter(int edge, String filter) {
+    EdgeAgent a = agents.get(edge);
+    Poll.until(
+        "filter " + filter + " gone at e" + edge,
+        Duration.ofSeconds(10),
+        () -> !a.acknowledgedFilters().contains(filter) && !a.reportsPending());
+  }
+
   /** Waits until every datagram sent has been read and handled. */
   void settle() {
     Poll.until(

@@ -151,6 +151,7 @@ class NetworkModeTest {
       assertThat(c.agents.get(0).stats().forwarded()).isEqualTo(1);
 
       s2.unsubscribe("net/#"); // the group is put again with one member
+      c.awaitNoFilter(2, "net/#");
       Poll.until(
           "group re-put",
           Duration.ofSeconds(10),
@@ -159,6 +160,7 @@ class NetworkModeTest {
       Poll.until("s1 gets two", Duration.ofSeconds(10), () -> s1.received().size() == 2);
 
       s1.unsubscribe("net/+"); // no member left: the group is deleted
+      c.awaitNoFilter(1, "net/+"); // and the origin's cached route is dropped
       Poll.until(
           "group deleted",
           Duration.ofSeconds(10),
