@@ -51,6 +51,9 @@ final class ForwardingOptions {
   /** The bus apps: none when routed. */
   List<ControllerApp> busApps() {
     if (mode() == NetworkController.Forwarding.ROUTED) {
+      if (!apps.equals("simple") || !topics.equals("fields")) {
+        throw new IllegalArgumentException("--apps and --nbi-topics need --forwarding reactive");
+      }
       return List.of();
     }
     NbiBenchmark.TopicKind kind =

@@ -74,6 +74,8 @@ class ControllerCommandTest {
         started("--forwarding", "reactive", "--apps", "simple+3red", "--nbi-topics", "bytes");
     assertThat(o.get("forwarding").asText()).isEqualTo("reactive");
     assertThat(run("controller", "--forwarding", "flooding")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(run("controller", "--apps", "shortest")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("need --forwarding reactive");
     assertThat(err.toString()).contains("--forwarding must be routed or reactive");
     assertThat(run("controller", "--forwarding", "reactive", "--nbi-topics", "regex"))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
