@@ -93,22 +93,8 @@ public final class LocalBroker implements Closeable, MqttCallback {
     MqttMessage out = new MqttMessage(m.payload());
     out.setQos(Math.min(m.qos(), 1));
     out.setRetained(m.retain());
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (true) {
-      try {
-        mqtt.publish(m.topic(), out);
-        return;
-      } catch (MqttException e) {
-        if (e.getReasonCode() != TOO_MANY_IN_FLIGHT || System.nanoTime() > deadline || closed) {
-          throw e;
-        }
-        java.util.concurrent.locks.LockSupport.parkNanos(500_000); // back-pressure, not a wait
-      }
-    }
+    PahoPublish.publish(mqtt, m.topic(), out, () -> closed);
   }
-
-  /** Paho's "too many publishes in progress". */
-  private static final int TOO_MANY_IN_FLIGHT = 32202;
 
   @Override
   public void messageArrived(String topic, MqttMessage message) {
