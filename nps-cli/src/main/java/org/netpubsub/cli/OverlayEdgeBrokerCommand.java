@@ -89,25 +89,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
   @Option(names = "--status-interval", defaultValue = "10s", paramLabel = "DURATION")
   String statusInterval;
 
-  @Option(
-      names = "--emulate-wan",
-      paramLabel = "SPEC",
-      description =
-          "Experiments only: emulate a WAN on every datagram sent, e.g. delay=30ms,jitter=5ms,loss=1%%.")
-  String emulateWan;
-
-  @Option(
-      names = "--emulate-link",
-      paramLabel = "ADDR:PORT=SPEC",
-      description = "Experiments only: emulation towards one destination (repeatable).")
-  java.util.List<String> emulateLinks = java.util.List.of();
-
-  @Option(
-      names = "--emulation-seed",
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "Seed of the emulated loss and jitter (default: ${DEFAULT-VALUE}).")
-  long emulationSeed;
+  @Mixin WanEmulationOptions wanEmulation;
 
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
@@ -135,7 +117,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
                 ControllerCommand.hostPort(listen, "--listen"))
             .withDeadlines(d, maxDirect)
             .withDurable(durable)
-            .withEmulation(OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed));
+            .withEmulation(wanEmulation.emulation());
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     CuratorFramework client;

@@ -74,25 +74,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
           "How often to print the counters (default: ${DEFAULT-VALUE}; 0: only at the end).")
   String statusInterval;
 
-  @Option(
-      names = "--emulate-wan",
-      paramLabel = "SPEC",
-      description =
-          "Experiments only: emulate a WAN on every datagram sent, e.g. delay=30ms,jitter=5ms,loss=1%%.")
-  String emulateWan;
-
-  @Option(
-      names = "--emulate-link",
-      paramLabel = "ADDR:PORT=SPEC",
-      description = "Experiments only: emulation towards one destination (repeatable).")
-  java.util.List<String> emulateLinks = java.util.List.of();
-
-  @Option(
-      names = "--emulation-seed",
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "Seed of the emulated loss and jitter (default: ${DEFAULT-VALUE}).")
-  long emulationSeed;
+  @Mixin WanEmulationOptions wanEmulation;
 
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
@@ -105,7 +87,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     String n = name != null ? name : null;
-    var emulation = OverlayRun.emulation(emulateWan, emulateLinks, emulationSeed);
+    var emulation = wanEmulation.emulation();
     CuratorFramework client;
     try {
       client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));

@@ -73,30 +73,6 @@ final class OverlayRun {
     }
   }
 
-  /** The WAN emulation the experiment options describe, or null (the production path). */
-  static org.netpubsub.edge.overlay.WanEmulation emulation(
-      String wan, java.util.List<String> links, long seed) {
-    if (wan == null && links.isEmpty()) {
-      return null;
-    }
-    var defaults =
-        wan == null
-            ? org.netpubsub.edge.overlay.LinkProfile.PERFECT
-            : org.netpubsub.edge.overlay.LinkProfile.parse(wan);
-    Map<java.net.InetSocketAddress, org.netpubsub.edge.overlay.LinkProfile> per =
-        new java.util.HashMap<>();
-    for (String l : links) {
-      int eq = l.indexOf('=');
-      if (eq < 1) {
-        throw new IllegalArgumentException("--emulate-link needs ADDR:PORT=SPEC, not '" + l + "'");
-      }
-      per.put(
-          org.netpubsub.edge.overlay.ZnodeData.address(l.substring(0, eq)),
-          org.netpubsub.edge.overlay.LinkProfile.parse(l.substring(eq + 1)));
-    }
-    return new org.netpubsub.edge.overlay.WanEmulation(defaults, per, seed);
-  }
-
   static Duration interval(String text) {
     return text.strip().equals("0")
         ? Duration.ZERO

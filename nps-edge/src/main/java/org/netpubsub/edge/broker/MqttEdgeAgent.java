@@ -186,35 +186,27 @@ final class MqttEdgeAgent implements EdgeAgent, LocalBroker.Listener {
   // ---- Agent-Pub (receiver thread) ----
 
   private void receive() {
-    byte[] buf = new byte[65_535];
-    DatagramPacket p = new DatagramPacket(buf, buf.length);
-    while (!closed) {
-      try {
-        p.setLength(buf.length);
-        socket.receive(p);
-      } catch (IOException e) {
-        if (!closed) {
-          LOG.log(Level.WARNING, "receive", e);
-        }
-        continue;
-      }
-      counters.received.increment();
-      EdgeMessage m;
-      try {
-        m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
-      } catch (DatagramException e) {
-        counters.drop(e.reason());
-        continue;
-      } catch (RuntimeException e) {
-        counters.drop("malformed"); // never expected: the codec throws only DatagramException
-        continue;
-      }
-      if (m.origin().equals(edge)) {
-        counters.drop("own_origin"); // a network group may include its own source
-        continue;
-      }
-      publish(m);
+    Datagrams.receiveUntil(socket, () -> closed, LOG, this::onDatagram);
+  }
+
+  /** One datagram from another edge: decoded and published locally. */
+  private void onDatagram(DatagramPacket p) {
+    counters.received.increment();
+    EdgeMessage m;
+    try {
+      m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+    } catch (DatagramException e) {
+      counters.drop(e.reason());
+      return;
+    } catch (RuntimeException e) {
+      counters.drop("malformed"); // never expected: the codec throws only DatagramException
+      return;
     }
+    if (m.origin().equals(edge)) {
+      counters.drop("own_origin"); // a network group may include its own source
+      return;
+    }
+    publish(m);
   }
 
   private void publish(EdgeMessage m) {

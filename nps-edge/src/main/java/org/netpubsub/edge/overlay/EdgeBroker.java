@@ -27,6 +27,7 @@ import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.netpubsub.edge.broker.BrokerEvent;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.DatagramException;
+import org.netpubsub.edge.broker.Datagrams;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.broker.FilterChange;
 import org.netpubsub.edge.broker.LocalBroker;
@@ -278,58 +279,50 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   // ---- arriving datagrams (receiver thread) ----
 
   private void receive() {
-    byte[] buf = new byte[65_535];
-    DatagramPacket p = new DatagramPacket(buf, buf.length);
-    while (!closed) {
-      try {
-        p.setLength(buf.length);
-        socket.receive(p);
-      } catch (IOException e) {
-        if (!closed) {
-          LOG.log(Level.WARNING, "receive", e);
-        }
-        continue;
-      }
-      counters.add("received");
-      if (NackCodec.isNack(p.getData(), p.getOffset(), p.getLength())) {
-        onNack(p);
-        continue;
-      }
-      EdgeMessage m;
-      try {
-        m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
-      } catch (DatagramException e) {
-        counters.drop(e.reason());
-        continue;
-      }
-      if (m.origin().equals(config.name())) {
-        counters.drop("own_origin");
-        continue;
-      }
-      List<ReceiveWindows.Nack> nacks = new ArrayList<>();
-      ReceiveWindows.Verdict v;
-      synchronized (windows) {
-        v = windows.accept(m.origin(), m.topic(), m.sequence(), System.currentTimeMillis(), nacks);
-      }
-      nacks.forEach(this::sendNack);
-      if (v == ReceiveWindows.Verdict.DUPLICATE) {
-        counters.drop("duplicate");
-        continue;
-      }
-      if (v == ReceiveWindows.Verdict.RECOVERED) {
-        counters.add("recovered");
-      }
-      Optional<DeadlineMonitor.Miss> miss;
-      synchronized (deadlines) {
-        miss = deadlines.observe(m.topic(), System.currentTimeMillis());
-      }
-      miss.ifPresent(this::missed);
-      try {
-        mqtt.publish(m);
-        counters.add("published");
-      } catch (MqttException | RuntimeException e) {
-        counters.drop("publish_failed");
-      }
+    Datagrams.receiveUntil(socket, () -> closed, LOG, this::onDatagram);
+  }
+
+  /** One datagram: a NACK to answer, or a message to publish locally. */
+  private void onDatagram(DatagramPacket p) {
+    counters.add("received");
+    if (NackCodec.isNack(p.getData(), p.getOffset(), p.getLength())) {
+      onNack(p);
+      return;
+    }
+    EdgeMessage m;
+    try {
+      m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+    } catch (DatagramException e) {
+      counters.drop(e.reason());
+      return;
+    }
+    if (m.origin().equals(config.name())) {
+      counters.drop("own_origin");
+      return;
+    }
+    List<ReceiveWindows.Nack> nacks = new ArrayList<>();
+    ReceiveWindows.Verdict v;
+    synchronized (windows) {
+      v = windows.accept(m.origin(), m.topic(), m.sequence(), System.currentTimeMillis(), nacks);
+    }
+    nacks.forEach(this::sendNack);
+    if (v == ReceiveWindows.Verdict.DUPLICATE) {
+      counters.drop("duplicate");
+      return;
+    }
+    if (v == ReceiveWindows.Verdict.RECOVERED) {
+      counters.add("recovered");
+    }
+    Optional<DeadlineMonitor.Miss> miss;
+    synchronized (deadlines) {
+      miss = deadlines.observe(m.topic(), System.currentTimeMillis());
+    }
+    miss.ifPresent(this::missed);
+    try {
+      mqtt.publish(m);
+      counters.add("published");
+    } catch (MqttException | RuntimeException e) {
+      counters.drop("publish_failed");
     }
   }
 

@@ -20,6 +20,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.DatagramException;
+import org.netpubsub.edge.broker.Datagrams;
 import org.netpubsub.edge.broker.EdgeMessage;
 
 /**
@@ -185,43 +186,35 @@ public final class RoutingBroker implements Closeable {
   // ---- the data path (relay thread) ----
 
   private void relay() {
-    byte[] buf = new byte[65_535];
-    DatagramPacket p = new DatagramPacket(buf, buf.length);
-    while (!closed) {
+    Datagrams.receiveUntil(socket, () -> closed, LOG, this::relayDatagram);
+  }
+
+  /** One datagram: relayed to the edges with remote subscribers. */
+  private void relayDatagram(DatagramPacket p) {
+    counters.add("received");
+    EdgeMessage m;
+    try {
+      m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+    } catch (DatagramException e) {
+      counters.drop(e.reason());
+      return;
+    }
+    var topic = tree.view().topic(m.topic());
+    if (topic.isEmpty()) {
+      counters.drop("unknown_topic");
+      return;
+    }
+    List<Endpoint> targets = Relay.targets(topic.get(), m.origin());
+    if (targets.isEmpty()) {
+      counters.drop("no_remote_subscribers");
+      return;
+    }
+    for (Endpoint e : targets) {
       try {
-        p.setLength(buf.length);
-        socket.receive(p);
-      } catch (IOException e) {
-        if (!closed) {
-          LOG.log(Level.WARNING, "receive", e);
-        }
-        continue;
-      }
-      counters.add("received");
-      EdgeMessage m;
-      try {
-        m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
-      } catch (DatagramException e) {
-        counters.drop(e.reason());
-        continue;
-      }
-      var topic = tree.view().topic(m.topic());
-      if (topic.isEmpty()) {
-        counters.drop("unknown_topic");
-        continue;
-      }
-      List<Endpoint> targets = Relay.targets(topic.get(), m.origin());
-      if (targets.isEmpty()) {
-        counters.drop("no_remote_subscribers");
-        continue;
-      }
-      for (Endpoint e : targets) {
-        try {
-          link.send(p.getData(), p.getOffset(), p.getLength(), e.address());
-          counters.add("relayed");
-        } catch (IOException x) {
-          counters.drop("send_failed");
-        }
+        link.send(p.getData(), p.getOffset(), p.getLength(), e.address());
+        counters.add("relayed");
+      } catch (IOException x) {
+        counters.drop("send_failed");
       }
     }
   }
