@@ -83,19 +83,6 @@ public final class TopologyGraph {
     return Optional.ofNullable(hostNodes.get(address));
   }
 
-  /** The node of a switch. */
-  public int switchNode(long dpid) {
-    Integer n = switchNodes.get(dpid);
-    if (n == null) {
-      throw new IllegalArgumentException("no switch " + Long.toHexString(dpid));
-    }
-    return n;
-  }
-
-  public boolean isSwitch(int node) {
-    return node < switches.size();
-  }
-
   /** The switch at a switch node. */
   public long dpid(int node) {
     return switches.get(node);
