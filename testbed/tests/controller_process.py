@@ -12,7 +12,7 @@ import threading
 import urllib.error
 import urllib.request
 
-from live import in_host, poll
+from live import UpProcess, in_host, poll
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
@@ -74,6 +74,29 @@ class Controller:
                 self.proc.kill()
                 self.proc.wait()
 
+
+def running_controller(*extra: str):
+    """A fixture body: a controller with `extra` options, stopped afterwards."""
+    c = Controller(free_port(), free_port(), *extra)
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+def network_up(controller: Controller, topo: str, switches: int, timeout: float = 180):
+    """A fixture body: `nps-testbed up --topo TOPO` connected to `controller`; yields the test
+    bed's state once all `switches` are connected, and leaves the machine clean afterwards."""
+    port = controller.started["openflow"].rsplit(":", 1)[1]
+    up = UpProcess("--topo", topo, "--controller", f"tcp:127.0.0.1:{port}",
+                   "--wait-connected", "20", "--api", "none")
+    try:
+        event = up.wait_event("up", timeout=timeout)
+        assert event["connected"] == switches
+        with open(STATE) as f:
+            yield json.load(f)
+    finally:
+        up.stop()
 
 
 def learn_hosts(controller: "Controller", hosts: list) -> None:

@@ -11,15 +11,14 @@ data /64, which makes the kernel send a solicitation that the switch punts to th
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 
 import pytest
 
-from controller_process import STATE, Controller, free_port, learn_hosts, reconciled
-from live import UpProcess, in_host, needs_root, poll, tb
+from controller_process import Controller, free_port, learn_hosts, network_up, reconciled
+from live import in_host, needs_root, poll, tb
 
 OVS_CTL = "/usr/share/openvswitch/scripts/ovs-ctl"
 
@@ -37,16 +36,7 @@ def controller():
 
 @pytest.fixture
 def fattree(controller):
-    port = controller.started["openflow"].rsplit(":", 1)[1]
-    up = UpProcess("--topo", "fattree:4", "--controller", f"tcp:127.0.0.1:{port}",
-                   "--wait-connected", "20", "--api", "none")
-    try:
-        event = up.wait_event("up", timeout=180)
-        assert event["connected"] == 20
-        with open(STATE) as f:
-            yield json.load(f)
-    finally:
-        up.stop()
+    yield from network_up(controller, "fattree:4", 20)
 
 
 def undirected_links(topology: dict) -> set:

@@ -17,8 +17,8 @@ import pytest
 
 import sys
 
-from controller_process import STATE, Controller, free_port, learn_hosts, reconciled
-from live import TESTBED, UpProcess, needs_root, poll, tb
+from controller_process import learn_hosts, network_up, reconciled, running_controller
+from live import TESTBED, needs_root, poll, tb
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from pubsub import linkstats  # noqa: E402
@@ -30,45 +30,24 @@ WINDOW = 3.0
 
 @pytest.fixture
 def controller():
-    c = Controller(free_port(), free_port())
-    try:
-        yield c
-    finally:
-        c.stop()
+    yield from running_controller()
 
 
 @pytest.fixture
 def te_controller():
     """Traffic engineering on: links of 10 Mbit/s, avoided from 65 %, held 30 s."""
-    c = Controller(free_port(), free_port(), "--te-link-mbps", "10", "--te-interval-ms", "500",
-                   "--te-hold-ms", "30000")
-    try:
-        yield c
-    finally:
-        c.stop()
-
-
-def up_abilene(controller):
-    port = controller.started["openflow"].rsplit(":", 1)[1]
-    up = UpProcess("--topo", "zoo:Abilene", "--controller", f"tcp:127.0.0.1:{port}",
-                   "--wait-connected", "20", "--api", "none")
-    try:
-        event = up.wait_event("up", timeout=180)
-        assert event["connected"] == 11
-        with open(STATE) as f:
-            yield json.load(f)
-    finally:
-        up.stop()
+    yield from running_controller("--te-link-mbps", "10", "--te-interval-ms", "500",
+                                  "--te-hold-ms", "30000")
 
 
 @pytest.fixture
 def abilene(controller):
-    yield from up_abilene(controller)
+    yield from network_up(controller, "zoo:Abilene", 11)
 
 
 @pytest.fixture
 def abilene_te(te_controller):
-    yield from up_abilene(te_controller)
+    yield from network_up(te_controller, "zoo:Abilene", 11)
 
 
 def payload(tag: str, i: int, size: int) -> str:

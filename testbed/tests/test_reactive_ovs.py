@@ -7,36 +7,23 @@ installed ahead of traffic; the apps' flows carry their idle timeout."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 
 import pytest
 
-from controller_process import STATE, Controller, free_port, learn_hosts
-from live import UpProcess, in_host, needs_root, poll
+from controller_process import learn_hosts, network_up, running_controller
+from live import in_host, needs_root, poll
 
 
 @pytest.fixture(params=["simple+3red", "shortest+3red"])
 def controller(request):
-    c = Controller(free_port(), free_port(), "--forwarding", "reactive", "--apps", request.param,
-                   "--nbi-topics", "bytes")
-    try:
-        yield c
-    finally:
-        c.stop()
+    yield from running_controller("--forwarding", "reactive", "--apps", request.param,
+                                  "--nbi-topics", "bytes")
 
 
 @pytest.fixture
 def chain(controller):
-    port = controller.started["openflow"].rsplit(":", 1)[1]
-    up = UpProcess("--topo", "linear:3", "--controller", f"tcp:127.0.0.1:{port}",
-                   "--wait-connected", "20", "--api", "none")
-    try:
-        assert up.wait_event("up", timeout=120)["connected"] == 3
-        with open(STATE) as f:
-            yield json.load(f)
-    finally:
-        up.stop()
+    yield from network_up(controller, "linear:3", 3, timeout=120)
 
 
 def learned_flows(bridge: str) -> list[str]:
