@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -16,15 +15,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
-import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.SegmentAddresses;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.Host;
-import org.netpubsub.network.topology.MacAddress;
-import org.netpubsub.network.topology.SwitchPort;
 
 /**
  * Multicast groups over real HTTP against a controller with one simulated switch: a PUT answers
@@ -32,8 +29,9 @@ import org.netpubsub.network.topology.SwitchPort;
  * with their reason.
  */
 class GroupApiTest {
-  static final long DPID = 0x2a;
+  static final long DPID = OneSwitchNetwork.DPID;
 
+  OneSwitchNetwork net;
   NetworkController controller;
   ControllerApi api;
   Rest rest;
@@ -41,36 +39,23 @@ class GroupApiTest {
 
   @BeforeEach
   void start() throws Exception {
-    controller =
-        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
+    net = OneSwitchNetwork.startController();
+    controller = net.controller();
     MulticastGroups groups = MulticastGroups.attach(controller);
     api =
         ControllerApi.start(
             controller, Optional.empty(), Optional.of(groups), new InetSocketAddress("::1", 0));
-    sw = SimulatedOpenFlowSwitch.builder().dpid(DPID).ports(1, 2, 3, 4).build();
-    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
-    Wait.until(
-        "the switch",
-        Duration.ofSeconds(10),
-        () -> {},
-        () -> controller.topology().hasSwitch(DPID));
-    for (int i = 1; i <= 4; i++) {
-      controller.registerHost(host(i)).get();
-    }
+    sw = net.connectSwitch(4).sw();
   }
 
   @AfterEach
   void stop() {
-    sw.close();
     api.close();
-    controller.close();
+    net.close();
   }
 
   static Host host(int i) {
-    return new Host(
-        Ipv6Address.parse("fd6e:7073:1::" + i),
-        new MacAddress(0x0200_0000_0000L + i),
-        new SwitchPort(DPID, i));
+    return OneSwitchNetwork.host(i);
   }
 
   @Test

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -18,14 +17,11 @@ import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
-import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Host;
-import org.netpubsub.network.topology.MacAddress;
-import org.netpubsub.network.topology.SwitchPort;
 
 /**
  * Pub/sub requests over real HTTP against a controller with one simulated switch: a request answers
@@ -40,8 +36,9 @@ class PubSubApiTest {
           .intAttribute("price", 0, 100_000)
           .index(List.of("price"))
           .build();
-  static final long DPID = 0x2a;
+  static final long DPID = OneSwitchNetwork.DPID;
 
+  OneSwitchNetwork net;
   NetworkController controller;
   PubSubService service;
   ControllerApi api;
@@ -50,28 +47,18 @@ class PubSubApiTest {
 
   @BeforeEach
   void start() throws Exception {
-    controller =
-        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
+    net = OneSwitchNetwork.startController();
+    controller = net.controller();
     service =
         attach(controller, new SpatialIndex(QUOTES, 12), PubSubLimits.DEFAULTS.withRate(50, 30));
     api = ControllerApi.start(controller, Optional.of(service), new InetSocketAddress("::1", 0));
-    sw = SimulatedOpenFlowSwitch.builder().dpid(DPID).ports(1, 2, 3, 4).build();
-    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
-    Wait.until(
-        "the switch",
-        Duration.ofSeconds(10),
-        () -> {},
-        () -> controller.topology().hasSwitch(DPID));
-    for (int i = 1; i <= 3; i++) {
-      controller.registerHost(host(i)).get();
-    }
+    sw = net.connectSwitch(3).sw();
   }
 
   @AfterEach
   void stop() {
-    sw.close();
     api.close();
-    controller.close();
+    net.close();
   }
 
   /** The pub/sub app under test: PLEROMA with one configurator on the controller loop. */
@@ -85,10 +72,7 @@ class PubSubApiTest {
   }
 
   static Host host(int i) {
-    return new Host(
-        Ipv6Address.parse("fd6e:7073:1::" + i),
-        new MacAddress(0x0200_0000_0000L + i),
-        new SwitchPort(DPID, i));
+    return OneSwitchNetwork.host(i);
   }
 
   @Test
@@ -182,14 +166,12 @@ class PubSubApiTest {
 
   @Test
   void withoutAnySwitchRequestsWaitForTheNetwork() throws Exception {
-    sw.close();
-    controller.close();
-    controller =
-        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
-    service = attach(controller, new SpatialIndex(QUOTES, 12), PubSubLimits.DEFAULTS);
     api.close();
+    net.close();
+    net = OneSwitchNetwork.startController(); // no switch connects
+    controller = net.controller();
+    service = attach(controller, new SpatialIndex(QUOTES, 12), PubSubLimits.DEFAULTS);
     api = ControllerApi.start(controller, Optional.of(service), new InetSocketAddress("::1", 0));
-    sw = SimulatedOpenFlowSwitch.builder().dpid(DPID).ports(1).build(); // closed again in stop()
     assertThat(sub("fd6e:7073:1::2", "true").statusCode()).isEqualTo(503);
   }
 

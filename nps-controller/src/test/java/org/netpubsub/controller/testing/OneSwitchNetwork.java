@@ -1,0 +1,70 @@
+package org.netpubsub.controller.testing;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.MacAddress;
+import org.netpubsub.network.topology.SwitchPort;
+
+/**
+ * The set-up of the REST API tests: a controller on an ephemeral port and, once the apps under test
+ * are attached, one simulated switch (ports 1–4) with host {@code fd6e:7073:1::i} on port i.
+ */
+public final class OneSwitchNetwork implements AutoCloseable {
+  public static final long DPID = 0x2a;
+
+  private final NetworkController controller;
+  private SimulatedOpenFlowSwitch sw;
+
+  private OneSwitchNetwork(NetworkController controller) {
+    this.controller = controller;
+  }
+
+  /** A controller without a switch: attach apps to {@link #controller()} before connecting. */
+  public static OneSwitchNetwork startController() throws java.io.IOException {
+    return new OneSwitchNetwork(
+        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0)));
+  }
+
+  /** Connects the switch, waits until the controller knows it, and registers hosts 1..hosts. */
+  public OneSwitchNetwork connectSwitch(int hosts) throws Exception {
+    sw = SimulatedOpenFlowSwitch.builder().dpid(DPID).ports(1, 2, 3, 4).build();
+    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+    Wait.until(
+        "the switch",
+        Duration.ofSeconds(10),
+        () -> {},
+        () -> controller.topology().hasSwitch(DPID));
+    for (int i = 1; i <= hosts; i++) {
+      controller.registerHost(host(i)).get();
+    }
+    return this;
+  }
+
+  public static Host host(int i) {
+    return new Host(
+        Ipv6Address.parse("fd6e:7073:1::" + i),
+        new MacAddress(0x0200_0000_0000L + i),
+        new SwitchPort(DPID, i));
+  }
+
+  public NetworkController controller() {
+    return controller;
+  }
+
+  /** The switch, once connected. */
+  public SimulatedOpenFlowSwitch sw() {
+    return sw;
+  }
+
+  @Override
+  public void close() {
+    if (sw != null) {
+      sw.close();
+    }
+    controller.close();
+  }
+}
