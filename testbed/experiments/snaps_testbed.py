@@ -65,14 +65,16 @@ def start_subscriber(host: str, broker: str, topics: list[str]) -> JsonLines:
                    f"sub-{host}", *[a for t in topics for a in ("--topic", t)])
 
 
-def start_publisher(host: str, broker: str, size: int, seconds: float) -> JsonLines:
+def start_publisher(host: str, broker: str, size: int, seconds: float,
+                    interval_ms: float) -> JsonLines:
     return in_host(host, CLIENT_PYTHON, MQTT_LOAD, "pub", "--broker", broker, "--name",
-                   f"pub-{host}", "--size", str(size), "--interval-ms", str(INTERVAL_MS),
+                   f"pub-{host}", "--size", str(size), "--interval-ms", str(interval_ms),
                    "--seconds", str(seconds), stdin=True)
 
 
 def start_clients(mode: str, target: str, pub: str, subs: list[str], size: int,
-                  seconds: float, d: Deployment) -> tuple[JsonLines, dict[str, JsonLines]]:
+                  seconds: float, d: Deployment,
+                  interval_ms: float = INTERVAL_MS) -> tuple[JsonLines, dict[str, JsonLines]]:
     """The publisher and the subscribers of a run: MQTT clients at their broker (h2's address in
     classic mode, the local broker otherwise), or the UDP stand-ins in groups-udp mode."""
     if mode == "groups-udp":
@@ -80,12 +82,12 @@ def start_clients(mode: str, target: str, pub: str, subs: list[str], size: int,
                                         str(AGENT_PORT))) for h in subs}
         publisher = in_host(pub, CLIENT_PYTHON, UDP_LOAD, "pub", "--to", target, "--port",
                             str(AGENT_PORT), "--size", str(size), "--interval-ms",
-                            str(INTERVAL_MS), "--seconds", str(seconds), stdin=True)
+                            str(interval_ms), "--seconds", str(seconds), stdin=True)
     else:
         broker = target if mode == "classic" else "::1"
         subscribers = {h: d.add(start_subscriber(h, broker, subscriber_topics(mode)))
                        for h in subs}
-        publisher = start_publisher(pub, broker, size, seconds)
+        publisher = start_publisher(pub, broker, size, seconds, interval_ms)
     for h, s in subscribers.items():
         s.wait_for(lambda o: o.get("kind") == "subscribed", 60, f"subscriber {h}")
     return d.add(publisher), subscribers
@@ -166,12 +168,12 @@ def summary(sub: JsonLines, host: str) -> dict:
 
 
 def summarize(state: dict, before: dict, after: dict, seconds: float, published: dict,
-              summaries: dict, size: int) -> dict:
+              summaries: dict, size: int, interval_ms: float = INTERVAL_MS) -> dict:
     """Link rates over the publishing window, loss and latency over every subscriber."""
     link_bytes = linkstats.link_bytes(state, before, after)
     switch_links = {f"{x['a']}-{x['b']}" for x in state["links"] if x["kind"] == "switch"}
     mbps = {k: v * 8 / seconds / 1e6 for k, v in link_bytes.items()}
-    publisher_mbps = size * 8 / (INTERVAL_MS / 1000) / 1e6
+    publisher_mbps = size * 8 / (interval_ms / 1000) / 1e6
     active = {k: v for k, v in mbps.items() if k in switch_links and v > 0.1 * publisher_mbps}
     n = published["messages"]
     lat = sorted(x / 1000 for s in summaries.values() for x in s["latency_us"])

@@ -31,12 +31,14 @@ AGENT_BROKER_LINES = ["log_dest topic", "log_dest stderr", "log_type subscribe",
 # ---- the network ---------------------------------------------------------------------------
 
 class Network:
-    """Controller (no schema) + a test-bed topology whose `switch_links` links are all shaped to
-    `link_mbit`; torn down on close()."""
+    """Controller (no schema; `controller_args` added) + a test-bed topology whose `switch_links`
+    links are all shaped to `link_mbit`; torn down on close()."""
 
-    def __init__(self, work: str, topology: str, switch_links: int, link_mbit: float):
+    def __init__(self, work: str, topology: str, switch_links: int, link_mbit: float,
+                 controller_args: tuple[str, ...] = ()):
         self.work = work
-        self.controller = Controller(None, log_path=os.path.join(work, "controller.log"))
+        self.controller = Controller(None, *controller_args,
+                                     log_path=os.path.join(work, "controller.log"))
         try:
             self.testbed = Testbed(topology, self.controller)
             wait_for_network(self.controller, self.testbed, links=switch_links)
