@@ -5,9 +5,9 @@ without traffic engineering.
 Network: `zoo:Abilene`, every switch-to-switch link shaped to 100 Mbit/s (tbf, both directions;
 no delay emulation: netem is absent), the netpubsub controller serving multicast groups. The
 publisher on h2 sends 1500-byte messages at 17 Mbit/s (the paper's rate) to subscribers on h5, h7
-and h8. The *hot link* is the group's busiest switch link in a calm run (at background 0, picked
-once and reused); the background is a paced UDP stream between the hosts at its two ends, in the
-direction the group's copies cross it.
+and h8. The *hot link* is the group's tree link nearest the publisher in a calm run (picked once
+and reused); the background is a UDP stream (iperf 2, the paper's tool) between the hosts at its
+two ends, in the direction the group's copies cross it.
 
 TE off: `nps controller` as shipped. TE on: `--te-link-mbps 100 --te-threshold 0.65` (the paper's
 65 %), counters sampled every 500 ms: once the hot link's utilization reaches 65 %, the trees that
@@ -56,6 +56,13 @@ BACKGROUND_PORT = 5001
 def upstream_first(state: dict, link: dict, source_switch: str) -> tuple[str, str]:
     """The link's two switches, the one nearer the source first: the group's copies cross the
     link in that direction (a shortest-path tree from the source)."""
+    hops = hop_counts(state, source_switch)
+    a, b = link["a"], link["b"]
+    return (a, b) if hops[a] <= hops[b] else (b, a)
+
+
+def hop_counts(state: dict, source_switch: str) -> dict[str, int]:
+    """Switch hops from the source switch to every switch (breadth first)."""
     adjacent: dict[str, set] = {}
     for x in state["links"]:
         if x["kind"] == "switch":
@@ -70,8 +77,7 @@ def upstream_first(state: dict, link: dict, source_switch: str) -> tuple[str, st
                     hops[t] = hops[s] + 1
                     nxt.append(t)
         frontier = nxt
-    a, b = link["a"], link["b"]
-    return (a, b) if hops[a] <= hops[b] else (b, a)
+    return hops
 
 
 def host_of(switch: str) -> str:
@@ -145,11 +151,15 @@ def run(net: Network, mode: str, level: float, hot: dict | None, args) -> dict:
 
 
 def pick_hot_link(net: Network, calm: dict) -> dict:
-    """The group's busiest switch link in the calm run, with its direction."""
-    name = max(calm["active_links"], key=lambda k: calm["switch_link_mbps"][k])
-    link = next(x for x in net.state["links"] if x["kind"] == "switch"
-                and f"{x['a']}-{x['b']}" == name)
-    up, down = upstream_first(net.state, link, "s" + PUBLISHER[1:])
+    """The tree link the calm run shows nearest the publisher (every active link carries one
+    copy, so rates cannot tell them apart; the nearest one carries the copies for the most
+    subscribers), with its direction; ties go by name, so every run picks the same link."""
+    source = "s" + PUBLISHER[1:]
+    links = {f"{x['a']}-{x['b']}": x for x in net.state["links"] if x["kind"] == "switch"}
+    oriented = {n: upstream_first(net.state, links[n], source) for n in calm["active_links"]}
+    hops = hop_counts(net.state, source)
+    name = min(oriented, key=lambda n: (hops[oriented[n][0]], n))
+    up, down = oriented[name]
     return {"name": name, "upstream": up, "downstream": down}
 
 
@@ -239,7 +249,8 @@ def markdown(r: dict) -> str:
         f"{r['topology']}, every switch link shaped to {r['link_mbit']} Mbit/s (tbf; no delay "
         f"emulation). {r['publisher']} sends {r['bytes']}-byte messages at {r['rate_mbit']} "
         f"Mbit/s for {r['seconds']:g} s to {', '.join(r['subscribers'])} through a multicast "
-        f"group ({r['mode']}). Background: paced UDP over the group's busiest link "
+        f"group ({r['mode']}). Background: UDP (iperf 2) over the group's tree link nearest "
+        "the publisher, "
         f"{hot.get('name', '?')} ({hot.get('upstream', '?')} → {hot.get('downstream', '?')}), "
         f"started {r['settle_seconds']:g} s before the publisher. With TE the controller samples "
         f"port counters every 500 ms and moves trees off a link at {100 * r['threshold']:.0f} % "
