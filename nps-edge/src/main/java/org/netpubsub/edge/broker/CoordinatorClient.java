@@ -25,7 +25,8 @@ final class CoordinatorClient {
 
   record Registration(long version, String mode, List<String> filters) {}
 
-  record Changes(long version, boolean flush, List<String> topics) {}
+  /** {@code exchanges}: the exchanges this edge mirrors changed (AMQP edges). */
+  record Changes(long version, boolean flush, List<String> topics, boolean exchanges) {}
 
   /** A refusal or an unreachable coordinator. */
   static final class CoordinatorException extends Exception {
@@ -97,7 +98,11 @@ final class CoordinatorClient {
             wait.plus(timeout));
     List<String> topics = new ArrayList<>();
     r.path("topics").forEach(t -> topics.add(t.asText()));
-    return new Changes(r.path("version").asLong(), r.path("flush").asBoolean(), topics);
+    return new Changes(
+        r.path("version").asLong(),
+        r.path("flush").asBoolean(),
+        topics,
+        r.path("exchanges").asBoolean());
   }
 
   private JsonNode send(String method, String path, JsonNode body, Duration limit)
