@@ -2,6 +2,7 @@ package org.netpubsub.edge.broker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -73,6 +74,37 @@ final class CoordinatorClient {
     removed.forEach(body.putArray("removed")::add);
     // the answer waits for other agents' acknowledgements: allow for it
     send("POST", "/v1/edges/" + enc(edge) + "/filters", body, timeout.multipliedBy(3));
+  }
+
+  /** An exchange as the coordinator lists it: declared by clients at {@code edges}. */
+  record Exchange(String name, String type, boolean durable, List<String> edges) {}
+
+  /** Reports exchanges declared and deleted by local clients; answers once others mirror them. */
+  void reportExchanges(String edge, Collection<Exchange> created, Collection<String> deleted)
+      throws CoordinatorException {
+    ObjectNode body = JSON.createObjectNode();
+    ArrayNode c = body.putArray("created");
+    for (Exchange x : created) {
+      c.addObject().put("name", x.name()).put("type", x.type()).put("durable", x.durable());
+    }
+    deleted.forEach(body.putArray("deleted")::add);
+    send("POST", "/v1/edges/" + enc(edge) + "/exchanges", body, timeout.multipliedBy(3));
+  }
+
+  /** Every exchange some edge's clients declared. */
+  List<Exchange> exchanges() throws CoordinatorException {
+    List<Exchange> out = new ArrayList<>();
+    for (JsonNode x : send("GET", "/v1/exchanges", null, timeout).path("exchanges")) {
+      List<String> edges = new ArrayList<>();
+      x.path("edges").forEach(e -> edges.add(e.asText()));
+      out.add(
+          new Exchange(
+              x.path("name").asText(),
+              x.path("type").asText(),
+              x.path("durable").asBoolean(),
+              edges));
+    }
+    return out;
   }
 
   Route route(String topic, String origin, boolean retain) throws CoordinatorException {
