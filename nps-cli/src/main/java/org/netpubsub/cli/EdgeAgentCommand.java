@@ -3,6 +3,7 @@ package org.netpubsub.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,8 +39,10 @@ final class EdgeAgentCommand implements Callable<Integer> {
   @Option(
       names = "--broker",
       required = true,
-      paramLabel = "mqtt://HOST:PORT",
-      description = "The local MQTT broker.")
+      paramLabel = "mqtt://HOST:PORT | amqp://HOST:PORT[/VHOST]",
+      description =
+          "The local MQTT broker (Mosquitto) or AMQP broker (RabbitMQ with the"
+              + " rabbitmq_event_exchange plugin).")
   String broker;
 
   @Option(
@@ -97,7 +100,10 @@ final class EdgeAgentCommand implements Callable<Integer> {
       agent =
           EdgeAgent.builder()
               .edge(edge)
-              .broker(ControllerUrl.parse(broker, "--broker", "mqtt"))
+              .broker(
+                  broker.startsWith("amqp://")
+                      ? URI.create(broker) // a path is the virtual host; EdgeAgent checks the rest
+                      : ControllerUrl.parse(broker, "--broker", "mqtt"))
               .coordinator(ControllerUrl.parse(coordinator, "--coordinator"))
               .listen(at)
               .start();

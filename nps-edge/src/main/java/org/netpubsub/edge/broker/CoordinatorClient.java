@@ -2,6 +2,7 @@ package org.netpubsub.edge.broker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,7 +26,8 @@ final class CoordinatorClient {
 
   record Registration(long version, String mode, List<String> filters) {}
 
-  record Changes(long version, boolean flush, List<String> topics) {}
+  /** {@code exchanges}: the exchanges this edge mirrors changed (AMQP edges). */
+  record Changes(long version, boolean flush, List<String> topics, boolean exchanges) {}
 
   /** A refusal or an unreachable coordinator. */
   static final class CoordinatorException extends Exception {
@@ -74,6 +76,37 @@ final class CoordinatorClient {
     send("POST", "/v1/edges/" + enc(edge) + "/filters", body, timeout.multipliedBy(3));
   }
 
+  /** An exchange as the coordinator lists it: declared by clients at {@code edges}. */
+  record Exchange(String name, String type, boolean durable, List<String> edges) {}
+
+  /** Reports exchanges declared and deleted by local clients; answers once others mirror them. */
+  void reportExchanges(String edge, Collection<Exchange> created, Collection<String> deleted)
+      throws CoordinatorException {
+    ObjectNode body = JSON.createObjectNode();
+    ArrayNode c = body.putArray("created");
+    for (Exchange x : created) {
+      c.addObject().put("name", x.name()).put("type", x.type()).put("durable", x.durable());
+    }
+    deleted.forEach(body.putArray("deleted")::add);
+    send("POST", "/v1/edges/" + enc(edge) + "/exchanges", body, timeout.multipliedBy(3));
+  }
+
+  /** Every exchange some edge's clients declared. */
+  List<Exchange> exchanges() throws CoordinatorException {
+    List<Exchange> out = new ArrayList<>();
+    for (JsonNode x : send("GET", "/v1/exchanges", null, timeout).path("exchanges")) {
+      List<String> edges = new ArrayList<>();
+      x.path("edges").forEach(e -> edges.add(e.asText()));
+      out.add(
+          new Exchange(
+              x.path("name").asText(),
+              x.path("type").asText(),
+              x.path("durable").asBoolean(),
+              edges));
+    }
+    return out;
+  }
+
   Route route(String topic, String origin, boolean retain) throws CoordinatorException {
     JsonNode r =
         send(
@@ -97,7 +130,11 @@ final class CoordinatorClient {
             wait.plus(timeout));
     List<String> topics = new ArrayList<>();
     r.path("topics").forEach(t -> topics.add(t.asText()));
-    return new Changes(r.path("version").asLong(), r.path("flush").asBoolean(), topics);
+    return new Changes(
+        r.path("version").asLong(),
+        r.path("flush").asBoolean(),
+        topics,
+        r.path("exchanges").asBoolean());
   }
 
   private JsonNode send(String method, String path, JsonNode body, Duration limit)

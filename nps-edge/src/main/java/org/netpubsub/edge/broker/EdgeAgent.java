@@ -9,10 +9,11 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The SNAPS agent beside one unmodified MQTT broker (docs/edge.md): Agent-Sub forwards what the
- * broker's clients publish, Agent-Pub publishes what other edges send, and the broker's log tells
- * the coordinator which topic filters its clients hold. Started by its builder; {@link #close}
- * stops it without leaving the coordinator (the broker's subscriptions outlive an agent restart).
+ * The SNAPS agent beside one unmodified MQTT or AMQP broker (docs/edge.md): Agent-Sub forwards what
+ * the broker's clients publish, Agent-Pub publishes what other edges send, and the broker's log
+ * (Mosquitto) or event exchange (RabbitMQ) tells the coordinator which topic filters its clients
+ * hold. Started by its builder; {@link #close} stops it without leaving the coordinator (the
+ * broker's subscriptions outlive an agent restart).
  */
 public interface EdgeAgent extends Closeable {
   static Builder builder() {
@@ -59,7 +60,9 @@ public interface EdgeAgent extends Closeable {
       return this;
     }
 
-    /** The local broker, {@code mqtt://HOST:PORT}. */
+    /**
+     * The local broker, {@code mqtt://HOST:PORT} or {@code amqp://[USER:PASS@]HOST:PORT[/VHOST]}.
+     */
     public Builder broker(URI uri) {
       this.broker = Objects.requireNonNull(uri);
       return this;
@@ -108,9 +111,12 @@ public interface EdgeAgent extends Closeable {
         throw new IllegalArgumentException(
             "edge name '" + edge + "' must be 1–64 of A-Z a-z 0-9 . _ -");
       }
-      if (!"mqtt".equals(broker.getScheme()) || broker.getHost() == null || broker.getPort() < 0) {
+      boolean amqp = "amqp".equals(broker.getScheme());
+      if (!(amqp || "mqtt".equals(broker.getScheme()))
+          || broker.getHost() == null
+          || broker.getPort() < 0) {
         throw new IllegalArgumentException(
-            "--broker must be mqtt://HOST:PORT, not '" + broker + "'");
+            "--broker must be mqtt://HOST:PORT or amqp://HOST:PORT[/VHOST], not '" + broker + "'");
       }
       if (!"http".equals(coordinator.getScheme())
           || coordinator.getHost() == null
@@ -122,7 +128,7 @@ public interface EdgeAgent extends Closeable {
         throw new IllegalArgumentException(
             "--listen needs a specific address (other edges send to it), not " + listen);
       }
-      return MqttEdgeAgent.start(this);
+      return amqp ? AmqpEdgeAgent.start(this) : MqttEdgeAgent.start(this);
     }
   }
 }

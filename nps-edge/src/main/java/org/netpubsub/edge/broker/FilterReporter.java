@@ -10,14 +10,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
- * Turns broker-log events into filter reports to the coordinator, in order, on one thread, retrying
- * while the coordinator is unreachable. Owns the {@link LocalSubscriptions} (that thread only) and
- * the set of filters the coordinator has acknowledged.
+ * Turns what the broker side learns into reports to the coordinator, in order, on one thread,
+ * retrying while the coordinator is unreachable. Owns the {@link LocalFilters} (that thread only)
+ * and the set of filters the coordinator has acknowledged.
  */
-final class FilterReporter implements Closeable {
+final class FilterReporter<L extends LocalFilters> implements Closeable {
   private static final Logger LOG = Logger.getLogger(FilterReporter.class.getName());
   private static final Duration RETRY = Duration.ofMillis(200);
 
@@ -25,7 +26,7 @@ final class FilterReporter implements Closeable {
   private final CoordinatorClient coordinator;
   private final AgentCounters counters;
   private final Runnable unknownEdge;
-  private final LocalSubscriptions local;
+  private final L local;
   private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
   private final AtomicInteger pending = new AtomicInteger();
   private final ExecutorService thread;
@@ -36,7 +37,7 @@ final class FilterReporter implements Closeable {
    */
   FilterReporter(
       String edge,
-      String ownClientId,
+      L local,
       CoordinatorClient coordinator,
       AgentCounters counters,
       Runnable unknownEdge) {
@@ -44,19 +45,22 @@ final class FilterReporter implements Closeable {
     this.coordinator = coordinator;
     this.counters = counters;
     this.unknownEdge = unknownEdge;
-    this.local = new LocalSubscriptions(Set.of(ownClientId));
+    this.local = local;
     this.thread =
         Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("nps-agent-report-" + edge).factory());
   }
 
-  /** A broker-log event: queued, reported if it changes a filter's presence. */
-  void onEvent(BrokerEvent ev) {
+  /**
+   * Something the broker said: {@code apply} runs on the reporter's thread against the local
+   * filters, and what it changes is reported.
+   */
+  void update(Function<L, List<FilterChange>> apply) {
     submit(
         () -> {
           List<String> added = new ArrayList<>();
           List<String> removed = new ArrayList<>();
-          for (FilterChange c : local.apply(ev)) {
+          for (FilterChange c : apply.apply(local)) {
             (c.present() ? added : removed).add(c.filter());
           }
           if (!added.isEmpty() || !removed.isEmpty()) {
@@ -81,6 +85,16 @@ final class FilterReporter implements Closeable {
             send(missing, List.of());
           }
         });
+  }
+
+  /** A report of another kind, sent in order with the filter reports and retried alike. */
+  void report(Report r) {
+    submit(() -> send(r, () -> {}));
+  }
+
+  /** One call to the coordinator. */
+  interface Report {
+    void send() throws CoordinatorClient.CoordinatorException;
   }
 
   Set<String> acknowledged() {
@@ -109,12 +123,20 @@ final class FilterReporter implements Closeable {
   }
 
   private void send(List<String> added, List<String> removed) {
+    send(
+        () -> coordinator.reportFilters(edge, added, removed),
+        () -> {
+          acknowledged.addAll(added);
+          acknowledged.removeAll(removed);
+          counters.filtersReported.add(added.size() + removed.size());
+        });
+  }
+
+  private void send(Report r, Runnable done) {
     while (!closed) {
       try {
-        coordinator.reportFilters(edge, added, removed);
-        acknowledged.addAll(added);
-        acknowledged.removeAll(removed);
-        counters.filtersReported.add(added.size() + removed.size());
+        r.send();
+        done.run();
         return;
       } catch (CoordinatorClient.CoordinatorException e) {
         if (e.status == 404) {
@@ -122,7 +144,7 @@ final class FilterReporter implements Closeable {
           return;
         }
         if (e.status != 0 && e.status / 100 == 4) {
-          LOG.warning("filter report refused: " + e.getMessage());
+          LOG.warning("report refused: " + e.getMessage());
           return;
         }
         LOG.fine("filter report: " + e.getMessage() + "; retrying");

@@ -20,7 +20,7 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * a missing filter would lose messages). Ignored: the agent's own client, {@code $SYS} filters
  * (broker-local), invalid filters. Shared subscriptions ({@code $share/G/F}) count as {@code F}.
  */
-public final class LocalSubscriptions {
+public final class LocalSubscriptions implements LocalFilters {
   /** The holder of filters carried over from before an agent restart (never disconnects). */
   static final String CARRIED_OVER = "";
 
@@ -37,6 +37,7 @@ public final class LocalSubscriptions {
    * Filters the coordinator still has for this edge from before a restart: the log does not repeat
    * old subscriptions, so they are kept until the agent is told otherwise (never, here).
    */
+  @Override
   public List<FilterChange> carryOver(Collection<String> filters) {
     List<FilterChange> out = new ArrayList<>();
     for (String f : filters) {
@@ -81,6 +82,7 @@ public final class LocalSubscriptions {
   }
 
   /** The filters present at this broker. */
+  @Override
   public Set<String> filters() {
     return Set.copyOf(holders.keySet());
   }

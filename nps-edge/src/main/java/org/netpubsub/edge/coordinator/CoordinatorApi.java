@@ -109,6 +109,9 @@ final class CoordinatorApi implements Closeable {
     if (path.equals("/v1/edges")) {
       return method.equals("GET") ? new Reply(200, edges()) : error(405, "method not allowed");
     }
+    if (path.equals("/v1/exchanges")) {
+      return method.equals("GET") ? new Reply(200, exchanges()) : error(405, "method not allowed");
+    }
     if (path.equals("/v1/routes")) {
       return method.equals("GET") ? routes(query) : error(405, "method not allowed");
     }
@@ -127,6 +130,11 @@ final class CoordinatorApi implements Closeable {
       if (parts.length == 5 && parts[4].equals("filters")) {
         return method.equals("POST")
             ? filters(name, jsonBody(ex))
+            : error(405, "method not allowed");
+      }
+      if (parts.length == 5 && parts[4].equals("exchanges")) {
+        return method.equals("POST")
+            ? reportExchanges(name, jsonBody(ex))
             : error(405, "method not allowed");
       }
       if (parts.length == 5 && parts[4].equals("changes")) {
@@ -173,6 +181,7 @@ final class CoordinatorApi implements Closeable {
     Duration wait = Duration.ofMillis(Math.min(waitMs, MAX_WAIT.toMillis()));
     CoordinatorState.Changes c = service.changes(name, after, wait);
     ObjectNode o = JSON.createObjectNode().put("version", c.version()).put("flush", c.flush());
+    o.put("exchanges", c.exchanges());
     ArrayNode topics = o.putArray("topics");
     c.topics().stream().sorted().forEach(topics::add);
     return new Reply(200, o);
@@ -205,6 +214,44 @@ final class CoordinatorApi implements Closeable {
       n.put("address", t.address().getHostString()).put("port", t.address().getPort());
     }
     return new Reply(200, o);
+  }
+
+  private Reply reportExchanges(String name, JsonNode body) {
+    onlyKeys(body, Set.of("created", "deleted"));
+    List<Exchange> created = new ArrayList<>();
+    JsonNode c = body.path("created");
+    if (!c.isMissingNode() && !c.isArray()) {
+      throw new IllegalArgumentException("'created' must be an array of exchanges");
+    }
+    for (JsonNode x : c) {
+      if (!x.isObject()) {
+        throw new IllegalArgumentException("'created' must be an array of exchanges");
+      }
+      onlyKeys(x, Set.of("name", "type", "durable"));
+      JsonNode durable = x.path("durable");
+      if (!durable.isMissingNode() && !durable.isBoolean()) {
+        throw new IllegalArgumentException("'durable' must be true or false");
+      }
+      created.add(new Exchange(text(x, "name"), text(x, "type"), durable.asBoolean(false)));
+    }
+    List<String> deleted = strings(body, "deleted");
+    CoordinatorService.FilterReply r = service.updateExchanges(name, created, deleted);
+    return new Reply(
+        200, JSON.createObjectNode().put("version", r.version()).put("synced", r.synced()));
+  }
+
+  private ObjectNode exchanges() {
+    ObjectNode o = JSON.createObjectNode().put("version", service.version());
+    ArrayNode a = o.putArray("exchanges");
+    for (CoordinatorState.MirroredExchange m : service.exchanges()) {
+      ObjectNode x = a.addObject();
+      x.put("name", m.exchange().name())
+          .put("type", m.exchange().type())
+          .put("durable", m.exchange().durable());
+      ArrayNode at = x.putArray("edges");
+      m.edges().stream().sorted().forEach(at::add);
+    }
+    return o;
   }
 
   private ObjectNode edges() {

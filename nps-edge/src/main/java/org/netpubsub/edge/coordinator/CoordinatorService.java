@@ -43,6 +43,7 @@ final class CoordinatorService {
     this.ackTimeout = ackTimeout;
     this.state = new CoordinatorState(store.version());
     store.edges().forEach(state::restore);
+    store.exchanges().forEach(state::restoreExchanges);
     store.saveVersion(state.version());
     this.network = controller.map(c -> new NetworkGroups(c, store));
   }
@@ -111,6 +112,35 @@ final class CoordinatorService {
     return new FilterReply(c.version(), c.changedFilters(), awaitAcks(c));
   }
 
+  /** Exchanges declared or deleted at {@code edge}; answers once every other agent mirrors them. */
+  FilterReply updateExchanges(String edge, List<Exchange> created, List<String> deleted) {
+    CoordinatorState.Change c;
+    lock.lock();
+    try {
+      requireEdge(edge);
+      deleted.forEach(n -> Exchange.check(n, "exchange name"));
+      store.addExchanges(edge, created);
+      store.removeExchanges(edge, deleted);
+      c = state.updateExchanges(edge, created, deleted);
+      if (!c.mustAck().isEmpty()) {
+        store.saveVersion(c.version());
+        changed.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+    return new FilterReply(c.version(), List.of(), awaitAcks(c));
+  }
+
+  List<CoordinatorState.MirroredExchange> exchanges() {
+    lock.lock();
+    try {
+      return state.exchanges();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   RouteReply route(String topic, String origin, boolean retain) {
     lock.lock();
     try {
@@ -162,7 +192,7 @@ final class CoordinatorService {
         }
         long left = deadline - System.nanoTime();
         if (left <= 0 || state.edge(edge).isEmpty()) {
-          return new CoordinatorState.Changes(state.version(), false, Set.of());
+          return new CoordinatorState.Changes(state.version(), false, Set.of(), false);
         }
         changed.awaitNanos(left);
       }

@@ -27,8 +27,14 @@ public final class CoordinatorState {
   /** A change done at {@code version}; the edges in {@code mustAck} hold routes it affects. */
   public record Change(long version, Set<String> mustAck, List<String> changedFilters) {}
 
-  /** What an agent learns from a poll: drop every route ({@code flush}) or those of topics. */
-  public record Changes(long version, boolean flush, Set<String> topics) {}
+  /**
+   * What an agent learns from a poll: drop every route ({@code flush}) or those of topics; {@code
+   * exchanges}: the exchanges to mirror changed.
+   */
+  public record Changes(long version, boolean flush, Set<String> topics, boolean exchanges) {}
+
+  /** An exchange and the edges whose clients declared it. */
+  public record MirroredExchange(Exchange exchange, Set<String> edges) {}
 
   /** The answer to a route question. */
   public record RouteAnswer(long version, List<Edge> targets) {}
@@ -37,17 +43,20 @@ public final class CoordinatorState {
     final Set<String> heldTopics = new HashSet<>();
     final Set<String> pendingTopics = new TreeSet<>();
     boolean pendingFlush;
+    boolean pendingExchanges;
     long pendingVersion;
     long acked;
 
     boolean pending() {
-      return pendingFlush || !pendingTopics.isEmpty();
+      return pendingFlush || pendingExchanges || !pendingTopics.isEmpty();
     }
   }
 
   private final Map<String, Edge> edges = new TreeMap<>();
   private final Map<String, Set<String>> filters = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
+  private final Map<String, Exchange> exchanges = new TreeMap<>();
+  private final Map<String, Set<String>> declaredAt = new TreeMap<>();
   private long version;
 
   /**
@@ -71,9 +80,73 @@ public final class CoordinatorState {
     filters.put(e.name(), new TreeSet<>(edgeFilters));
     Session s = new Session();
     s.pendingFlush = true;
+    s.pendingExchanges = true;
     s.pendingVersion = version;
     s.acked = version - 1;
     sessions.put(e.name(), s);
+  }
+
+  /** Puts back exchanges declared at edge {@code edge} from the database. */
+  public void restoreExchanges(String edge, Collection<Exchange> declared) {
+    for (Exchange x : declared) {
+      exchanges.putIfAbsent(x.name(), x);
+      declaredAt.computeIfAbsent(x.name(), k -> new TreeSet<>()).add(edge);
+    }
+  }
+
+  /** Every exchange some edge's clients declared, with those edges. */
+  public List<MirroredExchange> exchanges() {
+    List<MirroredExchange> out = new ArrayList<>();
+    exchanges.forEach((n, x) -> out.add(new MirroredExchange(x, Set.copyOf(declaredAt.get(n)))));
+    return out;
+  }
+
+  /**
+   * Exchanges {@code created} or {@code deleted} by clients at edge {@code name}. When an exchange
+   * appears (first edge) or goes (last edge), every other agent must mirror the change.
+   */
+  public Change updateExchanges(
+      String name, Collection<Exchange> created, Collection<String> deleted) {
+    if (!edges.containsKey(name)) {
+      throw new NoSuchElementException("no edge named '" + name + "'");
+    }
+    boolean changed = false;
+    for (Exchange x : created) {
+      exchanges.putIfAbsent(x.name(), x); // the first declaration's type wins
+      Set<String> at = declaredAt.computeIfAbsent(x.name(), k -> new TreeSet<>());
+      changed |= at.isEmpty();
+      at.add(name);
+    }
+    for (String x : deleted) {
+      changed |= undeclare(name, x);
+    }
+    if (!changed) {
+      return new Change(version, Set.of(), List.of());
+    }
+    version++;
+    return new Change(version, mirrorOthers(name), List.of());
+  }
+
+  private boolean undeclare(String edge, String exchange) {
+    Set<String> at = declaredAt.get(exchange);
+    if (at == null || !at.remove(edge) || !at.isEmpty()) {
+      return false;
+    }
+    declaredAt.remove(exchange);
+    exchanges.remove(exchange);
+    return true;
+  }
+
+  private Set<String> mirrorOthers(String except) {
+    Set<String> mustAck = new LinkedHashSet<>();
+    for (Map.Entry<String, Session> en : sessions.entrySet()) {
+      if (!en.getKey().equals(except)) {
+        en.getValue().pendingExchanges = true;
+        en.getValue().pendingVersion = version;
+        mustAck.add(en.getKey());
+      }
+    }
+    return mustAck;
   }
 
   public Map<String, Edge> edges() {
@@ -110,8 +183,16 @@ public final class CoordinatorState {
     }
     List<String> gone = List.copyOf(filters.remove(name));
     sessions.remove(name);
+    boolean mirrors = false;
+    for (String x : List.copyOf(declaredAt.keySet())) {
+      mirrors |= undeclare(name, x);
+    }
     version++;
-    return new Change(version, flushOthers(name), gone);
+    Set<String> mustAck = flushOthers(name);
+    if (mirrors) {
+      mirrorOthers(name);
+    }
+    return new Change(version, mustAck, gone);
   }
 
   /**
@@ -202,12 +283,14 @@ public final class CoordinatorState {
     s.acked = Math.max(s.acked, after);
     if (s.pending() && after >= s.pendingVersion) {
       s.pendingFlush = false;
+      s.pendingExchanges = false;
       s.pendingTopics.clear();
     }
     if (!s.pending()) {
       return Optional.empty();
     }
-    return Optional.of(new Changes(version, s.pendingFlush, Set.copyOf(s.pendingTopics)));
+    return Optional.of(
+        new Changes(version, s.pendingFlush, Set.copyOf(s.pendingTopics), s.pendingExchanges));
   }
 
   /** The newest version {@code edge} has acknowledged (-1 for an unknown edge). */

@@ -50,6 +50,13 @@ public interface CoordinatorStore extends Closeable {
 
   void removeFilters(String edge, Collection<String> filters);
 
+  /** Per edge, the exchanges its clients declared. */
+  Map<String, List<Exchange>> exchanges();
+
+  void addExchanges(String edge, Collection<Exchange> exchanges);
+
+  void removeExchanges(String edge, Collection<String> names);
+
   List<Group> groups();
 
   void putGroup(Group g);

@@ -29,6 +29,9 @@ final class JdbcCoordinatorStore implements CoordinatorStore {
         + " port INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS filters (edge TEXT NOT NULL REFERENCES edges(name)"
         + " ON DELETE CASCADE, filter TEXT NOT NULL, PRIMARY KEY (edge, filter))",
+    "CREATE TABLE IF NOT EXISTS exchanges (edge TEXT NOT NULL REFERENCES edges(name)"
+        + " ON DELETE CASCADE, name TEXT NOT NULL, type TEXT NOT NULL, durable INTEGER NOT NULL,"
+        + " PRIMARY KEY (edge, name))",
     // sources: edge names separated by a space (edge names have none)
     "CREATE TABLE IF NOT EXISTS groups (topic TEXT PRIMARY KEY, name TEXT NOT NULL,"
         + " sources TEXT NOT NULL)",
@@ -174,6 +177,42 @@ final class JdbcCoordinatorStore implements CoordinatorStore {
   public synchronized void removeFilters(String edge, Collection<String> filters) {
     for (String f : filters) {
       update("DELETE FROM filters WHERE edge = ? AND filter = ?", edge, f);
+    }
+  }
+
+  @Override
+  public synchronized Map<String, List<Exchange>> exchanges() {
+    Map<String, List<Exchange>> out = new LinkedHashMap<>();
+    try (Statement s = db.createStatement();
+        ResultSet r =
+            s.executeQuery("SELECT edge, name, type, durable FROM exchanges ORDER BY edge, name")) {
+      while (r.next()) {
+        out.computeIfAbsent(r.getString(1), k -> new ArrayList<>())
+            .add(new Exchange(r.getString(2), r.getString(3), r.getInt(4) != 0));
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  @Override
+  public synchronized void addExchanges(String edge, Collection<Exchange> exchanges) {
+    for (Exchange x : exchanges) {
+      update(
+          "INSERT INTO exchanges (edge, name, type, durable) VALUES (?, ?, ?, ?)"
+              + " ON CONFLICT (edge, name) DO NOTHING",
+          edge,
+          x.name(),
+          x.type(),
+          x.durable() ? 1 : 0);
+    }
+  }
+
+  @Override
+  public synchronized void removeExchanges(String edge, Collection<String> names) {
+    for (String n : names) {
+      update("DELETE FROM exchanges WHERE edge = ? AND name = ?", edge, n);
     }
   }
 

@@ -1,0 +1,315 @@
+package org.netpubsub.edge.broker;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The broker-neutral half of an {@link EdgeAgent}: registration at the coordinator, route lookup
+ * and caching, the datagram socket (send for Agent-Sub, the receive loop for Agent-Pub), counters,
+ * the ordered reports ({@link FilterReporter}) and the long-poll of the coordinator's changes. The
+ * broker side ({@link Local}) feeds it what local clients publish ({@link #forward}) and publishes
+ * what it hands over. Threads: one receives datagrams (Agent-Pub), one polls changes, the reporter
+ * has its own; {@link #forward} runs on the broker side's one delivery thread. The route cache is
+ * the only state they share (guarded by itself).
+ */
+final class AgentCore<L extends LocalFilters> implements Closeable {
+  private static final Logger LOG = Logger.getLogger(AgentCore.class.getName());
+  private static final Duration RETRY = Duration.ofMillis(200);
+
+  /** What the core needs from the broker side. */
+  interface Local {
+    /** Agent-Pub: puts a message from another edge into the local broker. */
+    void publish(EdgeMessage m) throws Exception;
+
+    /** The edge (re)registered at the coordinator. */
+    default void registered() {}
+
+    /** The coordinator says the exchanges this edge mirrors changed. */
+    default void exchangesChanged() {}
+  }
+
+  final String edge;
+  final CoordinatorClient coordinator;
+  final AgentCounters counters = new AgentCounters();
+  private final DatagramSocket socket;
+  private final RouteCache routes;
+  private final Map<String, Long> sequences = new HashMap<>(); // the delivery thread only
+  private final FilterReporter<L> reporter;
+  private final Thread receiver;
+  private final Thread changes;
+  private final Duration changeWait;
+  private Local local;
+  private volatile String mode;
+  private volatile boolean closed;
+  private volatile boolean left; // after leave(), a 404 means "gone", not "register again"
+
+  AgentCore(EdgeAgent.Builder b, DatagramSocket socket, L filters) {
+    this.edge = b.edge;
+    this.coordinator = new CoordinatorClient(b.coordinator, b.coordinatorTimeout);
+    this.socket = socket;
+    this.routes = new RouteCache(b.routeCacheSize);
+    this.changeWait = b.changeWait;
+    this.reporter = new FilterReporter<>(edge, filters, coordinator, counters, this::reRegister);
+    this.receiver =
+        Thread.ofPlatform().daemon().name("nps-agent-pub-" + edge).unstarted(this::receive);
+    this.changes =
+        Thread.ofPlatform().daemon().name("nps-agent-changes-" + edge).unstarted(this::pollChanges);
+  }
+
+  /** Binds a socket for an agent (large receive buffer: bursts arrive faster than brokers take). */
+  static DatagramSocket bind(InetSocketAddress listen) throws IOException {
+    DatagramSocket socket = new DatagramSocket(null);
+    try {
+      socket.setReceiveBufferSize(4 << 20);
+      socket.bind(listen);
+      return socket;
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
+  }
+
+  FilterReporter<L> reporter() {
+    return reporter;
+  }
+
+  /** Registers at the coordinator (refusing with its reason if it cannot). */
+  void register(Local side) throws IOException {
+    this.local = side;
+    try {
+      register();
+    } catch (CoordinatorClient.CoordinatorException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  /** Starts Agent-Pub and the change poll, once the broker side is connected. */
+  void start() {
+    receiver.start();
+    changes.start();
+  }
+
+  private void register() throws CoordinatorClient.CoordinatorException {
+    InetSocketAddress at = (InetSocketAddress) socket.getLocalSocketAddress();
+    CoordinatorClient.Registration r = coordinator.register(edge, at);
+    mode = r.mode();
+    synchronized (routes) {
+      routes.invalidate(r.version(), true, List.of());
+    }
+    reporter.registered(r.filters());
+    local.registered();
+  }
+
+  // ---- Agent-Sub (the broker side's delivery thread) ----
+
+  /** Sends what a local client published on coordinator topic {@code topic} to its route. */
+  void forward(String topic, byte[] payload, int qos, boolean retain) {
+    Optional<Route> route = route(topic, retain);
+    if (route.isEmpty()) {
+      counters.drop("no_route");
+      return;
+    }
+    if (route.get().targets().isEmpty()) {
+      return; // nobody elsewhere subscribes
+    }
+    long seq = sequences.merge(topic, 1L, Long::sum);
+    byte[] bytes;
+    try {
+      bytes = DatagramCodec.encode(new EdgeMessage(edge, seq, topic, payload, qos, retain));
+    } catch (DatagramException e) {
+      counters.drop(e.reason());
+      LOG.warning("not forwarded: " + e.getMessage());
+      return;
+    }
+    for (InetSocketAddress to : route.get().targets()) {
+      try {
+        socket.send(new DatagramPacket(bytes, bytes.length, to));
+        counters.forwarded.increment();
+      } catch (IOException e) {
+        counters.drop("send_failed");
+        LOG.fine("send to " + to + ": " + e);
+      }
+    }
+  }
+
+  /** A fault while forwarding that the broker side caught. */
+  void failed(String topic, RuntimeException e) {
+    counters.drop("agent_error");
+    LOG.log(Level.WARNING, "forwarding '" + topic + "'", e);
+  }
+
+  private Optional<Route> route(String topic, boolean retain) {
+    RouteCache.Key key = new RouteCache.Key(topic, retain);
+    synchronized (routes) {
+      Optional<Route> hit = routes.get(key);
+      if (hit.isPresent()) {
+        counters.cacheHits.increment();
+        return hit;
+      }
+    }
+    try {
+      Route r;
+      try {
+        r = coordinator.route(topic, edge, retain);
+      } catch (CoordinatorClient.CoordinatorException e) {
+        if (e.status != 0) {
+          throw e;
+        }
+        r = coordinator.route(topic, edge, retain); // once more: a restarted coordinator
+      }
+      synchronized (routes) {
+        routes.put(key, r);
+      }
+      return Optional.of(r);
+    } catch (CoordinatorClient.CoordinatorException e) {
+      LOG.warning("no route for '" + topic + "': " + e.getMessage());
+      return Optional.empty();
+    } finally {
+      counters.routeLookups.increment(); // counted when answered: tests wait on it
+    }
+  }
+
+  // ---- Agent-Pub (receiver thread) ----
+
+  private void receive() {
+    Datagrams.receiveUntil(socket, () -> closed, LOG, this::onDatagram);
+  }
+
+  /** One datagram from another edge: decoded and published locally. */
+  private void onDatagram(DatagramPacket p) {
+    counters.received.increment();
+    EdgeMessage m;
+    try {
+      m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+    } catch (DatagramException e) {
+      counters.drop(e.reason());
+      return;
+    } catch (RuntimeException e) {
+      counters.drop("malformed"); // never expected: the codec throws only DatagramException
+      return;
+    }
+    if (m.origin().equals(edge)) {
+      counters.drop("own_origin"); // a network group may include its own source
+      return;
+    }
+    try {
+      local.publish(m);
+      counters.published.increment();
+    } catch (DatagramException e) {
+      counters.drop(e.reason()); // the payload is not what the broker side expects
+    } catch (Exception e) {
+      counters.drop("publish_failed");
+      LOG.fine("publish '" + m.topic() + "': " + e);
+    }
+  }
+
+  // ---- coordinator changes (changes thread) ----
+
+  private void pollChanges() {
+    long after;
+    synchronized (routes) {
+      after = routes.seenVersion();
+    }
+    while (!closed) {
+      try {
+        CoordinatorClient.Changes c = coordinator.changes(edge, after, changeWait);
+        synchronized (routes) {
+          routes.invalidate(c.version(), c.flush(), c.topics());
+        }
+        if (c.exchanges()) {
+          local.exchangesChanged();
+        }
+        after = Math.max(after, c.version());
+      } catch (CoordinatorClient.CoordinatorException e) {
+        if (closed) {
+          return;
+        }
+        if (e.status == 404) {
+          reRegister();
+          synchronized (routes) {
+            after = routes.seenVersion();
+          }
+        } else {
+          LOG.fine("change poll: " + e.getMessage());
+          pause();
+        }
+      }
+    }
+  }
+
+  private void reRegister() {
+    if (left || closed) {
+      return;
+    }
+    try {
+      register();
+      LOG.info("edge " + edge + " registered again at the coordinator");
+    } catch (CoordinatorClient.CoordinatorException e) {
+      LOG.warning("registering again: " + e.getMessage());
+      pause();
+    }
+  }
+
+  private void pause() {
+    try {
+      Thread.sleep(RETRY); // back-off before asking an unavailable coordinator again
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ---- what EdgeAgent exposes ----
+
+  InetSocketAddress datagramAddress() {
+    return (InetSocketAddress) socket.getLocalSocketAddress();
+  }
+
+  String mode() {
+    return mode;
+  }
+
+  boolean closed() {
+    return closed;
+  }
+
+  void leave() throws IOException {
+    left = true;
+    try {
+      coordinator.leave(edge);
+    } catch (CoordinatorClient.CoordinatorException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  /** Stops the threads and closes the socket; the broker side closes its connection first. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    socket.close();
+    changes.interrupt();
+    reporter.close();
+    try {
+      if (receiver.isAlive()) {
+        receiver.join(2000);
+      }
+      if (changes.isAlive()) {
+        changes.join(2000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
