@@ -1,0 +1,176 @@
+"""SNAPS with AMQP on real Open vSwitch: each host of a linear:3 network runs an unmodified
+RabbitMQ node with `nps edge-agent --broker amqp://…` beside it; one `nps edge-coordinator` (root
+namespace, management network) mirrors exchanges and asks the controller for multicast groups.
+An AMQP application (pika) on h1 declares a topic exchange and publishes; applications on h2 and
+h3 bind patterns with `*` and `#` at their own brokers (the exchange was mirrored there) and each
+receives exactly what one broker would have routed to it: every matching message once, nothing
+else."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import urllib.request
+
+import pytest
+
+from controller_process import learn_hosts, network_up, running_controller
+from live import TESTBED, in_host, needs_root, poll
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pubsub.rabbitmq import AMQP_PORT, SERVER, RabbitNode  # noqa: E402
+from pubsub.session import NPS, JsonLines, client_env  # noqa: E402
+
+AMQP_CLIENT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "pubsub", "amqp_client.py")
+COORDINATOR_PORT = 7448
+AGENT_PORT = 7447
+EXCHANGE = "plant"
+KEYS = ["sensor.a.temp", "sensor.b.hum", "sensor.a.temp.raw", "alarm.a", "sensor"]
+BINDINGS = {"h2": ["sensor.*.temp"], "h3": ["sensor.#", "alarm.*"]}
+WARM_KEY = "sensor.w.temp"  # matched by every subscriber
+COUNT = 300
+
+needs_amqp = pytest.mark.skipif(
+    not os.path.exists(SERVER) or not os.path.exists("/usr/lib/python3/dist-packages/pika"),
+    reason="needs rabbitmq-server and python3-pika (scripts/bootstrap installs both)")
+
+
+def amqp_matches(pattern: str, key: str) -> bool:
+    """AMQP topic matching as one broker does it: `*` one word, `#` zero or more words."""
+    p, k = pattern.split("."), key.split(".")
+
+    def match(i: int, j: int) -> bool:
+        if i == len(p):
+            return j == len(k)
+        if p[i] == "#":
+            return any(match(i + 1, jj) for jj in range(j, len(k) + 1))
+        return j < len(k) and p[i] in ("*", k[j]) and match(i + 1, j + 1)
+
+    return match(0, 0)
+
+
+def test_amqp_matches_as_a_broker():
+    assert amqp_matches("sensor.#", "sensor") and amqp_matches("sensor.#", "sensor.a.temp.raw")
+    assert amqp_matches("sensor.*.temp", "sensor.a.temp")
+    assert not amqp_matches("sensor.*.temp", "sensor.a.temp.raw")
+    assert not amqp_matches("alarm.*", "alarm") and amqp_matches("alarm.*", "alarm.a")
+    assert amqp_matches("a.#.c", "a.c") and amqp_matches("a.#.c", "a.b.b.c")
+    assert not amqp_matches("a.#.c", "a.b")
+
+
+@pytest.fixture
+def controller():
+    yield from running_controller()
+
+
+@pytest.fixture
+def network(controller):
+    yield from network_up(controller, "linear:3", 3, timeout=120)
+
+
+def json_get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def tcp_open(address: str, port: int) -> bool:
+    try:
+        with socket.create_connection((address, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@needs_root
+@needs_amqp
+def test_amqp_applications_on_three_edges_see_what_one_broker_shows(controller, network):
+    poll(lambda: len(controller.get("/v1/topology")["links"]) == 2, 30, "2 links")
+    hosts = {h["name"]: h for h in network["hosts"]}
+    learn_hosts(controller, list(hosts.values()))
+    mgmt = network["management"]["address"]
+    work = tempfile.mkdtemp(prefix="nps-amqp-ovs-")
+    os.chmod(work, 0o755)  # the nodes run as the rabbitmq user
+    nodes, processes = [], []
+    try:
+        coordinator = JsonLines([NPS, "edge-coordinator", "--listen", f"[{mgmt}]:{COORDINATOR_PORT}",
+                                 "--db", f"sqlite:{work}/coordinator.sqlite", "--controller",
+                                 controller.api, "--json"])
+        processes.append(coordinator)
+        nodes = [RabbitNode(h, work) for h in ("h1", "h2", "h3")]
+        poll(lambda: tcp_open(mgmt, COORDINATOR_PORT), 60, "the coordinator listening")
+        for n in nodes:
+            poll(lambda: n.exited() or in_host(n.host, "ss", "-Hltn",
+                                               f"sport = :{AMQP_PORT}").stdout.strip(),
+                 120, f"RabbitMQ on {n.host}", interval=0.5)
+            assert not n.exited(), n.log()
+        agents = []
+        for h in ("h1", "h2", "h3"):
+            agents.append(JsonLines(
+                [TESTBED, "exec", h, "--", NPS, "edge-agent", "--broker",
+                 f"amqp://127.0.0.1:{AMQP_PORT}", "--coordinator",
+                 f"http://[{mgmt}]:{COORDINATOR_PORT}", "--edge", h, "--listen",
+                 f"[{hosts[h]['address']}]:{AGENT_PORT}", "--json"], env=client_env()))
+        processes.extend(agents)
+        for h, a in zip(("h1", "h2", "h3"), agents):
+            started = a.wait_for(lambda o: o.get("kind") == "edge-agent", 120, f"agent on {h}")
+            assert started["mode"] == "network", started
+
+        publisher = JsonLines([TESTBED, "exec", "h1", "--", "/usr/bin/python3", AMQP_CLIENT, "pub",
+                               "--exchange", EXCHANGE, "--keys", ",".join(KEYS), "--count",
+                               str(COUNT), "--warm-key", WARM_KEY], stdin=True)
+        processes.append(publisher)
+        publisher.wait_for(lambda o: o.get("kind") == "connected", 60, "the publisher")
+        subscribers = {}
+        for h, bindings in BINDINGS.items():
+            subscribers[h] = JsonLines([TESTBED, "exec", h, "--", "/usr/bin/python3", AMQP_CLIENT,
+                                        "sub", "--exchange", EXCHANGE,
+                                        *[a for b in bindings for a in ("--binding", b)]])
+            processes.append(subscribers[h])
+        for h, s in subscribers.items():
+            s.wait_for(lambda o: o.get("kind") == "subscribed", 90,
+                       f"{h} bound at its broker (the exchange mirrored there)")
+
+        def bindings_known() -> bool:
+            edges = {e["name"]: e for e in
+                     json_get(f"http://[{mgmt}]:{COORDINATOR_PORT}/v1/edges")["edges"]}
+            return all(len(edges.get(h, {}).get("filters", [])) >= len(b)
+                       for h, b in BINDINGS.items())
+
+        poll(bindings_known, 60, "every binding at the coordinator", interval=0.3)
+
+        def all_warm() -> bool:
+            publisher.proc.stdin.write("warm\n")
+            publisher.proc.stdin.flush()
+            return all(any(o.get("kind") == "warm" for o in s.all) for s in subscribers.values())
+
+        poll(all_warm, 60, "a warm-up message at every subscriber", interval=0.3)
+        publisher.proc.stdin.write("go\n")
+        publisher.proc.stdin.flush()
+        publisher.wait_for(lambda o: o.get("kind") == "published", 60, "the publishing")
+
+        expected = {h: sorted([seq, KEYS[seq % len(KEYS)]] for seq in range(COUNT)
+                              if any(amqp_matches(b, KEYS[seq % len(KEYS)]) for b in bindings))
+                    for h, bindings in BINDINGS.items()}
+
+        def counted(s: JsonLines) -> int:
+            counts = [o["n"] for o in s.all if o.get("kind") == "count"]
+            return counts[-1] if counts else 0
+
+        poll(lambda: all(counted(subscribers[h]) >= len(expected[h]) for h in BINDINGS), 60,
+             "every matching message delivered", interval=0.3)
+        for h, s in subscribers.items():
+            s.terminate()
+            summary = s.wait_for(lambda o: o.get("kind") == "summary", 30, f"{h}'s summary")
+            assert sorted(summary["received"]) == expected[h], \
+                f"{h} received what one broker would route to {BINDINGS[h]}: exactly once each"
+    finally:
+        for p in reversed(processes):
+            p.terminate()
+        for n in nodes:
+            n.stop()
+        shutil.rmtree(work, ignore_errors=True)
