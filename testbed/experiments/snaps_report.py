@@ -6,6 +6,7 @@ from pubsub.session import percentile
 from snaps_scenarios import LINK_RATE_MBIT, MODES, SCENARIOS
 
 COLORS = {"classic": "tab:red", "federated": "tab:orange", "netpubsub": "tab:green",
+          "netpubsub-amqp": "tab:olive",
           "groups-udp": "tab:blue"}
 
 
@@ -66,7 +67,8 @@ def plot(r: dict, png: str) -> None:
 
 def markdown(r: dict) -> str:
     lines = [
-        "# SNAPS on the test bed: classic vs federated vs netpubsub (Table I, Fig. 9)", "",
+        "# SNAPS on the test bed: classic vs federated vs netpubsub, MQTT and AMQP "
+        "(Table I, Fig. 9)", "",
         "`PYTHONPATH=testbed testbed/.venv/bin/python testbed/experiments/snaps_testbed.py` "
         "(root; `--scenarios`, `--modes`, `--seconds` shorten it, `--replot` redraws). "
         f"Machine: {r.get('machine')}: a 2-core VM shared with other work, Open vSwitch on the "
@@ -117,6 +119,12 @@ def markdown(r: dict) -> str:
         "group per topic; the switches replicate. What the agent needs from its broker: "
         "`log_dest topic`, `log_type subscribe`, `log_type unsubscribe`, `log_type notice` (it "
         "learns local subscriptions from `$SYS/broker/log/...`).",
+        "- **netpubsub-amqp**: netpubsub with AMQP: a private RabbitMQ 3.10 node per "
+        "participating host (`testbed/pubsub/rabbitmq.py`) with `nps edge-agent --broker "
+        "amqp://…` beside it, the topic exchange `snaps` declared at the publisher's broker "
+        "and mirrored to the others by the coordinator, pika clients "
+        "(`testbed/pubsub/amqp_load.py`: routing key `data`, the same payload and schedule; "
+        "consumers bind `data`, auto-ack). Brokers' drops are not read in this mode.",
         "- **groups-udp**: the network part of netpubsub alone, without brokers or agents: "
         "the controller embeds the group the coordinator would ask for (`PUT /v1/groups/"
         "snaps%2Fdata`, the subscribers' hosts as members, the publisher's as source), and "

@@ -4,7 +4,7 @@ TOPOLOGY = "zoo:Abilene"
 SWITCH_LINKS = 14
 INTERVAL_MS = 4.5        # the paper's publishing interval
 LINK_RATE_MBIT = 100     # the paper's link bandwidth
-MODES = ["classic", "federated", "netpubsub", "groups-udp"]
+MODES = ["classic", "federated", "netpubsub", "netpubsub-amqp", "groups-udp"]
 
 SCEN_2_SUBS = [2, 3, 5, 7, 10, 8, 4]
 ALL_SUBS = list(range(2, 11))

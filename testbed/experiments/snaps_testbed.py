@@ -17,6 +17,8 @@ Modes, per scenario (publisher host, subscriber hosts, message size; Table I):
              `nps edge-coordinator` in the root namespace on the management network, which asks
              the controller for multicast groups; the switches replicate. Skipped (with a message)
              when this build of nps has no edge-agent command.
+  netpubsub-amqp  the same with a private RabbitMQ node per host (`nps edge-agent --broker
+             amqp://…`), the exchange mirrored by the coordinator, pika clients (amqp_load.py)
   groups-udp the network part of netpubsub alone: the controller embeds the group the
              coordinator would ask for, and a UDP sender on the publisher's host sends the
              stream to its send_to address; UDP receivers on the subscribers' hosts (no broker,
@@ -58,6 +60,7 @@ from snaps_scenarios import (INTERVAL_MS, LINK_RATE_MBIT, MODES, SCENARIOS,  # n
 NAME = "snaps-testbed"
 MQTT_LOAD = os.path.join(TESTBED_DIR, "pubsub", "mqtt_load.py")
 UDP_LOAD = os.path.join(TESTBED_DIR, "pubsub", "udp_load.py")
+AMQP_LOAD = os.path.join(TESTBED_DIR, "pubsub", "amqp_load.py")
 
 
 def start_subscriber(host: str, broker: str, topics: list[str]) -> JsonLines:
@@ -76,13 +79,19 @@ def start_clients(mode: str, target: str, pub: str, subs: list[str], size: int,
                   seconds: float, d: Deployment,
                   interval_ms: float = INTERVAL_MS) -> tuple[JsonLines, dict[str, JsonLines]]:
     """The publisher and the subscribers of a run: MQTT clients at their broker (h2's address in
-    classic mode, the local broker otherwise), or the UDP stand-ins in groups-udp mode."""
+    classic mode, the local broker otherwise), AMQP clients at the local RabbitMQ in
+    netpubsub-amqp mode, or the UDP stand-ins in groups-udp mode."""
     if mode == "groups-udp":
         subscribers = {h: d.add(in_host(h, CLIENT_PYTHON, UDP_LOAD, "sub", "--port",
                                         str(AGENT_PORT))) for h in subs}
         publisher = in_host(pub, CLIENT_PYTHON, UDP_LOAD, "pub", "--to", target, "--port",
                             str(AGENT_PORT), "--size", str(size), "--interval-ms",
                             str(interval_ms), "--seconds", str(seconds), stdin=True)
+    elif mode == "netpubsub-amqp":
+        subscribers = {h: d.add(in_host(h, CLIENT_PYTHON, AMQP_LOAD, "sub")) for h in subs}
+        publisher = in_host(pub, CLIENT_PYTHON, AMQP_LOAD, "pub", "--size", str(size),
+                            "--interval-ms", str(interval_ms), "--seconds", str(seconds),
+                            stdin=True)
     else:
         broker = target if mode == "classic" else "::1"
         subscribers = {h: d.add(start_subscriber(h, broker, subscriber_topics(mode)))
@@ -137,7 +146,7 @@ def run(net: Network, scenario: str, mode: str, args) -> dict:
         except SessionError:
             pass  # what has not arrived by now is lost
         network = network_state(net, mode, pub, target)
-        drops = ({} if mode == "groups-udp" else
+        drops = ({} if mode in ("groups-udp", "netpubsub-amqp") else
                  broker_drops([CLASSIC_BROKER], target) if mode == "classic" else
                  broker_drops([pub, *subs], "::1"))
         publisher.proc.stdin.write("quit\n")
@@ -216,14 +225,15 @@ def measure(args) -> dict:
     runs = r.setdefault("runs", {})
     skipped = r.setdefault("skipped", {})
     modes = list(args.modes)
-    if "netpubsub" in modes:
-        ok, why = edge_commands_available()
-        if not ok:
-            log(f"netpubsub mode skipped: {why}")
-            skipped["netpubsub"] = why
-            modes.remove("netpubsub")
-        else:
-            skipped.pop("netpubsub", None)
+    for edge_mode in ("netpubsub", "netpubsub-amqp"):
+        if edge_mode in modes:
+            ok, why = edge_commands_available()
+            if not ok:
+                log(f"{edge_mode} mode skipped: {why}")
+                skipped[edge_mode] = why
+                modes.remove(edge_mode)
+            else:
+                skipped.pop(edge_mode, None)
     work = tempfile.mkdtemp(prefix="nps-snaps-")
     log(f"logs of brokers, agents and the controller in {work}")
     net = Network(work, TOPOLOGY, SWITCH_LINKS, LINK_RATE_MBIT)

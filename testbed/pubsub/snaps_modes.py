@@ -1,6 +1,7 @@
 """The deployments the SNAPS test-bed experiment compares (experiments/snaps_testbed.py): one
 central Mosquitto (classic), Mosquitto bridges (federated), Mosquitto with `nps edge-agent` and
-`nps edge-coordinator` (netpubsub), and the network part alone (groups-udp) — each started as
+`nps edge-coordinator` (netpubsub), the same with RabbitMQ (netpubsub-amqp), and the network
+part alone (groups-udp) — each started as
 real processes in the hosts of a shaped test-bed network."""
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import urllib.parse
 
 from pubsub.session import (NPS, TESTBED, Controller, JsonLines, SessionError, Testbed,
                             client_env, poll, wait_for_network)
-from pubsub.shaping import shape_switch_links, verify_shaping
+from pubsub.rabbitmq import AMQP_PORT, RabbitNode
+from pubsub.shaping import CLIENT_PYTHON, shape_switch_links, verify_shaping
 
 MQTT_PORT = 1883
 AGENT_PORT = 7447        # every edge agent listens on the same UDP port (network mode)
@@ -21,6 +23,12 @@ COORDINATOR_PORT = 7448
 CLASSIC_BROKER = "h2"    # the paper's "Classic-2"
 BRIDGE_PREFIX = "bridged/"
 GROUP = "snaps/data"     # the topic the groups-udp mode stands in for
+AMQP_EXCHANGE = "snaps"  # the topic exchange of the netpubsub-amqp mode (amqp_load.py's default)
+# what an operator does before the applications start: declare the exchange at one broker
+DECLARE_EXCHANGE = ("import pika,sys\n"
+                    "c=pika.BlockingConnection(pika.ConnectionParameters('127.0.0.1'))\n"
+                    "c.channel().exchange_declare(sys.argv[1],exchange_type='topic')\n"
+                    "c.close()\n")
 
 # What the edge agent needs from its broker: it learns local (un)subscriptions from the broker's
 # log, published on $SYS/broker/log/... when log_dest includes topic.
@@ -176,33 +184,66 @@ def deploy_federated(net: Network, d: Deployment, pub: str, subs: list[str]) -> 
 
 
 def deploy_netpubsub(net: Network, d: Deployment, pub: str, subs: list[str]) -> str:
-    """A broker and an edge agent on every participating host, one coordinator in the root
-    namespace on the management address (hosts reach it over mgmt0, so its traffic is on no data
-    link); it asks the controller for multicast groups. Clients are local."""
-    mgmt = net.state["management"]["address"]
-    coordinator = f"[{mgmt}]:{COORDINATOR_PORT}"
-    db = os.path.join(net.work, f"coordinator-{time.monotonic_ns()}.sqlite")
-    d.add(JsonLines([NPS, "edge-coordinator", "--listen", coordinator, "--db", f"sqlite:{db}",
-                     "--controller", net.controller.api, "--json"],
-                    stderr=open(os.path.join(net.work, "coordinator.log"), "w")))
-    poll(lambda: tcp_open(mgmt, COORDINATOR_PORT), 60, "the edge coordinator listening")
+    """A Mosquitto broker and an edge agent on every participating host, one coordinator (see
+    start_coordinator). Clients are local."""
+    coordinator = start_coordinator(net, d)
     hosts = [pub, *subs]
     for h in hosts:
         d.add(start_broker(net, h, AGENT_BROKER_LINES))
     for h in hosts:
         poll(lambda: listening(net, h, MQTT_PORT), 20, f"the broker on {h} listening")
+    start_agents(net, d, hosts, f"mqtt://[::1]:{MQTT_PORT}", coordinator)
+    return "::1"
+
+
+def deploy_netpubsub_amqp(net: Network, d: Deployment, pub: str, subs: list[str]) -> str:
+    """netpubsub with AMQP: a private RabbitMQ node and an edge agent on every participating
+    host, one coordinator. The topic exchange is declared at the publisher's broker first (as an
+    operator would), so the coordinator has every agent mirror it before the clients bind.
+    Clients are local."""
+    coordinator = start_coordinator(net, d)
+    os.chmod(net.work, 0o755)  # the nodes run as the rabbitmq user
+    hosts = [pub, *subs]
+    nodes = [RabbitNode(h, net.work) for h in hosts]
+    d.cleanups.append(lambda: [n.stop() for n in nodes])
+    for n in nodes:
+        poll(lambda: n.exited() or listening(net, n.host, AMQP_PORT), 120,
+             f"RabbitMQ on {n.host} listening")
+        if n.exited():
+            raise SessionError(f"RabbitMQ on {n.host} exited: {n.log()}")
+    start_agents(net, d, hosts, f"amqp://127.0.0.1:{AMQP_PORT}", coordinator)
+    declared = net.testbed.exec(pub, CLIENT_PYTHON, "-c", DECLARE_EXCHANGE, AMQP_EXCHANGE)
+    if declared.returncode != 0:
+        raise SessionError(f"declaring {AMQP_EXCHANGE} on {pub}: {declared.stderr}")
+    return "127.0.0.1"
+
+
+def start_coordinator(net: Network, d: Deployment) -> str:
+    """`nps edge-coordinator` in the root namespace on the management address (hosts reach it
+    over mgmt0, so its traffic is on no data link); it asks the controller for multicast
+    groups. Returns its URL."""
+    mgmt = net.state["management"]["address"]
+    db = os.path.join(net.work, f"coordinator-{time.monotonic_ns()}.sqlite")
+    d.add(JsonLines([NPS, "edge-coordinator", "--listen", f"[{mgmt}]:{COORDINATOR_PORT}", "--db",
+                     f"sqlite:{db}", "--controller", net.controller.api, "--json"],
+                    stderr=open(os.path.join(net.work, "coordinator.log"), "w")))
+    poll(lambda: tcp_open(mgmt, COORDINATOR_PORT), 60, "the edge coordinator listening")
+    return f"http://[{mgmt}]:{COORDINATOR_PORT}"
+
+
+def start_agents(net: Network, d: Deployment, hosts: list[str], broker: str,
+                 coordinator: str) -> None:
+    """`nps edge-agent` beside the broker of every host, started before any client: an agent
+    learns subscriptions (bindings) from its broker while connected (docs/edge.md)."""
     agents = []
     for h in hosts:
-        agents.append(d.add(in_host(h, NPS, "edge-agent", "--broker", f"mqtt://[::1]:{MQTT_PORT}",
-                                    "--coordinator", f"http://{coordinator}", "--edge", h,
-                                    "--listen", f"[{net.address(h)}]:{AGENT_PORT}", "--json",
+        agents.append(d.add(in_host(h, NPS, "edge-agent", "--broker", broker, "--coordinator",
+                                    coordinator, "--edge", h, "--listen",
+                                    f"[{net.address(h)}]:{AGENT_PORT}", "--json",
                                     env=client_env(),
                                     log_path=os.path.join(net.work, f"agent-{h}.log"))))
-    # an agent learns subscriptions from the broker log while connected (docs/edge.md): the
-    # clients may subscribe only once every agent has started
     for h, a in zip(hosts, agents):
         a.wait_for(lambda o: o.get("kind") == "edge-agent", 120, f"the edge agent on {h}")
-    return "::1"
 
 
 def deploy_groups_udp(net: Network, d: Deployment, pub: str, subs: list[str]) -> str:
@@ -242,5 +283,6 @@ def tcp_open(address: str, port: int) -> bool:
 
 
 DEPLOY = {"classic": deploy_classic, "federated": deploy_federated, "netpubsub": deploy_netpubsub,
+          "netpubsub-amqp": deploy_netpubsub_amqp,
           "groups-udp": deploy_groups_udp}
 
