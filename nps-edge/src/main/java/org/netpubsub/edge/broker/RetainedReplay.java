@@ -93,6 +93,7 @@ final class RetainedReplay implements AutoCloseable {
       retry.cancel(false); // an earlier registration's request: this one replaces it
       retry = null;
     }
+    replayed.clear();
     try {
       for (EdgeMessage m : store.retained()) {
         replayed.put(m.topic(), m.payload()); // what this broker holds needs no replay
