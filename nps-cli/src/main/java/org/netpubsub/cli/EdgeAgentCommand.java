@@ -78,6 +78,25 @@ final class EdgeAgentCommand implements Callable<Integer> {
   String statusInterval;
 
   @Option(
+      names = "--reliable",
+      description =
+          "Reliable mode: sequenced datagrams, lost ones repaired by NACK from the sending"
+              + " agent's buffer, delivery in order per topic and sending edge (docs/edge.md)."
+              + " Agents without it refuse or ignore the repair traffic.")
+  boolean reliable;
+
+  @Option(
+      names = "--retransmit-buffer",
+      defaultValue = "10000",
+      paramLabel = "N",
+      description =
+          "With --reliable: how many sent messages are kept for retransmission, all topics"
+              + " together, the oldest evicted (default: ${DEFAULT-VALUE}).")
+  int retransmitBuffer;
+
+  @Mixin WanEmulationOptions wanEmulation;
+
+  @Option(
       names = "--leave-on-exit",
       description =
           "Remove this edge from the coordinator on exit (default: stay, so a restarted agent"
@@ -95,10 +114,17 @@ final class EdgeAgentCommand implements Callable<Integer> {
         statusInterval.strip().equals("0")
             ? Duration.ZERO
             : ClientOptions.parseDuration(statusInterval, "--status-interval");
+    if (retransmitBuffer < 1) {
+      throw new IllegalArgumentException("--retransmit-buffer must be at least 1");
+    }
+    EdgeAgent.Builder builder = EdgeAgent.builder().emulation(wanEmulation.emulation());
+    if (reliable) {
+      builder.reliable(retransmitBuffer);
+    }
     EdgeAgent agent;
     try {
       agent =
-          EdgeAgent.builder()
+          builder
               .edge(edge)
               .broker(
                   broker.startsWith("amqp://")
@@ -120,6 +146,7 @@ final class EdgeAgentCommand implements Callable<Integer> {
       o.put("edge", edge);
       o.put("listen", udp);
       o.put("mode", agent.mode());
+      o.put("reliable", reliable);
       o.put("broker", broker);
       o.put("coordinator", coordinator);
       JsonOutput.printLine(out, o);
@@ -179,6 +206,9 @@ final class EdgeAgentCommand implements Callable<Integer> {
       o.put("cache_hits", s.cacheHits());
       o.put("filters_reported", s.filtersReported());
       o.put("dropped", s.dropped());
+      if (!s.reliable().isEmpty()) {
+        o.put("reliable", s.reliable());
+      }
       JsonOutput.printLine(out, o);
     } else {
       out.println(
@@ -193,7 +223,8 @@ final class EdgeAgentCommand implements Callable<Integer> {
               + ", cache hits "
               + s.cacheHits()
               + ", dropped "
-              + s.dropped());
+              + s.dropped()
+              + (s.reliable().isEmpty() ? "" : ", reliable " + s.reliable()));
       out.flush();
     }
   }

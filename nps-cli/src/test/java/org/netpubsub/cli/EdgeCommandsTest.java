@@ -73,12 +73,17 @@ class EdgeCommandsTest {
               "edge-1",
               "--listen",
               "127.0.0.1:0",
+              "--reliable",
+              "--retransmit-buffer",
+              "50",
               "--json",
               "--exit-after-start");
       assertThat(code).as(err.toString()).isZero();
       List<JsonNode> l = lines();
       assertThat(l.get(0).get("kind").asText()).isEqualTo("edge-agent");
       assertThat(l.get(0).get("mode").asText()).isEqualTo("spray");
+      assertThat(l.get(0).get("reliable").asBoolean()).isTrue();
+      assertThat(l.get(1).get("reliable").has("pending")).isTrue();
       assertThat(l.get(1).get("kind").asText()).isEqualTo("stats");
       assertThat(l.get(1).has("forwarded")).isTrue();
       assertThat(l.get(1).get("dropped").isObject()).isTrue();
@@ -123,6 +128,22 @@ class EdgeCommandsTest {
                 "0.0.0.0:0"))
         .isEqualTo(2);
     assertThat(err.toString()).contains("specific address");
+    assertThat(
+            run(
+                "edge-agent",
+                "--broker",
+                "mqtt://127.0.0.1:1883",
+                "--coordinator",
+                "http://127.0.0.1:1",
+                "--edge",
+                "e",
+                "--listen",
+                "127.0.0.1:0",
+                "--reliable",
+                "--retransmit-buffer",
+                "0"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--retransmit-buffer must be at least 1");
   }
 
   @Test

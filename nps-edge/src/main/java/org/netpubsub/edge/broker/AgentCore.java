@@ -7,11 +7,15 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.netpubsub.edge.broker.RepairCodec.Repair;
+import org.netpubsub.edge.overlay.DatagramLink;
 
 /**
  * The broker-neutral half of an {@link EdgeAgent}: registration at the coordinator, route lookup
@@ -36,12 +40,20 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
 
     /** The coordinator says the exchanges this edge mirrors changed. */
     default void exchangesChanged() {}
+
+    /** The local broker's retained messages, for an edge that registers later (MQTT only). */
+    default List<EdgeMessage> retained() throws Exception {
+      return List.of();
+    }
   }
 
   final String edge;
   final CoordinatorClient coordinator;
   final AgentCounters counters = new AgentCounters();
   private final DatagramSocket socket;
+  private final DatagramLink link; // the socket, or an emulated lossy WAN around it (experiments)
+  private final ReliableDelivery reliable; // null unless --reliable
+  private final RetainedReplay replay;
   private final RouteCache routes;
   private final Map<String, Long> sequences = new HashMap<>(); // the delivery thread only
   private final FilterReporter<L> reporter;
@@ -57,6 +69,13 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
     this.edge = b.edge;
     this.coordinator = new CoordinatorClient(b.coordinator, b.coordinatorTimeout);
     this.socket = socket;
+    this.link = DatagramLink.of(socket, b.emulation);
+    this.reliable =
+        b.reliable == null
+            ? null
+            : new ReliableDelivery(edge, session(), b.reliable, link, counters, this::publish);
+    this.replay =
+        new RetainedReplay(edge, coordinator, () -> local.retained(), this::sendOne, counters);
     this.routes = new RouteCache(b.routeCacheSize);
     this.changeWait = b.changeWait;
     this.reporter = new FilterReporter<>(edge, filters, coordinator, counters, this::reRegister);
@@ -64,6 +83,15 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
         Thread.ofPlatform().daemon().name("nps-agent-pub-" + edge).unstarted(this::receive);
     this.changes =
         Thread.ofPlatform().daemon().name("nps-agent-changes-" + edge).unstarted(this::pollChanges);
+  }
+
+  /** A non-zero random session: a restarted agent's numbers are never taken for old ones. */
+  private static long session() {
+    long s;
+    do {
+      s = ThreadLocalRandom.current().nextLong();
+    } while (s == 0);
+    return s;
   }
 
   /** Binds a socket for an agent (large receive buffer: bursts arrive faster than brokers take). */
@@ -97,6 +125,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   void start() {
     receiver.start();
     changes.start();
+    replay.registered(); // now that the broker is connected: its retained messages, if late
   }
 
   private void register() throws CoordinatorClient.CoordinatorException {
@@ -114,6 +143,9 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
 
   /** Sends what a local client published on coordinator topic {@code topic} to its route. */
   void forward(String topic, byte[] payload, int qos, boolean retain) {
+    if (retain) {
+      replay.live(topic); // newer than any replay of the topic
+    }
     Optional<Route> route = route(topic, retain);
     if (route.isEmpty()) {
       counters.drop("no_route");
@@ -124,21 +156,42 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
     }
     long seq = sequences.merge(topic, 1L, Long::sum);
     byte[] bytes;
+    EdgeMessage m = new EdgeMessage(edge, seq, topic, payload, qos, retain);
     try {
-      bytes = DatagramCodec.encode(new EdgeMessage(edge, seq, topic, payload, qos, retain));
+      bytes = DatagramCodec.encode(m, reliable == null ? 0 : reliable.session(), false);
     } catch (DatagramException e) {
+      sequences.merge(topic, -1L, Long::sum); // never sent: no gap for receivers to chase
       counters.drop(e.reason());
       LOG.warning("not forwarded: " + e.getMessage());
       return;
     }
-    for (InetSocketAddress to : route.get().targets()) {
-      try {
-        socket.send(new DatagramPacket(bytes, bytes.length, to));
+    List<InetSocketAddress> targets = route.get().targets();
+    if (reliable != null) {
+      // a retained message is sprayed in both modes; otherwise network mode names a group
+      boolean group = "network".equals(mode) && !retain;
+      reliable.sending(topic, seq, bytes, new LinkedHashSet<>(targets), group);
+    }
+    send(bytes, targets);
+  }
+
+  /** Sends one message datagram to each target. */
+  private void send(byte[] bytes, List<InetSocketAddress> targets) {
+    for (InetSocketAddress to : targets) {
+      if (sendOne(bytes, to)) {
         counters.forwarded.increment();
-      } catch (IOException e) {
-        counters.drop("send_failed");
-        LOG.fine("send to " + to + ": " + e);
       }
+    }
+  }
+
+  /** Sends one datagram; the caller counts it. */
+  private boolean sendOne(byte[] bytes, InetSocketAddress to) {
+    try {
+      link.send(bytes, 0, bytes.length, to);
+      return true;
+    } catch (IOException e) {
+      counters.drop("send_failed");
+      LOG.fine("send to " + to + ": " + e);
+      return false;
     }
   }
 
@@ -185,23 +238,73 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
     Datagrams.receiveUntil(socket, () -> closed, LOG, this::onDatagram);
   }
 
-  /** One datagram from another edge: decoded and published locally. */
+  /** One datagram from another edge: a control datagram, or a message to publish locally. */
   private void onDatagram(DatagramPacket p) {
-    counters.received.increment();
-    EdgeMessage m;
+    if (RepairCodec.isRepair(p.getData(), p.getOffset(), p.getLength())) {
+      onControl(p);
+      return;
+    }
+    DatagramCodec.Datagram d;
     try {
-      m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+      d = DatagramCodec.decodeDatagram(p.getData(), p.getOffset(), p.getLength());
     } catch (DatagramException e) {
+      counters.received.increment();
       counters.drop(e.reason());
       return;
     } catch (RuntimeException e) {
+      counters.received.increment();
       counters.drop("malformed"); // never expected: the codec throws only DatagramException
       return;
     }
+    EdgeMessage m = d.message();
+    if (d.replay()) { // counted apart from live traffic: replayed_received, replay_*
+      if (!m.origin().equals(edge) && replay.replayed(m, d.session())) {
+        try {
+          local.publish(m);
+          counters.reliable("replay_published");
+        } catch (Exception e) {
+          counters.reliable("replay_publish_failed");
+        }
+      }
+      return;
+    }
+    counters.received.increment();
     if (m.origin().equals(edge)) {
       counters.drop("own_origin"); // a network group may include its own source
       return;
     }
+    if (m.retain()) {
+      replay.live(m.topic());
+    }
+    if (reliable != null && d.session() != 0) {
+      reliable.received(m, d.session(), (InetSocketAddress) p.getSocketAddress());
+    } else {
+      publish(m); // an agent without reliable mode sent it (version 1): as it comes
+    }
+  }
+
+  private void onControl(DatagramPacket p) {
+    Repair r;
+    try {
+      r = RepairCodec.decode(p.getData(), p.getOffset(), p.getLength());
+    } catch (DatagramException e) {
+      counters.drop("control_" + e.reason());
+      return;
+    }
+    InetSocketAddress from = (InetSocketAddress) p.getSocketAddress();
+    if (r.kind() == RepairCodec.Kind.REPLAY) {
+      replay.requested(r, from);
+    } else if (r.kind() == RepairCodec.Kind.REPLAY_END) {
+      replay.ended(r);
+    } else if (reliable == null) {
+      counters.drop("not_reliable"); // a reliable agent's NACK or heartbeat; nothing to repair
+    } else {
+      reliable.control(r, from);
+    }
+  }
+
+  /** Agent-Pub: publishes one message into the local broker, counting the outcome. */
+  private void publish(EdgeMessage m) {
     try {
       local.publish(m);
       counters.published.increment();
@@ -253,6 +356,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
     }
     try {
       register();
+      replay.registered();
       LOG.info("edge " + edge + " registered again at the coordinator");
     } catch (CoordinatorClient.CoordinatorException e) {
       LOG.warning("registering again: " + e.getMessage());
@@ -269,6 +373,20 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   }
 
   // ---- what EdgeAgent exposes ----
+
+  AgentStats stats() {
+    if (reliable == null) {
+      return counters.snapshot(Map.of());
+    }
+    long[] w = reliable.windowCounts();
+    return counters.snapshot(
+        Map.of(
+            "lost", w[0],
+            "recovered", w[1],
+            "pending", w[2],
+            "heartbeats_pending", (long) reliable.pendingHeartbeats(),
+            "unknown", w[3]));
+  }
 
   InetSocketAddress datagramAddress() {
     return (InetSocketAddress) socket.getLocalSocketAddress();
@@ -298,6 +416,11 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
       return;
     }
     closed = true;
+    if (reliable != null) {
+      reliable.close();
+    }
+    replay.close();
+    link.close();
     socket.close();
     changes.interrupt();
     reporter.close();

@@ -15,14 +15,23 @@ final class AgentCounters {
   final LongAdder cacheHits = new LongAdder();
   final LongAdder filtersReported = new LongAdder();
   private final ConcurrentHashMap<String, LongAdder> dropped = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, LongAdder> reliable = new ConcurrentHashMap<>();
 
   void drop(String reason) {
     dropped.computeIfAbsent(reason, k -> new LongAdder()).increment();
   }
 
-  AgentStats snapshot() {
+  /** A reliable-mode event (docs/edge.md): NACKs, retransmissions, heartbeats, replays. */
+  void reliable(String event) {
+    reliable.computeIfAbsent(event, k -> new LongAdder()).increment();
+  }
+
+  /** The snapshot, with {@code gauges} (reliable mode's state) added to the reliable counters. */
+  AgentStats snapshot(Map<String, Long> gauges) {
     Map<String, Long> d = new TreeMap<>();
     dropped.forEach((k, v) -> d.put(k, v.sum()));
+    Map<String, Long> r = new TreeMap<>(gauges);
+    reliable.forEach((k, v) -> r.put(k, v.sum()));
     return new AgentStats(
         forwarded.sum(),
         received.sum(),
@@ -30,6 +39,7 @@ final class AgentCounters {
         routeLookups.sum(),
         cacheHits.sum(),
         filtersReported.sum(),
-        Collections.unmodifiableMap(d));
+        Collections.unmodifiableMap(d),
+        Collections.unmodifiableMap(r));
   }
 }

@@ -6,7 +6,9 @@ import java.util.Map;
  * The agent's counters. {@code forwarded}: datagrams sent; {@code received}: datagrams read; {@code
  * published}: messages put into the local broker; {@code dropped}: by reason (malformed datagrams
  * by their fault, {@code too_large}, {@code own_origin}, {@code no_route}, {@code send_failed},
- * {@code publish_failed}); {@code routeLookups}: questions to the coordinator; {@code cacheHits}.
+ * {@code publish_failed}, {@code duplicate}); {@code routeLookups}: questions to the coordinator;
+ * {@code cacheHits}; {@code reliable}: reliable mode's and retained replay's counters and state
+ * (docs/edge.md), empty when neither ran.
  */
 public record AgentStats(
     long forwarded,
@@ -15,7 +17,13 @@ public record AgentStats(
     long routeLookups,
     long cacheHits,
     long filtersReported,
-    Map<String, Long> dropped) {
+    Map<String, Long> dropped,
+    Map<String, Long> reliable) {
+  /** A reliable-mode counter or gauge, 0 when absent. */
+  public long reliable(String name) {
+    return reliable.getOrDefault(name, 0L);
+  }
+
   public long droppedTotal() {
     return dropped.values().stream().mapToLong(Long::longValue).sum();
   }

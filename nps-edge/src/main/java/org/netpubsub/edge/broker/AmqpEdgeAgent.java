@@ -324,7 +324,7 @@ final class AmqpEdgeAgent implements EdgeAgent, AgentCore.Local {
 
   @Override
   public AgentStats stats() {
-    return core.counters.snapshot();
+    return core.stats();
   }
 
   @Override

@@ -107,6 +107,21 @@ final class CoordinatorClient {
     return out;
   }
 
+  /** A registered edge and where its agent receives datagrams. */
+  record Peer(String name, InetSocketAddress address) {}
+
+  /** Every registered edge ({@code GET /v1/edges}), in the coordinator's order. */
+  List<Peer> edges() throws CoordinatorException {
+    List<Peer> out = new ArrayList<>();
+    for (JsonNode e : send("GET", "/v1/edges", null, timeout).path("edges")) {
+      out.add(
+          new Peer(
+              e.path("name").asText(),
+              new InetSocketAddress(e.path("address").asText(), e.path("port").asInt())));
+    }
+    return out;
+  }
+
   Route route(String topic, String origin, boolean retain) throws CoordinatorException {
     JsonNode r =
         send(

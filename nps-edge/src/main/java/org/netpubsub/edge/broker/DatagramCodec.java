@@ -9,16 +9,30 @@ import java.util.regex.Pattern;
 import org.netpubsub.edge.mqtt.TopicFilters;
 
 /**
- * The edge datagram (docs/edge.md): magic {@code "NE"}, version 1, flags (bit 0 retain, bits 1–2
- * QoS, the rest 0), origin length (1 byte) and origin edge name, sequence (8 bytes), topic length
- * (2 bytes) and UTF-8 topic, payload length (2 bytes) and payload, nothing after. Big-endian; the
- * payload length makes every truncation detectable. Pure: decoding any bytes either returns a
- * message or throws {@link DatagramException}.
+ * The edge datagram (docs/edge.md): magic {@code "NE"}, version, flags (bit 0 retain, bits 1–2 QoS,
+ * bit 3 retained replay, the rest 0), origin length (1 byte) and origin edge name, in version 2
+ * (reliable mode) the sender's session (8 bytes, non-zero), sequence (8 bytes), topic length (2
+ * bytes) and UTF-8 topic, payload length (2 bytes) and payload, nothing after. Big-endian; the
+ * payload length makes every truncation detectable. Version 1 is what agents without reliable mode
+ * send, byte for byte as before. Pure: decoding any bytes either returns a message or throws {@link
+ * DatagramException}.
  */
 public final class DatagramCodec {
   public static final byte MAGIC_0 = 'N';
   public static final byte MAGIC_1 = 'E';
   public static final byte VERSION = 1;
+
+  /** Reliable mode: version 1 plus the sender's session before the sequence. */
+  public static final byte VERSION_RELIABLE = 2;
+
+  /** Flag bit 3: a retained message replayed to an edge that registered after it (not live). */
+  static final int REPLAY = 8;
+
+  /**
+   * A decoded datagram: the message, the sender's session ({@code 0}: version 1, unsequenced) and
+   * whether it is a retained replay.
+   */
+  public record Datagram(EdgeMessage message, long session, boolean replay) {}
 
   /** The largest UDP payload over IPv6 without jumbograms: 65 535 − 40 (IPv6) − 8 (UDP). */
   public static final int MAX_DATAGRAM = 65_487;
@@ -32,7 +46,15 @@ public final class DatagramCodec {
 
   /** Header plus payload size of {@code m}'s datagram. */
   public static int size(EdgeMessage m) {
-    return FIXED + utf8Length(m.origin()) + utf8Length(m.topic()) + m.payload().length;
+    return size(m, 0);
+  }
+
+  private static int size(EdgeMessage m, long session) {
+    return FIXED
+        + (session == 0 ? 0 : 8)
+        + utf8Length(m.origin())
+        + utf8Length(m.topic())
+        + m.payload().length;
   }
 
   /**
@@ -40,13 +62,22 @@ public final class DatagramCodec {
    * {@code bad_origin}) if it cannot be one datagram. Never truncates.
    */
   public static byte[] encode(EdgeMessage m) throws DatagramException {
+    return encode(m, 0, false);
+  }
+
+  /**
+   * The datagram of {@code m} in version 2 with {@code session} (reliable mode), or in version 1
+   * when {@code session} is 0; {@code replay} sets flag bit 3.
+   */
+  public static byte[] encode(EdgeMessage m, long session, boolean replay)
+      throws DatagramException {
     if (!EDGE_NAME.matcher(m.origin()).matches()) {
       throw new DatagramException("bad_origin", "origin '" + m.origin() + "' is not an edge name");
     }
     if (!TopicFilters.isTopic(m.topic())) {
       throw new DatagramException("bad_topic", "not a topic name: '" + m.topic() + "'");
     }
-    int size = size(m);
+    int size = size(m, session);
     if (size > MAX_DATAGRAM) {
       throw new DatagramException(
           "too_large",
@@ -61,9 +92,12 @@ public final class DatagramCodec {
     byte[] origin = m.origin().getBytes(StandardCharsets.UTF_8);
     byte[] topic = m.topic().getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(size);
-    b.put(MAGIC_0).put(MAGIC_1).put(VERSION);
-    b.put((byte) ((m.retain() ? 1 : 0) | (m.qos() << 1)));
+    b.put(MAGIC_0).put(MAGIC_1).put(session == 0 ? VERSION : VERSION_RELIABLE);
+    b.put((byte) ((m.retain() ? 1 : 0) | (m.qos() << 1) | (replay ? REPLAY : 0)));
     b.put((byte) origin.length).put(origin);
+    if (session != 0) {
+      b.putLong(session);
+    }
     b.putLong(m.sequence());
     b.putShort((short) topic.length).put(topic);
     b.putShort((short) m.payload().length).put(m.payload());
@@ -72,25 +106,35 @@ public final class DatagramCodec {
 
   /** Decodes {@code len} bytes of {@code buf} from {@code off}. */
   public static EdgeMessage decode(byte[] buf, int off, int len) throws DatagramException {
+    return decodeDatagram(buf, off, len).message();
+  }
+
+  /** Decodes {@code len} bytes of {@code buf} from {@code off}, with session and replay flag. */
+  public static Datagram decodeDatagram(byte[] buf, int off, int len) throws DatagramException {
     ByteBuffer b = ByteBuffer.wrap(buf, off, len);
     need(b, 5);
     if (b.get() != MAGIC_0 || b.get() != MAGIC_1) {
       throw new DatagramException("bad_magic", "not an edge datagram (magic)");
     }
     int version = b.get() & 0xff;
-    if (version != VERSION) {
+    if (version != VERSION && version != VERSION_RELIABLE) {
       throw new DatagramException("bad_version", "unsupported datagram version " + version);
     }
     int flags = b.get() & 0xff;
     int qos = (flags >> 1) & 3;
-    if ((flags & ~7) != 0 || qos == 3) {
+    if ((flags & ~15) != 0 || qos == 3) {
       throw new DatagramException("bad_flags", "bad flags 0x" + Integer.toHexString(flags));
     }
     int originLength = b.get() & 0xff;
-    need(b, originLength + 8 + 2);
+    int sessionLength = version == VERSION ? 0 : 8;
+    need(b, originLength + sessionLength + 8 + 2);
     String origin = utf8(b, originLength, "bad_origin");
     if (!EDGE_NAME.matcher(origin).matches()) {
       throw new DatagramException("bad_origin", "origin is not an edge name");
+    }
+    long session = 0;
+    if (sessionLength > 0 && (session = b.getLong()) == 0) {
+      throw new DatagramException("bad_session", "session 0 in a reliable datagram");
     }
     long sequence = b.getLong();
     int topicLength = b.getShort() & 0xffff;
@@ -106,7 +150,10 @@ public final class DatagramCodec {
     }
     byte[] payload = new byte[payloadLength];
     b.get(payload);
-    return new EdgeMessage(origin, sequence, topic, payload, qos, (flags & 1) != 0);
+    return new Datagram(
+        new EdgeMessage(origin, sequence, topic, payload, qos, (flags & 1) != 0),
+        session,
+        (flags & REPLAY) != 0);
   }
 
   private static void need(ByteBuffer b, int n) throws DatagramException {

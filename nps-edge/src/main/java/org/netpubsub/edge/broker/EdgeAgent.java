@@ -7,6 +7,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import org.netpubsub.edge.overlay.WanEmulation;
 
 /**
  * The SNAPS agent beside one unmodified MQTT or AMQP broker (docs/edge.md): Agent-Sub forwards what
@@ -51,6 +52,8 @@ public interface EdgeAgent extends Closeable {
     int routeCacheSize = 100_000;
     Duration changeWait = Duration.ofSeconds(25);
     Duration coordinatorTimeout = Duration.ofSeconds(5);
+    ReliableDelivery.Settings reliable;
+    WanEmulation emulation;
 
     private Builder() {}
 
@@ -91,6 +94,27 @@ public interface EdgeAgent extends Closeable {
     /** How long one change poll may wait at the coordinator (default 25 s). */
     public Builder changeWait(Duration d) {
       this.changeWait = Objects.requireNonNull(d);
+      return this;
+    }
+
+    /**
+     * Reliable mode (docs/edge.md): sequenced datagrams, NACK-based repair from a buffer of the
+     * last {@code buffer} messages sent, delivery in order per (origin, topic).
+     */
+    public Builder reliable(int buffer) {
+      this.reliable = ReliableDelivery.Settings.DEFAULTS.withBuffer(buffer);
+      return this;
+    }
+
+    /** Reliable mode with its timing spelled out (tests, experiments). */
+    Builder reliable(ReliableDelivery.Settings s) {
+      this.reliable = Objects.requireNonNull(s);
+      return this;
+    }
+
+    /** Experiments only: every datagram the agent sends crosses this emulated WAN (loss, delay). */
+    public Builder emulation(WanEmulation e) {
+      this.emulation = e;
       return this;
     }
 

@@ -25,12 +25,19 @@ public final class LocalSubscriptions implements LocalFilters {
   static final String CARRIED_OVER = "";
 
   private final Set<String> ignoredClients;
+  private final String ignoredPrefix; // the agent's short-lived helper connections; null: none
   private final Map<String, Set<String>> byClient = new HashMap<>();
   private final Map<String, Set<String>> holders = new HashMap<>();
   private final Set<String> cleanClients = new HashSet<>();
 
   public LocalSubscriptions(Collection<String> ignoredClients) {
+    this(ignoredClients, null);
+  }
+
+  /** Also ignores every client whose id starts with {@code ignoredPrefix}. */
+  public LocalSubscriptions(Collection<String> ignoredClients, String ignoredPrefix) {
     this.ignoredClients = Set.copyOf(ignoredClients);
+    this.ignoredPrefix = ignoredPrefix;
   }
 
   /**
@@ -48,7 +55,9 @@ public final class LocalSubscriptions implements LocalFilters {
 
   public List<FilterChange> apply(BrokerEvent e) {
     List<FilterChange> out = new ArrayList<>();
-    if (ignoredClients.contains(e.client()) || e.client().equals(CARRIED_OVER)) {
+    if (ignoredClients.contains(e.client())
+        || e.client().equals(CARRIED_OVER)
+        || (ignoredPrefix != null && e.client().startsWith(ignoredPrefix))) {
       return out;
     }
     switch (e) {

@@ -3,6 +3,8 @@ package org.netpubsub.edge.broker;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.List;
 import java.util.Set;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
@@ -15,10 +17,16 @@ import org.eclipse.paho.mqttv5.common.MqttMessage;
 final class MqttEdgeAgent implements EdgeAgent, LocalBroker.Listener, AgentCore.Local {
   private final AgentCore<LocalSubscriptions> core;
   private final LocalBroker mqtt;
+  private final URI broker;
 
   private MqttEdgeAgent(EdgeAgent.Builder b, DatagramSocket socket) throws MqttException {
     String clientId = "nps-edge-agent-" + b.edge;
-    this.core = new AgentCore<>(b, socket, new LocalSubscriptions(Set.of(clientId)));
+    this.broker = b.broker;
+    this.core =
+        new AgentCore<>(
+            b,
+            socket,
+            new LocalSubscriptions(Set.of(clientId), MqttRetainedStore.clientIdPrefix(b.edge)));
     this.mqtt = new LocalBroker(b.broker, clientId, this);
   }
 
@@ -72,6 +80,11 @@ final class MqttEdgeAgent implements EdgeAgent, LocalBroker.Listener, AgentCore.
     mqtt.publish(m);
   }
 
+  @Override
+  public List<EdgeMessage> retained() throws Exception {
+    return MqttRetainedStore.read(broker, core.edge);
+  }
+
   // ---- EdgeAgent ----
 
   @Override
@@ -91,7 +104,7 @@ final class MqttEdgeAgent implements EdgeAgent, LocalBroker.Listener, AgentCore.
 
   @Override
   public AgentStats stats() {
-    return core.counters.snapshot();
+    return core.stats();
   }
 
   @Override

@@ -46,6 +46,37 @@ class DatagramCodecProperties {
   }
 
   @Property
+  void reliableAndReplayDatagramsRoundTrip(
+      @ForAll("messages") EdgeMessage m, @ForAll long session, @ForAll boolean replay)
+      throws Exception {
+    byte[] b = DatagramCodec.encode(m, session, replay);
+    assertThat(b[2]).isEqualTo(session == 0 ? (byte) 1 : (byte) 2);
+    assertThat(DatagramCodec.decodeDatagram(b, 0, b.length))
+        .isEqualTo(new DatagramCodec.Datagram(m, session, replay));
+    for (int len = 0; len < b.length; len++) {
+      int n = len;
+      assertThatThrownBy(() -> DatagramCodec.decode(b, 0, n)).isInstanceOf(DatagramException.class);
+    }
+  }
+
+  @Test
+  void aReliableDatagramIsVersionOnePlusTheSession() throws Exception {
+    EdgeMessage m = new EdgeMessage("e1", 7, "a/b", new byte[] {9}, 1, true);
+    byte[] b = DatagramCodec.encode(m, 0x0102, false);
+    assertThat(b)
+        .containsExactly(
+            'N', 'E', 2, 0b011, 2, 'e', '1', 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 3,
+            'a', '/', 'b', 0, 1, 9);
+    byte[] zero = b.clone();
+    zero[13] = 0;
+    zero[14] = 0;
+    assertThatThrownBy(() -> DatagramCodec.decode(zero, 0, zero.length))
+        .isInstanceOf(DatagramException.class)
+        .extracting(e -> ((DatagramException) e).reason())
+        .isEqualTo("bad_session");
+  }
+
+  @Property
   void everyTruncationIsADecodeError(@ForAll("messages") EdgeMessage m) throws Exception {
     byte[] b = DatagramCodec.encode(m);
     for (int len = 0; len < b.length; len++) {
@@ -57,15 +88,16 @@ class DatagramCodecProperties {
   @Property
   void anyMutationDecodesOrFailsCleanly(
       @ForAll("messages") EdgeMessage m,
+      @ForAll long session,
       @ForAll @IntRange(min = 0, max = 10_000) int where,
       @ForAll byte value)
       throws Exception {
-    byte[] b = DatagramCodec.encode(m);
+    byte[] b = DatagramCodec.encode(m, session, false);
     b[where % b.length] = value;
     try {
-      EdgeMessage d = DatagramCodec.decode(b, 0, b.length);
+      DatagramCodec.Datagram d = DatagramCodec.decodeDatagram(b, 0, b.length);
       // a mutation that still decodes yields a valid message that re-encodes to the same bytes
-      assertThat(DatagramCodec.encode(d)).isEqualTo(b);
+      assertThat(DatagramCodec.encode(d.message(), d.session(), d.replay())).isEqualTo(b);
     } catch (DatagramException e) {
       assertThat(e.reason()).isNotBlank();
     }

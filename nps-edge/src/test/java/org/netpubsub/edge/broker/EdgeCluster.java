@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import org.netpubsub.edge.client.Poll;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
@@ -22,35 +23,66 @@ final class EdgeCluster implements Closeable {
   final List<Mosquitto> brokers = new ArrayList<>();
   final List<EdgeAgent> agents = new ArrayList<>();
 
+  private final Path dir;
   private final URI controller;
   private final IntFunction<InetSocketAddress> listen;
+  private final BiFunction<Integer, EdgeAgent.Builder, EdgeAgent.Builder> tune;
 
-  private EdgeCluster(Path dir, URI controller, IntFunction<InetSocketAddress> listen) {
+  private EdgeCluster(
+      Path dir,
+      URI controller,
+      IntFunction<InetSocketAddress> listen,
+      BiFunction<Integer, EdgeAgent.Builder, EdgeAgent.Builder> tune) {
+    this.dir = dir;
     this.db = "sqlite:" + dir.resolve("coordinator.db");
     this.controller = controller;
     this.listen = listen;
+    this.tune = tune;
   }
 
   static EdgeCluster start(Path dir, int edges) throws IOException {
-    return start(dir, edges, null, i -> new InetSocketAddress("127.0.0.1", 0));
+    return start(dir, edges, (i, b) -> b);
+  }
+
+  /** Spray mode; {@code tune} adds options to agent {@code i}'s builder. */
+  static EdgeCluster start(
+      Path dir, int edges, BiFunction<Integer, EdgeAgent.Builder, EdgeAgent.Builder> tune)
+      throws IOException {
+    return start(dir, edges, null, i -> new InetSocketAddress("127.0.0.1", 0), tune);
   }
 
   /** Network mode with {@code controller}; agents listen where {@code listen} says. */
   static EdgeCluster start(
       Path dir, int edges, URI controller, IntFunction<InetSocketAddress> listen)
       throws IOException {
-    EdgeCluster c = new EdgeCluster(dir, controller, listen);
+    return start(dir, edges, controller, listen, (i, b) -> b);
+  }
+
+  private static EdgeCluster start(
+      Path dir,
+      int edges,
+      URI controller,
+      IntFunction<InetSocketAddress> listen,
+      BiFunction<Integer, EdgeAgent.Builder, EdgeAgent.Builder> tune)
+      throws IOException {
+    EdgeCluster c = new EdgeCluster(dir, controller, listen, tune);
     try {
       c.coordinator = c.startCoordinator(new InetSocketAddress("127.0.0.1", 0));
       for (int i = 0; i < edges; i++) {
-        c.brokers.add(Mosquitto.start(dir));
-        c.agents.add(c.startAgent(i));
+        c.addEdge();
       }
       return c;
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
     }
+  }
+
+  /** Starts one more edge (a Mosquitto and its agent), numbered next; returns its index. */
+  int addEdge() throws IOException {
+    brokers.add(Mosquitto.start(dir));
+    agents.add(startAgent(agents.size()));
+    return agents.size() - 1;
   }
 
   private EdgeCoordinator startCoordinator(InetSocketAddress at) throws IOException {
@@ -65,7 +97,7 @@ final class EdgeCluster implements Closeable {
 
   private EdgeAgent startAgent(int i) throws IOException {
     InetSocketAddress c = coordinator.address();
-    return EdgeAgent.builder()
+    return tune.apply(i, EdgeAgent.builder())
         .edge("e" + i)
         .broker(brokers.get(i).uri())
         .coordinator(URI.create("http://127.0.0.1:" + c.getPort()))
@@ -116,6 +148,27 @@ final class EdgeCluster implements Closeable {
             }
           }
           return sent == read;
+        });
+  }
+
+  /**
+   * Reliable mode's settle: nothing waits or is missing at any edge, every tail heartbeat has been
+   * sent, and every datagram read was published or dropped.
+   */
+  void settleReliable() {
+    Poll.until(
+        "reliable delivery settled",
+        Duration.ofSeconds(20),
+        () -> {
+          for (EdgeAgent a : agents) {
+            AgentStats s = a.stats();
+            if (s.reliable("pending") != 0
+                || s.reliable("heartbeats_pending") != 0
+                || s.received() != s.published() + s.droppedTotal()) {
+              return false;
+            }
+          }
+          return true;
         });
   }
 

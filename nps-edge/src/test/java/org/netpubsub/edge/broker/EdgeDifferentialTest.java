@@ -33,25 +33,28 @@ class EdgeDifferentialTest {
     void settle();
   }
 
+  /** The script's result on one Mosquitto. */
+  static Map<String, List<Received>> onOneBroker(Path dir) throws Exception {
+    try (Mosquitto one = Mosquitto.start(dir)) {
+      return run(
+          new Env() {
+            @Override
+            public String uri(int edge) {
+              return one.pahoUri();
+            }
+
+            @Override
+            public void subscribed(int edge, String filter) {}
+
+            @Override
+            public void settle() {}
+          });
+    }
+  }
+
   @Test
   void edgesDeliverExactlyWhatOneBrokerDelivers(@TempDir Path dir) throws Exception {
-    Map<String, List<Received>> single;
-    try (Mosquitto one = Mosquitto.start(dir)) {
-      single =
-          run(
-              new Env() {
-                @Override
-                public String uri(int edge) {
-                  return one.pahoUri();
-                }
-
-                @Override
-                public void subscribed(int edge, String filter) {}
-
-                @Override
-                public void settle() {}
-              });
-    }
+    Map<String, List<Received>> single = onOneBroker(dir);
     Map<String, List<Received>> edges;
     try (EdgeCluster c = EdgeCluster.start(dir, EDGES)) {
       edges =
@@ -90,7 +93,7 @@ class EdgeDifferentialTest {
   }
 
   /** The script: returns, per subscriber, what it received (sync markers left out). */
-  private static Map<String, List<Received>> run(Env env) throws Exception {
+  static Map<String, List<Received>> run(Env env) throws Exception {
     Script s = new Script(env);
     try {
       s.subscriber("s1", 0, "sensors/+/temp", 1);
