@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sys
 import tempfile
 import urllib.request
@@ -19,16 +18,15 @@ import urllib.request
 import pytest
 
 from controller_process import learn_hosts, network_up, running_controller
+from edge_processes import start_agent, start_coordinator
 from live import TESTBED, in_host, needs_root, poll
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pubsub.rabbitmq import AMQP_PORT, SERVER, RabbitNode  # noqa: E402
-from pubsub.session import NPS, JsonLines, client_env  # noqa: E402
+from pubsub.session import JsonLines  # noqa: E402
 
 AMQP_LOAD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                          "pubsub", "amqp_load.py")
-COORDINATOR_PORT = 7448
-AGENT_PORT = 7447
 EXCHANGE = "plant"
 KEYS = ["sensor.a.temp", "sensor.b.hum", "sensor.a.temp.raw", "alarm.a", "sensor"]
 BINDINGS = {"h2": ["sensor.*.temp"], "h3": ["sensor.#", "alarm.*"]}
@@ -77,47 +75,26 @@ def json_get(url: str) -> dict:
         return json.loads(r.read())
 
 
-def tcp_open(address: str, port: int) -> bool:
-    try:
-        with socket.create_connection((address, port), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
 @needs_root
 @needs_amqp
 def test_amqp_applications_on_three_edges_see_what_one_broker_shows(controller, network):
     poll(lambda: len(controller.get("/v1/topology")["links"]) == 2, 30, "2 links")
     hosts = {h["name"]: h for h in network["hosts"]}
     learn_hosts(controller, list(hosts.values()))
-    mgmt = network["management"]["address"]
     work = tempfile.mkdtemp(prefix="nps-amqp-ovs-")
     os.chmod(work, 0o755)  # the nodes run as the rabbitmq user
     nodes, processes = [], []
     try:
-        coordinator = JsonLines([NPS, "edge-coordinator", "--listen", f"[{mgmt}]:{COORDINATOR_PORT}",
-                                 "--db", f"sqlite:{work}/coordinator.sqlite", "--controller",
-                                 controller.api, "--json"])
+        coordinator, url = start_coordinator(controller, network, work)
         processes.append(coordinator)
         nodes = [RabbitNode(h, work) for h in ("h1", "h2", "h3")]
-        poll(lambda: tcp_open(mgmt, COORDINATOR_PORT), 60, "the coordinator listening")
         for n in nodes:
             poll(lambda: n.exited() or in_host(n.host, "ss", "-Hltn",
                                                f"sport = :{AMQP_PORT}").stdout.strip(),
                  120, f"RabbitMQ on {n.host}", interval=0.5)
             assert not n.exited(), n.log()
-        agents = []
         for h in ("h1", "h2", "h3"):
-            agents.append(JsonLines(
-                [TESTBED, "exec", h, "--", NPS, "edge-agent", "--broker",
-                 f"amqp://127.0.0.1:{AMQP_PORT}", "--coordinator",
-                 f"http://[{mgmt}]:{COORDINATOR_PORT}", "--edge", h, "--listen",
-                 f"[{hosts[h]['address']}]:{AGENT_PORT}", "--json"], env=client_env()))
-        processes.extend(agents)
-        for h, a in zip(("h1", "h2", "h3"), agents):
-            started = a.wait_for(lambda o: o.get("kind") == "edge-agent", 120, f"agent on {h}")
-            assert started["mode"] == "network", started
+            processes.append(start_agent(hosts[h], f"amqp://127.0.0.1:{AMQP_PORT}", url))
 
         publisher = JsonLines([TESTBED, "exec", "h1", "--", "/usr/bin/python3", AMQP_LOAD, "pub",
                                "--exchange", EXCHANGE, "--keys", ",".join(KEYS), "--size", "100",
@@ -135,8 +112,7 @@ def test_amqp_applications_on_three_edges_see_what_one_broker_shows(controller, 
                        f"{h} bound at its broker (the exchange mirrored there)")
 
         def bindings_known() -> bool:
-            edges = {e["name"]: e for e in
-                     json_get(f"http://[{mgmt}]:{COORDINATOR_PORT}/v1/edges")["edges"]}
+            edges = {e["name"]: e for e in json_get(f"{url}/v1/edges")["edges"]}
             return all(len(edges.get(h, {}).get("filters", [])) >= len(b)
                        for h, b in BINDINGS.items())
 
