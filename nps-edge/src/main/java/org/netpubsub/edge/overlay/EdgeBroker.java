@@ -60,6 +60,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final ReceiveWindows windows = new ReceiveWindows(4096, 150, 20);
   private final OverlayTree tree;
   private final Counters counters = new Counters();
+  private static final long TOPIC_LOAD_MS = 2_000;
   private final Map<EdgeInterest.Entry, PersistentNode> entries = new HashMap<>(); // sync thread
   private final Map<String, Long> sequences = new HashMap<>(); // Paho's thread
   private final Set<String> direct = ConcurrentHashMap.newKeySet(); // admitted deadline topics
@@ -91,7 +92,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     this.subscriptions = new LocalSubscriptions(List.of(clientId));
     this.interest = new EdgeInterest(config.publisherIdle().toMillis());
     this.buffer = new SendBuffer(config.buffer(), 250, 5);
-    this.tree = new OverlayTree(client, config.name());
+    this.tree = new OverlayTree(client, config.name(), false);
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("nps-edge-sync-" + config.name()).factory());
@@ -154,6 +155,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     return counters.snapshot();
   }
 
+  /** The topics this edge caches: those it holds entries for (paper Algorithm 1's scope). */
   public OverlayView view() {
     return tree.view();
   }
@@ -198,6 +200,15 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       queueSync();
     }
     TopicState t = tree.view().topics().get(topic);
+    if (t == null) {
+      // a topic this edge has not cached (its first message here): its entries decide
+      try {
+        t = tree.awaitTopic(topic, TOPIC_LOAD_MS).orElse(null);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
     boolean global = t != null && Relay.isGlobal(t, config.site());
     if (!global && (config.durable() == 0 || message.getQos() == 0)) {
       counters.add("kept_local"); // local topics never leave the site
@@ -466,9 +477,26 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       return;
     }
     Set<EdgeInterest.Entry> desired;
+    boolean wildcards;
     synchronized (interest) {
-      desired = interest.desired(tree.view(), System.currentTimeMillis());
+      desired = interest.desired(tree.index(), System.currentTimeMillis());
+      wildcards = interest.hasWildcards();
     }
+    try {
+      tree.indexTopics(wildcards);
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "topic index", e);
+    }
+    // cache the topics of this edge's entries, and any it began to publish since desired()
+    tree.retainTopics(
+        () -> {
+          Set<String> topics = new HashSet<>();
+          desired.forEach(e -> topics.add(e.topic()));
+          synchronized (interest) {
+            topics.addAll(interest.publishedTopics());
+          }
+          return topics;
+        });
     byte[] data = ZnodeData.endpoint(new Endpoint(config.site(), address()));
     for (EdgeInterest.Entry e : desired) {
       if (!entries.containsKey(e)) {

@@ -4,6 +4,9 @@ import java.io.Closeable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,22 +24,56 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
 
 /**
- * The overlay tree as every broker watches it: one {@link CuratorCache} on {@code /topics} and one
- * on {@code /brokers}. Each change marks the view stale; one thread rebuilds it (bursts of events
- * coalesce into one rebuild) and hands it to the listeners, in order, on that thread.
+ * The part of the overlay tree one broker watches (paper Algorithm 1; docs/overlay.md, <i>What each
+ * role watches</i>):
+ *
+ * <ul>
+ *   <li><b>topic caches</b>: one {@link CuratorCache} per topic the broker has business with
+ *       ({@link #retainTopics}, {@link #awaitTopic}): the topic's assignment and all its endpoint
+ *       entries. An endpoint joining a topic costs reads only at the brokers caching that topic.
+ *   <li><b>the topic index</b> (routing brokers; edges with wildcard filters): every topic's
+ *       assignment and whether its {@code pub}/{@code sub} containers exist, but not the entries
+ *       under them — a depth-limited tree of one-shot watches, so an endpoint joining an existing
+ *       topic costs the index nothing. The leader assigns from it, a routing broker finds the
+ *       topics assigned to it, a wildcard finds the topics it matches.
+ *   <li><b>{@code /brokers}</b> (routing brokers): the live routing brokers.
+ * </ul>
+ *
+ * Each change marks the views stale; one thread rebuilds them (bursts coalesce) and hands {@link
+ * #view} (cached topics, brokers) to the listeners, in order, on that thread; {@link #index} is
+ * rebuilt with it.
  */
+// TreeCache is deprecated for CuratorCache, but only TreeCache limits the depth it watches: a
+// CuratorCache's persistent recursive watch reports (and re-reads) every endpoint of every topic
+@SuppressWarnings("deprecation")
 final class OverlayTree implements Closeable {
   private static final Logger LOG = Logger.getLogger(OverlayTree.class.getName());
+  private static final int INDEX_DEPTH = 2; // /topics/<t>/pub|sub, not the entries under them
 
-  private final CuratorCache topics;
-  private final CuratorCache brokers;
+  private final CuratorFramework client;
+  private final String owner;
+  private final CuratorCache brokers; // null at edges
   private final ExecutorService updater;
   private final AtomicBoolean stale = new AtomicBoolean();
   private final List<Consumer<OverlayView>> listeners = new CopyOnWriteArrayList<>();
-  private final CountDownLatch initialized = new CountDownLatch(2);
+  private final Object lock = new Object(); // guards topics and index
+  private final Map<String, TopicCache> topics = new HashMap<>();
+  private org.apache.curator.framework.recipes.cache.TreeCache index;
   private volatile OverlayView view = OverlayView.EMPTY;
+  private volatile OverlayView indexView = OverlayView.EMPTY;
+  private volatile boolean closed;
 
-  OverlayTree(CuratorFramework client, String owner) throws Exception {
+  private static final class TopicCache {
+    final CuratorCache cache;
+    final CountDownLatch loaded = new CountDownLatch(1);
+
+    TopicCache(CuratorCache cache) {
+      this.cache = cache;
+    }
+  }
+
+  /** {@code routing}: also watch {@code /brokers} and the topic index (routing brokers). */
+  OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
     for (String root : List.of(ZnodePaths.TOPICS, ZnodePaths.BROKERS)) {
       try {
         client.create().creatingParentsIfNeeded().forPath(root);
@@ -43,44 +81,178 @@ final class OverlayTree implements Closeable {
         // another broker made it
       }
     }
+    this.client = client;
+    this.owner = owner;
     this.updater =
         Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("nps-overlay-tree-" + owner).factory());
-    this.topics = CuratorCache.build(client, ZnodePaths.TOPICS);
-    this.brokers = CuratorCache.build(client, ZnodePaths.BROKERS);
-    for (CuratorCache c : List.of(topics, brokers)) {
-      c.listenable()
-          .addListener(
-              CuratorCacheListener.builder()
-                  .forAll((type, before, after) -> changed())
-                  .forInitialized(
-                      () -> {
-                        initialized.countDown();
-                        changed();
-                      })
-                  .build());
+    this.brokers = routing ? CuratorCache.build(client, ZnodePaths.BROKERS) : null;
+    if (routing) {
+      brokers.listenable().addListener(listener(null));
+      synchronized (lock) {
+        index = newIndex();
+      }
     }
+  }
+
+  private CuratorCacheListener listener(CountDownLatch loaded) {
+    return CuratorCacheListener.builder()
+        .forAll((type, before, after) -> changed())
+        .forInitialized(
+            () -> {
+              if (loaded != null) {
+                loaded.countDown();
+              }
+              changed();
+            })
+        .build();
   }
 
   void addListener(Consumer<OverlayView> l) {
     listeners.add(l);
   }
 
-  void start(long timeoutMillis) throws InterruptedException {
-    topics.start();
+  /** Starts the {@code /brokers} cache and the index (routing brokers) and waits for both. */
+  void start(long timeoutMillis) throws Exception {
+    if (brokers == null) {
+      changed();
+      return;
+    }
+    CountDownLatch ready = new CountDownLatch(2);
+    brokers
+        .listenable()
+        .addListener(CuratorCacheListener.builder().forInitialized(ready::countDown).build());
+    index
+        .getListenable()
+        .addListener(
+            (c, e) -> {
+              if (e.getType()
+                  == org.apache.curator.framework.recipes.cache.TreeCacheEvent.Type.INITIALIZED) {
+                ready.countDown();
+              }
+            });
     brokers.start();
-    if (!initialized.await(timeoutMillis, TimeUnit.MILLISECONDS)) {
+    index.start();
+    if (!ready.await(timeoutMillis, TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException("the overlay tree did not load in " + timeoutMillis + " ms");
     }
   }
 
+  /** The cached topics (with their entries) and, at routing brokers, the live brokers. */
   OverlayView view() {
     return view;
+  }
+
+  /** The topic index: every topic's assignment and containers, no entries; and the brokers. */
+  OverlayView index() {
+    return indexView;
   }
 
   /** Rebuilds and notifies now (periodic work such as publisher idle expiry). */
   void touch() {
     changed();
+  }
+
+  /** Turns the topic index on or off (an edge needs it while it has wildcard filters). */
+  void indexTopics(boolean on) throws Exception {
+    synchronized (lock) {
+      if (closed || on == (index != null)) {
+        return;
+      }
+      if (on) {
+        index = newIndex();
+        index.start();
+      } else {
+        index.close();
+        index = null;
+      }
+    }
+    changed();
+  }
+
+  private org.apache.curator.framework.recipes.cache.TreeCache newIndex() {
+    var t =
+        org.apache.curator.framework.recipes.cache.TreeCache.newBuilder(client, ZnodePaths.TOPICS)
+            .setMaxDepth(INDEX_DEPTH)
+            .setExecutor(Thread.ofPlatform().daemon().name("nps-overlay-index-" + owner).factory())
+            .build();
+    t.getListenable().addListener((c, e) -> changed());
+    return t;
+  }
+
+  /**
+   * Caches exactly the topics {@code wanted} names, evaluated under the lock {@link #awaitTopic}
+   * takes: a topic a caller started to await before is in the set it computes, or started after.
+   */
+  void retainTopics(Supplier<Set<String>> wanted) {
+    boolean changed = false;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      Set<String> keep = wanted.get();
+      for (var it = topics.entrySet().iterator(); it.hasNext(); ) {
+        var e = it.next();
+        if (!keep.contains(e.getKey())) {
+          e.getValue().cache.close();
+          e.getValue().loaded.countDown();
+          it.remove();
+          changed = true;
+        }
+      }
+      for (String t : keep) {
+        if (!topics.containsKey(t)) {
+          cache(t);
+          changed = true;
+        }
+      }
+    }
+    if (changed) {
+      changed();
+    }
+  }
+
+  /** Topics cached now. */
+  Set<String> cachedTopics() {
+    synchronized (lock) {
+      return new TreeSet<>(topics.keySet());
+    }
+  }
+
+  /**
+   * The topic as its cache holds it, caching it first if needed (until the next {@link
+   * #retainTopics} leaves it out) and waiting up to {@code timeoutMillis} for the cache to load;
+   * empty when the topic does not exist (or did not load in time). For the first message of a topic
+   * a broker has not cached: the decision needs the topic's entries, which the view may not show
+   * yet.
+   */
+  Optional<TopicState> awaitTopic(String topic, long timeoutMillis) throws InterruptedException {
+    TopicCache c;
+    synchronized (lock) {
+      if (closed) {
+        return Optional.empty();
+      }
+      c = topics.get(topic);
+      if (c == null) {
+        c = cache(topic);
+      }
+    }
+    if (!c.loaded.await(timeoutMillis, TimeUnit.MILLISECONDS)) {
+      return Optional.empty();
+    }
+    Map<String, byte[]> nodes = new HashMap<>();
+    Map<String, Integer> versions = new HashMap<>();
+    collect(c.cache, nodes, versions);
+    return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1)).topic(topic);
+  }
+
+  private TopicCache cache(String topic) {
+    CuratorCache cache = CuratorCache.build(client, ZnodePaths.topic(topic));
+    TopicCache c = new TopicCache(cache);
+    cache.listenable().addListener(listener(c.loaded));
+    topics.put(topic, c);
+    cache.start();
+    return c;
   }
 
   private void changed() {
@@ -93,19 +265,35 @@ final class OverlayTree implements Closeable {
     }
   }
 
+  private static void collect(
+      CuratorCache c, Map<String, byte[]> nodes, Map<String, Integer> versions) {
+    c.stream()
+        .forEach(
+            (ChildData d) -> {
+              nodes.put(d.getPath(), d.getData());
+              versions.put(d.getPath(), d.getStat() != null ? d.getStat().getVersion() : -1);
+            });
+  }
+
   private void rebuild() {
     stale.set(false);
-    Map<String, byte[]> nodes = new HashMap<>();
+    Map<String, byte[]> brokerNodes = new HashMap<>();
     Map<String, Integer> versions = new HashMap<>();
-    for (CuratorCache c : List.of(topics, brokers)) {
-      c.stream()
-          .forEach(
-              (ChildData d) -> {
-                nodes.put(d.getPath(), d.getData());
-                versions.put(d.getPath(), d.getStat() != null ? d.getStat().getVersion() : -1);
-              });
+    if (brokers != null) {
+      collect(brokers, brokerNodes, versions);
     }
-    OverlayView v = OverlayView.of(nodes, p -> versions.getOrDefault(p, -1));
+    Map<String, byte[]> cached = new HashMap<>(brokerNodes);
+    Map<String, byte[]> indexed = new HashMap<>(brokerNodes);
+    synchronized (lock) {
+      for (TopicCache c : topics.values()) {
+        collect(c.cache, cached, versions);
+      }
+      if (index != null) {
+        collectIndex(index, ZnodePaths.TOPICS, indexed, versions);
+      }
+    }
+    OverlayView v = OverlayView.of(cached, p -> versions.getOrDefault(p, -1));
+    indexView = OverlayView.of(indexed, p -> versions.getOrDefault(p, -1));
     view = v;
     for (Consumer<OverlayView> l : listeners) {
       try {
@@ -116,10 +304,38 @@ final class OverlayTree implements Closeable {
     }
   }
 
+  private static void collectIndex(
+      org.apache.curator.framework.recipes.cache.TreeCache t,
+      String path,
+      Map<String, byte[]> nodes,
+      Map<String, Integer> versions) {
+    Map<String, ChildData> children = t.getCurrentChildren(path);
+    if (children == null) {
+      return;
+    }
+    for (Map.Entry<String, ChildData> c : children.entrySet()) {
+      String p = path + "/" + c.getKey();
+      ChildData d = c.getValue();
+      nodes.put(p, d.getData());
+      versions.put(p, d.getStat() != null ? d.getStat().getVersion() : -1);
+      collectIndex(t, p, nodes, versions);
+    }
+  }
+
   @Override
   public void close() {
-    topics.close();
-    brokers.close();
+    synchronized (lock) {
+      closed = true;
+      topics.values().forEach(c -> c.cache.close());
+      topics.clear();
+      if (index != null) {
+        index.close();
+        index = null;
+      }
+    }
+    if (brokers != null) {
+      brokers.close();
+    }
     updater.shutdownNow();
   }
 }
