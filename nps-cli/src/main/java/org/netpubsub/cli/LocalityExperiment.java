@@ -97,8 +97,10 @@ final class LocalityExperiment {
           if (x[0].equals(x[2])) {
             continue;
           }
-          EdgeBroker publisherEdge = edges.get(Integer.parseInt(x[0]));
-          while (publisherEdge
+          // the subscribing edge caches the topic (the publishing one loads it with its first
+          // message): the entry is in the tree and assigned
+          EdgeBroker subscriberEdge = edges.get(Integer.parseInt(x[2]));
+          while (subscriberEdge
               .view()
               .topic(x[1])
               .filter(t -> t.assignment().isPresent() && !t.subscribers().isEmpty())

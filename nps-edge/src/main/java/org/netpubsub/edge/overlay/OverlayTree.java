@@ -2,6 +2,7 @@ package org.netpubsub.edge.overlay;
 
 import java.io.Closeable;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,14 +64,22 @@ final class OverlayTree implements Closeable {
   private volatile OverlayView indexView = OverlayView.EMPTY;
   private volatile boolean closed;
 
+  /** One topic's cache and its parsed part of the view, re-parsed only when it changed. */
   private static final class TopicCache {
     final CuratorCache cache;
     final CountDownLatch loaded = new CountDownLatch(1);
+    volatile boolean dirty = true;
+    OverlayView part = OverlayView.EMPTY; // the updater's
 
     TopicCache(CuratorCache cache) {
       this.cache = cache;
     }
   }
+
+  // the index's parts by (raw) topic name, re-parsed for the names its events touched
+  private final Map<String, OverlayView> indexParts = new HashMap<>(); // the updater's
+  private final Set<String> indexDirty = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean indexAllDirty = new AtomicBoolean(true);
 
   /** {@code routing}: also watch {@code /brokers} and the topic index (routing brokers). */
   OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
@@ -88,18 +97,27 @@ final class OverlayTree implements Closeable {
             Thread.ofPlatform().daemon().name("nps-overlay-tree-" + owner).factory());
     this.brokers = routing ? CuratorCache.build(client, ZnodePaths.BROKERS) : null;
     if (routing) {
-      brokers.listenable().addListener(listener(null));
+      brokers.listenable().addListener(listener(null, null));
       synchronized (lock) {
         index = newIndex();
       }
     }
   }
 
-  private CuratorCacheListener listener(CountDownLatch loaded) {
+  private CuratorCacheListener listener(TopicCache topic, CountDownLatch loaded) {
     return CuratorCacheListener.builder()
-        .forAll((type, before, after) -> changed())
+        .forAll(
+            (type, before, after) -> {
+              if (topic != null) {
+                topic.dirty = true;
+              }
+              changed();
+            })
         .forInitialized(
             () -> {
+              if (topic != null) {
+                topic.dirty = true;
+              }
               if (loaded != null) {
                 loaded.countDown();
               }
@@ -161,6 +179,7 @@ final class OverlayTree implements Closeable {
       }
       if (on) {
         index = newIndex();
+        indexAllDirty.set(true);
         index.start();
       } else {
         index.close();
@@ -176,7 +195,18 @@ final class OverlayTree implements Closeable {
             .setMaxDepth(INDEX_DEPTH)
             .setExecutor(Thread.ofPlatform().daemon().name("nps-overlay-index-" + owner).factory())
             .build();
-    t.getListenable().addListener((c, e) -> changed());
+    t.getListenable()
+        .addListener(
+            (c, e) -> {
+              String[] parts =
+                  e.getData() == null ? new String[0] : e.getData().getPath().split("/");
+              if (parts.length >= 3) { // /topics/<t>...
+                indexDirty.add(parts[2]);
+              } else {
+                indexAllDirty.set(true); // the root, or a connection event
+              }
+              changed();
+            });
     return t;
   }
 
@@ -240,16 +270,13 @@ final class OverlayTree implements Closeable {
     if (!c.loaded.await(timeoutMillis, TimeUnit.MILLISECONDS)) {
       return Optional.empty();
     }
-    Map<String, byte[]> nodes = new HashMap<>();
-    Map<String, Integer> versions = new HashMap<>();
-    collect(c.cache, nodes, versions);
-    return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1)).topic(topic);
+    return parse(c.cache).topic(topic);
   }
 
   private TopicCache cache(String topic) {
     CuratorCache cache = CuratorCache.build(client, ZnodePaths.topic(topic));
     TopicCache c = new TopicCache(cache);
-    cache.listenable().addListener(listener(c.loaded));
+    cache.listenable().addListener(listener(c, c.loaded));
     topics.put(topic, c);
     cache.start();
     return c;
@@ -282,18 +309,24 @@ final class OverlayTree implements Closeable {
     if (brokers != null) {
       collect(brokers, brokerNodes, versions);
     }
-    Map<String, byte[]> cached = new HashMap<>(brokerNodes);
-    Map<String, byte[]> indexed = new HashMap<>(brokerNodes);
+    OverlayView brokerPart = OverlayView.of(brokerNodes, p -> versions.getOrDefault(p, -1));
+    List<OverlayView> topicParts = new java.util.ArrayList<>();
     synchronized (lock) {
       for (TopicCache c : topics.values()) {
-        collect(c.cache, cached, versions);
+        if (c.dirty) {
+          c.dirty = false; // before reading: a change from now on marks it again
+          c.part = parse(c.cache);
+        }
+        topicParts.add(c.part);
       }
-      if (index != null) {
-        collectIndex(index, ZnodePaths.TOPICS, indexed, versions);
+      if (index == null) {
+        indexParts.clear();
+      } else {
+        refreshIndexParts();
       }
     }
-    OverlayView v = OverlayView.of(cached, p -> versions.getOrDefault(p, -1));
-    indexView = OverlayView.of(indexed, p -> versions.getOrDefault(p, -1));
+    OverlayView v = merge(brokerPart, topicParts);
+    indexView = merge(brokerPart, indexParts.values());
     view = v;
     for (Consumer<OverlayView> l : listeners) {
       try {
@@ -302,6 +335,55 @@ final class OverlayTree implements Closeable {
         LOG.log(Level.WARNING, "overlay listener", e);
       }
     }
+  }
+
+  /** Re-parses the index's topics its events touched (all of them after a root event). */
+  private void refreshIndexParts() {
+    Set<String> names;
+    if (indexAllDirty.getAndSet(false)) {
+      indexDirty.clear();
+      Map<String, ChildData> children = index.getCurrentChildren(ZnodePaths.TOPICS);
+      names = children == null ? Set.of() : children.keySet();
+      indexParts.keySet().retainAll(names);
+    } else {
+      names = new HashSet<>();
+      for (var it = indexDirty.iterator(); it.hasNext(); ) {
+        names.add(it.next());
+        it.remove();
+      }
+    }
+    for (String name : names) {
+      Map<String, byte[]> nodes = new HashMap<>();
+      Map<String, Integer> versions = new HashMap<>();
+      String path = ZnodePaths.TOPICS + "/" + name;
+      ChildData d = index.getCurrentData(path);
+      if (d == null) {
+        indexParts.remove(name);
+        continue;
+      }
+      nodes.put(path, d.getData());
+      versions.put(path, d.getStat() != null ? d.getStat().getVersion() : -1);
+      collectIndex(index, path, nodes, versions);
+      indexParts.put(name, OverlayView.of(nodes, p -> versions.getOrDefault(p, -1)));
+    }
+  }
+
+  private static OverlayView parse(CuratorCache c) {
+    Map<String, byte[]> nodes = new HashMap<>();
+    Map<String, Integer> versions = new HashMap<>();
+    collect(c, nodes, versions);
+    return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1));
+  }
+
+  private static OverlayView merge(
+      OverlayView brokerPart, java.util.Collection<OverlayView> topicParts) {
+    java.util.TreeMap<String, TopicState> all = new java.util.TreeMap<>();
+    int malformed = brokerPart.malformed();
+    for (OverlayView p : topicParts) {
+      all.putAll(p.topics());
+      malformed += p.malformed();
+    }
+    return new OverlayView(all, brokerPart.brokers(), malformed);
   }
 
   private static void collectIndex(
