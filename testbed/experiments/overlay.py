@@ -68,12 +68,22 @@ JOIN_SERIES = {
     "burst-20-nofsync": ("all at once, 20 edges, no fsync", ["--edges", "20", "--no-fsync"]),
     "burst-20-tmpfs": ("all at once, 20 edges, log on tmpfs", ["--edges", "20", "--data", "TMPFS"]),
     "rate-1000": ("1 000 joins/s, 20 edges", ["--edges", "20", "--rate", "1000"]),
+    "rate-200": ("200 joins/s, 20 edges", ["--edges", "20", "--rate", "200"]),
+    "rate-200-nofsync": ("200 joins/s, 20 edges, no fsync",
+                         ["--edges", "20", "--rate", "200", "--no-fsync"]),
 }
 
 
-def join(subscribers: str) -> dict:
+def join(subscribers: str, only: list[str] | None) -> dict:
+    """Runs every series, or with `only` just those, keeping the others from the last JSON."""
     series = {}
+    if only:
+        with open(os.path.join(os.path.dirname(TESTBED_DIR), "docs", "results",
+                               "overlay-join.json")) as f:
+            series = json.load(f)["series"]
     for name, (label, extra) in JOIN_SERIES.items():
+        if only and name not in only:
+            continue
         args = ["overlay", "bench-join", "--subscribers", subscribers, *extra]
         shm = None
         if "TMPFS" in args:
@@ -294,7 +304,8 @@ def plot_multipath(r: dict, png: str) -> None:
         ax.bar(xs, [value(c, path, "avg_ms") for c in cases], w, label=f"{path}-path avg")
         ax.errorbar(xs, [value(c, path, "avg_ms") for c in cases],
                     yerr=[[0] * len(cases),
-                          [value(c, path, "p99_ms") - value(c, path, "avg_ms") for c in cases]],
+                          [max(0, value(c, path, "p99_ms") - value(c, path, "avg_ms"))
+                           for c in cases]],
                     fmt="none", ecolor="black", capsize=3, lw=0.8)
     ax.set_xticks(cases)
     ax.set_xticklabels([f"{c}\n{links[c]}" for c in cases])
@@ -335,8 +346,10 @@ MULTIPATH_SETUP = (
 
 
 def topics() -> dict:
-    rows = lines(["overlay", "bench-locality", "--locality", "0", "--routing-brokers", "2",
-                  "--topics", "20", "--topics", "40", "--topics", "80", "--topics", "160"])
+    rows = []
+    for t in (20, 40, 80, 160):
+        rows += lines(["overlay", "bench-locality", "--locality", "0", "--routing-brokers", "2",
+                       "--topics", str(t)])
     return {"experiment": "overlay-topics (PubSubCoord Figures 6a, 6d)",
             "command": "nps overlay bench-locality --locality 0 --routing-brokers 2 --topics "
                        "20,40,80,160 --json (3 sites, every topic subscribed in the next site, "
@@ -403,13 +416,16 @@ def main() -> int:
     ap.add_argument("--only", default=",".join(PARTS), help="comma-separated: " + ", ".join(PARTS))
     ap.add_argument("--redraw", action="store_true", help="only redraw .md/.png from the .json")
     ap.add_argument("--subscribers", default="2000,4000,6000,8000,10000")
+    ap.add_argument("--series", help="join: only these series (comma-separated), keeping the "
+                    "others from overlay-join.json; series: " + ", ".join(JOIN_SERIES))
     args = ap.parse_args()
     only = args.only.split(",")
     unknown = [p for p in only if p not in PARTS]
     if unknown:
         print(f"unknown part(s) {unknown}; parts: {PARTS}", file=sys.stderr)
         return 2
-    run = {"join": lambda: join(args.subscribers), "locality": locality, "brokers": brokers,
+    series = args.series.split(",") if args.series else None
+    run = {"join": lambda: join(args.subscribers, series), "locality": locality, "brokers": brokers,
            "multipath": multipath, "topics": topics}
     for part in only:
         name = "overlay-" + part

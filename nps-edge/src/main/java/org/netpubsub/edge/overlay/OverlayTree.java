@@ -67,7 +67,9 @@ final class OverlayTree implements Closeable {
   /** One topic's cache and its parsed part of the view, re-parsed only when it changed. */
   private static final class TopicCache {
     final CuratorCache cache;
-    final CountDownLatch loaded = new CountDownLatch(1);
+    // completed once the cache has loaded, or when it is dropped before that
+    final java.util.concurrent.CompletableFuture<Void> loaded =
+        new java.util.concurrent.CompletableFuture<>();
     volatile boolean dirty = true;
     OverlayView part = OverlayView.EMPTY; // the updater's
 
@@ -104,7 +106,8 @@ final class OverlayTree implements Closeable {
     }
   }
 
-  private CuratorCacheListener listener(TopicCache topic, CountDownLatch loaded) {
+  private CuratorCacheListener listener(
+      TopicCache topic, java.util.concurrent.CompletableFuture<Void> loaded) {
     return CuratorCacheListener.builder()
         .forAll(
             (type, before, after) -> {
@@ -119,7 +122,7 @@ final class OverlayTree implements Closeable {
                 topic.dirty = true;
               }
               if (loaded != null) {
-                loaded.countDown();
+                loaded.complete(null);
               }
               changed();
             })
@@ -225,7 +228,7 @@ final class OverlayTree implements Closeable {
         var e = it.next();
         if (!keep.contains(e.getKey())) {
           e.getValue().cache.close();
-          e.getValue().loaded.countDown();
+          e.getValue().loaded.complete(null);
           it.remove();
           changed = true;
         }
@@ -267,10 +270,48 @@ final class OverlayTree implements Closeable {
         c = cache(topic);
       }
     }
-    if (!c.loaded.await(timeoutMillis, TimeUnit.MILLISECONDS)) {
+    try {
+      c.loaded.get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
       return Optional.empty();
     }
     return parse(c.cache).topic(topic);
+  }
+
+  /**
+   * The topic as its cache holds it now, if the cache has loaded; empty if not cached, not loaded
+   * yet, or the topic does not exist.
+   */
+  Optional<TopicState> loadedTopic(String topic) {
+    TopicCache c;
+    synchronized (lock) {
+      c = topics.get(topic);
+    }
+    return c != null && c.loaded.isDone() ? parse(c.cache).topic(topic) : Optional.empty();
+  }
+
+  /**
+   * Caches the topic if needed (until the next {@link #retainTopics} leaves it out) and runs {@code
+   * onLoaded} on {@code executor} once its cache has loaded (or was dropped first). Returns false,
+   * running nothing, when the cache has loaded already. For a first message that must not block its
+   * thread while the topic loads.
+   */
+  boolean whenLoaded(String topic, java.util.concurrent.Executor executor, Runnable onLoaded) {
+    TopicCache c;
+    synchronized (lock) {
+      if (closed) {
+        return false;
+      }
+      c = topics.get(topic);
+      if (c == null) {
+        c = cache(topic);
+      }
+    }
+    if (c.loaded.isDone()) {
+      return false;
+    }
+    c.loaded.thenRunAsync(onLoaded, executor);
+    return true;
   }
 
   private TopicCache cache(String topic) {
@@ -313,6 +354,9 @@ final class OverlayTree implements Closeable {
     List<OverlayView> topicParts = new java.util.ArrayList<>();
     synchronized (lock) {
       for (TopicCache c : topics.values()) {
+        if (!c.loaded.isDone()) {
+          continue; // half loaded, a topic may show its node without its entries: not yet
+        }
         if (c.dirty) {
           c.dirty = false; // before reading: a change from now on marks it again
           c.part = parse(c.cache);
