@@ -123,10 +123,11 @@ def plot_join(r: dict, png: str) -> None:
         a.set_xlabel("joining subscribers")
     ax[0].set_yscale("log")
     ax[1].set_yscale("log")
-    ax[0].legend(fontsize=7)
+    handles, labels = ax[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
     ax[2].legend(fontsize=8)
     fig.suptitle("Overlay coordination under joining subscribers (PubSubCoord Fig. 6c, 6f)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.13, 1, 1))
     fig.savefig(png, dpi=110)
 
 

@@ -221,21 +221,22 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     if (fresh) {
       queueSync();
     }
-    TopicState t = tree.view().topics().get(topic);
-    if (t == null) {
+    TopicState t;
+    synchronized (waiting) {
+      java.util.ArrayDeque<MqttMessage> q = waiting.get(topic);
+      if (q != null) {
+        q.add(message); // behind the topic's earlier messages, whatever the view says by now
+        return;
+      }
+      t = tree.view().topics().get(topic);
       // a topic the view does not show (its first message here): its entries decide, so its
       // messages wait, in order, until its cache has loaded (without holding up other topics)
-      synchronized (waiting) {
-        java.util.ArrayDeque<MqttMessage> q = waiting.get(topic);
-        if (q != null) {
-          q.add(message);
-          return;
-        }
-        if (tree.whenLoaded(topic, worker, () -> releaseWaiting(topic))) {
-          waiting.put(topic, new java.util.ArrayDeque<>(List.of(message)));
-          return;
-        }
+      if (t == null && tree.whenLoaded(topic, worker, () -> releaseWaiting(topic))) {
+        waiting.put(topic, new java.util.ArrayDeque<>(List.of(message)));
+        return;
       }
+    }
+    if (t == null) {
       t = tree.loadedTopic(topic).orElse(null); // loaded, the view not rebuilt yet
     }
     send(topic, message, t);
