@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -215,7 +214,8 @@ final class OverlayTree implements Closeable {
 
   /**
    * Caches exactly the topics {@code wanted} names, evaluated under the lock {@link #awaitTopic}
-   * takes: a topic a caller started to await before is in the set it computes, or started after.
+   * and {@link #whenLoaded} take: a topic a caller started to wait for before is in the set it
+   * computes, or its cache is started after.
    */
   void retainTopics(Supplier<Set<String>> wanted) {
     boolean changed = false;
@@ -242,13 +242,6 @@ final class OverlayTree implements Closeable {
     }
     if (changed) {
       changed();
-    }
-  }
-
-  /** Topics cached now. */
-  Set<String> cachedTopics() {
-    synchronized (lock) {
-      return new TreeSet<>(topics.keySet());
     }
   }
 
