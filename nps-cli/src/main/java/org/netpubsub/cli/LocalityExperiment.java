@@ -30,7 +30,8 @@ final class LocalityExperiment {
       int expected,
       double avgMs,
       double p99Ms,
-      double relayCpuMsPerBroker) {}
+      double relayCpuMsPerBroker,
+      double edgeCpuMsPerEdge) {}
 
   private LocalityExperiment() {}
 
@@ -97,8 +98,10 @@ final class LocalityExperiment {
           if (x[0].equals(x[2])) {
             continue;
           }
-          EdgeBroker publisherEdge = edges.get(Integer.parseInt(x[0]));
-          while (publisherEdge
+          // the subscribing edge caches the topic (the publishing one loads it with its first
+          // message): the entry is in the tree and assigned
+          EdgeBroker subscriberEdge = edges.get(Integer.parseInt(x[2]));
+          while (subscriberEdge
               .view()
               .topic(x[1])
               .filter(t -> t.assignment().isPresent() && !t.subscribers().isEmpty())
@@ -111,6 +114,7 @@ final class LocalityExperiment {
         }
         subs.forEach(c -> c.latencies.clear());
         long cpuBefore = rbs.stream().mapToLong(RoutingBroker::relayCpuNanos).sum();
+        long edgeCpuBefore = edges.stream().mapToLong(EdgeBroker::cpuNanos).sum();
         for (int i = 0; i < rounds; i++) {
           for (String[] x : subscribed) {
             pubs.get(Integer.parseInt(x[0])).publish(x[1], Long.toString(System.nanoTime()));
@@ -124,6 +128,8 @@ final class LocalityExperiment {
           LockSupport.parkNanos(10_000_000);
         }
         double cpu = (rbs.stream().mapToLong(RoutingBroker::relayCpuNanos).sum() - cpuBefore) / 1e6;
+        double edgeCpu =
+            (edges.stream().mapToLong(EdgeBroker::cpuNanos).sum() - edgeCpuBefore) / 1e6;
         List<Long> all = new ArrayList<>();
         subs.forEach(c -> all.addAll(c.latencies));
         all.sort(Long::compare);
@@ -132,7 +138,8 @@ final class LocalityExperiment {
             all.isEmpty()
                 ? Double.NaN
                 : all.get(Math.min(all.size() - 1, (int) Math.ceil(all.size() * 0.99) - 1)) / 1e6;
-        out.add(new Outcome(locality, all.size(), expected, avg, p99, cpu / brokers));
+        out.add(
+            new Outcome(locality, all.size(), expected, avg, p99, cpu / brokers, edgeCpu / sites));
         for (String[] x : subscribed) {
           subs.get(Integer.parseInt(x[2])).unsubscribe(x[1]);
         }

@@ -126,7 +126,8 @@ final class MultipathExperiment implements Closeable {
           Client pub = new Client(ports.get(0), "fig7-pub")) {
         sub.subscribe(topic);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (a.view()
+        // rome caches the topics it subscribes (paris loads it with its first message)
+        while (rome.view()
             .topic(topic)
             .filter(t -> t.assignment().isPresent() && t.subscribers().containsKey("rome"))
             .isEmpty()) {

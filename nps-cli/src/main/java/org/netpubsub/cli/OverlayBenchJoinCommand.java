@@ -50,11 +50,68 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
   @Option(names = "--topics", defaultValue = "1000", paramLabel = "N", description = "Topics.")
   int topics;
 
+  @Option(
+      names = "--interest",
+      defaultValue = "100",
+      paramLabel = "N",
+      description =
+          "Topics each edge's subscribers use (the paper: 100 of 1000; default: ${DEFAULT-VALUE}).")
+  int interest;
+
+  @Option(
+      names = "--routing-brokers",
+      defaultValue = "2",
+      paramLabel = "N",
+      description = "Routing brokers (index, leader, topic caches; default: ${DEFAULT-VALUE}).")
+  int routingBrokers;
+
+  @Option(
+      names = "--rate",
+      defaultValue = "0",
+      paramLabel = "JOINS/S",
+      description = "Pace the joins at this rate (default 0: all at once).")
+  double rate;
+
+  @Option(
+      names = "--fresh-topics",
+      description =
+          "The joins create the topics too (default: every topic exists beforehand, with a"
+              + " publisher entry, assigned, as in a running system).")
+  boolean freshTopics;
+
+  @Option(
+      names = "--no-fsync",
+      description =
+          "Embedded server without fsync of its transaction log (forceSync=no): not durable,"
+              + " for measuring what the fsync costs.")
+  boolean noFsync;
+
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description = "The embedded server's data directory (default: a new temporary one).")
+  java.nio.file.Path data;
+
+  @Option(
+      names = "--tick",
+      defaultValue = "200",
+      paramLabel = "MS",
+      description = "The embedded server's tick (default: ${DEFAULT-VALUE}).")
+  int tick;
+
   @Override
   public Integer call() throws Exception {
     OverlayRun.quietCoordinationLogs();
-    if (edges < 1 || topics < 1 || subscribers.stream().anyMatch(n -> n < 1)) {
-      throw new IllegalArgumentException("--edges, --topics and --subscribers must be >= 1");
+    if (edges < 1
+        || topics < 1
+        || interest < 1
+        || routingBrokers < 0
+        || rate < 0
+        || tick < 1
+        || subscribers.stream().anyMatch(n -> n < 1)) {
+      throw new IllegalArgumentException(
+          "--edges, --topics, --interest, --subscribers and --tick must be >= 1,"
+              + " --routing-brokers and --rate >= 0");
     }
     EmbeddedZooKeeper embedded = null;
     String connect = zookeeper;
@@ -62,37 +119,54 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
       embedded =
           EmbeddedZooKeeper.start(
               new InetSocketAddress("127.0.0.1", 0),
-              Files.createTempDirectory("nps-zk-bench"),
-              200);
+              data != null ? data : Files.createTempDirectory("nps-zk-bench"),
+              tick,
+              !noFsync);
       connect = embedded.connectString();
     }
     InetSocketAddress server = ZnodeData.address(connect.split(",")[0].split("/")[0]);
     PrintWriter out = spec.commandLine().getOut();
     try {
       for (int n : subscribers) {
-        JoinBenchmark.Result r = JoinBenchmark.run(connect, server, n, edges, topics);
+        JoinBenchmark.Result r =
+            JoinBenchmark.run(
+                connect,
+                server,
+                new JoinBenchmark.Setup(
+                    n, edges, topics, interest, routingBrokers, rate, freshTopics));
         if (json.enabled()) {
           Map<String, Object> o = new LinkedHashMap<>();
           o.put("kind", "overlay-join");
-          o.put("subscribers", r.subscribers());
-          o.put("edges", r.edges());
-          o.put("topics", r.topics());
+          o.put("subscribers", r.setup().subscribers());
+          o.put("edges", r.setup().edges());
+          o.put("topics", r.setup().topics());
+          o.put("interest", r.setup().interest());
+          o.put("routing_brokers", r.setup().routingBrokers());
+          o.put("rate", r.setup().rate());
+          if (zookeeper == null) {
+            o.put("fsync", !noFsync);
+          }
           o.put("p50_ms", r.p50());
           o.put("p99_ms", r.p99());
           o.put("max_ms", r.max());
           o.put("znodes", r.znodes());
           o.put("watches", r.watches());
           o.put("seconds", r.seconds());
+          o.put("fresh_topics", r.setup().freshTopics());
+          o.put("assigned_seconds", r.assignedSeconds());
+          o.put("visible_seconds", r.visibleSeconds());
+          o.put("server_avg_ms", r.serverAvg());
           o.put("server_update_p50_ms", r.serverUpdateP50());
           o.put("server_update_p99_ms", r.serverUpdateP99());
           o.put("server_read_p99_ms", r.serverReadP99());
           o.put("server_reads", r.serverReads());
+          o.put("server_updates", r.serverUpdates());
           JsonOutput.printLine(out, o);
         } else {
           out.printf(
               "%6d subscribers: client p50 %.1f ms, p99 %.1f ms; server update p99 %.0f ms;"
                   + " %d znodes, %d watches (%.1f s)%n",
-              r.subscribers(),
+              r.setup().subscribers(),
               r.p50(),
               r.p99(),
               r.serverUpdateP99(),

@@ -107,6 +107,7 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
             r.put("avg_ms", o.avgMs());
             r.put("p99_ms", o.p99Ms());
             r.put("relay_cpu_ms_per_broker", o.relayCpuMsPerBroker());
+            r.put("edge_cpu_ms_per_edge", o.edgeCpuMsPerEdge());
             JsonOutput.printLine(out, r);
           } else {
             out.printf(

@@ -68,14 +68,22 @@ class OverlayCommandsTest {
             "2",
             "--topics",
             "10",
+            "--routing-brokers",
+            "1",
+            "--rate",
+            "500",
             "--json");
     assertThat(code).as(err.toString()).isZero();
     JsonNode o = firstLine();
     assertThat(o.get("subscribers").asInt()).isEqualTo(50);
-    // 50 entries, plus a topic container and its sub container per topic
-    assertThat(o.get("znodes").asLong()).isEqualTo(50 + 2 * 10);
+    // 50 entries and a sub container per topic (the topics exist beforehand, with a publisher)
+    assertThat(o.get("znodes").asLong()).isEqualTo(50 + 10);
     assertThat(o.get("p99_ms").asDouble()).isPositive();
-    assertThat(o.get("server_reads").asLong()).isPositive(); // the edges' caches read what changed
+    assertThat(o.get("server_reads").asLong()).isPositive(); // the caches read what changed
+    // paced at 500/s: 50 joins take at least 0.098 s; the leader assigned all 10 topics
+    assertThat(o.get("seconds").asDouble()).isGreaterThanOrEqualTo(0.098);
+    assertThat(o.get("assigned_seconds").asDouble()).isPositive();
+    assertThat(o.get("server_updates").asLong()).isGreaterThanOrEqualTo(50 + 10);
   }
 
   @Test

@@ -43,8 +43,10 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * arrives locally, dropping duplicates and asking the publishing edge for gaps (NACK).
  *
  * <p>Threads: Paho's callback thread sends; one thread receives; one scheduled thread keeps the
- * entries in line with {@link EdgeInterest} and repeats NACKs. Shared state is guarded by its own
- * object ({@code interest}, {@code buffer}, {@code windows}); no thread holds two of those locks.
+ * entries in line with {@link EdgeInterest}, repeats NACKs and sends a topic's first messages once
+ * the topic's cache has loaded (they wait in {@code waiting} meanwhile, so Paho's thread never
+ * blocks on ZooKeeper). Shared state is guarded by its own object ({@code interest}, {@code
+ * buffer}, {@code windows}, {@code waiting}); no thread holds two of those locks.
  */
 public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private static final Logger LOG = Logger.getLogger(EdgeBroker.class.getName());
@@ -61,9 +63,11 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final OverlayTree tree;
   private final Counters counters = new Counters();
   private final Map<EdgeInterest.Entry, PersistentNode> entries = new HashMap<>(); // sync thread
-  private final Map<String, Long> sequences = new HashMap<>(); // Paho's thread
+  private final Map<String, Long> sequences = new ConcurrentHashMap<>();
   private final Set<String> direct = ConcurrentHashMap.newKeySet(); // admitted deadline topics
-  private final Set<String> refused = new HashSet<>(); // Paho's thread
+  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  // topic -> local messages waiting for its cache to load (guarded by itself)
+  private final Map<String, java.util.ArrayDeque<MqttMessage>> waiting = new HashMap<>();
   // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
   private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
   private final long sequenceBase = System.currentTimeMillis() * 1000; // above a predecessor's
@@ -91,7 +95,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     this.subscriptions = new LocalSubscriptions(List.of(clientId));
     this.interest = new EdgeInterest(config.publisherIdle().toMillis());
     this.buffer = new SendBuffer(config.buffer(), 250, 5);
-    this.tree = new OverlayTree(client, config.name());
+    this.tree = new OverlayTree(client, config.name(), false);
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("nps-edge-sync-" + config.name()).factory());
@@ -154,6 +158,26 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     return counters.snapshot();
   }
 
+  /**
+   * CPU time of this edge's own threads so far, in ns (-1 where the JVM cannot tell): its receiver,
+   * sync and tree threads and Paho's for its local connection (all named after it); its ZooKeeper
+   * client's threads are not told apart. Threads that ended are not counted.
+   */
+  public long cpuNanos() {
+    var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    if (!mx.isThreadCpuTimeSupported()) {
+      return -1;
+    }
+    long sum = 0;
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().endsWith("-" + config.name())) {
+        sum += Math.max(0, mx.getThreadCpuTime(t.threadId()));
+      }
+    }
+    return sum;
+  }
+
+  /** The topics this edge caches: those it holds entries for (paper Algorithm 1's scope). */
   public OverlayView view() {
     return tree.view();
   }
@@ -197,7 +221,49 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     if (fresh) {
       queueSync();
     }
-    TopicState t = tree.view().topics().get(topic);
+    TopicState t;
+    synchronized (waiting) {
+      java.util.ArrayDeque<MqttMessage> q = waiting.get(topic);
+      if (q != null) {
+        q.add(message); // behind the topic's earlier messages, whatever the view says by now
+        return;
+      }
+      t = tree.view().topics().get(topic);
+      // a topic the view does not show (its first message here): its entries decide, so its
+      // messages wait, in order, until its cache has loaded (without holding up other topics)
+      if (t == null && tree.whenLoaded(topic, worker, () -> releaseWaiting(topic))) {
+        waiting.put(topic, new java.util.ArrayDeque<>(List.of(message)));
+        return;
+      }
+    }
+    if (t == null) {
+      t = tree.loadedTopic(topic).orElse(null); // loaded, the view not rebuilt yet
+    }
+    send(topic, message, t);
+  }
+
+  /** The messages that waited for their topic's cache, in order (worker thread). */
+  private void releaseWaiting(String topic) {
+    while (true) {
+      MqttMessage m;
+      synchronized (waiting) {
+        java.util.ArrayDeque<MqttMessage> q = waiting.get(topic);
+        m = q == null ? null : q.poll();
+        if (m == null) {
+          waiting.remove(topic); // from now on onMessage sends directly
+          return;
+        }
+      }
+      counters.add("waited_for_topic");
+      send(topic, m, tree.loadedTopic(topic).orElse(null));
+    }
+  }
+
+  /**
+   * Sends one local message where the topic's entries say (Paho's thread, or the worker's for
+   * messages that waited for their topic; never both for one topic at once).
+   */
+  private void send(String topic, MqttMessage message, TopicState t) {
     boolean global = t != null && Relay.isGlobal(t, config.site());
     if (!global && (config.durable() == 0 || message.getQos() == 0)) {
       counters.add("kept_local"); // local topics never leave the site
@@ -245,7 +311,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   }
 
   /** Deadline topics take the direct path too, up to the admission limit (first come). */
-  private boolean admitted(String topic) {
+  private synchronized boolean admitted(String topic) {
     if (direct.contains(topic)) {
       return true;
     }
@@ -466,9 +532,26 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       return;
     }
     Set<EdgeInterest.Entry> desired;
+    boolean wildcards;
     synchronized (interest) {
-      desired = interest.desired(tree.view(), System.currentTimeMillis());
+      desired = interest.desired(tree.index(), System.currentTimeMillis());
+      wildcards = interest.hasWildcards();
     }
+    try {
+      tree.indexTopics(wildcards);
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "topic index", e);
+    }
+    // cache the topics of this edge's entries, and any it began to publish since desired()
+    tree.retainTopics(
+        () -> {
+          Set<String> topics = new HashSet<>();
+          desired.forEach(e -> topics.add(e.topic()));
+          synchronized (interest) {
+            topics.addAll(interest.publishedTopics());
+          }
+          return topics;
+        });
     byte[] data = ZnodeData.endpoint(new Endpoint(config.site(), address()));
     for (EdgeInterest.Entry e : desired) {
       if (!entries.containsKey(e)) {

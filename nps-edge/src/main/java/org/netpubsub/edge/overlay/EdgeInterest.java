@@ -45,8 +45,21 @@ public final class EdgeInterest {
     return Set.copyOf(filters);
   }
 
-  /** The entries to hold now; forgets publishers idle for longer than the idle time. */
-  public Set<Entry> desired(OverlayView view, long now) {
+  /** Topics published on within the idle time (as of the last {@link #desired}) or since. */
+  public Set<String> publishedTopics() {
+    return Set.copyOf(published.keySet());
+  }
+
+  /** True when some filter has a wildcard: the edge then needs the topic index to match it. */
+  public boolean hasWildcards() {
+    return filters.stream().anyMatch(f -> f.indexOf('+') >= 0 || f.indexOf('#') >= 0);
+  }
+
+  /**
+   * The entries to hold now; forgets publishers idle for longer than the idle time. {@code index}
+   * lists the tree's topics for wildcard filters (only whether a topic has publishers is used).
+   */
+  public Set<Entry> desired(OverlayView index, long now) {
     published.values().removeIf(t -> now - t > idleMillis);
     Set<Entry> out = new HashSet<>();
     published.keySet().forEach(t -> out.add(new Entry(t, ZnodePaths.Role.PUBLISHER)));
@@ -54,9 +67,9 @@ public final class EdgeInterest {
       if (f.indexOf('+') < 0 && f.indexOf('#') < 0) {
         out.add(new Entry(f, ZnodePaths.Role.SUBSCRIBER));
       } else {
-        for (Map.Entry<String, TopicState> t : view.topics().entrySet()) {
+        for (Map.Entry<String, TopicState> t : index.topics().entrySet()) {
           // only topics someone publishes: else this entry alone would keep the topic alive
-          if (!t.getValue().publishers().isEmpty() && TopicFilters.matches(f, t.getKey())) {
+          if (t.getValue().hasPublishers() && TopicFilters.matches(f, t.getKey())) {
             out.add(new Entry(t.getKey(), ZnodePaths.Role.SUBSCRIBER));
           }
         }

@@ -9,83 +9,191 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 
 /**
- * The paper's coordination-layer experiment (§3.3.2, Figures 6c and 6f): N subscribers join at
- * once, each one ephemeral entry {@code /topics/<t>/sub/<edge>-<i>} created by one of {@code edges}
- * clients that each watch the tree with a CuratorCache, as edge brokers do. Measures each create's
- * response time as the client sees it (queueing included), and the server's znode and watch counts
- * ({@code mntr}). Each round runs in its own namespace.
+ * The paper's coordination-layer experiment (§3.3.2, Figures 6c and 6f) with the overlay's own
+ * watchers: {@code routingBrokers} real {@link RoutingBroker}s (index, leader, assigned-topic
+ * caches) and {@code edges} edge clients that each cache the {@code interest} topics (of {@code
+ * topics}) their subscribers use, as an edge broker does. N subscribers then join, each one
+ * ephemeral entry {@code /topics/<t>/sub/<edge>-<i>} (the paper's load: a znode per endpoint; a
+ * real edge broker writes one per topic). The joins are fired at once ({@code rate} 0) or paced at
+ * {@code rate} per second. Measures each create's response time as the client sees it (queueing
+ * included), the server's own latencies, reads, znodes and watches ({@code mntr}), and how long
+ * until the routing brokers' caches show every new entry. Unless {@code freshTopics}, the topics
+ * exist beforehand (a publisher entry each, assigned, cached): subscribers join a running system,
+ * as in the paper, where publishers were up first. Each round runs in its own namespace.
  */
 public final class JoinBenchmark {
-  /** One round's result; latencies in milliseconds. */
-  public record Result(
+  /** One round's settings. */
+  public record Setup(
       int subscribers,
       int edges,
       int topics,
+      int interest,
+      int routingBrokers,
+      double rate,
+      boolean freshTopics) {
+    public Setup {
+      if (subscribers < 1 || edges < 1 || topics < 1 || interest < 1 || routingBrokers < 0) {
+        throw new IllegalArgumentException(
+            "subscribers, edges, topics, interest >= 1 and routing brokers >= 0");
+      }
+      if (rate < 0) {
+        throw new IllegalArgumentException("rate must be >= 0 (0: all at once)");
+      }
+      interest = Math.min(interest, topics);
+    }
+  }
+
+  /** One round's result; latencies in milliseconds. */
+  public record Result(
+      Setup setup,
       double p50,
       double p99,
       double max,
       long znodes, // added by this round
       long watches,
       double seconds,
+      double assignedSeconds, // first join to every topic assigned (-1: no routing brokers)
+      double visibleSeconds, // first join to every entry in its routing broker's cache (-1: none)
+      double serverAvg,
       double serverUpdateP50,
       double serverUpdateP99,
       double serverReadP99,
-      long serverReads) {}
+      long serverReads,
+      long serverUpdates) {}
 
   private JoinBenchmark() {}
 
-  public static Result run(
-      String connect, InetSocketAddress server, int subscribers, int edges, int topics)
-      throws Exception {
-    String ns = "joinbench-" + subscribers + "-" + System.nanoTime();
+  /** The topics edge {@code e} subscribes to: {@code interest} of them, the same every run. */
+  static int[] interestOf(int e, Setup s) {
+    List<Integer> all = new ArrayList<>();
+    for (int t = 0; t < s.topics(); t++) {
+      all.add(t);
+    }
+    java.util.Collections.shuffle(all, new Random(1000L + e));
+    return all.subList(0, s.interest()).stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  public static Result run(String connect, InetSocketAddress server, Setup s) throws Exception {
+    String ns = "joinbench-" + s.subscribers() + "-" + System.nanoTime();
+    List<AutoCloseable> open = new ArrayList<>();
     List<CuratorFramework> clients = new ArrayList<>();
-    List<CuratorCache> caches = new ArrayList<>();
     try {
-      for (int e = 0; e < edges; e++) {
-        CuratorFramework c =
-            CuratorFrameworkFactory.builder()
-                .connectString(connect)
-                .namespace(ns)
-                .sessionTimeoutMs(30_000)
-                .retryPolicy(new ExponentialBackoffRetry(50, 5))
-                .build();
-        c.start();
-        c.blockUntilConnected(30, TimeUnit.SECONDS);
-        c.create().creatingParentContainersIfNeeded().forPath(ZnodePaths.TOPICS + "/e" + e);
-        c.delete().forPath(ZnodePaths.TOPICS + "/e" + e);
-        CuratorCache cache = CuratorCache.build(c, ZnodePaths.TOPICS);
-        cache.start();
+      List<RoutingBroker> brokers = new ArrayList<>();
+      for (int r = 0; r < s.routingBrokers(); r++) {
+        RoutingBroker rb =
+            RoutingBroker.start(
+                "rb" + r,
+                client(connect, ns),
+                new InetSocketAddress("127.0.0.1", 0),
+                AssignmentStrategy.TOPIC_COUNT);
+        brokers.add(rb);
+        open.add(rb);
+      }
+      int[][] interest = new int[s.edges()][];
+      List<OverlayTree> trees = new ArrayList<>();
+      for (int e = 0; e < s.edges(); e++) {
+        CuratorFramework c = client(connect, ns);
         clients.add(c);
-        caches.add(cache);
+        open.add(c);
+        OverlayTree tree = new OverlayTree(c, "bench-e" + e, false);
+        open.add(tree);
+        interest[e] = interestOf(e, s);
+        Set<String> topics = new HashSet<>();
+        for (int t : interest[e]) {
+          topics.add(topicName(t));
+        }
+        tree.retainTopics(() -> topics); // as an edge does in the sync that creates its entries
+        trees.add(tree);
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!brokers.isEmpty() && brokers.stream().noneMatch(RoutingBroker::isLeader)) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException("no routing broker took the lead in 60 s");
+        }
+        Thread.sleep(10); // a benchmark, not a test: waiting for the election is its setup
+      }
+      Set<String> all = new HashSet<>();
+      for (int[] mine : interest) {
+        for (int t : mine) {
+          all.add(topicName(t));
+        }
+      }
+      if (!s.freshTopics()) {
+        CuratorFramework publisher = client(connect, ns);
+        open.add(publisher);
+        CountDownLatch created = new CountDownLatch(all.size());
+        for (String t : all) {
+          publisher
+              .create()
+              .creatingParentContainersIfNeeded()
+              .withMode(CreateMode.EPHEMERAL)
+              .inBackground((c, event) -> created.countDown())
+              .forPath(
+                  ZnodePaths.endpoint(t, ZnodePaths.Role.PUBLISHER, "publisher"),
+                  entryData("publisher", 0));
+        }
+        if (!created.await(120, TimeUnit.SECONDS)) {
+          throw new IOException("publisher entries not created in 120 s");
+        }
+        while (!brokers.isEmpty() && !allAssigned(brokers, all)) {
+          if (System.nanoTime() > deadline) {
+            throw new IOException("topics not assigned in 60 s");
+          }
+          Thread.sleep(10);
+        }
+        while (entriesSeen(brokers, ZnodePaths.Role.PUBLISHER)
+                < (brokers.isEmpty() ? 0 : all.size())
+            || trees.stream().anyMatch(t -> t.view().topics().size() < s.interest())) {
+          if (System.nanoTime() > deadline) {
+            throw new IOException(
+                "caches not loaded in 60 s: the routing brokers hold "
+                    + entriesSeen(brokers, ZnodePaths.Role.PUBLISHER)
+                    + " of "
+                    + all.size()
+                    + " publisher entries, edges hold "
+                    + trees.stream().map(t -> t.view().topics().size()).toList()
+                    + " topics");
+          }
+          Thread.sleep(10);
+        }
       }
       fourLetters(server, "srst"); // the server's latency summaries count this round only
-      long before = Long.parseLong(mntr(server).getOrDefault("zk_znode_count", "0"));
-      long[] latency = new long[subscribers];
-      CountDownLatch done = new CountDownLatch(subscribers);
+      Map<String, String> m0 = mntr(server);
+      long before = Long.parseLong(m0.getOrDefault("zk_znode_count", "0"));
+      long[] latency = new long[s.subscribers()];
+      CountDownLatch done = new CountDownLatch(s.subscribers());
       AtomicInteger failed = new AtomicInteger();
+      Set<String> used = new HashSet<>();
       long start = System.nanoTime();
-      for (int i = 0; i < subscribers; i++) {
-        int edge = i % edges;
+      for (int i = 0; i < s.subscribers(); i++) {
+        int edge = i % s.edges();
+        int[] mine = interest[edge];
+        String topic = topicName(mine[(i / s.edges()) % mine.length]);
+        used.add(topic);
         String path =
-            ZnodePaths.TOPICS
-                + "/"
-                + ZnodePaths.encodeTopic("t/" + (i % topics))
-                + "/sub/edge"
-                + edge
-                + "-"
-                + i;
+            ZnodePaths.endpoint(topic, ZnodePaths.Role.SUBSCRIBER, "edge" + edge + "-" + i);
+        if (s.rate() > 0) {
+          long due = start + (long) (i * 1e9 / s.rate());
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            LockSupport.parkNanos(wait);
+          }
+        }
         int index = i;
         long sent = System.nanoTime();
         clients
@@ -101,7 +209,7 @@ public final class JoinBenchmark {
                   }
                   done.countDown();
                 })
-            .forPath(path);
+            .forPath(path, entryData("site" + edge, 1 + edge));
       }
       if (!done.await(300, TimeUnit.SECONDS)) {
         throw new IOException("joins did not complete in 300 s");
@@ -110,41 +218,123 @@ public final class JoinBenchmark {
       if (failed.get() > 0) {
         throw new IOException(failed.get() + " joins failed");
       }
+      double assigned = -1;
+      double visible = -1;
+      if (!brokers.isEmpty()) {
+        while (!allAssigned(brokers, used)) {
+          if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(300)) {
+            throw new IOException("topics not all assigned in 300 s");
+          }
+          Thread.sleep(2);
+        }
+        assigned = (System.nanoTime() - start) / 1e9;
+        while (entriesSeen(brokers, ZnodePaths.Role.SUBSCRIBER) < s.subscribers()) {
+          if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(300)) {
+            throw new IOException("entries not all seen by the routing brokers in 300 s");
+          }
+          Thread.sleep(2);
+        }
+        visible = (System.nanoTime() - start) / 1e9;
+      }
       Map<String, String> mntr = mntr(server);
       Arrays.sort(latency);
+      int n = s.subscribers();
       return new Result(
-          subscribers,
-          edges,
-          topics,
-          latency[(int) (subscribers * 0.50)] / 1e6,
-          latency[Math.min(subscribers - 1, (int) Math.ceil(subscribers * 0.99) - 1)] / 1e6,
-          latency[subscribers - 1] / 1e6,
+          s,
+          latency[(int) (n * 0.50)] / 1e6,
+          latency[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)] / 1e6,
+          latency[n - 1] / 1e6,
           Long.parseLong(mntr.getOrDefault("zk_znode_count", "-1")) - before,
           Long.parseLong(mntr.getOrDefault("zk_watch_count", "-1")),
           seconds,
+          assigned,
+          visible,
+          Double.parseDouble(mntr.getOrDefault("zk_avg_latency", "-1")),
           Double.parseDouble(mntr.getOrDefault("zk_p50_updatelatency", "-1")),
           Double.parseDouble(mntr.getOrDefault("zk_p99_updatelatency", "-1")),
           Double.parseDouble(mntr.getOrDefault("zk_p99_readlatency", "-1")),
-          Long.parseLong(mntr.getOrDefault("zk_cnt_readlatency", "-1")));
+          Long.parseLong(mntr.getOrDefault("zk_cnt_readlatency", "-1")),
+          Long.parseLong(mntr.getOrDefault("zk_cnt_updatelatency", "-1")));
     } finally {
-      caches.forEach(CuratorCache::close);
-      clients.forEach(CuratorFramework::close);
+      java.util.Collections.reverse(open);
+      for (AutoCloseable c : open) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          // keep closing the rest
+        }
+      }
     }
+  }
+
+  /** What an edge writes into its entries: its site and datagram address. */
+  private static byte[] entryData(String site, int port) {
+    return ZnodeData.endpoint(new Endpoint(site, new InetSocketAddress("127.0.0.1", port)));
+  }
+
+  private static String topicName(int t) {
+    return "t/" + t;
+  }
+
+  /** True once the leader's index shows every used topic assigned. */
+  private static boolean allAssigned(List<RoutingBroker> brokers, Set<String> topics) {
+    for (RoutingBroker rb : brokers) {
+      if (rb.isLeader()) {
+        OverlayView index = rb.index();
+        return topics.stream()
+            .allMatch(t -> index.topic(t).flatMap(TopicState::assignment).isPresent());
+      }
+    }
+    return false;
+  }
+
+  /** Entries of {@code role} the routing brokers' topic caches hold, over their assigned topics. */
+  private static long entriesSeen(List<RoutingBroker> brokers, ZnodePaths.Role role) {
+    long n = 0;
+    for (RoutingBroker rb : brokers) {
+      OverlayView v = rb.view();
+      for (var e : v.topics().entrySet()) {
+        boolean mine =
+            e.getValue().assignment().filter(a -> a.broker().equals(rb.name())).isPresent();
+        if (mine) {
+          n +=
+              role == ZnodePaths.Role.PUBLISHER
+                  ? e.getValue().publishers().size()
+                  : e.getValue().subscribers().size();
+        }
+      }
+    }
+    return n;
+  }
+
+  private static CuratorFramework client(String connect, String namespace)
+      throws InterruptedException, IOException {
+    CuratorFramework c =
+        CuratorFrameworkFactory.builder()
+            .connectString(connect)
+            .namespace(namespace)
+            .sessionTimeoutMs(30_000)
+            .retryPolicy(new ExponentialBackoffRetry(50, 5))
+            .build();
+    c.start();
+    if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
+      c.close();
+      throw new IOException("cannot reach ZooKeeper at " + connect);
+    }
+    return c;
   }
 
   /** ZooKeeper's {@code mntr} four-letter word as key → value. */
   public static Map<String, String> mntr(InetSocketAddress server) throws IOException {
     String text = fourLetters(server, "mntr");
-    {
-      Map<String, String> out = new HashMap<>();
-      for (String line : text.split("\n")) {
-        String[] kv = line.split("\t", 2);
-        if (kv.length == 2) {
-          out.put(kv[0].strip(), kv[1].strip());
-        }
+    Map<String, String> out = new HashMap<>();
+    for (String line : text.split("\n")) {
+      String[] kv = line.split("\t", 2);
+      if (kv.length == 2) {
+        out.put(kv[0].strip(), kv[1].strip());
       }
-      return out;
     }
+    return out;
   }
 
   private static String fourLetters(InetSocketAddress server, String word) throws IOException {

@@ -2,8 +2,11 @@ package org.netpubsub.edge.overlay;
 
 import java.io.Closeable;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,22 +24,66 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
 
 /**
- * The overlay tree as every broker watches it: one {@link CuratorCache} on {@code /topics} and one
- * on {@code /brokers}. Each change marks the view stale; one thread rebuilds it (bursts of events
- * coalesce into one rebuild) and hands it to the listeners, in order, on that thread.
+ * The part of the overlay tree one broker watches (paper Algorithm 1; docs/overlay.md, <i>What each
+ * role watches</i>):
+ *
+ * <ul>
+ *   <li><b>topic caches</b>: one {@link CuratorCache} per topic the broker has business with
+ *       ({@link #retainTopics}, {@link #awaitTopic}): the topic's assignment and all its endpoint
+ *       entries. An endpoint joining a topic costs reads only at the brokers caching that topic.
+ *   <li><b>the topic index</b> (routing brokers; edges with wildcard filters): every topic's
+ *       assignment and whether its {@code pub}/{@code sub} containers exist, but not the entries
+ *       under them — a depth-limited tree of one-shot watches, so an endpoint joining an existing
+ *       topic costs the index nothing. The leader assigns from it, a routing broker finds the
+ *       topics assigned to it, a wildcard finds the topics it matches.
+ *   <li><b>{@code /brokers}</b> (routing brokers): the live routing brokers.
+ * </ul>
+ *
+ * Each change marks the views stale; one thread rebuilds them (bursts coalesce) and hands {@link
+ * #view} (cached topics, brokers) to the listeners, in order, on that thread; {@link #index} is
+ * rebuilt with it.
  */
+// TreeCache is deprecated for CuratorCache, but only TreeCache limits the depth it watches: a
+// CuratorCache's persistent recursive watch reports (and re-reads) every endpoint of every topic
+@SuppressWarnings("deprecation")
 final class OverlayTree implements Closeable {
   private static final Logger LOG = Logger.getLogger(OverlayTree.class.getName());
+  private static final int INDEX_DEPTH = 2; // /topics/<t>/pub|sub, not the entries under them
 
-  private final CuratorCache topics;
-  private final CuratorCache brokers;
+  private final CuratorFramework client;
+  private final String owner;
+  private final CuratorCache brokers; // null at edges
   private final ExecutorService updater;
   private final AtomicBoolean stale = new AtomicBoolean();
   private final List<Consumer<OverlayView>> listeners = new CopyOnWriteArrayList<>();
-  private final CountDownLatch initialized = new CountDownLatch(2);
+  private final Object lock = new Object(); // guards topics and index
+  private final Map<String, TopicCache> topics = new HashMap<>();
+  private org.apache.curator.framework.recipes.cache.TreeCache index;
   private volatile OverlayView view = OverlayView.EMPTY;
+  private volatile OverlayView indexView = OverlayView.EMPTY;
+  private volatile boolean closed;
 
-  OverlayTree(CuratorFramework client, String owner) throws Exception {
+  /** One topic's cache and its parsed part of the view, re-parsed only when it changed. */
+  private static final class TopicCache {
+    final CuratorCache cache;
+    // completed once the cache has loaded, or when it is dropped before that
+    final java.util.concurrent.CompletableFuture<Void> loaded =
+        new java.util.concurrent.CompletableFuture<>();
+    volatile boolean dirty = true;
+    OverlayView part = OverlayView.EMPTY; // the updater's
+
+    TopicCache(CuratorCache cache) {
+      this.cache = cache;
+    }
+  }
+
+  // the index's parts by (raw) topic name, re-parsed for the names its events touched
+  private final Map<String, OverlayView> indexParts = new HashMap<>(); // the updater's
+  private final Set<String> indexDirty = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean indexAllDirty = new AtomicBoolean(true);
+
+  /** {@code routing}: also watch {@code /brokers} and the topic index (routing brokers). */
+  OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
     for (String root : List.of(ZnodePaths.TOPICS, ZnodePaths.BROKERS)) {
       try {
         client.create().creatingParentsIfNeeded().forPath(root);
@@ -43,44 +91,229 @@ final class OverlayTree implements Closeable {
         // another broker made it
       }
     }
+    this.client = client;
+    this.owner = owner;
     this.updater =
         Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("nps-overlay-tree-" + owner).factory());
-    this.topics = CuratorCache.build(client, ZnodePaths.TOPICS);
-    this.brokers = CuratorCache.build(client, ZnodePaths.BROKERS);
-    for (CuratorCache c : List.of(topics, brokers)) {
-      c.listenable()
-          .addListener(
-              CuratorCacheListener.builder()
-                  .forAll((type, before, after) -> changed())
-                  .forInitialized(
-                      () -> {
-                        initialized.countDown();
-                        changed();
-                      })
-                  .build());
+    this.brokers = routing ? CuratorCache.build(client, ZnodePaths.BROKERS) : null;
+    if (routing) {
+      brokers.listenable().addListener(listener(null, null));
+      synchronized (lock) {
+        index = newIndex();
+      }
     }
+  }
+
+  private CuratorCacheListener listener(
+      TopicCache topic, java.util.concurrent.CompletableFuture<Void> loaded) {
+    return CuratorCacheListener.builder()
+        .forAll(
+            (type, before, after) -> {
+              if (topic != null) {
+                topic.dirty = true;
+              }
+              changed();
+            })
+        .forInitialized(
+            () -> {
+              if (topic != null) {
+                topic.dirty = true;
+              }
+              if (loaded != null) {
+                loaded.complete(null);
+              }
+              changed();
+            })
+        .build();
   }
 
   void addListener(Consumer<OverlayView> l) {
     listeners.add(l);
   }
 
-  void start(long timeoutMillis) throws InterruptedException {
-    topics.start();
+  /** Starts the {@code /brokers} cache and the index (routing brokers) and waits for both. */
+  void start(long timeoutMillis) throws Exception {
+    if (brokers == null) {
+      changed();
+      return;
+    }
+    CountDownLatch ready = new CountDownLatch(2);
+    brokers
+        .listenable()
+        .addListener(CuratorCacheListener.builder().forInitialized(ready::countDown).build());
+    index
+        .getListenable()
+        .addListener(
+            (c, e) -> {
+              if (e.getType()
+                  == org.apache.curator.framework.recipes.cache.TreeCacheEvent.Type.INITIALIZED) {
+                ready.countDown();
+              }
+            });
     brokers.start();
-    if (!initialized.await(timeoutMillis, TimeUnit.MILLISECONDS)) {
+    index.start();
+    if (!ready.await(timeoutMillis, TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException("the overlay tree did not load in " + timeoutMillis + " ms");
     }
   }
 
+  /** The cached topics (with their entries) and, at routing brokers, the live brokers. */
   OverlayView view() {
     return view;
+  }
+
+  /** The topic index: every topic's assignment and containers, no entries; and the brokers. */
+  OverlayView index() {
+    return indexView;
   }
 
   /** Rebuilds and notifies now (periodic work such as publisher idle expiry). */
   void touch() {
     changed();
+  }
+
+  /** Turns the topic index on or off (an edge needs it while it has wildcard filters). */
+  void indexTopics(boolean on) throws Exception {
+    synchronized (lock) {
+      if (closed || on == (index != null)) {
+        return;
+      }
+      if (on) {
+        index = newIndex();
+        indexAllDirty.set(true);
+        index.start();
+      } else {
+        index.close();
+        index = null;
+      }
+    }
+    changed();
+  }
+
+  private org.apache.curator.framework.recipes.cache.TreeCache newIndex() {
+    var t =
+        org.apache.curator.framework.recipes.cache.TreeCache.newBuilder(client, ZnodePaths.TOPICS)
+            .setMaxDepth(INDEX_DEPTH)
+            .setExecutor(Thread.ofPlatform().daemon().name("nps-overlay-index-" + owner).factory())
+            .build();
+    t.getListenable()
+        .addListener(
+            (c, e) -> {
+              String[] parts =
+                  e.getData() == null ? new String[0] : e.getData().getPath().split("/");
+              if (parts.length >= 3) { // /topics/<t>...
+                indexDirty.add(parts[2]);
+              } else {
+                indexAllDirty.set(true); // the root, or a connection event
+              }
+              changed();
+            });
+    return t;
+  }
+
+  /**
+   * Caches exactly the topics {@code wanted} names, evaluated under the lock {@link #awaitTopic}
+   * and {@link #whenLoaded} take: a topic a caller started to wait for before is in the set it
+   * computes, or its cache is started after.
+   */
+  void retainTopics(Supplier<Set<String>> wanted) {
+    boolean changed = false;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      Set<String> keep = wanted.get();
+      for (var it = topics.entrySet().iterator(); it.hasNext(); ) {
+        var e = it.next();
+        if (!keep.contains(e.getKey())) {
+          e.getValue().cache.close();
+          e.getValue().loaded.complete(null);
+          it.remove();
+          changed = true;
+        }
+      }
+      for (String t : keep) {
+        if (!topics.containsKey(t)) {
+          cache(t);
+          changed = true;
+        }
+      }
+    }
+    if (changed) {
+      changed();
+    }
+  }
+
+  /**
+   * The topic as its cache holds it, caching it first if needed (until the next {@link
+   * #retainTopics} leaves it out) and waiting up to {@code timeoutMillis} for the cache to load;
+   * empty when the topic does not exist (or did not load in time). For the first message of a topic
+   * a broker has not cached: the decision needs the topic's entries, which the view may not show
+   * yet.
+   */
+  Optional<TopicState> awaitTopic(String topic, long timeoutMillis) throws InterruptedException {
+    TopicCache c;
+    synchronized (lock) {
+      if (closed) {
+        return Optional.empty();
+      }
+      c = topics.get(topic);
+      if (c == null) {
+        c = cache(topic);
+      }
+    }
+    try {
+      c.loaded.get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      return Optional.empty();
+    }
+    return parse(c.cache).topic(topic);
+  }
+
+  /**
+   * The topic as its cache holds it now, if the cache has loaded; empty if not cached, not loaded
+   * yet, or the topic does not exist.
+   */
+  Optional<TopicState> loadedTopic(String topic) {
+    TopicCache c;
+    synchronized (lock) {
+      c = topics.get(topic);
+    }
+    return c != null && c.loaded.isDone() ? parse(c.cache).topic(topic) : Optional.empty();
+  }
+
+  /**
+   * Caches the topic if needed (until the next {@link #retainTopics} leaves it out) and runs {@code
+   * onLoaded} on {@code executor} once its cache has loaded (or was dropped first). Returns false,
+   * running nothing, when the cache has loaded already. For a first message that must not block its
+   * thread while the topic loads.
+   */
+  boolean whenLoaded(String topic, java.util.concurrent.Executor executor, Runnable onLoaded) {
+    TopicCache c;
+    synchronized (lock) {
+      if (closed) {
+        return false;
+      }
+      c = topics.get(topic);
+      if (c == null) {
+        c = cache(topic);
+      }
+    }
+    if (c.loaded.isDone()) {
+      return false;
+    }
+    c.loaded.thenRunAsync(onLoaded, executor);
+    return true;
+  }
+
+  private TopicCache cache(String topic) {
+    CuratorCache cache = CuratorCache.build(client, ZnodePaths.topic(topic));
+    TopicCache c = new TopicCache(cache);
+    cache.listenable().addListener(listener(c, c.loaded));
+    topics.put(topic, c);
+    cache.start();
+    return c;
   }
 
   private void changed() {
@@ -93,19 +326,44 @@ final class OverlayTree implements Closeable {
     }
   }
 
+  private static void collect(
+      CuratorCache c, Map<String, byte[]> nodes, Map<String, Integer> versions) {
+    c.stream()
+        .forEach(
+            (ChildData d) -> {
+              nodes.put(d.getPath(), d.getData());
+              versions.put(d.getPath(), d.getStat() != null ? d.getStat().getVersion() : -1);
+            });
+  }
+
   private void rebuild() {
     stale.set(false);
-    Map<String, byte[]> nodes = new HashMap<>();
+    Map<String, byte[]> brokerNodes = new HashMap<>();
     Map<String, Integer> versions = new HashMap<>();
-    for (CuratorCache c : List.of(topics, brokers)) {
-      c.stream()
-          .forEach(
-              (ChildData d) -> {
-                nodes.put(d.getPath(), d.getData());
-                versions.put(d.getPath(), d.getStat() != null ? d.getStat().getVersion() : -1);
-              });
+    if (brokers != null) {
+      collect(brokers, brokerNodes, versions);
     }
-    OverlayView v = OverlayView.of(nodes, p -> versions.getOrDefault(p, -1));
+    OverlayView brokerPart = OverlayView.of(brokerNodes, p -> versions.getOrDefault(p, -1));
+    List<OverlayView> topicParts = new java.util.ArrayList<>();
+    synchronized (lock) {
+      for (TopicCache c : topics.values()) {
+        if (!c.loaded.isDone()) {
+          continue; // half loaded, a topic may show its node without its entries: not yet
+        }
+        if (c.dirty) {
+          c.dirty = false; // before reading: a change from now on marks it again
+          c.part = parse(c.cache);
+        }
+        topicParts.add(c.part);
+      }
+      if (index == null) {
+        indexParts.clear();
+      } else {
+        refreshIndexParts();
+      }
+    }
+    OverlayView v = merge(brokerPart, topicParts);
+    indexView = merge(brokerPart, indexParts.values());
     view = v;
     for (Consumer<OverlayView> l : listeners) {
       try {
@@ -116,10 +374,87 @@ final class OverlayTree implements Closeable {
     }
   }
 
+  /** Re-parses the index's topics its events touched (all of them after a root event). */
+  private void refreshIndexParts() {
+    Set<String> names;
+    if (indexAllDirty.getAndSet(false)) {
+      indexDirty.clear();
+      Map<String, ChildData> children = index.getCurrentChildren(ZnodePaths.TOPICS);
+      names = children == null ? Set.of() : children.keySet();
+      indexParts.keySet().retainAll(names);
+    } else {
+      names = new HashSet<>();
+      for (var it = indexDirty.iterator(); it.hasNext(); ) {
+        names.add(it.next());
+        it.remove();
+      }
+    }
+    for (String name : names) {
+      Map<String, byte[]> nodes = new HashMap<>();
+      Map<String, Integer> versions = new HashMap<>();
+      String path = ZnodePaths.TOPICS + "/" + name;
+      ChildData d = index.getCurrentData(path);
+      if (d == null) {
+        indexParts.remove(name);
+        continue;
+      }
+      nodes.put(path, d.getData());
+      versions.put(path, d.getStat() != null ? d.getStat().getVersion() : -1);
+      collectIndex(index, path, nodes, versions);
+      indexParts.put(name, OverlayView.of(nodes, p -> versions.getOrDefault(p, -1)));
+    }
+  }
+
+  private static OverlayView parse(CuratorCache c) {
+    Map<String, byte[]> nodes = new HashMap<>();
+    Map<String, Integer> versions = new HashMap<>();
+    collect(c, nodes, versions);
+    return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1));
+  }
+
+  private static OverlayView merge(
+      OverlayView brokerPart, java.util.Collection<OverlayView> topicParts) {
+    java.util.TreeMap<String, TopicState> all = new java.util.TreeMap<>();
+    int malformed = brokerPart.malformed();
+    for (OverlayView p : topicParts) {
+      all.putAll(p.topics());
+      malformed += p.malformed();
+    }
+    return new OverlayView(all, brokerPart.brokers(), malformed);
+  }
+
+  private static void collectIndex(
+      org.apache.curator.framework.recipes.cache.TreeCache t,
+      String path,
+      Map<String, byte[]> nodes,
+      Map<String, Integer> versions) {
+    Map<String, ChildData> children = t.getCurrentChildren(path);
+    if (children == null) {
+      return;
+    }
+    for (Map.Entry<String, ChildData> c : children.entrySet()) {
+      String p = path + "/" + c.getKey();
+      ChildData d = c.getValue();
+      nodes.put(p, d.getData());
+      versions.put(p, d.getStat() != null ? d.getStat().getVersion() : -1);
+      collectIndex(t, p, nodes, versions);
+    }
+  }
+
   @Override
   public void close() {
-    topics.close();
-    brokers.close();
+    synchronized (lock) {
+      closed = true;
+      topics.values().forEach(c -> c.cache.close());
+      topics.clear();
+      if (index != null) {
+        index.close();
+        index = null;
+      }
+    }
+    if (brokers != null) {
+      brokers.close();
+    }
     updater.shutdownNow();
   }
 }

@@ -36,6 +36,8 @@ public record OverlayView(
     Map<String, Optional<Assignment>> assigned = new HashMap<>();
     Map<String, Map<String, Endpoint>> pubs = new HashMap<>();
     Map<String, Map<String, Endpoint>> subs = new HashMap<>();
+    java.util.Set<String> pubNodes = new java.util.HashSet<>();
+    java.util.Set<String> subNodes = new java.util.HashSet<>();
     TreeMap<String, BrokerInfo> brokers = new TreeMap<>();
     int malformed = 0;
     for (Map.Entry<String, byte[]> n : nodes.entrySet()) {
@@ -58,8 +60,11 @@ public record OverlayView(
           } else if (parts.length == 5 && parts[3].equals(ZnodePaths.SUB)) {
             subs.computeIfAbsent(topic, k -> new HashMap<>())
                 .put(ZnodePaths.checkName(parts[4]), ZnodeData.endpoint(data));
-          } else if (!(parts.length == 4 && (parts[3].equals("pub") || parts[3].equals("sub")))
-              && parts.length != 3) {
+          } else if (parts.length == 4 && parts[3].equals(ZnodePaths.PUB)) {
+            pubNodes.add(topic);
+          } else if (parts.length == 4 && parts[3].equals(ZnodePaths.SUB)) {
+            subNodes.add(topic);
+          } else if (parts.length != 3) {
             malformed++;
           }
         }
@@ -75,7 +80,9 @@ public record OverlayView(
               t.getValue(),
               topicVersions.getOrDefault(t.getKey(), -1),
               pubs.getOrDefault(t.getKey(), Map.of()),
-              subs.getOrDefault(t.getKey(), Map.of())));
+              subs.getOrDefault(t.getKey(), Map.of()),
+              pubNodes.contains(t.getKey()),
+              subNodes.contains(t.getKey())));
     }
     return new OverlayView(topics, brokers, malformed);
   }

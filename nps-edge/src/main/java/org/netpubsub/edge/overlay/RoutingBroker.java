@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,9 @@ public final class RoutingBroker implements Closeable {
   private final OverlayTree tree;
   private final AssignmentStrategy strategy;
   private final Counters counters = new Counters();
+  private static final long RELAYED_KEPT_MS = 60_000;
+  private static final long TOPIC_LOAD_MS = 2_000;
+  private final Map<String, Long> relayedAt = new ConcurrentHashMap<>(); // topic -> last datagram
   private final Thread relay;
   private final ScheduledExecutorService rates;
   private volatile boolean closed;
@@ -61,7 +67,7 @@ public final class RoutingBroker implements Closeable {
     this.client = client;
     this.socket = socket;
     this.strategy = strategy;
-    this.tree = new OverlayTree(client, name);
+    this.tree = new OverlayTree(client, name, true);
     this.registration =
         new PersistentNode(
             client,
@@ -154,17 +160,47 @@ public final class RoutingBroker implements Closeable {
     return counters.snapshot();
   }
 
+  /** The topics this broker caches (its assigned and recently relayed ones) and the brokers. */
   public OverlayView view() {
     return tree.view();
   }
 
+  /** The topic index: every topic's assignment, no entries (what the leader assigns from). */
+  public OverlayView index() {
+    return tree.index();
+  }
+
   // ---- the leader (the tree's thread) ----
 
+  /**
+   * The topics this broker caches in full (Algorithm 1's endpoint caches): those assigned to it,
+   * and those it relayed within {@link #RELAYED_KEPT_MS} (an edge may follow a new assignment
+   * before this broker's index shows it, and a broker that lost a topic still gets its stragglers).
+   */
+  private Set<String> wantedTopics() {
+    long now = System.currentTimeMillis();
+    relayedAt.values().removeIf(t -> now - t > RELAYED_KEPT_MS);
+    Set<String> out = new HashSet<>(relayedAt.keySet());
+    tree.index()
+        .topics()
+        .forEach(
+            (t, s) -> {
+              if (s.assignment().filter(a -> a.broker().equals(name)).isPresent()) {
+                out.add(t);
+              }
+            });
+    return out;
+  }
+
   private void onTree(OverlayView view) {
-    if (closed || !latch.hasLeadership()) {
+    if (closed) {
       return;
     }
-    List<Assignment.Change> plan = Reconciler.plan(view, strategy);
+    tree.retainTopics(this::wantedTopics);
+    if (!latch.hasLeadership()) {
+      return;
+    }
+    List<Assignment.Change> plan = Reconciler.plan(tree.index(), strategy);
     for (Assignment.Change c : plan) {
       try {
         client
@@ -200,10 +236,21 @@ public final class RoutingBroker implements Closeable {
       return;
     }
     var topic = tree.view().topic(m.topic());
+    if (topic.isEmpty() && tree.index().topics().containsKey(m.topic())) {
+      // a topic not cached yet (the index knows every topic, so junk names cache nothing)
+      relayedAt.put(m.topic(), System.currentTimeMillis()); // before awaitTopic: see retainTopics
+      try {
+        topic = tree.awaitTopic(m.topic(), TOPIC_LOAD_MS); // not cached yet: load it now
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
     if (topic.isEmpty()) {
       counters.drop("unknown_topic");
       return;
     }
+    relayedAt.put(m.topic(), System.currentTimeMillis());
     List<Endpoint> targets = Relay.targets(topic.get(), m.origin());
     if (targets.isEmpty()) {
       counters.drop("no_remote_subscribers");

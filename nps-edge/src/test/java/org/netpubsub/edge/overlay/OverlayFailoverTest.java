@@ -43,7 +43,7 @@ class OverlayFailoverTest {
           "r/1 on rb1 with rome's entry at paris",
           T,
           () ->
-              a.view()
+              f.tree()
                   .topic("r/1")
                   .filter(t -> t.subscribers().containsKey("rome"))
                   .flatMap(TopicState::assignment)
@@ -61,13 +61,13 @@ class OverlayFailoverTest {
         LockSupport.parkNanos(5_000_000); // the stream's pace, 200 messages/s
       }
       poll("all " + total + " at rome", T, () -> sub.received().size() >= total);
-      poll("reassigned", T, () -> !assignedTo(a, "r/1").equals("rb1"));
+      poll("reassigned", T, () -> !assignedTo(f, "r/1").equals("rb1"));
 
       List<TestClient.Received> got = sub.received();
       assertThat(got).hasSize(total); // nothing lost, no duplicate
       assertThat(new HashSet<>(got.stream().map(TestClient.Received::payload).toList()))
           .hasSize(total);
-      assertThat(assignedTo(a, "r/1")).isIn("rb2", "rb9");
+      assertThat(assignedTo(f, "r/1")).isIn("rb2", "rb9");
       assertThat(b.counters().getOrDefault("recovered", 0L)).isPositive(); // NACKs did the work
       assertThat(a.counters().getOrDefault("retransmitted", 0L)).isPositive();
       long gap = maxGapAfter(sub.arrivals(), crashedAt);
@@ -87,7 +87,7 @@ class OverlayFailoverTest {
       RoutingBroker rb2 = f.routingBroker("rb2");
       Mosquitto ma = f.mosquitto();
       Mosquitto mb = f.mosquitto();
-      EdgeBroker a = f.edge("paris", ma);
+      f.edge("paris", ma);
       f.edge("rome", mb);
       TestClient sub = f.mqttClient(mb, "sub");
       List<String> topics = List.of("t/1", "t/2", "t/3", "t/4", "t/5", "t/6");
@@ -97,12 +97,12 @@ class OverlayFailoverTest {
       poll(
           "six topics assigned",
           T,
-          () -> topics.stream().allMatch(t -> !assignedTo(a, t).isEmpty()));
+          () -> topics.stream().allMatch(t -> !assignedTo(f, t).isEmpty()));
       Map<String, String> before = new HashMap<>();
       Map<String, Integer> versions = new HashMap<>();
       for (String t : topics) {
-        before.put(t, assignedTo(a, t));
-        versions.put(t, a.view().topic(t).orElseThrow().version());
+        before.put(t, assignedTo(f, t));
+        versions.put(t, f.tree().topic(t).orElseThrow().version());
       }
       long onRb9 = before.values().stream().filter("rb9"::equals).count();
       assertThat(onRb9).isPositive(); // the leader relays too
@@ -112,17 +112,17 @@ class OverlayFailoverTest {
       poll(
           "no topic on rb9",
           T,
-          () -> topics.stream().noneMatch(t -> assignedTo(a, t).equals("rb9")));
+          () -> topics.stream().noneMatch(t -> assignedTo(f, t).equals("rb9")));
       RoutingBroker newLeader = rb1.isLeader() ? rb1 : rb2;
       for (String t : topics) {
         if (!before.get(t).equals("rb9")) {
-          assertThat(assignedTo(a, t)).as(t).isEqualTo(before.get(t));
-          assertThat(a.view().topic(t).orElseThrow().version()).as(t).isEqualTo(versions.get(t));
+          assertThat(assignedTo(f, t)).as(t).isEqualTo(before.get(t));
+          assertThat(f.tree().topic(t).orElseThrow().version()).as(t).isEqualTo(versions.get(t));
         }
       }
       assertThat(newLeader.counters().getOrDefault("reassigned", 0L)).isEqualTo(onRb9);
       assertThat(newLeader.counters().getOrDefault("assigned", 0L)).isZero();
-      assertThat(Reconciler.plan(a.view(), AssignmentStrategy.TOPIC_COUNT)).isEmpty();
+      assertThat(Reconciler.plan(f.tree(), AssignmentStrategy.TOPIC_COUNT)).isEmpty();
 
       // and data flows through the new assignment
       String moved = topics.stream().filter(t -> before.get(t).equals("rb9")).findFirst().get();
@@ -130,14 +130,14 @@ class OverlayFailoverTest {
       poll(
           "paris sees the move",
           T,
-          () -> !assignedTo(a, moved).equals("rb9") && !assignedTo(a, moved).isEmpty());
+          () -> !assignedTo(f, moved).equals("rb9") && !assignedTo(f, moved).isEmpty());
       pub.publish(moved, "after", 1, false);
       poll("delivered after the leader's loss", T, () -> sub.received().size() == 1);
     }
   }
 
-  static String assignedTo(EdgeBroker e, String topic) {
-    return e.view().topic(topic).flatMap(TopicState::assignment).map(Assignment::broker).orElse("");
+  static String assignedTo(OverlayFixture f, String topic) {
+    return f.tree().topic(topic).flatMap(TopicState::assignment).map(Assignment::broker).orElse("");
   }
 
   static long maxGapAfter(List<Long> arrivals, long since) {

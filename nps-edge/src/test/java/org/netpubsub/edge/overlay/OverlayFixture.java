@@ -27,6 +27,7 @@ final class OverlayFixture implements AutoCloseable {
   private final List<AutoCloseable> open = new ArrayList<>();
   private String connect;
   private Duration session = SESSION;
+  private CuratorFramework reader;
 
   OverlayFixture(Path dir) {
     this.dir = dir;
@@ -105,6 +106,58 @@ final class OverlayFixture implements AutoCloseable {
 
   TestClient mqttClient(Mosquitto m, String id) throws Exception {
     return track(new TestClient(m.pahoUri(), id));
+  }
+
+  /**
+   * The whole tree as ZooKeeper holds it now, read directly (not through any broker's caches, which
+   * hold only the topics their broker has business with).
+   */
+  OverlayView tree() {
+    try {
+      return readTree();
+    } catch (Exception e) {
+      throw new IllegalStateException("reading the tree", e);
+    }
+  }
+
+  private OverlayView readTree() throws Exception {
+    if (reader == null) {
+      reader = track(client(connect));
+      reader.blockUntilConnected();
+    }
+    Map<String, byte[]> nodes = new java.util.HashMap<>();
+    Map<String, Integer> versions = new java.util.HashMap<>();
+    for (String root : List.of(ZnodePaths.TOPICS, ZnodePaths.BROKERS)) {
+      read(root, nodes, versions, true);
+    }
+    return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1));
+  }
+
+  private void read(
+      String path, Map<String, byte[]> nodes, Map<String, Integer> versions, boolean root)
+      throws Exception {
+    List<String> children;
+    try {
+      if (!root) {
+        org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
+        nodes.put(path, reader.getData().storingStatIn(stat).forPath(path));
+        versions.put(path, stat.getVersion());
+      }
+      children = reader.getChildren().forPath(path);
+    } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
+      return; // gone meanwhile
+    }
+    for (String c : children) {
+      read(path + "/" + c, nodes, versions, false);
+    }
+  }
+
+  /** True when the tree has the topic assigned with a subscriber entry. */
+  boolean ready(String topic) {
+    return tree()
+        .topic(topic)
+        .filter(t -> t.assignment().isPresent() && !t.subscribers().isEmpty())
+        .isPresent();
   }
 
   private InetSocketAddress target() {
