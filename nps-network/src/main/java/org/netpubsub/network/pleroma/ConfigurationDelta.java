@@ -27,7 +27,13 @@ public final class ConfigurationDelta {
   }
 
   void count(FlowAdditionCase c) {
-    cases.merge(c, 1, Integer::sum);
+    count(c, 1);
+  }
+
+  void count(FlowAdditionCase c, int times) {
+    if (times > 0) {
+      cases.merge(c, times, Integer::sum);
+    }
   }
 
   void countPath(boolean reachable) {
