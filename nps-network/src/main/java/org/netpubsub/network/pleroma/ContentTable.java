@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.netpubsub.content.index.Dz;
 
 /**
@@ -43,7 +42,7 @@ public final class ContentTable {
     private EventEgress[] egresses = new EventEgress[2];
     private int[] counts = new int[2];
     private int size;
-    SortedSet<EventEgress> flow;
+    EgressSet flow;
 
     int indexOf(EventEgress e) {
       for (int i = 0; i < size; i++) {
@@ -110,10 +109,9 @@ public final class ContentTable {
       return true;
     }
 
-    void addTo(Set<EventEgress> set) {
-      for (int i = 0; i < size; i++) {
-        set.add(egresses[i]);
-      }
+    /** {@code set} with the required egresses added. */
+    EgressSet addTo(EgressSet set) {
+      return set.with(egresses, size);
     }
 
     Set<EventEgress> egresses() {
@@ -261,28 +259,27 @@ public final class ContentTable {
   }
 
   /** A required dz and the egresses it sends to: its own and every coarser required dz's. */
-  private record Coarser(Dz dz, SortedSet<EventEgress> full) {}
+  private record Coarser(Dz dz, EgressSet full) {}
 
   /** Sets d's flow to what it should be: its full egress set, unless its parent's is the same. */
   private void change(Dz d, Required r, ArrayDeque<Coarser> coarser, List<TableChange> changes) {
     while (!coarser.isEmpty() && !coarser.peek().dz().covers(d)) {
       coarser.pop();
     }
-    SortedSet<EventEgress> want = Collections.emptySortedSet();
+    EgressSet want = EgressSet.EMPTY;
     if (!r.isEmpty()) {
-      SortedSet<EventEgress> parent = coarser.isEmpty() ? null : coarser.peek().full();
-      SortedSet<EventEgress> all;
+      EgressSet parent = coarser.isEmpty() ? null : coarser.peek().full();
+      EgressSet all;
       if (parent != null && r.allIn(parent)) {
-        all = parent; // the common case deep in a table: share, never copy (sets stay unmodified)
+        all = parent; // the common case deep in a table: share, never copy (sets are immutable)
       } else {
-        all = parent == null ? new TreeSet<>() : new TreeSet<>(parent);
-        r.addTo(all);
+        all = r.addTo(parent == null ? EgressSet.EMPTY : parent);
       }
       coarser.push(new Coarser(d, all));
       // redundant when the coarser flow already sends the same way
-      want = all.equals(parent) ? Collections.emptySortedSet() : all;
+      want = all.equals(parent) ? EgressSet.EMPTY : all;
     }
-    SortedSet<EventEgress> have = r.flow == null ? Collections.emptySortedSet() : r.flow;
+    EgressSet have = r.flow == null ? EgressSet.EMPTY : r.flow;
     if (!want.equals(have)) {
       changes.add(new TableChange(d, have, want));
       if (want.isEmpty()) {
