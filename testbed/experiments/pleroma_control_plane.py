@@ -139,9 +139,14 @@ def markdown(r: dict) -> str:
     c = r["fig8g_cpu"]
     lines += ["", f"## Throughput with zero-latency switches ({c['requests']:,} requests, CPU bound)", "",
               f"Warm-up: {c.get('warmup', 0):,} requests run unmeasured first. Runs on this "
-              "2-core VM vary by up to a factor of two from run to run (GC and JIT timing).",
+              "2-core VM vary by up to a factor of two from run to run (GC, JIT timing and the "
+              "other jobs sharing the machine). CPU µs/request is the whole process's CPU time "
+              "over the run per request: it varies far less, and 2 cores divided by it bound the "
+              "throughput of an idle machine.",
               ""]
-    lines += table(c["results"], base + thr)
+    cpu = [("CPU µs/request", lambda x: f"{x['cpu_us_per_request']:.1f}"
+            if x.get("cpu_us_per_request", -1) >= 0 else "–")]
+    lines += table(c["results"], base + thr + cpu)
     h = r["fig8h"]
     lines += ["", "## Fig. 8h: latency at a Poisson rate of 5 000 requests/s (0.5 ms acks)", ""]
     lines += table(h["results"], base + thr)
