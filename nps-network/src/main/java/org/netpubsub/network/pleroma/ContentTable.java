@@ -239,10 +239,6 @@ public final class ContentTable {
     if (outer != null && outer.full().contains(egress)) {
       return changes; // a coarser dz sends there anyway: no finer full egress set changed
     }
-    Map.Entry<Dz, Required> e = requiredOrder.higherEntry(dz);
-    if (e == null || !dz.covers(e.getKey())) {
-      return changes; // nothing finer is required: the common case for a new dz
-    }
     Dz unchangedBelow = null;
     for (Map.Entry<Dz, Required> f : requiredOrder.tailMap(dz, false).entrySet()) {
       Dz d = f.getKey();
