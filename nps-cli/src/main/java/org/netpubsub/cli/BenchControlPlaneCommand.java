@@ -220,8 +220,13 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
               rows.add(row(r));
               err.printf(
                   "control-plane: %s: %,.0f requests/s, mean latency %.2f ms, %,d flow-mods,"
-                      + " %d migrations%n",
-                  label, r.throughput(), r.meanLatencyMs(), r.flowMods(), r.migrations());
+                      + " %d migrations, %.1f CPU µs/request%n",
+                  label,
+                  r.throughput(),
+                  r.meanLatencyMs(),
+                  r.flowMods(),
+                  r.migrations(),
+                  r.cpuMicrosPerRequest());
               err.flush();
             }
           }
@@ -297,6 +302,7 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
     m.put("resyncs", r.resyncs());
     m.put("flows", r.flows());
     m.put("switch_errors", r.switchErrors());
+    m.put("cpu_us_per_request", r.cpuMicrosPerRequest());
     return m;
   }
 

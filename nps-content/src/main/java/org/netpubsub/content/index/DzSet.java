@@ -70,6 +70,13 @@ public final class DzSet implements Iterable<Dz> {
 
   /** The points in both sets: for each overlapping pair, the longer dz. */
   public DzSet intersect(DzSet other) {
+    // the whole space (an advertisement of everything, the common case) changes nothing
+    if (isEverything()) {
+      return other;
+    }
+    if (other.isEverything()) {
+      return this;
+    }
     List<Dz> out = new ArrayList<>();
     for (Dz a : members) {
       int i = other.floor(a);
@@ -83,6 +90,10 @@ public final class DzSet implements Iterable<Dz> {
       }
     }
     return of(out);
+  }
+
+  private boolean isEverything() {
+    return members.length == 1 && members[0].isEmpty();
   }
 
   /** Whether some member covers {@code dz} (for an event's dz: whether the set matches it). */

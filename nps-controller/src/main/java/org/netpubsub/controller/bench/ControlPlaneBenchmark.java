@@ -1,5 +1,6 @@
 package org.netpubsub.controller.bench;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -61,7 +62,12 @@ public final class ControlPlaneBenchmark {
       long ackDelayMicros,
       double updatesPerSecond) {}
 
-  /** What one run measured; latencies from submission to the last part's acknowledgement. */
+  /**
+   * What one run measured; latencies from submission to the last part's acknowledgement. {@code
+   * cpuMicrosPerRequest} is the whole process's CPU time over the run (configurators, submitter,
+   * GC) per request, -1 where the JVM does not tell: on a shared machine it varies far less than
+   * the throughput, and cores divided by it bounds the throughput of an idle machine.
+   */
   public record Result(
       Run run,
       String model,
@@ -76,7 +82,8 @@ public final class ControlPlaneBenchmark {
       long migrations,
       long resyncs,
       int flows,
-      long switchErrors) {}
+      long switchErrors,
+      double cpuMicrosPerRequest) {}
 
   /**
    * The workload: {@code subscribers} hosts spread over a k-ary fat tree, {@code publishers} more
@@ -193,6 +200,7 @@ public final class ControlPlaneBenchmark {
       List<CompletableFuture<RequestDone>> done = new ArrayList<>(n);
       AtomicLong completed = new AtomicLong();
       Random arrivals = new Random(seed ^ 0x5eed);
+      long cpuStart = processCpuNanos();
       long start = System.nanoTime();
       long due = start;
       for (int i = 0; i < n; i++) {
@@ -230,6 +238,7 @@ public final class ControlPlaneBenchmark {
         }
       }
       long end = System.nanoTime();
+      long cpuEnd = processCpuNanos();
       double seconds = (end - start) / 1e9;
       long[] sorted = latencies.clone();
       Arrays.sort(sorted);
@@ -247,8 +256,17 @@ public final class ControlPlaneBenchmark {
           plane.migrations(),
           plane.resyncs(),
           plane.flowCount(),
-          switches.errors());
+          switches.errors(),
+          cpuStart < 0 || cpuEnd < 0 ? -1 : (cpuEnd - cpuStart) / 1e3 / n);
     }
+  }
+
+  /** The CPU time of every thread of this process so far, or -1 if the JVM does not tell. */
+  private static long processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : -1;
   }
 
   /**

@@ -1,7 +1,6 @@
 package org.netpubsub.network.openflow;
 
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -97,23 +96,30 @@ public sealed interface Instruction {
    * switches do not keep them). Two of one kind is malformed: IllegalArgumentException.
    */
   static List<Instruction> normalize(List<Instruction> instructions) {
-    List<Instruction> out = new ArrayList<>(instructions.size());
+    // Plain loops: every flow entry and flow-mod passes here, with one or two instructions.
+    Instruction[] out = new Instruction[instructions.size()];
+    int n = 0;
     for (Instruction i : instructions) {
       if (i == null) {
         throw new IllegalArgumentException("null instruction");
       }
-      if (out.stream().anyMatch(o -> o.order() == i.order())) {
-        throw new IllegalArgumentException(
-            "at most one instruction of each kind (OpenFlow 1.3 §5.9): " + instructions);
+      for (int j = 0; j < n; j++) {
+        if (out[j].order() == i.order()) {
+          throw new IllegalArgumentException(
+              "at most one instruction of each kind (OpenFlow 1.3 §5.9): " + instructions);
+        }
       }
       boolean empty =
           (i instanceof ApplyActions a && a.actions().isEmpty())
               || (i instanceof WriteActions w && w.actions().isEmpty());
       if (!empty) {
-        out.add(i);
+        int at = n++;
+        for (; at > 0 && out[at - 1].order() > i.order(); at--) {
+          out[at] = out[at - 1]; // insertion sort by order (orders are distinct)
+        }
+        out[at] = i;
       }
     }
-    out.sort(Comparator.comparingInt(Instruction::order));
-    return List.copyOf(out);
+    return n == out.length ? List.of(out) : List.of(Arrays.copyOf(out, n));
   }
 }

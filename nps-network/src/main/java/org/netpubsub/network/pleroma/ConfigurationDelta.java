@@ -16,7 +16,7 @@ import org.netpubsub.network.topology.SwitchPort;
  */
 public final class ConfigurationDelta {
   private final SortedMap<Long, List<TableChange>> changes = new TreeMap<>(SwitchPort.DPID_ORDER);
-  private final Map<FlowAdditionCase, Integer> cases = new EnumMap<>(FlowAdditionCase.class);
+  private final int[] cases = new int[FlowAdditionCase.values().length];
   private int paths;
   private int unreachablePaths;
 
@@ -27,7 +27,11 @@ public final class ConfigurationDelta {
   }
 
   void count(FlowAdditionCase c) {
-    cases.merge(c, 1, Integer::sum);
+    count(c, 1);
+  }
+
+  void count(FlowAdditionCase c, int times) {
+    cases[c.ordinal()] += Math.max(0, times);
   }
 
   void countPath(boolean reachable) {
@@ -55,8 +59,15 @@ public final class ConfigurationDelta {
     return flowMods().values().stream().mapToInt(List::size).sum();
   }
 
+  /** How often each covering case was met (cases never met are absent). */
   public Map<FlowAdditionCase, Integer> cases() {
-    return Collections.unmodifiableMap(cases);
+    Map<FlowAdditionCase, Integer> out = new EnumMap<>(FlowAdditionCase.class);
+    for (FlowAdditionCase c : FlowAdditionCase.values()) {
+      if (cases[c.ordinal()] > 0) {
+        out.put(c, cases[c.ordinal()]);
+      }
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   /** Publisher–subscriber paths set up (or torn down) on the tree. */

@@ -1,6 +1,7 @@
 package org.netpubsub.network.pleroma;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -39,8 +40,14 @@ public final class Configurator {
   private final Map<String, Advertisement> advertisements = new LinkedHashMap<>();
   private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
   private final SortedMap<Long, ContentTable> tables = new TreeMap<>(SwitchPort.DPID_ORDER);
-  // The tree is fixed for this configurator's life, so each switch pair's path is found once.
+  // The tree is fixed for this configurator's life, so each switch pair's path is found once, and
+  // each publisher–subscriber route too.
   private final Map<SwitchPair, Optional<List<Requirement>>> treePaths = new HashMap<>();
+  private final Map<RouteKey, Optional<List<Requirement>>> routes = new HashMap<>();
+  // One object per distinct requirement, numbered: tables and tallies compare them by identity.
+  private final Map<RequirementKey, Requirement> requirements = new HashMap<>();
+  // Per required dz, the paths that need each requirement; a table hears only 0 ↔ some changes.
+  private final Map<Dz, PathCounts> pathCounts = new HashMap<>();
 
   private Configurator(Topology topology) {
     this.topology = topology;
@@ -91,11 +98,11 @@ public final class Configurator {
     if (a == null) {
       throw new IllegalArgumentException("no advertisement " + id);
     }
-    ConfigurationDelta delta = new ConfigurationDelta();
+    Pairing pairing = new Pairing();
     for (Subscription s : subscriptions.values()) {
-      pair(a, s, delta, false);
+      pairing.pair(a, s);
     }
-    return delta;
+    return pairing.remove();
   }
 
   /** Withdraws a subscription and the paths it had. IllegalArgumentException if unknown. */
@@ -104,11 +111,11 @@ public final class Configurator {
     if (s == null) {
       throw new IllegalArgumentException("no subscription " + id);
     }
-    ConfigurationDelta delta = new ConfigurationDelta();
+    Pairing pairing = new Pairing();
     for (Advertisement a : advertisements.values()) {
-      pair(a, s, delta, false);
+      pairing.pair(a, s);
     }
-    return delta;
+    return pairing.remove();
   }
 
   public Map<String, Advertisement> advertisements() {
@@ -140,21 +147,21 @@ public final class Configurator {
   private ConfigurationDelta advertise(Advertisement a, boolean replay) {
     checkNew(a.id(), a.host(), replay);
     advertisements.put(a.id(), a);
-    ConfigurationDelta delta = new ConfigurationDelta();
+    Pairing pairing = new Pairing();
     for (Subscription s : subscriptions.values()) {
-      pair(a, s, delta, true);
+      pairing.pair(a, s);
     }
-    return delta;
+    return pairing.add();
   }
 
   private ConfigurationDelta subscribe(Subscription s, boolean replay) {
     checkNew(s.id(), s.host(), replay);
     subscriptions.put(s.id(), s);
-    ConfigurationDelta delta = new ConfigurationDelta();
+    Pairing pairing = new Pairing();
     for (Advertisement a : advertisements.values()) {
-      pair(a, s, delta, true);
+      pairing.pair(a, s);
     }
-    return delta;
+    return pairing.add();
   }
 
   /** A replayed request keeps its place even if its host has gone (it gets no paths then). */
@@ -167,35 +174,125 @@ public final class Configurator {
     }
   }
 
-  /** flowAddition (or its reverse) for the overlap of one publisher and one subscriber. */
-  private void pair(Advertisement a, Subscription s, ConfigurationDelta delta, boolean add) {
-    DzSet overlap = a.cells().intersect(s.cells());
-    if (overlap.isEmpty()) {
-      return;
-    }
-    Optional<List<Requirement>> route = route(a.host(), s);
-    delta.countPath(route.isPresent());
-    if (route.isEmpty()) {
-      return;
-    }
-    for (Dz dz : overlap) {
-      for (Requirement r : route.get()) {
-        ContentTable t = r.table();
-        if (add) {
-          ContentTable.Addition added = t.add(dz, r.egress());
-          added.cases().forEach(delta::count);
-          delta.record(r.dpid(), added.changes());
-        } else {
-          delta.record(r.dpid(), t.remove(dz, r.egress()));
+  /**
+   * flowAddition (or its reverse) for the overlaps of the pairs of one request. Paths of one
+   * request share switches (a subscriber's paths from several publishers merge on the tree towards
+   * it), so the requirements are first counted per overlap, and each table then hears every
+   * distinct requirement once with its multiplicity. The tables end as if each pair had gone on its
+   * own, and of one dz's requirements on one table the first-seen comes first as before.
+   */
+  private final class Pairing {
+    private final ConfigurationDelta delta = new ConfigurationDelta();
+    private final List<Tally> byOverlap = new ArrayList<>(1);
+
+    void pair(Advertisement a, Subscription s) {
+      DzSet overlap = a.cells().intersect(s.cells());
+      if (overlap.isEmpty()) {
+        return;
+      }
+      Optional<List<Requirement>> route = route(a.host(), s);
+      delta.countPath(route.isPresent());
+      if (route.isEmpty()) {
+        return;
+      }
+      Tally tally = null;
+      for (Tally t : byOverlap) {
+        if (t.overlap == overlap || t.overlap.equals(overlap)) {
+          tally = t;
+          break;
         }
       }
+      if (tally == null) {
+        tally = new Tally(overlap);
+        byOverlap.add(tally);
+      }
+      for (Requirement r : route.get()) {
+        tally.count(r);
+      }
+    }
+
+    ConfigurationDelta add() {
+      for (Tally t : byOverlap) {
+        for (Dz dz : t.overlap) {
+          PathCounts counts = pathCounts.computeIfAbsent(dz, d -> new PathCounts());
+          for (int i = 0; i < t.size; i++) {
+            Requirement r = t.requirements[i];
+            int n = t.counts[i];
+            if (counts.add(r.id(), n) > 0) {
+              delta.count(FlowAdditionCase.COVERED_BY_EXISTING, n);
+              continue;
+            }
+            ContentTable.Addition added = r.table().add(dz, r.egress());
+            added.cases().forEach(delta::count);
+            delta.count(FlowAdditionCase.COVERED_BY_EXISTING, n - 1);
+            delta.record(r.dpid(), added.changes());
+          }
+        }
+      }
+      return delta;
+    }
+
+    ConfigurationDelta remove() {
+      for (Tally t : byOverlap) {
+        for (Dz dz : t.overlap) {
+          PathCounts counts = pathCounts.get(dz);
+          for (int i = 0; i < t.size; i++) {
+            Requirement r = t.requirements[i];
+            int left = counts == null ? -1 : counts.remove(r.id(), t.counts[i]);
+            if (left < 0) {
+              throw new IllegalStateException("not required: " + dz + " → " + r);
+            }
+            if (left == 0) {
+              delta.record(r.dpid(), r.table().remove(dz, r.egress()));
+            }
+          }
+          if (counts.isEmpty()) {
+            pathCounts.remove(dz);
+          }
+        }
+      }
+      return delta;
+    }
+  }
+
+  /**
+   * The requirements of the paths with one overlap, in first-seen order with their multiplicities
+   * (a few dozen at most: searched by identity, as equal requirements are one object).
+   */
+  private static final class Tally {
+    final DzSet overlap;
+    Requirement[] requirements = new Requirement[16];
+    int[] counts = new int[16];
+    int size;
+
+    Tally(DzSet overlap) {
+      this.overlap = overlap;
+    }
+
+    void count(Requirement r) {
+      for (int i = 0; i < size; i++) {
+        if (requirements[i] == r) {
+          counts[i]++;
+          return;
+        }
+      }
+      if (size == requirements.length) {
+        requirements = Arrays.copyOf(requirements, size * 2);
+        counts = Arrays.copyOf(counts, size * 2);
+      }
+      requirements[size] = r;
+      counts[size++] = 1;
     }
   }
 
   /** One switch's part of a path: events leave it by this egress. */
-  private record Requirement(long dpid, ContentTable table, EventEgress egress) {}
+  private record Requirement(long dpid, ContentTable table, EventEgress egress, int id) {}
+
+  private record RequirementKey(long dpid, EventEgress egress) {}
 
   private record SwitchPair(long from, long to) {}
+
+  private record RouteKey(Ipv6Address publisher, Ipv6Address subscriber, int udpPort) {}
 
   /**
    * The egresses along the tree path from the publisher's switch to the subscriber's, ending at the
@@ -203,6 +300,11 @@ public final class Configurator {
    * or if both sit behind the same port (a switch never sends a packet back where it came from).
    */
   private Optional<List<Requirement>> route(Ipv6Address publisher, Subscription s) {
+    return routes.computeIfAbsent(
+        new RouteKey(publisher, s.host(), s.udpPort()), k -> findRoute(publisher, s));
+  }
+
+  private Optional<List<Requirement>> findRoute(Ipv6Address publisher, Subscription s) {
     Host publisherHost = hosts.get(publisher);
     Host h = hosts.get(s.host());
     if (publisherHost == null || h == null) {
@@ -221,10 +323,15 @@ public final class Configurator {
     List<Requirement> out = new ArrayList<>(switchHops.get().size() + 1);
     out.addAll(switchHops.get());
     LastHop last = new LastHop(h.address(), h.mac().value(), s.udpPort());
-    out.add(
-        new Requirement(
-            to.dpid(), tables.get(to.dpid()), EventEgress.toSubscriber(to.port(), last)));
-    return Optional.of(out);
+    out.add(requirement(to.dpid(), EventEgress.toSubscriber(to.port(), last)));
+    return Optional.of(List.copyOf(out));
+  }
+
+  /** One switch's requirement; equal requirements are one object (see {@link #requirements}). */
+  private Requirement requirement(long dpid, EventEgress egress) {
+    return requirements.computeIfAbsent(
+        new RequirementKey(dpid, egress),
+        k -> new Requirement(dpid, tables.get(dpid), egress, requirements.size()));
   }
 
   /**
@@ -238,8 +345,7 @@ public final class Configurator {
     List<Requirement> out = new ArrayList<>();
     for (Hop hop : tree.path(p.from(), p.to()).hops()) {
       long dpid = hop.from().dpid();
-      out.add(
-          new Requirement(dpid, tables.get(dpid), EventEgress.towardsSwitch(hop.from().port())));
+      out.add(requirement(dpid, EventEgress.towardsSwitch(hop.from().port())));
     }
     return Optional.of(List.copyOf(out));
   }

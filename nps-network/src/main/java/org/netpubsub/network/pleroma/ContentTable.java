@@ -2,6 +2,7 @@ package org.netpubsub.network.pleroma;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -11,7 +12,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.netpubsub.content.index.Dz;
 
 /**
@@ -33,10 +33,90 @@ public final class ContentTable {
   // How many required dzs have each length: a coarser required dz is sought at those lengths only.
   private final int[] requiredOfLength = new int[Dz.MAX_LENGTH + 1];
 
-  /** One required dz: how many paths need each egress, and its flow (null while redundant). */
+  /**
+   * One required dz: how many paths need each egress, and its flow (null while redundant). A dz has
+   * few egresses, so they sit in two small arrays searched linearly: the configurator hands in the
+   * same egress objects again, so the identity test almost always hits before any equals.
+   */
   private static final class Required {
-    final Map<EventEgress, Integer> counts = new TreeMap<>();
-    SortedSet<EventEgress> flow;
+    private EventEgress[] egresses = new EventEgress[2];
+    private int[] counts = new int[2];
+    private int size;
+    EgressSet flow;
+
+    int indexOf(EventEgress e) {
+      for (int i = 0; i < size; i++) {
+        if (egresses[i] == e) {
+          return i;
+        }
+      }
+      for (int i = 0; i < size; i++) {
+        if (egresses[i].equals(e)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    boolean requires(EventEgress e) {
+      return indexOf(e) >= 0;
+    }
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    /** Adds {@code n} to e's count; returns the count before. */
+    int add(EventEgress e, int n) {
+      int i = indexOf(e);
+      if (i >= 0) {
+        counts[i] += n;
+        return counts[i] - n;
+      }
+      if (size == egresses.length) {
+        egresses = Arrays.copyOf(egresses, size * 2);
+        counts = Arrays.copyOf(counts, size * 2);
+      }
+      egresses[size] = e;
+      counts[size++] = n;
+      return 0;
+    }
+
+    /** Takes {@code n} from e's count (dropping it at zero); the count after, or -1 if short. */
+    int remove(EventEgress e, int n) {
+      int i = indexOf(e);
+      if (i < 0 || counts[i] < n) {
+        return -1;
+      }
+      counts[i] -= n;
+      if (counts[i] > 0) {
+        return counts[i];
+      }
+      size--;
+      egresses[i] = egresses[size];
+      counts[i] = counts[size];
+      egresses[size] = null;
+      return 0;
+    }
+
+    /** Whether every required egress is in {@code set}. */
+    boolean allIn(Set<EventEgress> set) {
+      for (int i = 0; i < size; i++) {
+        if (!set.contains(egresses[i])) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** {@code set} with the required egresses added. */
+    EgressSet addTo(EgressSet set) {
+      return set.with(egresses, size);
+    }
+
+    Set<EventEgress> egresses() {
+      return Set.of(Arrays.copyOf(egresses, size));
+    }
   }
 
   /** The outcome of an addition: the flow changes and the covering cases met. */
@@ -47,6 +127,17 @@ public final class ContentTable {
 
   /** Requires that events in {@code dz} leave by {@code egress}. */
   public Addition add(Dz dz, EventEgress egress) {
+    return add(dz, egress, 1);
+  }
+
+  /**
+   * {@link #add} {@code times} times over (for paths that share this switch): the cases are those
+   * of the first addition; the others find the requirement standing.
+   */
+  public Addition add(Dz dz, EventEgress egress, int times) {
+    if (times < 1) {
+      throw new IllegalArgumentException("times must be positive: " + times);
+    }
     Required r = required.get(dz);
     if (r == null) {
       r = new Required();
@@ -54,7 +145,7 @@ public final class ContentTable {
       requiredOrder.put(dz, r);
       requiredOfLength[dz.length()]++;
     }
-    if (r.counts.merge(egress, 1, Integer::sum) > 1) {
+    if (r.add(egress, times) > 0) {
       return ALREADY_REQUIRED; // another path needs the same; the flows stay as they are
     }
     List<TableChange> changes = recompute(dz, r, egress);
@@ -66,15 +157,23 @@ public final class ContentTable {
    * required.
    */
   public List<TableChange> remove(Dz dz, EventEgress egress) {
+    return remove(dz, egress, 1);
+  }
+
+  /**
+   * Withdraws {@code times} additions of the same requirement at once. IllegalArgumentException,
+   * changing nothing, if fewer were made.
+   */
+  public List<TableChange> remove(Dz dz, EventEgress egress, int times) {
     Required r = required.get(dz);
-    if (r == null || !r.counts.containsKey(egress)) {
+    int left = r == null || times < 1 ? -1 : r.remove(egress, times);
+    if (left < 0) {
       throw new IllegalArgumentException("not required: " + dz + " → " + egress);
     }
-    if (r.counts.merge(egress, -1, Integer::sum) > 0) {
+    if (left > 0) {
       return List.of(); // still required by another path
     }
-    r.counts.remove(egress);
-    if (r.counts.isEmpty()) {
+    if (r.isEmpty()) {
       required.remove(dz);
       requiredOrder.remove(dz);
       requiredOfLength[dz.length()]--;
@@ -114,7 +213,7 @@ public final class ContentTable {
   /** The required egresses of exactly this dz (with multiplicity ignored). */
   public Set<EventEgress> requiredAt(Dz dz) {
     Required r = required.get(dz);
-    return r == null ? Set.of() : Set.copyOf(r.counts.keySet());
+    return r == null ? Set.of() : r.egresses();
   }
 
   // ---- the incremental step ----
@@ -130,8 +229,8 @@ public final class ContentTable {
    * share an egress, save most of the walk.
    */
   private List<TableChange> recompute(Dz dz, Required at, EventEgress egress) {
-    List<TableChange> changes = new ArrayList<>();
-    ArrayDeque<Coarser> coarser = new ArrayDeque<>(); // required dzs covering the current one
+    List<TableChange> changes = new ArrayList<>(2);
+    ArrayDeque<Coarser> coarser = new ArrayDeque<>(8); // required dzs covering the current one
     Coarser outer = coarserRequired(dz);
     if (outer != null) {
       coarser.push(outer);
@@ -141,43 +240,42 @@ public final class ContentTable {
       return changes; // a coarser dz sends there anyway: no finer full egress set changed
     }
     Dz unchangedBelow = null;
-    for (Map.Entry<Dz, Required> e : requiredOrder.tailMap(dz, false).entrySet()) {
-      Dz d = e.getKey();
+    for (Map.Entry<Dz, Required> f : requiredOrder.tailMap(dz, false).entrySet()) {
+      Dz d = f.getKey();
       if (!dz.covers(d)) {
         break; // a prefix orders before its extensions: the finer dzs are contiguous
       }
       if (unchangedBelow != null && unchangedBelow.covers(d)) {
         continue;
       }
-      change(d, e.getValue(), coarser, changes);
-      unchangedBelow = e.getValue().counts.containsKey(egress) ? d : null;
+      change(d, f.getValue(), coarser, changes);
+      unchangedBelow = f.getValue().requires(egress) ? d : null;
     }
     return changes;
   }
 
   /** A required dz and the egresses it sends to: its own and every coarser required dz's. */
-  private record Coarser(Dz dz, SortedSet<EventEgress> full) {}
+  private record Coarser(Dz dz, EgressSet full) {}
 
   /** Sets d's flow to what it should be: its full egress set, unless its parent's is the same. */
   private void change(Dz d, Required r, ArrayDeque<Coarser> coarser, List<TableChange> changes) {
     while (!coarser.isEmpty() && !coarser.peek().dz().covers(d)) {
       coarser.pop();
     }
-    SortedSet<EventEgress> want = Collections.emptySortedSet();
-    if (!r.counts.isEmpty()) {
-      SortedSet<EventEgress> parent = coarser.isEmpty() ? null : coarser.peek().full();
-      SortedSet<EventEgress> all;
-      if (parent != null && parent.containsAll(r.counts.keySet())) {
-        all = parent; // the common case deep in a table: share, never copy (sets stay unmodified)
+    EgressSet want = EgressSet.EMPTY;
+    if (!r.isEmpty()) {
+      EgressSet parent = coarser.isEmpty() ? null : coarser.peek().full();
+      EgressSet all;
+      if (parent != null && r.allIn(parent)) {
+        all = parent; // the common case deep in a table: share, never copy (sets are immutable)
       } else {
-        all = parent == null ? new TreeSet<>() : new TreeSet<>(parent);
-        all.addAll(r.counts.keySet());
+        all = r.addTo(parent == null ? EgressSet.EMPTY : parent);
       }
       coarser.push(new Coarser(d, all));
       // redundant when the coarser flow already sends the same way
-      want = all.equals(parent) ? Collections.emptySortedSet() : all;
+      want = all.equals(parent) ? EgressSet.EMPTY : all;
     }
-    SortedSet<EventEgress> have = r.flow == null ? Collections.emptySortedSet() : r.flow;
+    EgressSet have = r.flow == null ? EgressSet.EMPTY : r.flow;
     if (!want.equals(have)) {
       changes.add(new TableChange(d, have, want));
       if (want.isEmpty()) {

@@ -29,11 +29,24 @@ public record EventEgress(long port, Optional<LastHop> lastHop) implements Compa
 
   @Override
   public int compareTo(EventEgress o) {
+    if (this == o) {
+      return 0; // the configurator shares egress objects, so sets of them mostly hit here
+    }
     if (lastHop.isPresent() != o.lastHop.isPresent()) {
       return lastHop.isPresent() ? 1 : -1;
     }
     int c = Long.compare(port, o.port);
     return c != 0 || lastHop.isEmpty() ? c : lastHop.get().compareTo(o.lastHop.get());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return this == o || o instanceof EventEgress e && port == e.port && lastHop.equals(e.lastHop);
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(port) * 31 + lastHop.hashCode();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package org.netpubsub.network.pleroma;
 
 import java.util.SortedSet;
-import java.util.TreeSet;
 import org.netpubsub.content.index.Dz;
 
 /**
@@ -10,8 +9,8 @@ import org.netpubsub.content.index.Dz;
  */
 public record TableChange(Dz dz, SortedSet<EventEgress> before, SortedSet<EventEgress> after) {
   public TableChange {
-    before = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(before));
-    after = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(after));
+    before = EgressSet.copyOf(before); // immutable; the table's own sets are not copied
+    after = EgressSet.copyOf(after);
     if (before.equals(after)) {
       throw new IllegalArgumentException("not a change: " + dz + " " + before);
     }
