@@ -7,7 +7,6 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Delivery;
 import java.io.IOException;
 import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -33,7 +32,7 @@ import org.netpubsub.edge.amqp.AmqpTopics;
  * each in order; the core's receiver thread publishes. Exchange bookkeeping ({@code known}, {@code
  * mirrored}) and the admin channel are guarded by {@code this}.
  */
-final class AmqpEdgeAgent implements EdgeAgent, AgentCore.Local {
+final class AmqpEdgeAgent extends CoreBackedAgent<LocalBindings> implements AgentCore.Local {
   private static final Logger LOG = Logger.getLogger(AmqpEdgeAgent.class.getName());
 
   /**
@@ -43,7 +42,6 @@ final class AmqpEdgeAgent implements EdgeAgent, AgentCore.Local {
 
   private static final String EVENTS = "amq.rabbitmq.event";
 
-  private final AgentCore<LocalBindings> core;
   private final String vhost;
   private final ConnectionFactory factory;
   private final String captureQueue;
@@ -58,7 +56,7 @@ final class AmqpEdgeAgent implements EdgeAgent, AgentCore.Local {
   private final Map<String, String> types = new HashMap<>();
 
   private AmqpEdgeAgent(EdgeAgent.Builder b, DatagramSocket socket) {
-    this.core = new AgentCore<>(b, socket, new LocalBindings());
+    super(new AgentCore<>(b, socket, new LocalBindings()));
     String path = b.broker.getRawPath();
     this.vhost =
         path == null || path.isEmpty() || path.equals("/")
@@ -306,41 +304,6 @@ final class AmqpEdgeAgent implements EdgeAgent, AgentCore.Local {
   }
 
   // ---- EdgeAgent ----
-
-  @Override
-  public String edge() {
-    return core.edge;
-  }
-
-  @Override
-  public InetSocketAddress datagramAddress() {
-    return core.datagramAddress();
-  }
-
-  @Override
-  public String mode() {
-    return core.mode();
-  }
-
-  @Override
-  public AgentStats stats() {
-    return core.stats();
-  }
-
-  @Override
-  public Set<String> acknowledgedFilters() {
-    return core.reporter().acknowledged();
-  }
-
-  @Override
-  public boolean reportsPending() {
-    return core.reporter().pending();
-  }
-
-  @Override
-  public void leave() throws IOException {
-    core.leave();
-  }
 
   @Override
   public void close() {

@@ -2,7 +2,6 @@ package org.netpubsub.edge.broker;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.Set;
@@ -14,20 +13,23 @@ import org.eclipse.paho.mqttv5.common.MqttMessage;
  * runs Agent-Sub (into {@link AgentCore#forward}) and turns the broker log into filter reports;
  * {@link AgentCore} does the rest.
  */
-final class MqttEdgeAgent implements EdgeAgent, LocalBroker.Listener, AgentCore.Local {
-  private final AgentCore<LocalSubscriptions> core;
+final class MqttEdgeAgent extends CoreBackedAgent<LocalSubscriptions>
+    implements LocalBroker.Listener, AgentCore.Local {
   private final LocalBroker mqtt;
   private final URI broker;
 
   private MqttEdgeAgent(EdgeAgent.Builder b, DatagramSocket socket) throws MqttException {
-    String clientId = "nps-edge-agent-" + b.edge;
-    this.broker = b.broker;
-    this.core =
+    super(
         new AgentCore<>(
             b,
             socket,
-            new LocalSubscriptions(Set.of(clientId), MqttRetainedStore.clientIdPrefix(b.edge)));
-    this.mqtt = new LocalBroker(b.broker, clientId, this);
+            new LocalSubscriptions(Set.of(clientId(b)), MqttRetainedStore.clientIdPrefix(b.edge))));
+    this.broker = b.broker;
+    this.mqtt = new LocalBroker(b.broker, clientId(b), this);
+  }
+
+  private static String clientId(EdgeAgent.Builder b) {
+    return "nps-edge-agent-" + b.edge;
   }
 
   static EdgeAgent start(EdgeAgent.Builder b) throws IOException {
@@ -86,41 +88,6 @@ final class MqttEdgeAgent implements EdgeAgent, LocalBroker.Listener, AgentCore.
   }
 
   // ---- EdgeAgent ----
-
-  @Override
-  public String edge() {
-    return core.edge;
-  }
-
-  @Override
-  public InetSocketAddress datagramAddress() {
-    return core.datagramAddress();
-  }
-
-  @Override
-  public String mode() {
-    return core.mode();
-  }
-
-  @Override
-  public AgentStats stats() {
-    return core.stats();
-  }
-
-  @Override
-  public Set<String> acknowledgedFilters() {
-    return core.reporter().acknowledged();
-  }
-
-  @Override
-  public boolean reportsPending() {
-    return core.reporter().pending();
-  }
-
-  @Override
-  public void leave() throws IOException {
-    core.leave();
-  }
 
   @Override
   public void close() {
