@@ -31,6 +31,26 @@ class EdgeDifferentialTest {
 
     /** Everything in flight has arrived. */
     void settle();
+
+    /** The edges of {@code c}, settled by {@code settle}. */
+    static Env of(EdgeCluster c, Runnable settle) {
+      return new Env() {
+        @Override
+        public String uri(int edge) {
+          return c.pahoUri(edge);
+        }
+
+        @Override
+        public void subscribed(int edge, String filter) {
+          c.awaitFilter(edge, filter);
+        }
+
+        @Override
+        public void settle() {
+          settle.run();
+        }
+      };
+    }
   }
 
   /** The script's result on one Mosquitto. */
@@ -57,24 +77,7 @@ class EdgeDifferentialTest {
     Map<String, List<Received>> single = onOneBroker(dir);
     Map<String, List<Received>> edges;
     try (EdgeCluster c = EdgeCluster.start(dir, EDGES)) {
-      edges =
-          run(
-              new Env() {
-                @Override
-                public String uri(int edge) {
-                  return c.pahoUri(edge);
-                }
-
-                @Override
-                public void subscribed(int edge, String filter) {
-                  c.awaitFilter(edge, filter);
-                }
-
-                @Override
-                public void settle() {
-                  c.settle();
-                }
-              });
+      edges = run(Env.of(c, c::settle));
       for (EdgeAgent a : c.agents) {
         assertThat(a.stats().droppedTotal()).as(a.edge() + " drops " + a.stats()).isZero();
         assertThat(a.stats().forwarded()).as(a.edge() + " forwards").isPositive();

@@ -49,24 +49,7 @@ class ReliableEdgeTest {
     Map<String, List<Received>> single = EdgeDifferentialTest.onOneBroker(dir);
     Map<String, List<Received>> edges;
     try (EdgeCluster c = lossyCluster(dir, 3, 1000, LOSS)) {
-      edges =
-          EdgeDifferentialTest.run(
-              new EdgeDifferentialTest.Env() {
-                @Override
-                public String uri(int edge) {
-                  return c.pahoUri(edge);
-                }
-
-                @Override
-                public void subscribed(int edge, String filter) {
-                  c.awaitFilter(edge, filter);
-                }
-
-                @Override
-                public void settle() {
-                  c.settleReliable();
-                }
-              });
+      edges = EdgeDifferentialTest.run(EdgeDifferentialTest.Env.of(c, c::settleReliable));
       assertRepairedEverything(c);
     }
     assertThat(edges).isEqualTo(single);
