@@ -59,8 +59,8 @@ def plot(r: dict, png: str) -> None:
     for a in ax:
         a.grid(alpha=0.3, axis="y")
     fig.suptitle(f"SNAPS scenarios (Table I) on {r.get('topology')}: classic (one Mosquitto on "
-                 f"{r.get('classic_broker')}) vs federated Mosquitto vs netpubsub (groups-udp: "
-                 "its multicast groups alone)")
+                 f"{r.get('classic_broker')}) vs federated Mosquitto vs netpubsub over Mosquitto "
+                 "and RabbitMQ (groups-udp: its multicast groups alone)")
     fig.tight_layout()
     fig.savefig(png, dpi=100)
 
