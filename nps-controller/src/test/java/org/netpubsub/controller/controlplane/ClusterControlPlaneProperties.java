@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.ShrinkingMode;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -37,7 +38,7 @@ class ClusterControlPlaneProperties {
     }
   }
 
-  @Property(tries = 6)
+  @Property(tries = 6, shrinking = ShrinkingMode.OFF) // a shrunk seed is just another seed
   void crashesJoinsAndTopologyChangesAnywhereEndAsOneConfiguratorInOrder(@ForAll long seed)
       throws Exception {
     Random random = new Random(seed);
@@ -89,7 +90,8 @@ class ClusterControlPlaneProperties {
     topology = toggle(topology, treeLinks, random, live); // one more, while the queues drain
     changes++;
     Configurator one = ControlPlaneRequests.reference(topology, requests);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    // they agree within milliseconds; a longer wait lets a failing run pass by accident
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     String difference;
     while ((difference = SwitchAgreement.firstDifference(switches, one)) != null
         || live.stream().mapToInt(p -> p.plane().serving().size()).sum() != PARTITIONS.size()) {
