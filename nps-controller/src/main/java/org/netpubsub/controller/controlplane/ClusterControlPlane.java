@@ -25,8 +25,10 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
+import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;
+import org.netpubsub.network.pleroma.Subscription;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -47,6 +49,12 @@ import org.netpubsub.network.topology.Topology;
  * partition ({@link FlowUpdates#resync}, which also undoes a part the dead process had sent but not
  * recorded), and carries on with the queue. Nothing queued is lost.
  *
+ * <p>Topology changes ({@link #topologyChanged}) are reconciled per partition: each partition
+ * server, before its next part, rebuilds its CP-config on the new tree from the standing requests
+ * and resyncs that partition's flows on every switch, exactly as when it takes a partition over.
+ * Partition servers run one part at a time, so a batch computed on the old topology is sent before
+ * the rebuild, never after, and the rebuild's resync corrects it.
+ *
  * <p>Switches take flow-mods from every process (OpenFlow EQUAL role): partitions' flows never
  * overlap, and every write, resync included, is scoped to one partition, so writers never conflict.
  * Balancing between processes is by partition count; SPA-LB runs within a process ({@link
@@ -59,13 +67,14 @@ public final class ClusterControlPlane implements AutoCloseable {
   private final CuratorFramework zk;
   private final ClusterLayout layout;
   private final String member;
-  private final Topology topology;
+  private volatile Versioned topology;
   private final Partitions partitions;
   private final FlowUpdates updates;
   private final Duration ackTimeout;
   private final Map<Dz, PartitionServer> servers = new ConcurrentHashMap<>();
   private final AtomicLong processed = new AtomicLong();
   private final AtomicLong takeovers = new AtomicLong();
+  private final AtomicLong rebuilds = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private volatile boolean running = true;
   private final Thread membershipWatcher;
@@ -88,7 +97,7 @@ public final class ClusterControlPlane implements AutoCloseable {
     this.zk = zk;
     this.layout = new ClusterLayout(root);
     this.member = member;
-    this.topology = topology;
+    this.topology = new Versioned(0, topology);
     this.partitions = partitions;
     this.updates = updates;
     this.ackTimeout = ackTimeout;
@@ -117,7 +126,7 @@ public final class ClusterControlPlane implements AutoCloseable {
     List<CuratorOp> ops = new ArrayList<>();
     ControlRequest routed;
     if (r.kind().adds()) {
-      if (topology.host(r.host()).isEmpty()) {
+      if (topology.topology().host(r.host()).isEmpty()) {
         throw new IllegalArgumentException("host " + r.host() + " is not known");
       }
       routed = r;
@@ -164,6 +173,28 @@ public final class ClusterControlPlane implements AutoCloseable {
       awaitRemoval(res.getResultPath(), pending);
     }
     return pending.done;
+  }
+
+  /**
+   * The topology changed (a switch or link went down or up): bumps the topology version, and every
+   * partition server of this process rebuilds its partition's CP-config on {@code next} from the
+   * standing requests and brings every switch's flows of that partition in line before its next
+   * part; other partitions' flows stay untouched. Every process of the cluster must hear the change
+   * (in production from its own controller's topology discovery), in the same order.
+   */
+  public synchronized void topologyChanged(Topology next) {
+    topology = new Versioned(topology.version() + 1, next);
+    servers.values().forEach(s -> s.queueChanged.release()); // wake idle servers to rebuild now
+  }
+
+  /** The number of topology changes this process has heard of. */
+  public long topologyVersion() {
+    return topology.version();
+  }
+
+  /** Partitions rebuilt on a new topology while served (takeovers not counted). */
+  public long rebuilds() {
+    return rebuilds.get();
   }
 
   /** The partitions this process serves now (it holds their locks). */
@@ -327,7 +358,13 @@ public final class ClusterControlPlane implements AutoCloseable {
         });
   }
 
-  /** Serves one partition while this process owns it: lock, take over, drain the queue. */
+  /** A topology and the number of changes that led to it. */
+  private record Versioned(long version, Topology topology) {}
+
+  /**
+   * Serves one partition while this process owns it: lock, take over, drain the queue; take over
+   * again on the new topology whenever it changes.
+   */
   private final class PartitionServer {
     final Dz partition;
     final Thread thread;
@@ -337,6 +374,7 @@ public final class ClusterControlPlane implements AutoCloseable {
     volatile boolean holding;
     volatile boolean release = true;
     Configurator config;
+    long version; // the topology version config is built on
 
     PartitionServer(Dz partition) {
       this.partition = partition;
@@ -366,8 +404,13 @@ public final class ClusterControlPlane implements AutoCloseable {
           }
           if (active) {
             holding = true;
-            takeOver();
+            rebuild();
+            takeovers.incrementAndGet();
             while (active) {
+              if (version != topology.version()) {
+                rebuild(); // a topology change: the same rebuild and resync, on the new tree
+                rebuilds.incrementAndGet();
+              }
               serveQueue();
             }
           }
@@ -390,24 +433,32 @@ public final class ClusterControlPlane implements AutoCloseable {
       }
     }
 
-    /** Rebuilds the CP-config from the standing requests and brings every switch in line. */
-    private void takeOver() throws Exception {
-      config = Configurator.on(topology);
-      List<ControlRequest> standing = new ArrayList<>();
+    /**
+     * Rebuilds the CP-config from the standing requests on the current topology (every path
+     * re-embedded) and brings every switch's flows of this partition in line.
+     */
+    private void rebuild() throws Exception {
+      Versioned current = topology;
+      version = current.version();
+      List<Advertisement> ads = new ArrayList<>();
+      List<Subscription> subs = new ArrayList<>();
       for (String id : zk.getChildren().forPath(layout.standing(partition))) {
-        standing.add(RequestCodec.decode(zk.getData().forPath(layout.standing(partition, id))));
+        ControlRequest r =
+            RequestCodec.decode(zk.getData().forPath(layout.standing(partition, id)));
+        if (r.kind().isSubscription()) {
+          subs.add(r.subscription());
+        } else {
+          ads.add(r.advertisement());
+        }
       }
-      // advertisements first: pairing is symmetric, this only saves work
-      standing.stream().filter(r -> !r.kind().isSubscription()).forEach(r -> r.applyTo(config));
-      standing.stream().filter(r -> r.kind().isSubscription()).forEach(r -> r.applyTo(config));
+      config = Configurator.restored(current.topology(), ads, subs);
       List<CompletableFuture<Void>> acks = new ArrayList<>();
-      for (long dpid : topology.switches()) {
+      for (long dpid : current.topology().switches()) {
         acks.add(updates.resync(dpid, ControlPlane.owned(partition), config.flows(dpid)));
       }
       for (CompletableFuture<Void> a : acks) {
         a.get(ackTimeout.toNanos(), TimeUnit.NANOSECONDS);
       }
-      takeovers.incrementAndGet();
     }
 
     /** Processes the queue's parts in order; waits for more when it is empty. */
@@ -422,8 +473,8 @@ public final class ClusterControlPlane implements AutoCloseable {
       }
       nodes.sort(null); // r-<10-digit sequence>: name order is queue order
       for (String node : nodes) {
-        if (!active) {
-          return;
+        if (!active || version != topology.version()) {
+          return; // stopped, or the topology changed: rebuild before the next part
         }
         String path = layout.queue(partition) + "/" + node;
         List<CuratorOp> ops = new ArrayList<>();
@@ -449,12 +500,16 @@ public final class ClusterControlPlane implements AutoCloseable {
       }
     }
 
-    /** All switches at once; a missing ack means resync and wait ({@link AcknowledgedSend}). */
+    /**
+     * All switches at once; a missing ack means resync and wait ({@link AcknowledgedSend}). The
+     * batches carry the topology version they were computed on; one computed just before a change
+     * is sent before this server's rebuild, never after, and the rebuild's resync corrects it.
+     */
     private void sendAndAwait(ConfigurationDelta delta) throws InterruptedException {
       AcknowledgedSend.sendAndAwait(
           updates,
           delta.flowMods(),
-          0, // no topology changes in the cluster: one epoch
+          version,
           partition,
           config::flows,
           ackTimeout,

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.ShrinkingMode;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -17,12 +18,15 @@ import org.apache.curator.test.TestingServer;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.pleroma.Configurator;
+import org.netpubsub.network.topology.Link;
+import org.netpubsub.network.topology.Topology;
 
 /**
  * The control plane across processes under any interleaving: requests submitted through random
- * processes while processes crash (their partitions taken over from ZooKeeper) and new ones join
- * (partitions handed over) end with the switches forwarding as one configurator processing the
- * requests in submission order.
+ * processes while processes crash (their partitions taken over from ZooKeeper), new ones join
+ * (partitions handed over) and tree links fail and come back (every process told) end with the
+ * switches forwarding as one configurator processing the requests in submission order on the final
+ * topology.
  */
 class ClusterControlPlaneProperties {
   static final Partitions PARTITIONS = Partitions.uniform(8);
@@ -34,8 +38,9 @@ class ClusterControlPlaneProperties {
     }
   }
 
-  @Property(tries = 6)
-  void crashesAndJoinsAnywhereEndAsOneConfiguratorInOrder(@ForAll long seed) throws Exception {
+  @Property(tries = 6, shrinking = ShrinkingMode.OFF) // a shrunk seed is just another seed
+  void crashesJoinsAndTopologyChangesAnywhereEndAsOneConfiguratorInOrder(@ForAll long seed)
+      throws Exception {
     Random random = new Random(seed);
     List<ControlRequest> requests = ControlPlaneRequests.random(random, 80);
     List<Process> started = new ArrayList<>();
@@ -62,10 +67,13 @@ class ClusterControlPlaneProperties {
       List<Process> started,
       List<Process> live)
       throws Exception {
+    Topology topology = NET;
+    List<Link> treeLinks = new ArrayList<>(Configurator.on(NET).tree().orElseThrow().links());
     for (int i = 0; i < 2; i++) {
-      live.add(start(zk, "p" + started.size(), switches, started));
+      live.add(start(zk, "p" + started.size(), topology, switches, started));
     }
     int crashes = 0;
+    int changes = 0;
     for (ControlRequest r : requests) {
       live.get(random.nextInt(live.size())).plane().submit(r);
       int roll = random.nextInt(16);
@@ -73,25 +81,53 @@ class ClusterControlPlaneProperties {
         live.remove(random.nextInt(live.size())).crash();
         crashes++;
       } else if (roll == 1 && live.size() < 3) {
-        live.add(start(zk, "p" + started.size(), switches, started));
+        live.add(start(zk, "p" + started.size(), topology, switches, started));
+      } else if (roll == 2) {
+        topology = toggle(topology, treeLinks, random, live);
+        changes++;
       }
     }
-    Configurator one = ControlPlaneRequests.reference(requests);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    topology = toggle(topology, treeLinks, random, live); // one more, while the queues drain
+    changes++;
+    Configurator one = ControlPlaneRequests.reference(topology, requests);
+    // they agree within milliseconds; a longer wait lets a failing run pass by accident
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     String difference;
     while ((difference = SwitchAgreement.firstDifference(switches, one)) != null
         || live.stream().mapToInt(p -> p.plane().serving().size()).sum() != PARTITIONS.size()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError(
-            "after " + crashes + " crashes, not as one configurator: " + difference);
+            "after "
+                + crashes
+                + " crashes and "
+                + changes
+                + " topology changes, not as one configurator: "
+                + difference);
       }
       Thread.sleep(20); // polling with a deadline, not a fixed wait
     }
     assertThat(switches.errors()).isZero();
   }
 
+  /** A tree link fails, or the failed one comes back; every live process is told. */
+  private static Topology toggle(
+      Topology topology, List<Link> treeLinks, Random random, List<Process> live) {
+    Topology next =
+        topology.equals(NET)
+            ? NET.removeLink(treeLinks.get(random.nextInt(treeLinks.size())))
+            : NET;
+    for (Process p : live) {
+      p.plane().topologyChanged(next);
+    }
+    return next;
+  }
+
   private static Process start(
-      TestingServer zk, String id, SimulatedSwitches switches, List<Process> started)
+      TestingServer zk,
+      String id,
+      Topology topology,
+      SimulatedSwitches switches,
+      List<Process> started)
       throws Exception {
     CuratorFramework c =
         CuratorFrameworkFactory.builder()
@@ -105,7 +141,7 @@ class ClusterControlPlaneProperties {
         new Process(
             c,
             new ClusterControlPlane(
-                c, "/nps", id, NET, PARTITIONS, switches, Duration.ofSeconds(5)));
+                c, "/nps", id, topology, PARTITIONS, switches, Duration.ofSeconds(5)));
     started.add(p);
     return p;
   }

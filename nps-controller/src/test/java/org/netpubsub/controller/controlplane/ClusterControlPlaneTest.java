@@ -24,6 +24,8 @@ import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.pleroma.Configurator;
+import org.netpubsub.network.topology.Link;
+import org.netpubsub.network.topology.Topology;
 
 /**
  * Several controller processes (each with its own ZooKeeper session) against real ZooKeeper: the
@@ -129,6 +131,71 @@ class ClusterControlPlaneTest {
       f.get(60, TimeUnit.SECONDS);
     }
     assertSwitchesHold(switches, ControlPlaneRequests.reference(requests));
+  }
+
+  @Test
+  void aTreeLinkFailingAndComingBackIsReconciledInEveryPartition() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    SimulatedSwitches switches = track(new SimulatedSwitches(NET, 100_000, 0));
+    List<ClusterControlPlane> cluster =
+        List.of(
+            process(zk.getConnectString(), "a", switches),
+            process(zk.getConnectString(), "b", switches),
+            process(zk.getConnectString(), "c", switches));
+    poll(
+        () -> cluster.stream().mapToInt(p -> p.serving().size()).sum() == 8,
+        "all partitions served");
+    List<ControlRequest> requests = ControlPlaneRequests.random(new Random(11), 240);
+    List<ControlRequest> before = requests.subList(0, 80);
+    List<ControlRequest> during = requests.subList(80, 160);
+    List<ControlRequest> after = requests.subList(160, 240);
+    awaitAll(submit(cluster, before));
+
+    Link down = Configurator.on(NET).tree().orElseThrow().links().first();
+    Topology without = NET.removeLink(down);
+    List<CompletableFuture<RequestDone>> pending = submit(cluster, during.subList(0, 40));
+    cluster.forEach(p -> p.topologyChanged(without)); // mid-burst
+    pending.addAll(submit(cluster, during.subList(40, 80)));
+    awaitAll(pending);
+    awaitAll(submit(cluster, after.subList(0, 40)));
+    assertThat(Configurator.on(without).tree().orElseThrow().links()).doesNotContain(down);
+    awaitAgreement(switches, without, requests.subList(0, 200), cluster, 8);
+
+    cluster.forEach(p -> p.topologyChanged(NET)); // the link is back
+    awaitAll(submit(cluster, after.subList(40, 80)));
+    awaitAgreement(switches, NET, requests, cluster, 16);
+  }
+
+  /** Each request through the next process in turn. */
+  private static List<CompletableFuture<RequestDone>> submit(
+      List<ClusterControlPlane> cluster, List<ControlRequest> requests) throws Exception {
+    List<CompletableFuture<RequestDone>> out = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      out.add(cluster.get(i % cluster.size()).submit(requests.get(i)));
+    }
+    return out;
+  }
+
+  private static void awaitAll(List<CompletableFuture<RequestDone>> done) throws Exception {
+    for (CompletableFuture<RequestDone> f : done) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Once every partition has been rebuilt {@code rebuilds} times in all, the switches forward as
+   * one configurator holding the requests on {@code topology}.
+   */
+  private static void awaitAgreement(
+      SimulatedSwitches switches,
+      Topology topology,
+      List<ControlRequest> requests,
+      List<ClusterControlPlane> cluster,
+      int rebuilds) {
+    poll(
+        () -> cluster.stream().mapToLong(ClusterControlPlane::rebuilds).sum() >= rebuilds,
+        "every partition rebuilt");
+    assertSwitchesHold(switches, ControlPlaneRequests.reference(topology, requests));
   }
 
   /** Every event leaves every switch exactly as it would under one configurator. */

@@ -49,7 +49,12 @@ final class ControlPlaneRequests {
 
   /** One configurator given the requests in order: the forwarding every partitioning must match. */
   static Configurator reference(List<ControlRequest> requests) {
-    Configurator c = Configurator.on(NET);
+    return reference(NET, requests);
+  }
+
+  /** The same on another topology (NET with a link or switch down, say). */
+  static Configurator reference(Topology topology, List<ControlRequest> requests) {
+    Configurator c = Configurator.on(topology);
     requests.forEach(r -> r.applyTo(c));
     return c;
   }

@@ -2,6 +2,7 @@ package org.netpubsub.network.pleroma;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -68,6 +69,20 @@ public final class Configurator {
     Configurator c = new Configurator(next);
     advertisements.values().forEach(a -> c.advertise(a, true));
     subscriptions.values().forEach(s -> c.subscribe(s, true));
+    return c;
+  }
+
+  /**
+   * A configurator on {@code topology} holding these standing requests (advertisements first), as
+   * {@link #rebuiltOn} would: a request whose host has gone keeps its place without paths.
+   */
+  public static Configurator restored(
+      Topology topology,
+      Collection<Advertisement> advertisements,
+      Collection<Subscription> subscriptions) {
+    Configurator c = new Configurator(topology);
+    advertisements.forEach(a -> c.advertise(a, true));
+    subscriptions.forEach(s -> c.subscribe(s, true));
     return c;
   }
 
