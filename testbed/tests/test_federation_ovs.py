@@ -19,7 +19,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "experiments"))
 
 import snaps_testbed as snaps  # noqa: E402
-from pubsub.session import JsonLines  # noqa: E402
+from pubsub.session import TESTBED, JsonLines  # noqa: E402
+from pubsub.snaps_modes import bridge_lines, broker_config, subscriber_topics  # noqa: E402
+from snaps_scenarios import INTERVAL_MS  # noqa: E402
 
 STATE = "/run/netpubsub/testbed.json"
 MESSAGES = 100
@@ -35,17 +37,17 @@ def test_federated_mesh_delivers_each_message_exactly_once():
             hosts = {h["name"]: h["address"] for h in json.load(f)["hosts"]}
         work = tempfile.mkdtemp(prefix="nps-federation-")
         for h in hosts:
-            conf = snaps.broker_config(work, h, snaps.bridge_lines(
+            conf = broker_config(work, h, bridge_lines(
                 h, [(u, a) for u, a in hosts.items() if u != h]))
-            processes.append(JsonLines([snaps.TESTBED, "exec", h, "--", "mosquitto", "-c", conf]))
+            processes.append(JsonLines([TESTBED, "exec", h, "--", "mosquitto", "-c", conf]))
         for h in hosts:
             poll(lambda: "1883" in in_host(h, "ss", "-Hltn").stdout, 20, f"broker on {h}")
-        subs = {h: snaps.start_subscriber(h, "::1", snaps.subscriber_topics("federated"))
+        subs = {h: snaps.start_subscriber(h, "::1", subscriber_topics("federated"))
                 for h in hosts}
         processes += subs.values()
         for h, s in subs.items():
             s.wait_for(lambda o: o.get("kind") == "subscribed", 30, f"subscriber {h}")
-        pub = snaps.start_publisher("h1", "::1", 200, MESSAGES * snaps.INTERVAL_MS / 1000)
+        pub = snaps.start_publisher("h1", "::1", 200, MESSAGES * INTERVAL_MS / 1000, INTERVAL_MS)
         processes.append(pub)
         snaps.warm_up(pub, subs, 30)
         pub.proc.stdin.write("go\n")
