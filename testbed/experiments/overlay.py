@@ -238,22 +238,32 @@ def brokers() -> dict:
 
 
 def plot_brokers(r: dict, png: str) -> None:
+    plot_latency_and_cpu(r["rows"], png, "routing_brokers", "routing brokers",
+                         "relay_cpu_ms_per_broker", "relay CPU per routing broker (ms)",
+                         "Latency and relay CPU vs routing brokers (PubSubCoord Fig. 6b, 6e)",
+                         log2=True)
+
+
+def plot_latency_and_cpu(rows: list[dict], png: str, x: str, x_label: str, cpu: str,
+                         cpu_label: str, title: str, log2: bool = False) -> None:
+    """Latency (avg and p99) and CPU against one parameter, side by side (Figs. 6a/6d, 6b/6e)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    rows = sorted(r["rows"], key=lambda x: x["routing_brokers"])
-    n = [x["routing_brokers"] for x in rows]
+    rows = sorted(rows, key=lambda row: row[x])
+    n = [row[x] for row in rows]
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))
-    ax[0].plot(n, [x["avg_ms"] for x in rows], marker="o", label="avg")
-    ax[0].plot(n, [x["p99_ms"] for x in rows], marker="x", ls=":", label="p99")
+    ax[0].plot(n, [row["avg_ms"] for row in rows], marker="o", label="avg")
+    ax[0].plot(n, [row["p99_ms"] for row in rows], marker="x", ls=":", label="p99")
     ax[0].set_ylabel("publish → delivery latency (ms)")
     ax[0].legend()
-    ax[1].plot(n, [x["relay_cpu_ms_per_broker"] for x in rows], marker="o")
-    ax[1].set_ylabel("relay CPU per routing broker (ms)")
+    ax[1].plot(n, [row[cpu] for row in rows], marker="o")
+    ax[1].set_ylabel(cpu_label)
     for a in ax:
-        a.set_xlabel("routing brokers")
-        a.set_xscale("log", base=2)
-    fig.suptitle("Latency and relay CPU vs routing brokers (PubSubCoord Fig. 6b, 6e)")
+        a.set_xlabel(x_label)
+        if log2:
+            a.set_xscale("log", base=2)
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
@@ -359,23 +369,9 @@ def topics() -> dict:
 
 
 def plot_topics(r: dict, png: str) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    rows = sorted(r["rows"], key=lambda x: x["topics_per_site"])
-    n = [x["topics_per_site"] for x in rows]
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
-    ax[0].plot(n, [x["avg_ms"] for x in rows], marker="o", label="avg")
-    ax[0].plot(n, [x["p99_ms"] for x in rows], marker="x", ls=":", label="p99")
-    ax[0].set_ylabel("publish → delivery latency (ms)")
-    ax[0].legend()
-    ax[1].plot(n, [x["edge_cpu_ms_per_edge"] for x in rows], marker="o")
-    ax[1].set_ylabel("CPU per edge broker during the run (ms)")
-    for a in ax:
-        a.set_xlabel("topics adopted per site (all global)")
-    fig.suptitle("Latency and edge-broker CPU vs topics per site (PubSubCoord Fig. 6a, 6d)")
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
+    plot_latency_and_cpu(r["rows"], png, "topics_per_site", "topics adopted per site (all global)",
+                         "edge_cpu_ms_per_edge", "CPU per edge broker during the run (ms)",
+                         "Latency and edge-broker CPU vs topics per site (PubSubCoord Fig. 6a, 6d)")
 
 
 def md_topics(r: dict) -> str:
