@@ -313,22 +313,7 @@ class AmqpEdgeDifferentialTest {
 
     @Override
     public void settle() {
-      Poll.until(
-          "datagrams settled",
-          Duration.ofSeconds(20),
-          () -> {
-            long sent = 0;
-            long read = 0;
-            for (EdgeAgent a : AGENTS) {
-              AgentStats s = a.stats();
-              sent += s.forwarded();
-              read += s.received();
-              if (s.received() != s.published() + s.droppedTotal()) {
-                return false;
-              }
-            }
-            return sent > 0 && sent == read;
-          });
+      EdgeCluster.awaitSettled(AGENTS, Duration.ofSeconds(20), true);
     }
   }
 }

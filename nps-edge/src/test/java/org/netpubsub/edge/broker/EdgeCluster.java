@@ -133,9 +133,17 @@ final class EdgeCluster implements Closeable {
 
   /** Waits until every datagram sent has been read and handled. */
   void settle() {
+    awaitSettled(agents, Duration.ofSeconds(10), false);
+  }
+
+  /**
+   * Waits until every datagram the agents sent has been read and published or dropped by them (with
+   * {@code someSent}, and at least one was sent).
+   */
+  static void awaitSettled(List<EdgeAgent> agents, Duration timeout, boolean someSent) {
     Poll.until(
         "datagrams settled",
-        Duration.ofSeconds(10),
+        timeout,
         () -> {
           long sent = 0;
           long read = 0;
@@ -147,7 +155,7 @@ final class EdgeCluster implements Closeable {
               return false;
             }
           }
-          return sent == read;
+          return (sent > 0 || !someSent) && sent == read;
         });
   }
 
