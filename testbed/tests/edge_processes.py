@@ -5,24 +5,13 @@ host beside that host's broker."""
 from __future__ import annotations
 
 import os
-import socket
 import sys
 
 from live import TESTBED, poll
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pubsub.session import NPS, JsonLines, client_env  # noqa: E402
-
-COORDINATOR_PORT = 7448
-AGENT_PORT = 7447
-
-
-def tcp_open(address: str, port: int) -> bool:
-    try:
-        with socket.create_connection((address, port), timeout=1):
-            return True
-    except OSError:
-        return False
+from pubsub.snaps_modes import AGENT_PORT, COORDINATOR_PORT, tcp_open  # noqa: E402
 
 
 def start_coordinator(controller, state: dict, work: str) -> tuple[JsonLines, str]:
