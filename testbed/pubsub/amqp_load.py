@@ -1,6 +1,6 @@
 """The constant-rate load of mqtt_load.py over AMQP 0-9-1 (pika, Debian's python3-pika), run
-inside a host namespace against the host's own RabbitMQ: the same payload (`SEQ SEND_NS ` padded
-to --size bytes) and the same JSON lines, so the SNAPS experiment drives both alike.
+inside a host namespace against the host's own RabbitMQ: the same payload, schedule and JSON lines
+(paced_load.py), so the SNAPS experiment drives both alike.
 
   pub  declares the topic exchange --exchange, prints {"kind":"connected"}; stdin "warm"
        publishes one message with routing key `warmup`, "go" publishes --size-byte messages every
@@ -15,16 +15,14 @@ to --size bytes) and the same JSON lines, so the SNAPS experiment drives both al
 """
 
 import argparse
-import json
 import signal
 import sys
+import threading
 import time
 
 import pika
 
-
-def emit(obj: dict) -> None:
-    print(json.dumps(obj), flush=True)
+from paced_load import Progress, Tally, emit, paced_stream, wait_for_quit, warm_until_go
 
 
 def connect(port: int) -> pika.BlockingConnection:
@@ -38,26 +36,11 @@ def publish(args) -> int:
     ch = conn.channel()
     ch.exchange_declare(args.exchange, exchange_type="topic")
     emit({"kind": "connected"})
-    for line in sys.stdin:
-        if line.strip() == "go":
-            break
-        ch.basic_publish(args.exchange, "warmup", b"warmup")
-    period = args.interval_ms / 1000.0
-    count = int(round(args.seconds / period))
-    start, sent = time.monotonic(), 0
-    for seq in range(count):
-        delay = start + seq * period - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)  # pacing the publisher on its schedule
-        head = f"{seq} {time.time_ns()} ".encode()
-        body = head + b"x" * max(0, args.size - len(head))
-        ch.basic_publish(args.exchange, args.keys[seq % len(args.keys)], body)
-        sent += len(body)
-    emit({"kind": "published", "messages": count, "bytes": sent,
-          "seconds": time.monotonic() - start})
-    for line in sys.stdin:
-        if line.strip() == "quit":
-            break
+    warm_until_go(sys.stdin, lambda: ch.basic_publish(args.exchange, "warmup", b"warmup"))
+    emit(paced_stream(
+        lambda seq, body: ch.basic_publish(args.exchange, args.keys[seq % len(args.keys)], body),
+        args.size, args.interval_ms, args.seconds))
+    wait_for_quit(sys.stdin)
     conn.close()
     return 0
 
@@ -84,32 +67,22 @@ def subscribe(args) -> int:
     queue = ch.queue_declare("", exclusive=True).method.queue
     for key in ["warmup", *args.binding]:
         ch.queue_bind(queue, args.exchange, routing_key=key)
-    seqs, latency, state = set(), [], {"received": 0, "warm": False, "stop": False}
+    tally, stop = Tally(), threading.Event()
 
     def on_message(_ch, method, _props, body: bytes) -> None:
-        now = time.time_ns()
         if method.routing_key == "warmup":
-            if not state["warm"]:
-                state["warm"] = True
-                emit({"kind": "warm"})
-            return
-        seq, sent = body.split(b" ", 2)[:2]
-        state["received"] += 1
-        seqs.add(int(seq))
-        latency.append((now - int(sent)) // 1000)
+            tally.warmed()
+        else:
+            tally.data(body, time.time_ns())
 
     ch.basic_consume(queue, on_message, auto_ack=True)
-    signal.signal(signal.SIGTERM, lambda *_: state.update(stop=True))
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     emit({"kind": "subscribed"})
-    shown, next_count = 0, time.monotonic() + 0.5
-    while not state["stop"]:
+    progress = Progress(tally)
+    while not stop.is_set():
         conn.process_data_events(time_limit=0.1)
-        if time.monotonic() >= next_count and state["received"] != shown:
-            shown = state["received"]
-            emit({"kind": "count", "n": shown})
-            next_count = time.monotonic() + 0.5
-    emit({"kind": "summary", "received": state["received"], "unique": len(seqs),
-          "seqs": sorted(seqs), "latency_us": latency})
+        progress.tick()
+    emit(tally.summary(with_seqs=True))
     return 0
 
 

@@ -17,7 +17,6 @@ the last topic level, whatever the prefix.
 """
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -25,9 +24,7 @@ import time
 
 import paho.mqtt.client as mqtt
 
-
-def emit(obj: dict) -> None:
-    print(json.dumps(obj), flush=True)
+from paced_load import Progress, Tally, emit, paced_stream, wait_for_quit, warm_until_go
 
 
 def connect(broker: str, port: int, name: str) -> mqtt.Client:
@@ -38,88 +35,42 @@ def connect(broker: str, port: int, name: str) -> mqtt.Client:
     return client
 
 
-def payload(seq: int, size: int) -> bytes:
-    head = f"{seq} {time.time_ns()} ".encode()
-    return head + b"x" * max(0, size - len(head))
-
-
 def publish(args) -> int:
     client = connect(args.broker, args.port, args.name)
     emit({"kind": "connected"})
-    for line in sys.stdin:
-        if line.strip() == "go":
-            break
-        client.publish(f"{args.topic}/warmup", b"warmup", qos=0)
-    period = args.interval_ms / 1000.0
-    count = int(round(args.seconds / period))
-    start = time.monotonic()
-    sent = 0
-    for seq in range(count):
-        delay = start + seq * period - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)  # pacing the publisher on its schedule
-        body = payload(seq, args.size)
-        client.publish(f"{args.topic}/data", body, qos=0)
-        sent += len(body)
-    seconds = time.monotonic() - start
-    emit({"kind": "published", "messages": count, "bytes": sent, "seconds": seconds})
-    for line in sys.stdin:  # stays connected until told (or stdin closes): paho drains its queue
-        if line.strip() == "quit":
-            break
+    warm_until_go(sys.stdin, lambda: client.publish(f"{args.topic}/warmup", b"warmup", qos=0))
+    emit(paced_stream(lambda _seq, body: client.publish(f"{args.topic}/data", body, qos=0),
+                      args.size, args.interval_ms, args.seconds))
+    wait_for_quit(sys.stdin)  # paho drains its queue meanwhile
     client.loop_stop()
     client.disconnect()
     return 0
 
 
-class Receiver:
-    """Counts data messages and their latencies; the paho network thread calls on_message."""
+def subscribe(args) -> int:
+    tally = Tally()
 
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.seqs: set[int] = set()
-        self.received = 0
-        self.latency_us: list[int] = []
-        self.warm = False
-
-    def on_message(self, _client, _userdata, msg) -> None:
+    def on_message(_client, _userdata, msg) -> None:
         now = time.time_ns()
         last = msg.topic.rsplit("/", 1)[-1]
         if last == "warmup":
-            if not self.warm:
-                self.warm = True
-                emit({"kind": "warm"})
-            return
-        if last != "data":
-            return
-        seq, sent = msg.payload.split(b" ", 2)[:2]
-        with self.lock:
-            self.received += 1
-            self.seqs.add(int(seq))
-            self.latency_us.append((now - int(sent)) // 1000)
+            tally.warmed()
+        elif last == "data":
+            tally.data(msg.payload, now)
 
-    def summary(self) -> dict:
-        with self.lock:
-            return {"kind": "summary", "received": self.received, "unique": len(self.seqs),
-                    "latency_us": self.latency_us}
-
-
-def subscribe(args) -> int:
-    receiver = Receiver()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     client = mqtt.Client(client_id=args.name, protocol=mqtt.MQTTv311)
-    client.on_message = receiver.on_message
+    client.on_message = on_message
     client.on_subscribe = lambda *_: emit({"kind": "subscribed"})
     client.on_connect = lambda c, *_: c.subscribe([(t, 0) for t in args.topic])
     client.connect(args.broker, args.port, keepalive=60)
     client.loop_start()
-    shown = 0
-    while not stop.wait(0.5):
-        if receiver.received != shown:
-            shown = receiver.received
-            emit({"kind": "count", "n": shown})
+    progress = Progress(tally)
+    while not stop.wait(0.1):
+        progress.tick()
     client.loop_stop()
-    emit(receiver.summary())
+    emit(tally.summary())
     return 0
 
 
