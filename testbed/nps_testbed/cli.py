@@ -48,9 +48,10 @@ def parser() -> argparse.ArgumentParser:
     ln.add_argument("state", choices=["down", "up"])
 
     sw = sub.add_parser("switch", help="fail a switch or recover it: switch S down|up (its links "
-                                       "and its controller connection)")
+                                       "and its controller connection), or cut and restore only "
+                                       "its controller connection: switch S disconnect|connect")
     sw.add_argument("name")
-    sw.add_argument("state", choices=["down", "up"])
+    sw.add_argument("state", choices=["down", "up", "disconnect", "connect"])
 
     sub.add_parser("clean", help="remove everything the test bed ever created (also after a crash)")
 

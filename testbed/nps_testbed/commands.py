@@ -98,7 +98,9 @@ def link(a: str, b: str, updown: str, as_json: bool) -> int:
 def switch(name: str, updown: str, as_json: bool) -> int:
     """A switch failure, or its recovery: every link of the switch (both ends of switch links, the
     switch end of host links) goes down or up, and its OpenFlow connection is cut or restored —
-    as when a switch crashes: it forwards nothing and the controller loses it."""
+    as when a switch crashes: it forwards nothing and the controller loses it. `disconnect` and
+    `connect` cut and restore only the OpenFlow connection: the switch keeps forwarding with the
+    flows it holds (fail mode secure), as when the control network fails."""
     doc = state.read_state()
     sw = next((x for x in doc["switches"] if x["name"] == name), None)
     if sw is None:
@@ -106,27 +108,31 @@ def switch(name: str, updown: str, as_json: bool) -> int:
     if doc["standalone"]:
         raise UsageError("switch failures need a test bed with a controller")
     names = []
-    for x in doc["links"]:
-        if name in (x["a"], x["b"]):
-            for node, port in ((x["a"], x["a_port"]), (x["b"], x["b_port"])):
-                if node.startswith("s"):
-                    names.append(naming.switch_port_if(node, port))
+    if updown in ("down", "up"):
+        for x in doc["links"]:
+            if name in (x["a"], x["b"]):
+                for node, port in ((x["a"], x["a_port"]), (x["b"], x["b_port"])):
+                    if node.startswith("s"):
+                        names.append(naming.switch_port_if(node, port))
     bridge = sw["bridge"]
     try:
-        if updown == "down":
+        if updown in ("down", "disconnect"):
             run(["ovs-vsctl", "del-controller", bridge])
-            ip_batch([f"link set dev {n} down" for n in names])
+            if names:
+                ip_batch([f"link set dev {n} down" for n in names])
         else:
-            ip_batch([f"link set dev {n} up" for n in names])
+            if names:
+                ip_batch([f"link set dev {n} up" for n in names])
             run(["ovs-vsctl", "--", "--id=@c", "create", "Controller",
                  f'target="{doc["controller"]}"', "max_backoff=1000", "--", "set", "Bridge", bridge,
                  "controller=@c"])
     except CommandError as e:
         log(str(e))
         return 1
+    cut = updown in ("down", "disconnect")
     _print(as_json, {"switch": name, "state": updown, "interfaces": names},
            f"{name} {updown} ({len(names)} interfaces, controller connection "
-           f"{'cut' if updown == 'down' else 'restored'})")
+           f"{'cut' if cut else 'restored'})")
     return 0
 
 

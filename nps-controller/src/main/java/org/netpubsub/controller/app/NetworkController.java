@@ -300,8 +300,9 @@ public final class NetworkController implements Closeable {
    * Carries out an app's flow changes (call on the loop, after the app's {@link
    * FlowContributor#flows} reflect them): stores each switch's new desired state and sends the
    * flow-mods to the connected ones, each as one barrier-acknowledged batch. Completes with the
-   * number of switches that acknowledged; a switch not connected gets its flows when it connects.
-   * Fails if a switch refuses or does not answer in time; that switch is then reconciled.
+   * number of switches the batches went to; a switch not connected gets its flows when it connects,
+   * and so does one whose connection drops before it acknowledges (it is not a failure of the
+   * change). Fails if a switch refuses or does not answer in time; that switch is then reconciled.
    */
   public CompletableFuture<Integer> applyChanges(SortedMap<Long, List<FlowMod>> mods) {
     SortedMap<Long, List<SwitchMod>> all = new TreeMap<>(mods.comparator());
@@ -341,11 +342,18 @@ public final class NetworkController implements Closeable {
       }
       sent.add(
           sw.apply(e.getValue())
-              .whenComplete(
+              .handle(
                   (r, err) -> {
-                    if (err != null) {
-                      submit(() -> scheduleReconcile(dpid));
+                    if (err == null) {
+                      return r;
                     }
+                    submit(() -> scheduleReconcile(dpid));
+                    if (unwrap(err) instanceof SwitchDisconnectedException) {
+                      // as for a switch not connected when the batch was sent: its desired state
+                      // holds the batch, and the reconcile on reconnect installs it
+                      return null;
+                    }
+                    throw err instanceof CompletionException c ? c : new CompletionException(err);
                   }));
     }
     return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
@@ -511,6 +519,10 @@ public final class NetworkController implements Closeable {
     }
   }
 
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e;
+  }
+
   private void scheduleReconcile(long dpid) {
     if (closed || !connected.containsKey(dpid) || server.desiredState().get(dpid).isEmpty()) {
       return;
@@ -529,7 +541,7 @@ public final class NetworkController implements Closeable {
               loop.execute(
                   () -> {
                     reconciling.remove(dpid);
-                    Throwable cause = e instanceof CompletionException c ? c.getCause() : e;
+                    Throwable cause = unwrap(e);
                     if (cause instanceof SwitchDisconnectedException) {
                       // expected: it is reconciled again when it reconnects
                       LOG.log(System.Logger.Level.DEBUG, "reconcile of {0} cut short", dpid);

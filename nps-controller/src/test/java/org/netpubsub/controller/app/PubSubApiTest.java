@@ -6,9 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,9 +20,11 @@ import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.sim.FaultMode;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Host;
@@ -162,6 +168,42 @@ class PubSubApiTest {
     }
     assertThat(refused).isEqualTo(1);
     assertThat(retryAfter).isNotNull();
+  }
+
+  @Test
+  void aSwitchLostBeforeItAcknowledgesFailsNoRequestAndGetsTheFlowsWhenItReconnects()
+      throws Exception {
+    HttpResponse<String> ad =
+        send("POST", "/v1/advertisements", "{\"host\":\"fd6e:7073:1::1\",\"filter\":\"true\"}");
+    assertThat(ad.statusCode()).as(ad.body()).isEqualTo(201);
+    sw.setFault(FaultMode.SILENT); // takes the subscription's flow-mods in and applies nothing
+    CompletableFuture<HttpResponse<String>> answer =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return sub("fd6e:7073:1::2", "price > 50000");
+              } catch (Exception e) {
+                throw new CompletionException(e);
+              }
+            });
+    Wait.until(
+        "the subscription's flows in the desired state",
+        Duration.ofSeconds(10),
+        () -> {},
+        () -> controller.desiredFlows(DPID).stream().anyMatch(f -> f.toString().contains("40000")));
+    sw.disconnect();
+    HttpResponse<String> r = answer.get(30, TimeUnit.SECONDS);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    assertThat(sw.flows()).noneMatch(f -> f.toString().contains("40000"));
+
+    sw.setFault(FaultMode.NONE);
+    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+    Wait.until(
+        "the switch reconciled to the desired state",
+        Duration.ofSeconds(20),
+        () -> {},
+        () -> new HashSet<>(sw.flows()).equals(new HashSet<>(controller.desiredFlows(DPID))));
+    assertThat(sw.flows()).anyMatch(f -> f.toString().contains("40000"));
   }
 
   @Test
