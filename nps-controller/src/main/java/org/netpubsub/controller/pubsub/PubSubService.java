@@ -13,6 +13,7 @@ import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.southbound.SouthboundException;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -255,6 +256,11 @@ public final class PubSubService implements FlowContributor {
                 if (cause instanceof SouthboundTimeoutException) {
                   throw new RequestRefusedException(
                       504, "switches did not acknowledge in time; they are being reconciled");
+                }
+                if (cause instanceof SouthboundException failed) {
+                  // e.g. a switch answered the batch with an OpenFlow error
+                  throw new RequestRefusedException(
+                      502, failed.getMessage() + "; the switch is being reconciled");
                 }
                 throw new CompletionException(cause);
               }
