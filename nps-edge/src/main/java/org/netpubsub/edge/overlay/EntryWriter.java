@@ -16,6 +16,7 @@ import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.data.Stat;
@@ -26,9 +27,11 @@ import org.apache.zookeeper.data.Stat;
  * removed meanwhile goes into the next (the batching itself: {@link EntryBatcher}). A multi is
  * atomic, so when one fails for a reason of its own operations (NodeExists from an entry a previous
  * session left, NoNode when a topic's container is not there yet or went away) the batch falls back
- * to one request per operation, in parallel, so one bad operation costs the others nothing. Single
- * creates make missing parents as containers ({@code creatingParentContainersIfNeeded}); a multi
- * cannot, so the first entries under a new topic take the fallback.
+ * to one request per operation, in parallel, so one bad operation costs the others nothing. A multi
+ * cannot create missing parents, so before one the writer creates the containers ({@code
+ * /topics/<t>/sub}) it has not seen yet, one request each, in parallel (NodeExists is as good); a
+ * container reaped since it was seen fails the multi with NoNode and takes the fallback, whose
+ * single creates make missing parents ({@code creatingParentContainersIfNeeded}).
  *
  * <p>Replaces one Curator {@code PersistentNode} per entry and keeps what the edge broker relies on
  * from it: entries are ephemeral, re-created after a new session (detected by the session id on
@@ -55,7 +58,8 @@ public final class EntryWriter implements Closeable {
     default void committed(String path) {}
 
     /**
-     * A request of {@code ops} operations ({@code kind}: multi, create, delete, exists, replace).
+     * A request of {@code ops} operations ({@code kind}: multi, container, create, delete, exists,
+     * replace).
      */
     default void request(String kind, int ops, long nanos, int resultCode) {}
   }
@@ -65,6 +69,7 @@ public final class EntryWriter implements Closeable {
   private final Listener listener;
   private final ScheduledExecutorService retries;
   private final ConnectionStateListener connection = (c, state) -> onConnection(state);
+  private final Set<String> parents = new java.util.HashSet<>(); // containers seen to exist
   private long sessionId; // the ZooKeeper session the batcher's session stands for (0: none yet)
   private boolean closed;
 
@@ -206,7 +211,52 @@ public final class EntryWriter implements Closeable {
     }
   }
 
+  /** Creates the parents of the batch's entries not seen yet, then sends it as one multi. */
   private void sendMulti(EntryBatcher.Batch b) throws Exception {
+    Set<String> missing = new java.util.HashSet<>();
+    synchronized (this) {
+      for (EntryBatcher.Op op : b.ops()) {
+        String parent = ZKPaths.getPathAndNode(op.path()).getPath();
+        if (!(op instanceof EntryBatcher.Delete) && !parents.contains(parent)) {
+          missing.add(parent);
+        }
+      }
+    }
+    if (missing.isEmpty()) {
+      sendMultiNow(b);
+      return;
+    }
+    int[] left = {missing.size()};
+    for (String parent : missing) {
+      long sent = System.nanoTime();
+      client
+          .create()
+          .creatingParentContainersIfNeeded()
+          .withMode(CreateMode.CONTAINER)
+          .inBackground(
+              (c, e) -> {
+                request("container", 1, sent, e);
+                Code rc = Code.get(e.getResultCode());
+                boolean last;
+                synchronized (this) {
+                  if (rc == Code.OK || rc == Code.NODEEXISTS) {
+                    parents.add(parent);
+                  }
+                  last = --left[0] == 0;
+                }
+                if (last) {
+                  try {
+                    sendMultiNow(b); // a parent that failed fails the multi: the fallback's turn
+                  } catch (Exception x) {
+                    finish(b, Map.of(), true);
+                  }
+                }
+              })
+          .forPath(parent);
+    }
+  }
+
+  private void sendMultiNow(EntryBatcher.Batch b) throws Exception {
     List<CuratorOp> ops = new ArrayList<>();
     for (EntryBatcher.Op op : b.ops()) {
       ops.addAll(curatorOps(op));
@@ -238,6 +288,11 @@ public final class EntryWriter implements Closeable {
     } else if (isTransient(rc)) {
       finish(b, Map.of(), true);
     } else {
+      if (rc == Code.NONODE) {
+        synchronized (this) { // a container reaped since it was seen: the fallback creates it
+          b.ops().forEach(op -> parents.remove(ZKPaths.getPathAndNode(op.path()).getPath()));
+        }
+      }
       try {
         sendEach(b); // one operation failed the whole transaction: each on its own
       } catch (Exception e) {

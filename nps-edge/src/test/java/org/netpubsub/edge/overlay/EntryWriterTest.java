@@ -124,7 +124,7 @@ class EntryWriterTest {
     for (int i = 2; i < 20; i++) {
       w.put(path(0, i), DATA);
     }
-    w.put(path(7, 0), DATA); // topic t/7 does not exist: NoNode inside a multi
+    w.put(path(7, 0), DATA); // topic t/7 does not exist: its containers are made first
     OverlayFixture.poll(
         "every entry committed",
         T,
