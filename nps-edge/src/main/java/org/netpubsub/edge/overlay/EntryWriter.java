@@ -91,9 +91,7 @@ public final class EntryWriter implements Closeable {
       CuratorFramework client, String name, Listener listener, int maxOps) {
     EntryWriter w = new EntryWriter(client, name, listener, maxOps);
     client.getConnectionStateListenable().addListener(w.connection);
-    if (client.getZookeeperClient().isConnected()) {
-      w.onConnection(ConnectionState.CONNECTED);
-    }
+    w.flush(); // learns the session if connected
     w.retries.scheduleWithFixedDelay(w::flush, 1, 1, TimeUnit.SECONDS);
     return w;
   }
@@ -167,32 +165,30 @@ public final class EntryWriter implements Closeable {
   }
 
   private void onConnection(ConnectionState state) {
-    if (!state.isConnected()) {
-      return;
+    if (state.isConnected()) {
+      flush();
     }
-    long id;
-    try {
-      id = client.getZookeeperClient().getZooKeeper().getSessionId();
-    } catch (Exception e) {
-      return;
+  }
+
+  /**
+   * Sends the next batch unless one is in flight or there is nothing to write; first, if the
+   * session is not the one the entries were written in, has them all written again.
+   */
+  private void flush() {
+    if (!client.getZookeeperClient().isConnected()) {
+      return; // the connection listener flushes when it is back
     }
+    long id = sessionId();
+    EntryBatcher.Batch b;
     synchronized (this) {
+      if (id <= 0) {
+        return;
+      }
       if (id != sessionId) {
         if (sessionId != 0) {
           batcher.newSession(); // the old session's entries are gone: create them again
         }
         sessionId = id;
-      }
-    }
-    flush();
-  }
-
-  /** Sends the next batch unless one is in flight or there is nothing to write. */
-  private void flush() {
-    EntryBatcher.Batch b;
-    synchronized (this) {
-      if (sessionId == 0 || !client.getZookeeperClient().isConnected()) {
-        return; // the connection listener flushes when it is back
       }
       b = batcher.next().orElse(null);
     }

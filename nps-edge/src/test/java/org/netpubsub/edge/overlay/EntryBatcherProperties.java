@@ -212,6 +212,24 @@ class EntryBatcherProperties {
     twin.forEach(p -> assertThat(batcher.isCommitted(p)).isTrue());
   }
 
+  @net.jqwik.api.Example
+  void whatArrivesWhileABatchIsInFlightGoesIntoTheNextOne() {
+    EntryBatcher batcher = new EntryBatcher(1000, EntryWriter.MAX_BYTES);
+    batcher.put(path(0), data(0));
+    EntryBatcher.Batch first = batcher.next().orElseThrow();
+    for (int i = 1; i < 6; i++) {
+      batcher.put(path(i), data(i));
+    }
+    batcher.remove(path(0)); // deleted as soon as it is created
+    assertThat(batcher.next()).as("one batch in flight at most").isEmpty();
+    assertThat(batcher.finished(first, Map.of(path(0), EntryBatcher.Known.PRESENT))).isEmpty();
+    EntryBatcher.Batch second = batcher.next().orElseThrow();
+    assertThat(second.ops()).hasSize(6);
+    assertThat(second.ops().stream().filter(o -> o instanceof EntryBatcher.Delete).toList())
+        .extracting(EntryBatcher.Op::path)
+        .containsExactly(path(0));
+  }
+
   private static void assertBounded(EntryBatcher.Batch b) {
     assertThat(b.ops()).isNotEmpty().hasSizeLessThanOrEqualTo(MAX_OPS);
     int bytes = b.ops().stream().mapToInt(EntryBatcher.Op::size).sum();
