@@ -83,6 +83,7 @@ JOIN_SERIES = {
 
 def join(subscribers: str, only: list[str] | None) -> dict:
     """Runs every series, or with `only` just those, keeping the others from the last JSON."""
+    started = machine()
     series = {}
     if only:
         with open(os.path.join(os.path.dirname(TESTBED_DIR), "docs", "results",
@@ -103,7 +104,7 @@ def join(subscribers: str, only: list[str] | None) -> dict:
         finally:
             if shm:
                 subprocess.run(["rm", "-rf", shm], check=False)
-    return {"experiment": "overlay-join (PubSubCoord Figures 6c, 6f)", "machine": machine(),
+    return {"experiment": "overlay-join (PubSubCoord Figures 6c, 6f)", "machine": started,
             "series": series}
 
 
