@@ -3,7 +3,8 @@ run in-process against an embedded ZooKeeper and real Mosquitto processes (no Mi
 test-bed lock), written to docs/results/overlay-PART.{json,md,png}:
 
   join       coordination under joining subscribers (Figures 6c, 6f): bench-join, bursts with
-             20 and 2 edges, without fsync, on tmpfs, and paced at a sustained rate
+             20 and 2 edges, without fsync, on tmpfs, paced at a sustained rate, and the same
+             bursts through the edges' group-commit writers (--model batched, edge)
   locality   latency vs data locality (Figure 5): bench-locality
   brokers    latency and relay CPU vs routing brokers (Figures 6b, 6e): bench-locality --locality 0
   multipath  single vs multi-path under Table 1's link cases (Figure 7): bench-multipath
@@ -64,6 +65,10 @@ def lines(args: list[str]) -> list[dict]:
 JOIN_SERIES = {
     # name: (label, extra arguments)
     "burst-20": ("all at once, 20 edges", ["--edges", "20"]),
+    "burst-20-batched": ("all at once, 20 edges, group commit",
+                         ["--edges", "20", "--model", "batched"]),
+    "burst-20-edge": ("all at once, 20 edges, edge-broker entries (group commit)",
+                      ["--edges", "20", "--model", "edge"]),
     "burst-2": ("all at once, 2 edges", ["--edges", "2"]),
     "burst-20-nofsync": ("all at once, 20 edges, no fsync", ["--edges", "20", "--no-fsync"]),
     "burst-20-tmpfs": ("all at once, 20 edges, log on tmpfs", ["--edges", "20", "--data", "TMPFS"]),
@@ -71,11 +76,14 @@ JOIN_SERIES = {
     "rate-200": ("200 joins/s, 20 edges", ["--edges", "20", "--rate", "200"]),
     "rate-200-nofsync": ("200 joins/s, 20 edges, no fsync",
                          ["--edges", "20", "--rate", "200", "--no-fsync"]),
+    "rate-1000-batched": ("1 000 joins/s, 20 edges, group commit",
+                          ["--edges", "20", "--rate", "1000", "--model", "batched"]),
 }
 
 
 def join(subscribers: str, only: list[str] | None) -> dict:
     """Runs every series, or with `only` just those, keeping the others from the last JSON."""
+    started = machine()
     series = {}
     if only:
         with open(os.path.join(os.path.dirname(TESTBED_DIR), "docs", "results",
@@ -90,12 +98,13 @@ def join(subscribers: str, only: list[str] | None) -> dict:
             shm = f"/dev/shm/nps-zk-bench-{os.getpid()}"
             args[args.index("TMPFS")] = shm
         try:
+            load = os.getloadavg()[0]
             series[name] = {"label": label, "command": "nps " + " ".join(args) + " --json",
-                            "rows": lines(args)}
+                            "rows": lines(args), "load": load, "when": time.strftime("%H:%M")}
         finally:
             if shm:
                 subprocess.run(["rm", "-rf", shm], check=False)
-    return {"experiment": "overlay-join (PubSubCoord Figures 6c, 6f)", "machine": machine(),
+    return {"experiment": "overlay-join (PubSubCoord Figures 6c, 6f)", "machine": started,
             "series": series}
 
 
@@ -103,29 +112,34 @@ def plot_join(r: dict, png: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(1, 3, figsize=(15, 4.2))
+    fig, ax = plt.subplots(1, 4, figsize=(19, 4.4))
     for name, s in r["series"].items():
         rows = sorted(s["rows"], key=lambda x: x["subscribers"])
         n = [x["subscribers"] for x in rows]
-        ax[0].plot(n, [x["server_update_p99_ms"] for x in rows], marker="o", label=s["label"])
-        ax[1].plot(n, [x["server_avg_ms"] for x in rows], marker="o", label=s["label"])
+        style = "--" if s["rows"][0].get("model", "subscriber") != "subscriber" else "-"
+        ax[0].plot(n, [x["p99_ms"] for x in rows], marker="o", ls=style, label=s["label"])
+        ax[1].plot(n, [x["server_update_p99_ms"] for x in rows], marker="o", ls=style)
+        ax[2].plot(n, [x["server_avg_ms"] for x in rows], marker="o", ls=style)
         if name == "burst-20":
-            ax[2].plot(n, [x["znodes"] for x in rows], marker="o", label="znodes added")
-            ax[2].plot(n, [x["watches"] for x in rows], marker="s", label="watches (20 edges)")
+            ax[3].plot(n, [x["znodes"] for x in rows], marker="o", label="znodes added")
+            ax[3].plot(n, [x["watches"] for x in rows], marker="s", label="watches (20 edges)")
         if name == "burst-2":
-            ax[2].plot(n, [x["watches"] for x in rows], marker="^", label="watches (2 edges)")
-    ax[0].axhline(20, color="red", lw=0.8, ls="--", label="goal: 20 ms")
-    ax[0].set_ylabel("ZooKeeper p99 update latency (ms)")
-    ax[1].axhline(20, color="red", lw=0.8, ls="--")
-    ax[1].set_ylabel("ZooKeeper average latency (ms)")
-    ax[2].set_ylabel("count")
+            ax[3].plot(n, [x["watches"] for x in rows], marker="^", label="watches (2 edges)")
+        if name == "burst-20-edge":
+            ax[3].plot(n, [x["znodes"] for x in rows], marker="v", label="znodes added (edge entries)")
+    for a in ax[:3]:
+        a.axhline(20, color="red", lw=0.8, ls="--")
+        a.set_yscale("log")
+    ax[0].set_ylabel("per-join p99: join to entry committed (ms)")
+    ax[1].set_ylabel("ZooKeeper p99 update latency (ms)")
+    ax[2].set_ylabel("ZooKeeper average latency (ms)")
+    ax[3].set_ylabel("count")
     for a in ax:
         a.set_xlabel("joining subscribers")
-    ax[0].set_yscale("log")
-    ax[1].set_yscale("log")
     handles, labels = ax[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
-    ax[2].legend(fontsize=8)
+    fig.legend(handles + [plt.Line2D([], [], color="red", lw=0.8, ls="--")],
+               labels + ["goal: 20 ms"], loc="lower center", ncol=4, fontsize=8)
+    ax[3].legend(fontsize=8)
     fig.suptitle("Overlay coordination under joining subscribers (PubSubCoord Fig. 6c, 6f)")
     fig.tight_layout(rect=(0, 0.13, 1, 1))
     fig.savefig(png, dpi=110)
@@ -138,11 +152,15 @@ def md_join(r: dict) -> str:
            JOIN_SETUP, ""]
     for name, s in r["series"].items():
         rows = sorted(s["rows"], key=lambda x: x["subscribers"])
-        out += [f"## {s['label']}", "", f"`{s['command']}`", ""]
+        out += [f"## {s['label']}", "", f"`{s['command']}`"
+                + (f" (at {s['when']}, load average {s['load']:.1f})" if "load" in s else ""), ""]
         out += table(rows, [
             ("subscribers", lambda x: str(x["subscribers"])),
-            ("client p50 ms", lambda x: f"{x['p50_ms']:.0f}"),
-            ("client p99 ms", lambda x: f"{x['p99_ms']:.0f}"),
+            ("join p50 ms", lambda x: f"{x['p50_ms']:.0f}"),
+            ("join p99 ms", lambda x: f"{x['p99_ms']:.0f}"),
+            ("requests", lambda x: str(x.get("requests", x["subscribers"]))),
+            ("request p50 / p99 ms", lambda x: f"{x.get('request_p50_ms', x['p50_ms']):.0f} / "
+                                               f"{x.get('request_p99_ms', x['p99_ms']):.0f}"),
             ("server avg ms", lambda x: f"{x['server_avg_ms']:.1f}"),
             ("server update p50 / p99 ms",
              lambda x: f"{x['server_update_p50_ms']:.0f} / {x['server_update_p99_ms']:.0f}"),
@@ -165,8 +183,16 @@ JOIN_SETUP = (
     "subscribers use, as edge brokers do since the per-topic caches (docs/overlay.md, *What each "
     "role watches*). The topics exist beforehand (a publisher entry each, assigned): N "
     "subscribers then join a running system, each one ephemeral entry "
-    "`/topics/<t>/sub/<edge>-<i>` (the paper's load: a znode per endpoint). *client* latency is "
-    "request to answer as the joining client sees it (queueing behind the other joins included); "
+    "`/topics/<t>/sub/<edge>-<i>` (the paper's load: a znode per endpoint), in one of three load "
+    "models (`--model`): *subscriber* (the paper's: each join its own create; the series without "
+    "a model in their name), *batched* (the same znodes through one group-commit `EntryWriter` per "
+    "edge: at most one `multi` in flight per edge, the `sub` containers it has not seen created "
+    "first) and *edge* (the shipped edge broker's: one entry `/topics/<t>/sub/<edge>` per topic and "
+    "edge, through its writer; a join whose entry is there costs nothing). *join* latency is from "
+    "a subscriber's join to its entry committed as the joining client sees it (queueing behind the "
+    "other joins included); *requests* are the ZooKeeper requests the joins' clients sent (multi, "
+    "container and single creates; in the subscriber model Curator's hidden parent creation is "
+    "not counted), with their latency as the client sees it; "
     "*server* latencies are ZooKeeper's own (`mntr` after `srst`: the time from a request's "
     "arrival to its answer, the paper's definition); *seen by RBs* is the time from the first "
     "join until the routing brokers' caches hold every new entry. Embedded standalone ZooKeeper "

@@ -80,6 +80,17 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
   boolean freshTopics;
 
   @Option(
+      names = "--model",
+      defaultValue = "subscriber",
+      paramLabel = "MODEL",
+      description =
+          "How joins become znodes: subscriber (one znode per subscriber, each its own create: the"
+              + " paper's), batched (the same znodes through one group-commit writer per edge),"
+              + " edge (one entry per topic and edge, through its writer: the edge broker's);"
+              + " default: ${DEFAULT-VALUE}.")
+  String model;
+
+  @Option(
       names = "--no-fsync",
       description =
           "Embedded server without fsync of its transaction log (forceSync=no): not durable,"
@@ -113,6 +124,13 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
           "--edges, --topics, --interest, --subscribers and --tick must be >= 1,"
               + " --routing-brokers and --rate >= 0");
     }
+    JoinBenchmark.Model m;
+    try {
+      m = JoinBenchmark.Model.valueOf(model.toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "--model must be subscriber, batched or edge, not '" + model + "'");
+    }
     EmbeddedZooKeeper embedded = null;
     String connect = zookeeper;
     if (connect == null) {
@@ -133,7 +151,7 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
                 connect,
                 server,
                 new JoinBenchmark.Setup(
-                    n, edges, topics, interest, routingBrokers, rate, freshTopics));
+                    n, edges, topics, interest, routingBrokers, rate, freshTopics, m));
         if (json.enabled()) {
           Map<String, Object> o = new LinkedHashMap<>();
           o.put("kind", "overlay-join");
@@ -143,12 +161,17 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
           o.put("interest", r.setup().interest());
           o.put("routing_brokers", r.setup().routingBrokers());
           o.put("rate", r.setup().rate());
+          o.put("model", r.setup().model().name().toLowerCase(java.util.Locale.ROOT));
           if (zookeeper == null) {
             o.put("fsync", !noFsync);
           }
           o.put("p50_ms", r.p50());
           o.put("p99_ms", r.p99());
           o.put("max_ms", r.max());
+          o.put("requests", r.requests());
+          o.put("request_p50_ms", r.requestP50());
+          o.put("request_p99_ms", r.requestP99());
+          o.put("entries", r.entries());
           o.put("znodes", r.znodes());
           o.put("watches", r.watches());
           o.put("seconds", r.seconds());
@@ -164,11 +187,13 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
           JsonOutput.printLine(out, o);
         } else {
           out.printf(
-              "%6d subscribers: client p50 %.1f ms, p99 %.1f ms; server update p99 %.0f ms;"
-                  + " %d znodes, %d watches (%.1f s)%n",
+              "%6d subscribers: join p50 %.1f ms, p99 %.1f ms; %d requests, p99 %.1f ms;"
+                  + " server update p99 %.0f ms; %d znodes, %d watches (%.1f s)%n",
               r.setup().subscribers(),
               r.p50(),
               r.p99(),
+              r.requests(),
+              r.requestP99(),
               r.serverUpdateP99(),
               r.znodes(),
               r.watches(),

@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.edge.broker.Mosquitto;
@@ -84,6 +85,39 @@ class OverlayCommandsTest {
     assertThat(o.get("seconds").asDouble()).isGreaterThanOrEqualTo(0.098);
     assertThat(o.get("assigned_seconds").asDouble()).isPositive();
     assertThat(o.get("server_updates").asLong()).isGreaterThanOrEqualTo(50 + 10);
+  }
+
+  @Test
+  void theJoinBenchmarkRunsTheBatchedAndEdgeModels() throws Exception {
+    for (String model : List.of("batched", "edge")) {
+      out.getBuffer().setLength(0);
+      int code =
+          run(
+              "overlay",
+              "bench-join",
+              "--model",
+              model,
+              "--subscribers",
+              "50",
+              "--edges",
+              "2",
+              "--topics",
+              "10",
+              "--routing-brokers",
+              "1",
+              "--json");
+      assertThat(code).as(err.toString()).isZero();
+      JsonNode o = firstLine();
+      assertThat(o.get("model").asText()).isEqualTo(model);
+      // batched: the subscribers' 50 entries; edge: one per topic and edge (2 x 10)
+      long entries = model.equals("batched") ? 50 : 20;
+      assertThat(o.get("entries").asLong()).isEqualTo(entries);
+      assertThat(o.get("znodes").asLong()).isEqualTo(entries + 10);
+      // at most a request per entry and the 10 `sub` containers per writer (how far the writers
+      // batch depends on timing; EntryWriterTest checks that a burst goes out in a few multis)
+      assertThat(o.get("requests").asLong()).isPositive().isLessThanOrEqualTo(entries + 2 * 10);
+      assertThat(o.get("p99_ms").asDouble()).isGreaterThanOrEqualTo(o.get("p50_ms").asDouble());
+    }
   }
 
   @Test

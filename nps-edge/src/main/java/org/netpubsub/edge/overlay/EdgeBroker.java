@@ -20,8 +20,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.nodes.PersistentNode;
-import org.apache.zookeeper.CreateMode;
 import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.netpubsub.edge.broker.BrokerEvent;
@@ -62,7 +60,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final ReceiveWindows windows = new ReceiveWindows(4096, 150, 20);
   private final OverlayTree tree;
   private final Counters counters = new Counters();
-  private final Map<EdgeInterest.Entry, PersistentNode> entries = new HashMap<>(); // sync thread
+  private final EndpointEntries entries; // written by the worker thread
   private final Map<String, Long> sequences = new ConcurrentHashMap<>();
   private final Set<String> direct = ConcurrentHashMap.newKeySet(); // admitted deadline topics
   private final Set<String> refused = ConcurrentHashMap.newKeySet();
@@ -96,6 +94,9 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     this.interest = new EdgeInterest(config.publisherIdle().toMillis());
     this.buffer = new SendBuffer(config.buffer(), 250, 5);
     this.tree = new OverlayTree(client, config.name(), false);
+    this.entries =
+        new EndpointEntries(
+            client, config.name(), new Endpoint(config.site(), address()), counters);
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("nps-edge-sync-" + config.name()).factory());
@@ -184,11 +185,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
 
   /** The endpoint entries this edge holds now. */
   public Set<EdgeInterest.Entry> entries() {
-    try {
-      return worker.submit(() -> Set.copyOf(entries.keySet())).get();
-    } catch (Exception e) {
-      return Set.of();
-    }
+    return entries.held();
   }
 
   // ---- the local broker (Paho's callback thread) ----
@@ -552,33 +549,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
           }
           return topics;
         });
-    byte[] data = ZnodeData.endpoint(new Endpoint(config.site(), address()));
-    for (EdgeInterest.Entry e : desired) {
-      if (!entries.containsKey(e)) {
-        PersistentNode n =
-            new PersistentNode(
-                client,
-                CreateMode.EPHEMERAL,
-                false,
-                ZnodePaths.endpoint(e.topic(), e.role(), config.name()),
-                data);
-        n.start();
-        entries.put(e, n);
-        counters.add("entries_created");
-      }
-    }
-    for (var it = entries.entrySet().iterator(); it.hasNext(); ) {
-      var e = it.next();
-      if (!desired.contains(e.getKey())) {
-        try {
-          e.getValue().close(); // deletes the entry
-        } catch (IOException x) {
-          LOG.fine("entry close: " + x);
-        }
-        it.remove();
-        counters.add("entries_deleted");
-      }
-    }
+    entries.keep(desired);
   }
 
   @Override
@@ -593,28 +564,18 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     if (!client.getZookeeperClient().isConnected()) {
       // the entries go with the session; deleting them now would wait out the retries
       worker.shutdownNow();
+      entries.close();
       tree.close();
       client.close();
       return;
     }
-    try {
-      worker
-          .submit(
-              () -> {
-                for (PersistentNode n : entries.values()) {
-                  try {
-                    n.close();
-                  } catch (IOException e) {
-                    LOG.fine("entry close: " + e);
-                  }
-                }
-                entries.clear();
-              })
-          .get(5, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      LOG.fine("closing entries: " + e);
-    }
     worker.shutdownNow();
+    try {
+      worker.awaitTermination(2, TimeUnit.SECONDS); // a sync under way finishes first
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    entries.deleteAll(5000);
     tree.close();
     client.close();
     try {

@@ -30,13 +30,26 @@ import org.apache.zookeeper.CreateMode;
  * topics}) their subscribers use, as an edge broker does. N subscribers then join, each one
  * ephemeral entry {@code /topics/<t>/sub/<edge>-<i>} (the paper's load: a znode per endpoint; a
  * real edge broker writes one per topic). The joins are fired at once ({@code rate} 0) or paced at
- * {@code rate} per second. Measures each create's response time as the client sees it (queueing
- * included), the server's own latencies, reads, znodes and watches ({@code mntr}), and how long
- * until the routing brokers' caches show every new entry. Unless {@code freshTopics}, the topics
- * exist beforehand (a publisher entry each, assigned, cached): subscribers join a running system,
- * as in the paper, where publishers were up first. Each round runs in its own namespace.
+ * {@code rate} per second, in one of three load {@link Model}s: each subscriber its own create (the
+ * paper's), the same znodes through one group-commit {@link EntryWriter} per edge, or the edge
+ * broker's own (one entry per topic and edge, through its writer). Measures each join's latency (to
+ * its entry committed) and each ZooKeeper request's as the client sees it (queueing included), the
+ * server's own latencies, reads, znodes and watches ({@code mntr}), and how long until the routing
+ * brokers' caches show every new entry. Unless {@code freshTopics}, the topics exist beforehand (a
+ * publisher entry each, assigned, cached): subscribers join a running system, as in the paper,
+ * where publishers were up first. Each round runs in its own namespace.
  */
 public final class JoinBenchmark {
+  /** How joins become znodes. */
+  public enum Model {
+    /** One znode per subscriber, each its own create (the paper's implementation). */
+    SUBSCRIBER,
+    /** One znode per subscriber, through one group-commit writer per edge. */
+    BATCHED,
+    /** One entry per (topic, edge), through one group-commit writer per edge (the edge broker). */
+    EDGE
+  }
+
   /** One round's settings. */
   public record Setup(
       int subscribers,
@@ -45,7 +58,8 @@ public final class JoinBenchmark {
       int interest,
       int routingBrokers,
       double rate,
-      boolean freshTopics) {
+      boolean freshTopics,
+      Model model) {
     public Setup {
       if (subscribers < 1 || edges < 1 || topics < 1 || interest < 1 || routingBrokers < 0) {
         throw new IllegalArgumentException(
@@ -55,15 +69,20 @@ public final class JoinBenchmark {
         throw new IllegalArgumentException("rate must be >= 0 (0: all at once)");
       }
       interest = Math.min(interest, topics);
+      java.util.Objects.requireNonNull(model, "model");
     }
   }
 
-  /** One round's result; latencies in milliseconds. */
+  /** One round's result; latencies in milliseconds (p50, p99, max: per join, to its commit). */
   public record Result(
       Setup setup,
       double p50,
       double p99,
       double max,
+      long requests, // ZooKeeper requests the joins took (multi, create, ...)
+      double requestP50,
+      double requestP99,
+      long entries, // distinct znodes the joins wrote
       long znodes, // added by this round
       long watches,
       double seconds,
@@ -175,9 +194,7 @@ public final class JoinBenchmark {
       fourLetters(server, "srst"); // the server's latency summaries count this round only
       Map<String, String> m0 = mntr(server);
       long before = Long.parseLong(m0.getOrDefault("zk_znode_count", "0"));
-      long[] latency = new long[s.subscribers()];
-      CountDownLatch done = new CountDownLatch(s.subscribers());
-      AtomicInteger failed = new AtomicInteger();
+      Joins joins = new Joins(s, clients, open);
       Set<String> used = new HashSet<>();
       long start = System.nanoTime();
       for (int i = 0; i < s.subscribers(); i++) {
@@ -185,8 +202,6 @@ public final class JoinBenchmark {
         int[] mine = interest[edge];
         String topic = topicName(mine[(i / s.edges()) % mine.length]);
         used.add(topic);
-        String path =
-            ZnodePaths.endpoint(topic, ZnodePaths.Role.SUBSCRIBER, "edge" + edge + "-" + i);
         if (s.rate() > 0) {
           long due = start + (long) (i * 1e9 / s.rate());
           long wait = due - System.nanoTime();
@@ -194,30 +209,10 @@ public final class JoinBenchmark {
             LockSupport.parkNanos(wait);
           }
         }
-        int index = i;
-        long sent = System.nanoTime();
-        clients
-            .get(edge)
-            .create()
-            .creatingParentContainersIfNeeded()
-            .withMode(CreateMode.EPHEMERAL)
-            .inBackground(
-                (client, event) -> {
-                  latency[index] = System.nanoTime() - sent;
-                  if (event.getResultCode() != 0) {
-                    failed.incrementAndGet();
-                  }
-                  done.countDown();
-                })
-            .forPath(path, entryData("site" + edge, 1 + edge));
+        joins.join(i, edge, topic);
       }
-      if (!done.await(300, TimeUnit.SECONDS)) {
-        throw new IOException("joins did not complete in 300 s");
-      }
+      joins.await(300);
       double seconds = (System.nanoTime() - start) / 1e9;
-      if (failed.get() > 0) {
-        throw new IOException(failed.get() + " joins failed");
-      }
       double assigned = -1;
       double visible = -1;
       if (!brokers.isEmpty()) {
@@ -228,7 +223,7 @@ public final class JoinBenchmark {
           Thread.sleep(2);
         }
         assigned = (System.nanoTime() - start) / 1e9;
-        while (entriesSeen(brokers, ZnodePaths.Role.SUBSCRIBER) < s.subscribers()) {
+        while (entriesSeen(brokers, ZnodePaths.Role.SUBSCRIBER) < joins.entries()) {
           if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(300)) {
             throw new IOException("entries not all seen by the routing brokers in 300 s");
           }
@@ -237,13 +232,17 @@ public final class JoinBenchmark {
         visible = (System.nanoTime() - start) / 1e9;
       }
       Map<String, String> mntr = mntr(server);
-      Arrays.sort(latency);
-      int n = s.subscribers();
+      long[] latency = joins.latencies();
+      long[] requests = joins.requestLatencies();
       return new Result(
           s,
-          latency[(int) (n * 0.50)] / 1e6,
-          latency[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)] / 1e6,
-          latency[n - 1] / 1e6,
+          percentile(latency, 0.50),
+          percentile(latency, 0.99),
+          percentile(latency, 1.0),
+          requests.length,
+          percentile(requests, 0.50),
+          percentile(requests, 0.99),
+          joins.entries(),
           Long.parseLong(mntr.getOrDefault("zk_znode_count", "-1")) - before,
           Long.parseLong(mntr.getOrDefault("zk_watch_count", "-1")),
           seconds,
@@ -264,6 +263,145 @@ public final class JoinBenchmark {
           // keep closing the rest
         }
       }
+    }
+  }
+
+  /** The {@code q} quantile of {@code nanos} in ms (nearest rank; -1 when empty). */
+  static double percentile(long[] nanos, double q) {
+    if (nanos.length == 0) {
+      return -1;
+    }
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    int rank = Math.max(1, (int) Math.ceil(q * sorted.length));
+    return sorted[Math.min(sorted.length, rank) - 1] / 1e6;
+  }
+
+  /**
+   * The joins of one round in its load model: each join's latency from its call to its entry
+   * committed (a join whose entry is committed already costs nothing), and every request's.
+   */
+  private static final class Joins {
+    private final Setup setup;
+    private final List<CuratorFramework> clients;
+    private final List<EntryWriter> writers = new ArrayList<>();
+    private final long[] latency;
+    private final long[] joined;
+    private final CountDownLatch done;
+    private final AtomicInteger failed = new AtomicInteger();
+    private final java.util.concurrent.ConcurrentLinkedQueue<Long> requests =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Map<String, List<Integer>> waiting = new HashMap<>(); // path -> joins (guarded)
+    private final Set<String> paths = new HashSet<>(); // guarded by waiting
+
+    Joins(Setup s, List<CuratorFramework> clients, List<AutoCloseable> open) {
+      this.setup = s;
+      this.clients = clients;
+      this.latency = new long[s.subscribers()];
+      this.joined = new long[s.subscribers()];
+      this.done = new CountDownLatch(s.subscribers());
+      if (s.model() != Model.SUBSCRIBER) {
+        for (int e = 0; e < clients.size(); e++) {
+          EntryWriter w =
+              EntryWriter.start(
+                  clients.get(e),
+                  "bench-e" + e,
+                  new EntryWriter.Listener() {
+                    @Override
+                    public void committed(String path) {
+                      Joins.this.committed(path);
+                    }
+
+                    @Override
+                    public void request(String kind, int ops, long nanos, int resultCode) {
+                      requests.add(nanos);
+                    }
+                  },
+                  EntryWriter.MAX_OPS);
+          writers.add(w);
+          open.add(w);
+        }
+      }
+    }
+
+    void join(int i, int edge, String topic) throws Exception {
+      String path =
+          ZnodePaths.endpoint(
+              topic,
+              ZnodePaths.Role.SUBSCRIBER,
+              setup.model() == Model.EDGE ? "edge" + edge : "edge" + edge + "-" + i);
+      byte[] data = entryData("site" + edge, 1 + edge);
+      joined[i] = System.nanoTime();
+      if (setup.model() == Model.SUBSCRIBER) {
+        synchronized (waiting) {
+          paths.add(path);
+        }
+        clients
+            .get(edge)
+            .create()
+            .creatingParentContainersIfNeeded()
+            .withMode(CreateMode.EPHEMERAL)
+            .inBackground(
+                (client, event) -> {
+                  long nanos = System.nanoTime() - joined[i];
+                  requests.add(nanos);
+                  latency[i] = nanos;
+                  if (event.getResultCode() != 0) {
+                    failed.incrementAndGet();
+                  }
+                  done.countDown();
+                })
+            .forPath(path, data);
+        return;
+      }
+      EntryWriter w = writers.get(edge);
+      synchronized (waiting) {
+        paths.add(path);
+        if (w.isCommitted(path)) {
+          latency[i] = System.nanoTime() - joined[i]; // the edge's entry is there already
+          done.countDown();
+          return;
+        }
+        waiting.computeIfAbsent(path, p -> new ArrayList<>()).add(i);
+      }
+      w.put(path, data);
+    }
+
+    private void committed(String path) {
+      long now = System.nanoTime();
+      List<Integer> mine;
+      synchronized (waiting) {
+        mine = waiting.remove(path);
+      }
+      if (mine != null) {
+        for (int i : mine) {
+          latency[i] = now - joined[i];
+          done.countDown();
+        }
+      }
+    }
+
+    void await(int seconds) throws IOException, InterruptedException {
+      if (!done.await(seconds, TimeUnit.SECONDS)) {
+        throw new IOException("joins did not complete in " + seconds + " s");
+      }
+      if (failed.get() > 0) {
+        throw new IOException(failed.get() + " joins failed");
+      }
+    }
+
+    long entries() {
+      synchronized (waiting) {
+        return paths.size();
+      }
+    }
+
+    long[] latencies() {
+      return latency.clone();
+    }
+
+    long[] requestLatencies() {
+      return requests.stream().mapToLong(Long::longValue).toArray();
     }
   }
 
