@@ -118,9 +118,12 @@ def switch(name: str, updown: str, as_json: bool) -> int:
             ip_batch([f"link set dev {n} down" for n in names])
         else:
             ip_batch([f"link set dev {n} up" for n in names])
-            run(["ovs-vsctl", "--", "--id=@c", "create", "Controller",
-                 f'target="{doc["controller"]}"', "max_backoff=1000", "--", "set", "Bridge", bridge,
-                 "controller=@c"])
+            targets = doc["controller"].split(",")
+            args = ["ovs-vsctl"]
+            for i, t in enumerate(targets):
+                args += ["--", f"--id=@c{i}", "create", "Controller", f'target="{t}"', "max_backoff=1000"]
+            run(args + ["--", "set", "Bridge", bridge,
+                        "controller=" + ",".join(f"@c{i}" for i in range(len(targets)))])
     except CommandError as e:
         log(str(e))
         return 1
