@@ -133,12 +133,10 @@ def test_requests_through_every_process_deliver_exactly(cluster):
                             {"host": tb.host("h2")["address"], "filter": "a0 <= 100"})
     assert code == 201, body
     publish_and_check(cluster, cluster["subs"], "three-processes", cluster["apis"][1])
-    # the advertisement accepted by process 2 is withdrawn through process 0
-    code, answer = cs[0].call("DELETE", f"/v1/advertisements/{body['id']}")
-    assert code == 200, answer
+    # with that advertisement standing, every switch holds the union of the processes' flows,
+    # and the processes share the partitions: their content flows are disjoint, not all one's
     poll(lambda: switches_hold_the_union(cs), 30, "switches hold the union of the processes' flows",
          interval=0.5)
-    # the processes share the partitions: their content flows are disjoint, and not all one's
     content = [{(sw["dpid"], f["flow"]) for sw in c.get("/v1/topology")["switches"]
                 for f in c.get(f"/v1/switches/{sw['dpid']}/flows")["flows"]
                 if f["cookie"] == CONTENT_COOKIE} for c in cs]
@@ -146,6 +144,11 @@ def test_requests_through_every_process_deliver_exactly(cluster):
     for i in range(MEMBERS):
         for j in range(i + 1, MEMBERS):
             assert not content[i] & content[j], f"processes {i} and {j} both want a content flow"
+    # the advertisement accepted by process 2 is withdrawn through process 0
+    code, answer = cs[0].call("DELETE", f"/v1/advertisements/{body['id']}")
+    assert code == 200, answer
+    poll(lambda: switches_hold_the_union(cs), 30, "switches hold the union after the withdrawal",
+         interval=0.5)
 
 def request(cs: list[Controller], first: int, method: str, path: str,
             body: dict | None) -> tuple[int, dict, int]:
