@@ -121,9 +121,10 @@ class Controller(JsonLines):
     """`./nps controller [--schema S]` on free ports (REST on 127.0.0.1); without a schema it
     serves base forwarding (IPv6 unicast) and multicast groups only."""
 
-    def __init__(self, schema: str | None, *extra: str, log_path: str | None = None):
-        self.openflow_port = free_port()
-        self.api_port = free_port()
+    def __init__(self, schema: str | None, *extra: str, log_path: str | None = None,
+                 openflow_port: int | None = None, api_port: int | None = None):
+        self.openflow_port = openflow_port or free_port()  # a restart keeps its ports
+        self.api_port = api_port or free_port()
         self.api = f"http://127.0.0.1:{self.api_port}"
         err = open(log_path, "w") if log_path else None
         super().__init__([NPS, "controller", "--openflow", f"tcp:127.0.0.1:{self.openflow_port}",

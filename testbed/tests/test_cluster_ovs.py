@@ -10,7 +10,10 @@ EQUAL role). Each process discovers the topology and learns the hosts itself.
 - A burst of REST subscriptions and cross-process withdrawals goes to all three while one process
   is killed with SIGKILL: the survivors take its partitions over, every request completes (a
   request the dead process did not answer is retried at a survivor, the documented contract), and
-  afterwards every switch holds the survivors' union and deliveries are exact again."""
+  afterwards every switch holds the survivors' union and deliveries are exact again.
+- The killed process restarts: every switch reconnects to it and it reconciles them (base flows
+  only) while the others hold all content flows; it takes its share of partitions back from
+  them, and deliveries stay exact."""
 
 from __future__ import annotations
 
@@ -54,10 +57,7 @@ def cluster():
     try:
         zk.wait_for(lambda o: o.get("kind") == "zookeeper", 60, "ZooKeeper")
         for i in range(MEMBERS):
-            controllers.append(Controller(
-                path, "--cluster", f"127.0.0.1:{zk_port}", "--member", f"c{i}",
-                "--partitions", "16", "--cluster-session-timeout", "2s",
-                log_path=os.path.join(work, f"controller-{i}.log")))
+            controllers.append(member(path, zk_port, work, i))
         testbed = Testbed(TOPOLOGY, controllers[0], also=tuple(controllers[1:]))
         # hosts reach the first process through the test bed's relay, the others through ours
         apis = [testbed.api_for_hosts]
@@ -67,7 +67,7 @@ def cluster():
         for c in controllers:
             wait_for_network(c, testbed, links=SWITCH_LINKS)
         yield {"controllers": controllers, "testbed": testbed, "schema": schema, "apis": apis,
-               "schema_path": path, "work": work, "random": r, "subs": subs}
+               "schema_path": path, "work": work, "random": r, "subs": subs, "zk_port": zk_port}
     finally:
         for s in subs:
             s.terminate(timeout=10)
@@ -78,6 +78,15 @@ def cluster():
         for c in controllers:
             c.terminate()
         zk.terminate()
+
+
+def member(schema_path: str, zk_port: int, work: str, i: int, restarted: Controller | None = None):
+    """Controller process c<i> of the cluster (a restart keeps the ports the bridges know)."""
+    return Controller(schema_path, "--cluster", f"127.0.0.1:{zk_port}", "--member", f"c{i}",
+                      "--partitions", "16", "--cluster-session-timeout", "4s",
+                      log_path=os.path.join(work, f"controller-{i}{'-again' if restarted else ''}.log"),
+                      openflow_port=restarted.openflow_port if restarted else None,
+                      api_port=restarted.api_port if restarted else None)
 
 
 def alive(controllers: list[Controller]) -> list[Controller]:
@@ -235,3 +244,29 @@ def test_survivors_take_over_a_killed_process_mid_burst(cluster):
         print(f"burst of {len(burst)} requests, {retried} retried at a survivor")
     finally:
         receivers.stop()
+
+
+@needs_root
+def test_a_restarted_process_takes_its_share_back_and_leaves_the_others_flows_alone(cluster):
+    cs = cluster["controllers"]
+    dead = next(i for i, c in enumerate(cs) if c.proc.poll() is not None)
+    # content flows stand on the switches (an advertisement meets the subscriptions) when it
+    # comes back: its switch-wide reconciles on connect must leave them alone
+    code, body = cs[0].call("POST", "/v1/advertisements",
+                            {"host": cluster["testbed"].host("h2")["address"], "filter": "true"})
+    assert code == 201, body
+    try:
+        poll(lambda: switches_hold_the_union(cs), 30, "switches hold the survivors' union",
+             interval=0.5)
+        cs[dead] = member(cluster["schema_path"], cluster["zk_port"], cluster["work"], dead,
+                          restarted=cs[dead])
+        wait_for_network(cs[dead], cluster["testbed"], links=SWITCH_LINKS)
+        poll(lambda: switches_hold_the_union(cs), 30, "switches hold the union of all three",
+             interval=0.5)
+        mine = [f for sw in cs[dead].get("/v1/topology")["switches"]
+                for f in cs[dead].get(f"/v1/switches/{sw['dpid']}/flows")["flows"]
+                if f["cookie"] == CONTENT_COOKIE]
+        assert mine, "the restarted process serves no partition"
+        publish_and_check(cluster, cluster["subs"], "after-restart", cluster["apis"][dead])
+    finally:
+        cs[0].call("DELETE", f"/v1/advertisements/{body['id']}")

@@ -3,6 +3,7 @@ package org.netpubsub.controller.pubsub;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterControlPlane;
@@ -127,9 +128,10 @@ final class ClusterPleromaEngine implements QueuedEngine {
     plane.close();
   }
 
+  /** ZooKeeper unreachable, or this process's session expired and is being renewed: retry. */
   private static RequestRefusedException unavailable(Exception e) {
     return new RequestRefusedException(
-        503, "the control plane's ZooKeeper is unavailable: " + e.getMessage());
+        503, "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1));
   }
 
   /** A standing addition of another process as a request (its filter text stays there). */
