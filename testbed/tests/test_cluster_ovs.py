@@ -56,8 +56,12 @@ def cluster():
     controllers, relays, testbed, subs = [], [], None, []
     try:
         zk.wait_for(lambda o: o.get("kind") == "zookeeper", 60, "ZooKeeper")
-        for i in range(MEMBERS):
-            controllers.append(member(path, zk_port, work, i))
+        with ThreadPoolExecutor(MEMBERS) as pool:  # JVMs start faster side by side
+            starting = [pool.submit(member, path, zk_port, work, i) for i in range(MEMBERS)]
+        controllers.extend(f.result() for f in starting if f.exception() is None)
+        for f in starting:
+            if f.exception() is not None:
+                raise f.exception()  # the started ones are stopped below
         testbed = Testbed(TOPOLOGY, controllers[0], also=tuple(controllers[1:]))
         # hosts reach the first process through the test bed's relay, the others through ours
         apis = [testbed.api_for_hosts]

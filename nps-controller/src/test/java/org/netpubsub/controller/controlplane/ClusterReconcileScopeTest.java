@@ -2,15 +2,21 @@ package org.netpubsub.controller.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.Dz;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.ReconcilePlan;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.controller.southbound.Reconciler;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
@@ -22,9 +28,12 @@ import org.netpubsub.network.pleroma.EventEgress;
 /**
  * Two controller processes share a switch: A serves partition {@code 0}, B partition {@code 1}.
  * Neither A's switch-wide reconcile (base flows only) nor A's resync of its partition touches B's
- * content flows, on a simulated switch that applies the plans.
+ * content flows: on nps-network's simulated switch applying the plans, and through a {@link
+ * NetworkController} over OpenFlow to a simulated switch.
  */
 class ClusterReconcileScopeTest {
+  private static final Duration T = Duration.ofSeconds(10);
+
   /** The scope of a cluster process's switch-wide reconcile (as ClusterPleromaEngine's). */
   private static final ReconcileScope BASE =
       new ReconcileScope(f -> f.cookie() != ContentFlows.COOKIE, true);
@@ -87,5 +96,40 @@ class ClusterReconcileScopeTest {
             sw.groups(),
             ReconcileScope.flowsOnly(ControlPlane.owned(Dz.parse("1")))));
     assertThat(sw.flows()).containsExactlyInAnyOrder(route, aNew);
+  }
+
+  @Test
+  void theControllerOfAClusterProcessReconcilesItsShareOverOpenFlow() throws Exception {
+    FlowEntry aOld = content("001", 1);
+    FlowEntry aNew = content("010", 2);
+    FlowEntry b = content("1", 1);
+    FlowEntry stale = base("fd00::2/128", 2);
+    try (NetworkController controller =
+            NetworkController.start(
+                NetworkController.Config.defaults()
+                    .withPort("127.0.0.1", 0)
+                    .withReconcileScope(PubSubService.CLUSTER_RECONCILE_SCOPE));
+        SimulatedOpenFlowSwitch sw =
+            SimulatedOpenFlowSwitch.builder().dpid(1).ports(1, 2).build()) {
+      for (FlowEntry f : List.of(aOld, b, stale)) {
+        assertThat(sw.install(FlowMod.add(f))).isEmpty(); // left by the processes before
+      }
+      sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+      Wait.until(
+          "the switch joined", T, () -> {}, () -> controller.connectedSwitches().contains(1L));
+
+      controller.reconcileNow(1).get();
+      List<FlowEntry> base = controller.desiredFlows(1);
+      assertThat(sw.flows()).containsExactlyInAnyOrderElementsOf(concat(base, List.of(aOld, b)));
+
+      controller.reconcileScoped(1, ControlPlane.owned(Dz.parse("0")), List.of(aNew)).get();
+      assertThat(sw.flows()).containsExactlyInAnyOrderElementsOf(concat(base, List.of(aNew, b)));
+    }
+  }
+
+  private static List<FlowEntry> concat(List<FlowEntry> a, List<FlowEntry> b) {
+    List<FlowEntry> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 }
