@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
@@ -316,10 +317,12 @@ public final class ClusterControlPlane implements AutoCloseable {
   }
 
   private void stop(boolean release) {
-    running = false;
+    synchronized (servers) { // no rebalance starts a server after this
+      running = false;
+      servers.values().forEach(s -> s.stop(release));
+      servers.clear();
+    }
     membershipWatcher.interrupt();
-    servers.values().forEach(s -> s.stop(release));
-    servers.clear();
     if (release) {
       try {
         zk.delete().quietly().forPath(layout.member(member));
@@ -377,8 +380,10 @@ public final class ClusterControlPlane implements AutoCloseable {
       return;
     }
     if (state == ConnectionState.LOST) {
-      servers.values().forEach(s -> s.stop(false));
-      servers.clear();
+      synchronized (servers) {
+        servers.values().forEach(s -> s.stop(false));
+        servers.clear();
+      }
     } else if (state == ConnectionState.RECONNECTED) {
       try {
         zk.create().withMode(CreateMode.EPHEMERAL).forPath(layout.member(member));
@@ -423,6 +428,14 @@ public final class ClusterControlPlane implements AutoCloseable {
     if (!sorted.contains(member)) {
       return; // not (yet, or no longer) a member: serve nothing new
     }
+    synchronized (servers) {
+      if (running) {
+        deal(sorted);
+      }
+    }
+  }
+
+  private void deal(List<String> sorted) {
     Map<Dz, Boolean> mine = new HashMap<>();
     List<Dz> all = partitions.all();
     for (int i = 0; i < all.size(); i++) {
@@ -507,8 +520,11 @@ public final class ClusterControlPlane implements AutoCloseable {
         } catch (InterruptedException e) {
           return; // halted
         } catch (Exception e) {
-          if (active) {
+          if (zk.getState() == CuratorFrameworkState.STOPPED) {
+            active = false; // the client is closed: nothing to start over with
+          } else if (active) {
             LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": starting over", e);
+            backOff();
           }
         } finally {
           boolean served;
@@ -528,6 +544,16 @@ public final class ClusterControlPlane implements AutoCloseable {
             }
           }
         }
+      }
+    }
+
+    /** A pause before starting over, so that a ZooKeeper outage is not a busy loop. */
+    private void backOff() {
+      try {
+        queueChanged.tryAcquire(200, TimeUnit.MILLISECONDS); // stop() cuts it short
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        active = false;
       }
     }
 
