@@ -22,7 +22,7 @@ def parser() -> argparse.ArgumentParser:
     up = sub.add_parser("up", help="bring a topology up and run until `down`, Ctrl-C or SIGTERM")
     up.add_argument("--topo", required=True, help="linear:N | tree:D,F | fattree:K | pleroma | zoo:NAME")
     up.add_argument("--controller", default=DEFAULT_CONTROLLER,
-                    help=f"OpenFlow controller target (default {DEFAULT_CONTROLLER})")
+                    help=f"OpenFlow controller target, or several separated by commas (default {DEFAULT_CONTROLLER})")
     up.add_argument("--standalone", action="store_true",
                     help="SELF-TEST MODE: no controller; bridges learn MACs (fail-mode standalone, RSTP)")
     up.add_argument("--api", default=DEFAULT_API,
@@ -108,11 +108,13 @@ def _dispatch(args) -> int:
     return commands.clean_all(args.json)
 
 
-def _controller(target: str) -> str:
-    """tcp:IP:PORT (also tcp:[IPv6]:PORT, ssl:...), as OVS writes controller targets."""
-    if not re.fullmatch(r"(tcp|ssl):(\[[0-9a-fA-F:.]+\]|[0-9A-Za-z.\-]+):\d{1,5}", target):
-        raise commands.UsageError(f"bad controller '{target}': expected tcp:IP:PORT, e.g. {DEFAULT_CONTROLLER}")
-    return target
+def _controller(targets: str) -> str:
+    """tcp:IP:PORT (also tcp:[IPv6]:PORT, ssl:...), as OVS writes controller targets; several
+    separated by commas (the processes of a controller cluster: every bridge connects to each)."""
+    for target in targets.split(","):
+        if not re.fullmatch(r"(tcp|ssl):(\[[0-9a-fA-F:.]+\]|[0-9A-Za-z.\-]+):\d{1,5}", target):
+            raise commands.UsageError(f"bad controller '{target}': expected tcp:IP:PORT, e.g. {DEFAULT_CONTROLLER}")
+    return targets
 
 
 def _api(text: str) -> tuple[str, int] | None:

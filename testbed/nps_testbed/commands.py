@@ -123,9 +123,12 @@ def switch(name: str, updown: str, as_json: bool) -> int:
         else:
             if names:
                 ip_batch([f"link set dev {n} up" for n in names])
-            run(["ovs-vsctl", "--", "--id=@c", "create", "Controller",
-                 f'target="{doc["controller"]}"', "max_backoff=1000", "--", "set", "Bridge", bridge,
-                 "controller=@c"])
+            targets = doc["controller"].split(",")  # several: the processes of a cluster
+            args = ["ovs-vsctl"]
+            for i, t in enumerate(targets):
+                args += ["--", f"--id=@c{i}", "create", "Controller", f'target="{t}"', "max_backoff=1000"]
+            run(args + ["--", "set", "Bridge", bridge,
+                        "controller=" + ",".join(f"@c{i}" for i in range(len(targets)))])
     except CommandError as e:
         log(str(e))
         return 1

@@ -25,8 +25,8 @@ HOST_SYSCTLS = [f"net.ipv6.conf.{scope}.{key}={value}"
 
 
 class NpsSwitch(OVSSwitch):
-    """Mininet's OVSSwitch on the userspace datapath (datapath='user') with one controller target,
-    or none: fail-mode standalone with RSTP (self-test mode only)."""
+    """Mininet's OVSSwitch on the userspace datapath (datapath='user') with controller targets
+    (comma-separated: several controller processes, each in OpenFlow's default EQUAL role), or none: fail-mode standalone with RSTP (self-test mode only)."""
 
     def __init__(self, name: str, target: str | None, switch: str, **params):
         super().__init__(name, failMode="secure" if target else "standalone", datapath="user",
@@ -39,13 +39,15 @@ class NpsSwitch(OVSSwitch):
         """ovs-vsctl arguments creating this bridge, its ports and its controller (no shell quoting)."""
         b = self.name
         args = ["--", "--if-exists", "del-br", b]
-        if self.target:
-            args += ["--", f"--id=@{b}c", "create", "Controller", f'target="{self.target}"', "max_backoff=1000"]
+        targets = self.target.split(",") if self.target else []
+        for i, t in enumerate(targets):  # several: each controller process of a cluster (EQUAL role)
+            args += ["--", f"--id=@{b}c{i}", "create", "Controller", f'target="{t}"', "max_backoff=1000"]
         args += ["--", "add-br", b,
                  "--", "set", "Bridge", b, "datapath_type=netdev", f"fail_mode={self.failMode}",
                  "protocols=OpenFlow13", f"other_config:datapath-id={self.dpid}",
                  "other_config:disable-in-band=true", f"other_config:dp-desc={self.switch}"]
-        args += [f"controller=@{b}c"] if self.target else ["rstp_enable=true"]
+        args += ["controller=" + ",".join(f"@{b}c{i}" for i in range(len(targets)))] if targets \
+            else ["rstp_enable=true"]
         for intf in self.intfList():
             port = self.ports[intf]
             if port <= 0:

@@ -121,9 +121,10 @@ class Controller(JsonLines):
     """`./nps controller [--schema S]` on free ports (REST on 127.0.0.1); without a schema it
     serves base forwarding (IPv6 unicast) and multicast groups only."""
 
-    def __init__(self, schema: str | None, *extra: str, log_path: str | None = None):
-        self.openflow_port = free_port()
-        self.api_port = free_port()
+    def __init__(self, schema: str | None, *extra: str, log_path: str | None = None,
+                 openflow_port: int | None = None, api_port: int | None = None):
+        self.openflow_port = openflow_port or free_port()  # a restart keeps its ports
+        self.api_port = api_port or free_port()
         self.api = f"http://127.0.0.1:{self.api_port}"
         err = open(log_path, "w") if log_path else None
         super().__init__([NPS, "controller", "--openflow", f"tcp:127.0.0.1:{self.openflow_port}",
@@ -169,13 +170,15 @@ class Controller(JsonLines):
 
 
 class Testbed(JsonLines):
-    """`nps-testbed up --topo T` wired to a controller; hosts reach its API through the relay."""
+    """`nps-testbed up --topo T` wired to a controller (and to the other processes of its cluster,
+    `also`: every bridge connects to each); hosts reach the first one's API through the relay."""
 
     __test__ = False  # not a pytest test class
 
-    def __init__(self, topo: str, controller: Controller, timeout: float = 240):
-        super().__init__([TESTBED, "up", "--topo", topo, "--controller",
-                          f"tcp:127.0.0.1:{controller.openflow_port}", "--api",
+    def __init__(self, topo: str, controller: Controller, timeout: float = 240,
+                 also: tuple[Controller, ...] = ()):
+        targets = ",".join(f"tcp:127.0.0.1:{c.openflow_port}" for c in (controller, *also))
+        super().__init__([TESTBED, "up", "--topo", topo, "--controller", targets, "--api",
                           f"127.0.0.1:{controller.api_port}", "--wait-connected", "60"])
         self.event = self.wait_for(lambda o: o.get("event") == "up", timeout, f"test bed {topo}")
         with open(STATE) as f:
@@ -224,10 +227,11 @@ def client_env() -> dict:
 class SubscriberProcess(JsonLines):
     """`nps sub --json --stats FILTER` in a host's namespace."""
 
-    def __init__(self, testbed: Testbed, host: str, filter_text: str, port: int | None = None):
+    def __init__(self, testbed: Testbed, host: str, filter_text: str, port: int | None = None,
+                 api: str | None = None):
         self.host = host
         self.filter = filter_text
-        args = [TESTBED, "exec", host, "--", NPS, "sub", "--controller", testbed.api_for_hosts,
+        args = [TESTBED, "exec", host, "--", NPS, "sub", "--controller", api or testbed.api_for_hosts,
                 "--host", testbed.host(host)["address"], "--json", "--stats"]
         if port:
             args += ["--port", str(port)]
@@ -252,10 +256,10 @@ class PublisherProcess(JsonLines):
     """`nps pub --from FILE|-` in a host's namespace."""
 
     def __init__(self, testbed: Testbed, host: str, source: str, rate: float | None = None,
-                 advertise: str = "true"):
+                 advertise: str = "true", api: str | None = None):
         self.host = host
         self.address = testbed.host(host)["address"]
-        args = [TESTBED, "exec", host, "--", NPS, "pub", "--controller", testbed.api_for_hosts,
+        args = [TESTBED, "exec", host, "--", NPS, "pub", "--controller", api or testbed.api_for_hosts,
                 "--host", self.address, "--advertise", advertise, "--from", source, "--json"]
         if rate:
             args += ["--rate", str(rate)]

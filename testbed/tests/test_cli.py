@@ -5,12 +5,14 @@ import pytest
 from nps_testbed import cli, commands
 
 
-@pytest.mark.parametrize("target", ["tcp:127.0.0.1:6653", "tcp:[::1]:6653", "ssl:10.0.0.1:6653", "tcp:localhost:1"])
+@pytest.mark.parametrize("target", ["tcp:127.0.0.1:6653", "tcp:[::1]:6653", "ssl:10.0.0.1:6653", "tcp:localhost:1",
+                                    "tcp:127.0.0.1:6653,tcp:127.0.0.1:6654"])
 def test_controller_targets_accepted(target):
     assert cli._controller(target) == target
 
 
-@pytest.mark.parametrize("target", ["127.0.0.1:6653", "tcp:127.0.0.1", "udp:1.2.3.4:5", "tcp:1.2.3.4:port"])
+@pytest.mark.parametrize("target", ["127.0.0.1:6653", "tcp:127.0.0.1", "udp:1.2.3.4:5", "tcp:1.2.3.4:port",
+                                    "tcp:127.0.0.1:6653,", "tcp:127.0.0.1:6653,6654"])
 def test_bad_controller_targets_rejected(target):
     with pytest.raises(commands.UsageError):
         cli._controller(target)

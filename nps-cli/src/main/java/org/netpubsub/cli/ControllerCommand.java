@@ -17,6 +17,7 @@ import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
+import org.netpubsub.controller.pubsub.PubSubService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -107,29 +108,36 @@ final class ControllerCommand implements Callable<Integer> {
     Optional<LinkLoadMonitor.Settings> teSettings = te.settings();
     NetworkController.Forwarding how = forwarding.mode();
     List<ControllerApp> busApps = forwarding.busApps();
+    pubsub.validateCluster();
     NetworkController controller =
         NetworkController.start(
             NetworkController.Config.defaults()
                 .withPort(of.getHostString(), of.getPort())
                 .withProbeInterval(probeIntervalMs)
                 .withNorthbound(distribution(nbi), remoteApps(nbiRemote))
-                .withForwarding(how, busApps));
+                .withForwarding(how, busApps)
+                .withReconcileScope(pubsub.reconcileScope()));
     ControllerApi rest;
     Optional<LinkLoadMonitor> monitor;
+    Optional<PubSubService> service = Optional.empty();
     try {
       MulticastGroups groups = MulticastGroups.attach(controller);
-      rest = ControllerApi.start(controller, pubsub.attach(controller), Optional.of(groups), http);
+      service = pubsub.attach(controller);
+      rest = ControllerApi.start(controller, service, Optional.of(groups), http);
       monitor = teSettings.map(s -> LinkLoadMonitor.start(controller, groups, s));
     } catch (IOException | RuntimeException e) {
+      pubsub.closeCluster(service);
       controller.close();
       throw e;
     }
+    Optional<PubSubService> attached = service;
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =
         new Thread(
             () -> {
               monitor.ifPresent(LinkLoadMonitor::close);
               rest.close();
+              pubsub.closeCluster(attached);
               controller.close();
               stopped.countDown();
             },
@@ -148,6 +156,10 @@ final class ControllerCommand implements Callable<Integer> {
       o.put("nbi", nbi);
       o.put("traffic_engineering", monitor.isPresent());
       o.put("forwarding", forwarding.forwarding);
+      if (pubsub.cluster != null) {
+        o.put("cluster", pubsub.cluster);
+        o.put("member", attached.flatMap(PubSubService::clusterMember).orElse(null));
+      }
       controller.northbound().remoteEndpoints().ifPresent(e -> o.put("nbi_remote", e.control()));
       JsonOutput.printLine(out, o);
     } else {

@@ -1,15 +1,22 @@
 package org.netpubsub.cli;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.southbound.ReconcileScope;
+import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.controlplane.Partitions;
 import picocli.CommandLine.Option;
@@ -103,11 +110,79 @@ final class PubSubOptions {
       description = "With --configurators: spa or spa-lb (default: ${DEFAULT-VALUE}).")
   String balancing;
 
+  @Option(
+      names = "--cluster",
+      paramLabel = "HOST:PORT[,...]",
+      description =
+          "PLEROMA: share the partitioned control plane with the other controller processes"
+              + " that name this ZooKeeper (docs/control-plane.md); every process must use the same"
+              + " --partitions and --cluster-root. Off by default.")
+  String cluster;
+
+  @Option(
+      names = "--member",
+      paramLabel = "ID",
+      description =
+          "With --cluster: this process's id, unique among the live processes (letters, digits"
+              + " and . _ : @ -; default: pid@host).")
+  String member;
+
+  @Option(
+      names = "--cluster-root",
+      defaultValue = ClusterSettings.DEFAULT_ROOT,
+      paramLabel = "ZNODE",
+      description = "With --cluster: where the cluster's znodes live (default: ${DEFAULT-VALUE}).")
+  String clusterRoot;
+
+  @Option(
+      names = "--cluster-session-timeout",
+      defaultValue = "4s",
+      paramLabel = "DURATION",
+      description =
+          "With --cluster: the ZooKeeper session timeout, how long a dead process's partitions"
+              + " wait for a new owner (default: ${DEFAULT-VALUE}).")
+  String clusterSessionTimeout;
+
+  private CuratorFramework zk;
+
+  /** What reconciling a switch manages: in a cluster, everything but the content flows. */
+  ReconcileScope reconcileScope() {
+    return cluster == null ? ReconcileScope.EVERYTHING : PubSubService.CLUSTER_RECONCILE_SCOPE;
+  }
+
+  /** Checks the cluster options before anything starts. */
+  void validateCluster() {
+    if (cluster == null) {
+      if (member != null) {
+        throw new IllegalArgumentException("--member applies with --cluster");
+      }
+      return;
+    }
+    if (schema == null || !routing.equals("pleroma")) {
+      throw new IllegalArgumentException("--cluster needs --schema and --routing pleroma");
+    }
+    if (configurators != 0) {
+      throw new IllegalArgumentException(
+          "--configurators does not apply with --cluster: each partition a process owns is"
+              + " served by its own thread");
+    }
+    ClientOptions.parseDuration(clusterSessionTimeout, "--cluster-session-timeout");
+  }
+
+  /** Leaves the cluster (its partitions move to the others at once) and closes the client. */
+  void closeCluster(Optional<PubSubService> service) {
+    service.ifPresent(PubSubService::close);
+    if (zk != null) {
+      zk.close();
+    }
+  }
+
   /** The service on {@code controller}, if a schema was given. */
   Optional<PubSubService> attach(NetworkController controller) {
     if (schema == null) {
       return Optional.empty();
     }
+    validateCluster();
     Schema s = SchemaFiles.load(schema);
     if (dimensions != null) {
       s = s.withIndex(dimensions);
@@ -125,9 +200,11 @@ final class PubSubOptions {
     return Optional.of(
         switch (routing) {
           case "pleroma" ->
-              configurators == 0
-                  ? PubSubService.attach(controller, index, limits)
-                  : PubSubService.attachPartitioned(controller, index, limits, controlPlane());
+              cluster != null
+                  ? attachCluster(controller, index, limits)
+                  : configurators == 0
+                      ? PubSubService.attach(controller, index, limits)
+                      : PubSubService.attachPartitioned(controller, index, limits, controlPlane());
           case "camus-mr", "camus-tr" -> {
             if (configurators != 0) {
               throw new IllegalArgumentException("--configurators applies to --routing pleroma");
@@ -142,6 +219,39 @@ final class PubSubOptions {
               throw new IllegalArgumentException(
                   "--routing must be pleroma, camus-mr or camus-tr, not '" + routing + "'");
         });
+  }
+
+  private PubSubService attachCluster(
+      NetworkController controller, SpatialIndex index, PubSubLimits limits) {
+    Duration session =
+        ClientOptions.parseDuration(clusterSessionTimeout, "--cluster-session-timeout");
+    String id = member != null ? member : defaultMember();
+    try {
+      zk = Zk.connected(cluster, session, Duration.ofSeconds(10));
+      return PubSubService.attachCluster(
+          controller,
+          index,
+          limits,
+          new ClusterSettings(
+              zk, clusterRoot, id, Partitions.uniform(partitions), Duration.ofSeconds(10)));
+    } catch (IllegalArgumentException e) {
+      closeCluster(Optional.empty());
+      throw e;
+    } catch (Exception e) {
+      closeCluster(Optional.empty());
+      throw new IllegalStateException("joining the cluster at " + cluster + " failed: " + e, e);
+    }
+  }
+
+  /** pid@host, with the host's name cut to what a znode id allows. */
+  private static String defaultMember() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "-");
+    } catch (IOException e) {
+      host = "localhost";
+    }
+    return ProcessHandle.current().pid() + "@" + host;
   }
 
   private ControlPlaneSettings controlPlane() {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.stream.Stream;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -111,6 +112,51 @@ class ControllerCommandTest {
             run(
                 concat(
                     base, "--schema", "../examples/schemas/quotes.yaml", "--dimensions", "nope")))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+  }
+
+  @Test
+  void aClusterMemberJoinsThroughZooKeeperAndReportsItself() throws Exception {
+    try (TestingServer zk = new TestingServer()) {
+      JsonNode o =
+          started(
+              "--schema",
+              "../examples/schemas/quotes.yaml",
+              "--partitions",
+              "4",
+              "--cluster",
+              zk.getConnectString(),
+              "--member",
+              "m1");
+      assertThat(o.get("cluster").asText()).isEqualTo(zk.getConnectString());
+      assertThat(o.get("member").asText()).isEqualTo("m1");
+    }
+  }
+
+  @Test
+  void badClusterOptionsAreBadInput() {
+    String[] base = {"controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"};
+    String schema = "../examples/schemas/quotes.yaml";
+    assertThat(run(concat(base, "--member", "m1"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--member applies with --cluster");
+    assertThat(run(concat(base, "--cluster", "127.0.0.1:1"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--cluster needs --schema");
+    assertThat(
+            run(
+                concat(
+                    base, "--schema", schema, "--cluster", "127.0.0.1:1", "--configurators", "2")))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("--configurators does not apply with --cluster");
+    assertThat(
+            run(
+                concat(
+                    base,
+                    "--schema",
+                    schema,
+                    "--cluster",
+                    "127.0.0.1:1",
+                    "--cluster-session-timeout",
+                    "soon")))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
   }
 

@@ -14,6 +14,12 @@ public interface FlowContributor {
   /** The topology changed; afterwards {@link #flows} reflects {@code next}. */
   void topologyChanged(Topology next);
 
+  /**
+   * A switch (re)connected; it may have lost its flows. Apps whose flows the switch's reconcile
+   * does not manage ({@link NetworkController.Config#withReconcileScope}) restore their own.
+   */
+  default void switchConnected(long dpid) {}
+
   /** The app's flows for one switch. */
   List<FlowEntry> flows(long dpid);
 

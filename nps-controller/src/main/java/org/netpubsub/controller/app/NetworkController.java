@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.ControllerApp;
@@ -28,9 +29,11 @@ import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import org.netpubsub.controller.southbound.BatchResult;
 import org.netpubsub.controller.southbound.DesiredState;
+import org.netpubsub.controller.southbound.DesiredStateStore;
 import org.netpubsub.controller.southbound.DisconnectReason;
 import org.netpubsub.controller.southbound.OpenFlowServer;
 import org.netpubsub.controller.southbound.PortInfo;
+import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.controller.southbound.SouthboundListener;
 import org.netpubsub.controller.southbound.SwitchDisconnectedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
@@ -85,7 +88,8 @@ public final class NetworkController implements Closeable {
   /**
    * Settings: where to listen, how often to probe, the clock (milliseconds), how the northbound bus
    * distributes packet-ins and where remote apps connect to it (null: no remote apps), how unicast
-   * is forwarded, and the apps that run on the bus besides the core's.
+   * is forwarded, the apps that run on the bus besides the core's, and what reconciling a switch
+   * manages.
    */
   public record Config(
       String bindAddress,
@@ -95,9 +99,13 @@ public final class NetworkController implements Closeable {
       DistributionMode northbound,
       RemoteAppEndpoints remoteApps,
       Forwarding forwarding,
-      List<ControllerApp> apps) {
+      List<ControllerApp> apps,
+      ReconcileScope reconcileScope) {
     public Config {
       apps = List.copyOf(apps);
+      if (reconcileScope == null) {
+        throw new IllegalArgumentException("a reconcile scope is required");
+      }
     }
 
     public static Config defaults() {
@@ -109,22 +117,47 @@ public final class NetworkController implements Closeable {
           DistributionMode.CLASSIFIED,
           null,
           Forwarding.ROUTED,
-          List.of());
+          List.of(),
+          ReconcileScope.EVERYTHING);
     }
 
     public Config withPort(String address, int port) {
       return new Config(
-          address, port, probeIntervalMillis, clock, northbound, remoteApps, forwarding, apps);
+          address,
+          port,
+          probeIntervalMillis,
+          clock,
+          northbound,
+          remoteApps,
+          forwarding,
+          apps,
+          reconcileScope);
     }
 
     public Config withProbeInterval(long millis) {
       return new Config(
-          bindAddress, openflowPort, millis, clock, northbound, remoteApps, forwarding, apps);
+          bindAddress,
+          openflowPort,
+          millis,
+          clock,
+          northbound,
+          remoteApps,
+          forwarding,
+          apps,
+          reconcileScope);
     }
 
     public Config withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
       return new Config(
-          bindAddress, openflowPort, probeIntervalMillis, clock, mode, remote, forwarding, apps);
+          bindAddress,
+          openflowPort,
+          probeIntervalMillis,
+          clock,
+          mode,
+          remote,
+          forwarding,
+          apps,
+          reconcileScope);
     }
 
     public Config withForwarding(Forwarding how, List<ControllerApp> busApps) {
@@ -136,7 +169,25 @@ public final class NetworkController implements Closeable {
           northbound,
           remoteApps,
           how,
-          busApps);
+          busApps,
+          reconcileScope);
+    }
+
+    /**
+     * What reconciling a switch to its desired state manages (default everything). A controller
+     * process of a cluster manages only its share: the flows other processes write are left alone.
+     */
+    public Config withReconcileScope(ReconcileScope scope) {
+      return new Config(
+          bindAddress,
+          openflowPort,
+          probeIntervalMillis,
+          clock,
+          northbound,
+          remoteApps,
+          forwarding,
+          apps,
+          scope);
     }
   }
 
@@ -200,6 +251,7 @@ public final class NetworkController implements Closeable {
             .bindAddress(config.bindAddress())
             .port(config.openflowPort())
             .listener(new Listener())
+            .desiredState(new DesiredStateStore(config.reconcileScope()))
             .build();
     bus.attach(server::switchHandle);
   }
@@ -327,6 +379,37 @@ public final class NetworkController implements Closeable {
         .thenCompose(f -> f);
   }
 
+  /**
+   * Brings the flows {@code scope} selects on one switch to exactly {@code desired}, leaving every
+   * other flow and group alone; completes when acknowledged, at once for a switch that is not
+   * connected. The switch's stored desired state is refreshed first (the app's {@link
+   * FlowContributor#flows} reflect {@code desired}). For an app that is the only writer of its
+   * flows, e.g. one partition of the control plane after a missing acknowledgement or a takeover.
+   */
+  public CompletableFuture<Void> reconcileScoped(
+      long dpid, Predicate<FlowEntry> scope, List<FlowEntry> desired) {
+    return callOnLoop(
+            () -> {
+              refreshDesired(List.of(dpid), false);
+              if (!connected.containsKey(dpid)) {
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              return server
+                  .reconcile(
+                      dpid, new DesiredState(desired, List.of()), ReconcileScope.flowsOnly(scope))
+                  .<Void>thenApply(r -> null);
+            })
+        .thenCompose(f -> f);
+  }
+
+  /**
+   * An app's flows changed outside {@link #applyChanges} (e.g. it stopped serving some of them):
+   * every switch's stored desired state is recomputed. Nothing is sent.
+   */
+  public CompletableFuture<Void> desiredChanged() {
+    return onLoop(() -> refreshDesired(topology.switches(), false));
+  }
+
   /** {@link #applyChanges} for batches that hold group-mods too (in the order given). */
   public CompletableFuture<Integer> applySwitchMods(SortedMap<Long, List<SwitchMod>> mods) {
     refreshDesired(mods.keySet(), false);
@@ -408,6 +491,7 @@ public final class NetworkController implements Closeable {
   private void onConnected(SwitchHandle sw) {
     connected.put(sw.dpid(), sw);
     update(topology.addSwitch(sw.dpid(), upPorts(sw)));
+    contributors.forEach(app -> app.switchConnected(sw.dpid()));
     // A switch that reconnects may already hold the desired state: the southbound reconciles it.
     scheduleReconcile(sw.dpid());
     sendProbes(discoveryNow());

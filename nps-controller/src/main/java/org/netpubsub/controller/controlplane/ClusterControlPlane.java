@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,6 +16,7 @@ import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
@@ -25,6 +27,7 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
+import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;
@@ -79,6 +82,7 @@ public final class ClusterControlPlane implements AutoCloseable {
   private volatile boolean running = true;
   private final Thread membershipWatcher;
   private final Semaphore membershipChanged = new Semaphore(0);
+  private final Runnable servingChanged;
 
   /**
    * Joins the cluster under {@code root} as {@code member} (unique among live processes) and starts
@@ -93,7 +97,26 @@ public final class ClusterControlPlane implements AutoCloseable {
       FlowUpdates updates,
       Duration ackTimeout)
       throws Exception {
+    this(zk, root, member, topology, partitions, updates, ackTimeout, () -> {});
+  }
+
+  /**
+   * As above; {@code servingChanged} runs (on a partition server's thread) whenever {@link #flows}
+   * change other than by a batch sent through {@code updates}: a partition was taken over and
+   * rebuilt, or let go.
+   */
+  public ClusterControlPlane(
+      CuratorFramework zk,
+      String root,
+      String member,
+      Topology topology,
+      Partitions partitions,
+      FlowUpdates updates,
+      Duration ackTimeout,
+      Runnable servingChanged)
+      throws Exception {
     checkId(member, "member");
+    this.servingChanged = servingChanged;
     this.zk = zk;
     this.layout = new ClusterLayout(root);
     this.member = member;
@@ -102,16 +125,29 @@ public final class ClusterControlPlane implements AutoCloseable {
     this.updates = updates;
     this.ackTimeout = ackTimeout;
     for (Dz p : partitions.all()) {
-      zk.createContainers(layout.queue(p));
-      zk.createContainers(layout.standing(p));
+      ensurePersistent(layout.queue(p));
+      ensurePersistent(layout.standing(p));
     }
-    zk.createContainers(layout.requests());
-    zk.createContainers(layout.members());
+    ensurePersistent(layout.requests());
+    ensurePersistent(layout.members());
     zk.create().withMode(CreateMode.EPHEMERAL).forPath(layout.member(member));
     zk.getConnectionStateListenable().addListener((client, state) -> sessionChanged(state));
     membershipWatcher = new Thread(this::watchMembership, "cluster-membership-" + member);
     membershipWatcher.setDaemon(true);
     membershipWatcher.start();
+  }
+
+  /**
+   * Creates a persistent node (and its parents) unless it exists. Not a container: ZooKeeper
+   * deletes an empty container that once had children, and a queue or the membership drains to
+   * empty all the time — the next transaction creating a child would then fail.
+   */
+  private void ensurePersistent(String path) throws Exception {
+    try {
+      zk.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(path);
+    } catch (KeeperException.NodeExistsException e) {
+      // there already
+    }
   }
 
   /**
@@ -187,6 +223,47 @@ public final class ClusterControlPlane implements AutoCloseable {
     servers.values().forEach(s -> s.queueChanged.release()); // wake idle servers to rebuild now
   }
 
+  /**
+   * Every partition server of this process rebuilds and resyncs its partition on every switch
+   * before its next part, as on a topology change (e.g. a switch reconnected with empty tables).
+   */
+  public synchronized void resync() {
+    topologyChanged(topology.topology());
+  }
+
+  /** The topology this process serves on. */
+  public Topology topology() {
+    return topology.topology();
+  }
+
+  /** This process's member id. */
+  public String member() {
+    return member;
+  }
+
+  /**
+   * One switch's content flows of the partitions this process serves now (those taken over and
+   * rebuilt): its share of the switch. Safe from any thread.
+   */
+  public List<FlowEntry> flows(long dpid) {
+    List<FlowEntry> out = new ArrayList<>();
+    servers.values().forEach(s -> out.addAll(s.flows(dpid)));
+    return out;
+  }
+
+  /**
+   * The standing addition with this id, as submitted to any process of the cluster; empty if there
+   * is none (never added, or withdrawn).
+   */
+  public Optional<ControlRequest> standing(String id) throws Exception {
+    checkId(id, "request id");
+    try {
+      return Optional.of(RequestCodec.decode(zk.getData().forPath(layout.request(id))));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The number of topology changes this process has heard of. */
   public long topologyVersion() {
     return topology.version();
@@ -240,10 +317,12 @@ public final class ClusterControlPlane implements AutoCloseable {
   }
 
   private void stop(boolean release) {
-    running = false;
+    synchronized (servers) { // no rebalance starts a server after this
+      running = false;
+      servers.values().forEach(s -> s.stop(release));
+      servers.clear();
+    }
     membershipWatcher.interrupt();
-    servers.values().forEach(s -> s.stop(release));
-    servers.clear();
     if (release) {
       try {
         zk.delete().quietly().forPath(layout.member(member));
@@ -284,6 +363,14 @@ public final class ClusterControlPlane implements AutoCloseable {
 
   // ---- ownership ----
 
+  private void notifyServingChanged() {
+    try {
+      servingChanged.run();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "servingChanged failed", e);
+    }
+  }
+
   /**
    * A lost session took our locks and membership with it: others may serve our partitions now, so
    * stop writing at once; rejoin when the connection is back.
@@ -293,8 +380,10 @@ public final class ClusterControlPlane implements AutoCloseable {
       return;
     }
     if (state == ConnectionState.LOST) {
-      servers.values().forEach(s -> s.stop(false));
-      servers.clear();
+      synchronized (servers) {
+        servers.values().forEach(s -> s.stop(false));
+        servers.clear();
+      }
     } else if (state == ConnectionState.RECONNECTED) {
       try {
         zk.create().withMode(CreateMode.EPHEMERAL).forPath(layout.member(member));
@@ -339,6 +428,14 @@ public final class ClusterControlPlane implements AutoCloseable {
     if (!sorted.contains(member)) {
       return; // not (yet, or no longer) a member: serve nothing new
     }
+    synchronized (servers) {
+      if (running) {
+        deal(sorted);
+      }
+    }
+  }
+
+  private void deal(List<String> sorted) {
     Map<Dz, Boolean> mine = new HashMap<>();
     List<Dz> all = partitions.all();
     for (int i = 0; i < all.size(); i++) {
@@ -373,7 +470,7 @@ public final class ClusterControlPlane implements AutoCloseable {
     volatile boolean active = true;
     volatile boolean holding;
     volatile boolean release = true;
-    Configurator config;
+    Configurator config; // guarded by this: the loop reads it through flows()
     long version; // the topology version config is built on
 
     PartitionServer(Dz partition) {
@@ -381,6 +478,11 @@ public final class ClusterControlPlane implements AutoCloseable {
       this.lock = new InterProcessMutex(zk, layout.lock(partition));
       this.thread = new Thread(this::run, "partition-" + ClusterLayout.name(partition));
       thread.setDaemon(true);
+    }
+
+    /** This partition's flows on one switch, once taken over (empty before). */
+    synchronized List<FlowEntry> flows(long dpid) {
+      return config == null || !holding ? List.of() : config.flows(dpid);
     }
 
     void stop(boolean releaseLock) {
@@ -406,6 +508,7 @@ public final class ClusterControlPlane implements AutoCloseable {
             holding = true;
             rebuild();
             takeovers.incrementAndGet();
+            notifyServingChanged();
             while (active) {
               if (version != topology.version()) {
                 rebuild(); // a topology change: the same rebuild and resync, on the new tree
@@ -417,11 +520,22 @@ public final class ClusterControlPlane implements AutoCloseable {
         } catch (InterruptedException e) {
           return; // halted
         } catch (Exception e) {
-          if (active) {
+          if (zk.getState() == CuratorFrameworkState.STOPPED) {
+            active = false; // the client is closed: nothing to start over with
+          } else if (active) {
             LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": starting over", e);
+            backOff();
           }
         } finally {
-          holding = false;
+          boolean served;
+          synchronized (this) {
+            served = config != null && holding;
+            holding = false;
+            config = null;
+          }
+          if (served) {
+            notifyServingChanged();
+          }
           if (release && lock.isAcquiredInThisProcess()) {
             try {
               lock.release();
@@ -430,6 +544,16 @@ public final class ClusterControlPlane implements AutoCloseable {
             }
           }
         }
+      }
+    }
+
+    /** A pause before starting over, so that a ZooKeeper outage is not a busy loop. */
+    private void backOff() {
+      try {
+        queueChanged.tryAcquire(200, TimeUnit.MILLISECONDS); // stop() cuts it short
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        active = false;
       }
     }
 
@@ -451,10 +575,13 @@ public final class ClusterControlPlane implements AutoCloseable {
           ads.add(r.advertisement());
         }
       }
-      config = Configurator.restored(current.topology(), ads, subs);
+      Configurator rebuilt = Configurator.restored(current.topology(), ads, subs);
+      synchronized (this) {
+        config = rebuilt;
+      }
       List<CompletableFuture<Void>> acks = new ArrayList<>();
       for (long dpid : current.topology().switches()) {
-        acks.add(updates.resync(dpid, ControlPlane.owned(partition), config.flows(dpid)));
+        acks.add(updates.resync(dpid, ControlPlane.owned(partition), rebuilt.flows(dpid)));
       }
       for (CompletableFuture<Void> a : acks) {
         a.get(ackTimeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -482,7 +609,11 @@ public final class ClusterControlPlane implements AutoCloseable {
         ControlRequest part;
         try {
           part = RequestCodec.decode(zk.getData().forPath(path));
-          sendAndAwait(part.applyTo(config));
+          ConfigurationDelta delta;
+          synchronized (this) {
+            delta = part.applyTo(config);
+          }
+          sendAndAwait(delta);
         } catch (IllegalArgumentException e) {
           // unreadable, or refused by the CP-config: dropping it beats blocking the partition
           LOG.log(System.Logger.Level.ERROR, "dropped " + path + ": " + e.getMessage());
@@ -511,7 +642,7 @@ public final class ClusterControlPlane implements AutoCloseable {
           delta.flowMods(),
           version,
           partition,
-          config::flows,
+          this::flows,
           ackTimeout,
           () -> active,
           () -> {});

@@ -15,9 +15,10 @@ import org.netpubsub.network.openflow.FlowMod;
  * Configurators' flow changes through the network controller: each batch is carried out on the
  * controller loop (desired state updated, batch and barrier sent) and completes when the switch
  * acknowledges. A batch computed on a topology that has been replaced since is dropped there: the
- * topology change already reconciles every switch to the rebuilt CP-configs, which include it. A
- * missing acknowledgement is answered by reconciling the whole switch to its desired state (a
- * superset of the one partition's flows the control plane asks for).
+ * topology change already reconciles every switch to the rebuilt CP-configs, which include it (in a
+ * cluster, the partition's own rebuild does). A resync touches only the flows it is given ({@code
+ * owned}: one partition's) and leaves the rest of the switch alone — other partitions' flows may
+ * belong to other configurators, or to other controller processes.
  */
 final class ControllerFlowUpdates implements FlowUpdates {
   private final NetworkController controller;
@@ -51,6 +52,6 @@ final class ControllerFlowUpdates implements FlowUpdates {
   @Override
   public CompletableFuture<Void> resync(
       long dpid, Predicate<FlowEntry> owned, List<FlowEntry> desired) {
-    return controller.reconcileNow(dpid);
+    return controller.reconcileScoped(dpid, owned, desired);
   }
 }

@@ -15,7 +15,7 @@ import org.netpubsub.network.topology.Topology;
  * loop-side duties run on the loop (topology changes, desired flows); requests complete
  * asynchronously through {@link #submit}.
  */
-final class PartitionedPleromaEngine implements RoutingEngine, AutoCloseable {
+final class PartitionedPleromaEngine implements QueuedEngine {
   private final ControlPlane plane;
 
   PartitionedPleromaEngine(NetworkController controller, ControlPlaneSettings settings) {
@@ -46,32 +46,18 @@ final class PartitionedPleromaEngine implements RoutingEngine, AutoCloseable {
     return plane.topology().spanningTree().isEmpty() ? "no switch is connected yet" : null;
   }
 
-  /** Not used: requests take {@link #submit}. */
-  @Override
-  public Effect add(PubSubRequest r) {
-    throw new UnsupportedOperationException("the partitioned control plane is asynchronous");
-  }
-
-  @Override
-  public Effect remove(PubSubRequest r) {
-    throw new UnsupportedOperationException("the partitioned control plane is asynchronous");
-  }
-
   @Override
   public List<FlowEntry> flows(long dpid) {
     return plane.flows(dpid);
   }
 
-  /** Queues the request's addition or withdrawal; completes when every part is acknowledged. */
-  CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
+  @Override
+  public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
     String notReady = notReady();
     if (notReady != null && !withdraw) {
       throw new RequestRefusedException(503, notReady);
     }
-    ControlRequest add =
-        r.kind() == PubSubRequest.Kind.ADVERTISEMENT
-            ? ControlRequest.advertise(r.id(), r.host(), r.cells())
-            : ControlRequest.subscribe(r.id(), r.host(), r.port(), r.cells());
+    ControlRequest add = QueuedEngine.addition(r);
     if (!withdraw && plane.topology().host(r.host()).isEmpty()) {
       throw PubSubService.unknownHost(r.host());
     }

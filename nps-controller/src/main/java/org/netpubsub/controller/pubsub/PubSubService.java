@@ -12,7 +12,9 @@ import java.util.function.LongSupplier;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.controller.southbound.SouthboundException;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
 import org.netpubsub.network.camus.RoutingPolicy;
@@ -85,11 +87,34 @@ public final class PubSubService implements FlowContributor {
     return attach(controller, index, limits, new PartitionedPleromaEngine(controller, settings));
   }
 
+  /**
+   * Starts the app with PLEROMA routing on a partitioned control plane shared by several controller
+   * processes through ZooKeeper (docs/control-plane.md, "In the controller"). The controller must
+   * have been started with {@link #CLUSTER_RECONCILE_SCOPE}, so that reconciling a switch leaves
+   * the other processes' content flows alone.
+   */
+  public static PubSubService attachCluster(
+      NetworkController controller,
+      SpatialIndex index,
+      PubSubLimits limits,
+      ClusterSettings settings)
+      throws Exception {
+    return attach(controller, index, limits, new ClusterPleromaEngine(controller, settings));
+  }
+
+  /** What a controller process of a cluster reconciles: everything but the content flows. */
+  public static final ReconcileScope CLUSTER_RECONCILE_SCOPE = ClusterPleromaEngine.RECONCILE_SCOPE;
+
   static PubSubService attach(
       NetworkController controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
     PubSubService s = new PubSubService(controller, index, limits, System::nanoTime, e);
     controller.addContributor(s).join();
     return s;
+  }
+
+  /** This process's member id in a cluster of controller processes (empty outside one). */
+  public Optional<String> clusterMember() {
+    return engine instanceof ClusterPleromaEngine c ? Optional.of(c.member()) : Optional.empty();
   }
 
   /** The routing clients must address events for ({@code pleroma}, {@code camus-mr} …). */
@@ -118,16 +143,31 @@ public final class PubSubService implements FlowContributor {
   public CompletableFuture<RequestOutcome> withdraw(String id) {
     long start = nanoClock.getAsLong();
     PubSubRequest r = live.get(id);
+    if (r == null && engine instanceof QueuedEngine queued) {
+      try {
+        Optional<PubSubRequest> elsewhere = queued.acceptedElsewhere(id);
+        if (elsewhere.isPresent()) {
+          admit(elsewhere.get().host(), start);
+          return queued.submit(elsewhere.get(), true, start);
+        }
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
     if (r == null) {
       return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
     }
     admit(r.host(), start);
-    if (engine instanceof PartitionedPleromaEngine partitioned) {
+    if (engine instanceof QueuedEngine queued) {
       if (live.remove(id) == null) {
         return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
       }
       livePerHost.merge(r.host(), -1, Integer::sum);
-      return partitioned.submit(r, true, start);
+      try {
+        return queued.submit(r, true, start);
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
     }
     return controller
         .callOnLoop(
@@ -170,8 +210,23 @@ public final class PubSubService implements FlowContributor {
   }
 
   @Override
+  public void switchConnected(long dpid) {
+    engine.switchConnected(dpid);
+  }
+
+  @Override
   public List<FlowEntry> flows(long dpid) {
     return engine.flows(dpid);
+  }
+
+  /**
+   * Stops a queued control plane (a process of a cluster leaves it: its partitions move to the
+   * others at once, not after its session expires). Requests in flight may fail.
+   */
+  public void close() {
+    if (engine instanceof QueuedEngine queued) {
+      queued.close();
+    }
   }
 
   @Override
@@ -202,14 +257,16 @@ public final class PubSubService implements FlowContributor {
       }
       FilterCells.Compiled c =
           FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells());
-      String id = kind.idPrefix() + nextId.getAndIncrement();
+      long n = nextId.getAndIncrement();
+      String id =
+          engine instanceof QueuedEngine queued ? queued.newId(kind, n) : kind.idPrefix() + n;
       r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    if (engine instanceof PartitionedPleromaEngine partitioned) {
+    if (engine instanceof QueuedEngine queued) {
       try {
-        CompletableFuture<RequestOutcome> done = partitioned.submit(r, false, start);
+        CompletableFuture<RequestOutcome> done = queued.submit(r, false, start);
         live.put(r.id(), r);
         livePerHost.merge(r.host(), 1, Integer::sum);
         return done;

@@ -2,6 +2,7 @@ package org.netpubsub.controller.pubsub;
 
 import java.util.List;
 import java.util.SortedMap;
+import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -18,6 +19,9 @@ interface RoutingEngine {
 
   /** The topology changed: afterwards {@link #flows} and {@link #groups} reflect it. */
   void topologyChanged(Topology next);
+
+  /** A switch (re)connected and may have lost its flows ({@link FlowContributor}). */
+  default void switchConnected(long dpid) {}
 
   /** Why requests cannot be configured now (503), or null when they can. */
   String notReady();

@@ -139,7 +139,18 @@ final class NettyOpenFlowServer implements OpenFlowServer {
           new IllegalStateException(
               "no desired state for switch " + SouthboundException.dpidString(dpid)));
     }
-    return ReconcileTask.run(sw, desired.get())
+    return reconcile(dpid, desired.get(), desiredState.scope());
+  }
+
+  @Override
+  public CompletableFuture<ReconcileResult> reconcile(
+      long dpid, DesiredState desired, ReconcileScope scope) {
+    SwitchConnection sw = connected.get(dpid);
+    if (sw == null) {
+      return CompletableFuture.failedFuture(
+          new SwitchDisconnectedException(dpid, DisconnectReason.CLOSED_BY_SWITCH));
+    }
+    return ReconcileTask.run(sw, desired, scope)
         .whenComplete(
             (r, e) -> {
               if (e == null) {

@@ -40,11 +40,19 @@ public interface OpenFlowServer extends Closeable {
   DesiredStateStore desiredState();
 
   /**
-   * Reads the switch's flows and groups, sends only the messages that bring them to its stored
-   * desired state, and completes when they are acknowledged. Fails if the switch is not connected
-   * or has no desired state.
+   * Reads the switch's flows and groups, sends only the messages that bring them (within the
+   * store's {@link DesiredStateStore#scope}) to its stored desired state, and completes when they
+   * are acknowledged. Fails if the switch is not connected or has no desired state.
    */
   CompletableFuture<ReconcileResult> reconcile(long dpid);
+
+  /**
+   * Brings what {@code scope} selects on the switch to {@code desired} (which is not stored),
+   * leaving everything else as it is; completes when acknowledged. Fails if the switch is not
+   * connected.
+   */
+  CompletableFuture<ReconcileResult> reconcile(
+      long dpid, DesiredState desired, ReconcileScope scope);
 
   /** Disconnects every switch, stops accepting, releases the threads. Idempotent. */
   @Override

@@ -8,13 +8,14 @@ import org.netpubsub.network.openflow.GroupEntry;
 
 /**
  * Reconciles one switch: reads its flows and groups (two multipart requests in flight at once),
- * plans with {@link Reconciler}, and sends the plan as one acknowledged batch — nothing if the
- * switch already holds the desired state.
+ * plans with {@link Reconciler} within a scope, and sends the plan as one acknowledged batch —
+ * nothing if the switch already holds the desired state.
  */
 final class ReconcileTask {
   private ReconcileTask() {}
 
-  static CompletableFuture<ReconcileResult> run(SwitchHandle sw, DesiredState desired) {
+  static CompletableFuture<ReconcileResult> run(
+      SwitchHandle sw, DesiredState desired, ReconcileScope scope) {
     long start = System.nanoTime();
     CompletableFuture<List<FlowEntry>> flows = sw.flowStats();
     CompletableFuture<List<GroupEntry>> groups = sw.groupDesc();
@@ -22,7 +23,7 @@ final class ReconcileTask {
         .thenCombine(groups, (f, g) -> new Actual(f, g))
         .thenCompose(
             actual -> {
-              ReconcilePlan plan = Reconciler.plan(desired, actual.flows, actual.groups);
+              ReconcilePlan plan = Reconciler.plan(desired, actual.flows, actual.groups, scope);
               if (plan.isEmpty()) {
                 return CompletableFuture.completedFuture(result(sw, plan, actual, start));
               }

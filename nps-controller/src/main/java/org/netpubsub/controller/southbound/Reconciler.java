@@ -38,6 +38,9 @@ import org.netpubsub.network.openflow.Match;
  *   <li>extra groups deleted last, once no flow names them (a group delete also deletes the flows
  *       that name it).
  * </ol>
+ *
+ * <p>A {@link ReconcileScope} limits the plan to the flows (and groups) it selects: entries outside
+ * it are neither added, changed nor deleted, on either side.
  */
 public final class Reconciler {
   private Reconciler() {}
@@ -51,20 +54,44 @@ public final class Reconciler {
 
   public static ReconcilePlan plan(
       DesiredState desired, List<FlowEntry> actualFlows, List<GroupEntry> actualGroups) {
+    return plan(desired, actualFlows, actualGroups, ReconcileScope.EVERYTHING);
+  }
+
+  /** {@link #plan} of only what {@code scope} selects. */
+  public static ReconcilePlan plan(
+      DesiredState desired,
+      List<FlowEntry> actualFlows,
+      List<GroupEntry> actualGroups,
+      ReconcileScope scope) {
+    if (scope == ReconcileScope.EVERYTHING) {
+      return plan(desired.flows(), desired.groups(), actualFlows, actualGroups);
+    }
+    return plan(
+        desired.flows().stream().filter(scope.flows()).toList(),
+        scope.groups() ? desired.groups() : List.of(),
+        actualFlows.stream().filter(scope.flows()).toList(),
+        scope.groups() ? actualGroups : List.of());
+  }
+
+  private static ReconcilePlan plan(
+      List<FlowEntry> desiredFlows,
+      List<GroupEntry> desiredGroups,
+      List<FlowEntry> actualFlows,
+      List<GroupEntry> actualGroups) {
     Map<Long, GroupEntry> actualGroupsById = new TreeMap<>(Long::compareUnsigned);
     actualGroups.forEach(g -> actualGroupsById.put(g.groupId(), g));
     Map<FlowKey, FlowEntry> actual = new LinkedHashMap<>();
     actualFlows.forEach(f -> actual.put(FlowKey.of(f), f));
     Map<FlowKey, FlowEntry> wanted = new LinkedHashMap<>();
-    desired.flows().forEach(f -> wanted.put(FlowKey.of(f), f));
+    desiredFlows.forEach(f -> wanted.put(FlowKey.of(f), f));
 
     List<SwitchMod> mods = new ArrayList<>();
-    int[] groupCounts = addGroups(desired.groups(), actualGroupsById, mods);
+    int[] groupCounts = addGroups(desiredGroups, actualGroupsById, mods);
 
     List<FlowEntry> extra =
         actual.values().stream().filter(f -> !wanted.containsKey(FlowKey.of(f))).toList();
     Set<FlowEntry> deleteFirst = new LinkedHashSet<>();
-    for (FlowEntry d : desired.flows()) {
+    for (FlowEntry d : desiredFlows) {
       if (d.flags().contains(FlowFlag.CHECK_OVERLAP) && !actual.containsKey(FlowKey.of(d))) {
         extra.stream()
             .filter(
@@ -79,7 +106,7 @@ public final class Reconciler {
 
     int added = 0;
     int modified = 0;
-    for (FlowEntry d : desired.flows()) {
+    for (FlowEntry d : desiredFlows) {
       FlowEntry a = actual.get(FlowKey.of(d));
       if (d.equals(a)) {
         continue;
@@ -99,7 +126,7 @@ public final class Reconciler {
     }
 
     Set<Long> desiredIds = new LinkedHashSet<>();
-    desired.groups().forEach(g -> desiredIds.add(g.groupId()));
+    desiredGroups.forEach(g -> desiredIds.add(g.groupId()));
     List<GroupEntry> extraGroups =
         actualGroupsById.values().stream().filter(g -> !desiredIds.contains(g.groupId())).toList();
     List<GroupEntry> deleteOrder = new ArrayList<>(dependencyOrder(extraGroups));

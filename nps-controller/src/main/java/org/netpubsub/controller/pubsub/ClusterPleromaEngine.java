@@ -1,0 +1,149 @@
+package org.netpubsub.controller.pubsub;
+
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.controlplane.ClusterControlPlane;
+import org.netpubsub.controller.controlplane.ClusterSettings;
+import org.netpubsub.controller.controlplane.RequestDone;
+import org.netpubsub.controller.southbound.ReconcileScope;
+import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.pleroma.ContentFlows;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * PLEROMA on a partitioned control plane shared by several controller processes through ZooKeeper
+ * (docs/control-plane.md, "In the controller"). This process configures the partitions it owns; its
+ * desired state holds their content flows only, and only its partition servers write them (batches
+ * and scoped resyncs), so the switch-wide reconcile leaves content flows alone ({@link
+ * #RECONCILE_SCOPE}). Requests submitted here may be configured by any process.
+ */
+final class ClusterPleromaEngine implements QueuedEngine {
+  /**
+   * What the controller's switch-wide reconcile manages in a cluster: every flow but the content
+   * flows (those belong to the partitions' owners) and the groups.
+   */
+  static final ReconcileScope RECONCILE_SCOPE =
+      new ReconcileScope(f -> f.cookie() != ContentFlows.COOKIE, true);
+
+  private final ClusterControlPlane plane;
+  private final String idTag; // member and a per-run nonce: ids stay unique across restarts
+
+  ClusterPleromaEngine(NetworkController controller, ClusterSettings settings) throws Exception {
+    ClusterControlPlane[] self = new ClusterControlPlane[1];
+    this.plane =
+        new ClusterControlPlane(
+            settings.zk(),
+            settings.root(),
+            settings.member(),
+            Topology.EMPTY,
+            settings.partitions(),
+            new ControllerFlowUpdates(
+                controller, () -> self[0] == null ? 0 : self[0].topologyVersion()),
+            settings.ackTimeout(),
+            controller::desiredChanged);
+    self[0] = plane;
+    this.idTag =
+        settings.member() + "." + Long.toString(new SecureRandom().nextInt() & 0xffffffL, 36);
+  }
+
+  String member() {
+    return plane.member();
+  }
+
+  @Override
+  public String name() {
+    return "pleroma";
+  }
+
+  @Override
+  public void topologyChanged(Topology next) {
+    if (!next.equals(plane.topology())) {
+      plane.topologyChanged(next);
+    }
+  }
+
+  /** A switch that reconnects may have lost its flows: every partition resyncs (ours only). */
+  @Override
+  public void switchConnected(long dpid) {
+    plane.resync();
+  }
+
+  @Override
+  public String notReady() {
+    return plane.topology().spanningTree().isEmpty() ? "no switch is connected yet" : null;
+  }
+
+  @Override
+  public List<FlowEntry> flows(long dpid) {
+    return plane.flows(dpid);
+  }
+
+  @Override
+  public String newId(PubSubRequest.Kind kind, long sequence) {
+    return kind.idPrefix() + idTag + "." + sequence;
+  }
+
+  @Override
+  public Optional<PubSubRequest> acceptedElsewhere(String id) {
+    try {
+      return plane.standing(id).map(ClusterPleromaEngine::request);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // not an id any process hands out
+    } catch (Exception e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
+    if (!withdraw) {
+      String notReady = notReady();
+      if (notReady != null) {
+        throw new RequestRefusedException(503, notReady);
+      }
+      if (plane.topology().host(r.host()).isEmpty()) {
+        throw PubSubService.unknownHost(r.host());
+      }
+    }
+    ControlRequest add = QueuedEngine.addition(r);
+    CompletableFuture<RequestDone> done;
+    try {
+      done = plane.submit(withdraw ? add.withdrawal() : add);
+    } catch (IllegalArgumentException e) {
+      // a duplicate id (409), or a withdrawal that another process carried out first (404)
+      throw new RequestRefusedException(withdraw ? 404 : 409, e.getMessage());
+    } catch (Exception e) {
+      throw unavailable(e);
+    }
+    return done.thenApply(d -> new RequestOutcome(r, 0, 0, 0, System.nanoTime() - start));
+  }
+
+  @Override
+  public void close() {
+    plane.close();
+  }
+
+  /** ZooKeeper unreachable, or this process's session expired and is being renewed: retry. */
+  private static RequestRefusedException unavailable(Exception e) {
+    return new RequestRefusedException(
+        503, "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1));
+  }
+
+  /** A standing addition of another process as a request (its filter text stays there). */
+  private static PubSubRequest request(ControlRequest c) {
+    boolean sub = c.kind().isSubscription();
+    return new PubSubRequest(
+        c.id(),
+        sub ? PubSubRequest.Kind.SUBSCRIPTION : PubSubRequest.Kind.ADVERTISEMENT,
+        c.host(),
+        "(accepted by another controller process)",
+        "",
+        sub ? c.udpPort() : ContentFlows.EVENT_PORT,
+        c.cells());
+  }
+}

@@ -1,0 +1,46 @@
+package org.netpubsub.controller.pubsub;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.netpubsub.network.controlplane.ControlRequest;
+
+/**
+ * A routing engine that configures requests off the controller loop, through queues: the
+ * partitioned control plane in this process ({@link PartitionedPleromaEngine}) or spread over
+ * several ({@link ClusterPleromaEngine}). Requests complete asynchronously through {@link #submit}.
+ */
+interface QueuedEngine extends RoutingEngine, AutoCloseable {
+  /** Queues the request's addition or withdrawal; completes when every part is acknowledged. */
+  CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start);
+
+  /** The id of a new request: unique among the requests every process of the engine holds. */
+  default String newId(PubSubRequest.Kind kind, long sequence) {
+    return kind.idPrefix() + sequence;
+  }
+
+  /** A standing request another process accepted (so this one can withdraw it), if any. */
+  default Optional<PubSubRequest> acceptedElsewhere(String id) {
+    return Optional.empty();
+  }
+
+  /** The request as the control plane's addition. */
+  static ControlRequest addition(PubSubRequest r) {
+    return r.kind() == PubSubRequest.Kind.ADVERTISEMENT
+        ? ControlRequest.advertise(r.id(), r.host(), r.cells())
+        : ControlRequest.subscribe(r.id(), r.host(), r.port(), r.cells());
+  }
+
+  /** Not used: requests take {@link #submit}. */
+  @Override
+  default Effect add(PubSubRequest r) {
+    throw new UnsupportedOperationException("a queued control plane is asynchronous");
+  }
+
+  @Override
+  default Effect remove(PubSubRequest r) {
+    throw new UnsupportedOperationException("a queued control plane is asynchronous");
+  }
+
+  @Override
+  void close();
+}
