@@ -307,7 +307,21 @@ public final class Configurator {
 
   private record SwitchPair(long from, long to) {}
 
-  private record RouteKey(Ipv6Address publisher, Ipv6Address subscriber, int udpPort) {}
+  /** Looked up for every pair, so equals and hashCode are written out (see Ipv6Address). */
+  private record RouteKey(Ipv6Address publisher, Ipv6Address subscriber, int udpPort) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RouteKey k
+          && udpPort == k.udpPort
+          && subscriber.equals(k.subscriber)
+          && publisher.equals(k.publisher);
+    }
+
+    @Override
+    public int hashCode() {
+      return (31 * publisher.hashCode() + subscriber.hashCode()) * 31 + udpPort;
+    }
+  }
 
   /**
    * The egresses along the tree path from the publisher's switch to the subscriber's, ending at the
