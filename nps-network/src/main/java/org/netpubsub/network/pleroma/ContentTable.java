@@ -25,21 +25,23 @@ import org.netpubsub.content.index.Dz;
  * deletions and downgrades, leaving every other requirement served.
  */
 public final class ContentTable {
-  // Every required dz and its prefixes, as a binary trie: walking down to a dz meets its coarser
-  // required dzs on the way, and a node's subtree holds its finer ones in dz order.
+  // The required dzs as a path-compressed binary trie (a node per required dz, plus one where two
+  // branch apart): walking down to a dz meets its coarser required dzs on the way, and a node's
+  // subtree holds its finer ones in dz order. Compression matters: every dz of a partition's
+  // table shares the partition's prefix, which would otherwise be a chain of nodes per table.
   private final Node root = new Node(Dz.EMPTY, null);
   private final TreeMap<Dz, SortedSet<EventEgress>> flows = new TreeMap<>();
 
   /**
-   * A prefix of some required dz: how many paths need each of its egresses (none: only on the way
-   * to finer ones), and its flow (null while redundant or not required). A dz has few egresses, so
-   * they sit in two small arrays searched linearly: the configurator hands in the same egress
-   * objects again, so the identity test almost always hits before any equals.
+   * A required dz, or where required dzs branch apart: how many paths need each of its egresses
+   * (none: a branch only), and its flow (null while redundant or not required). A dz has few
+   * egresses, so they sit in two small arrays searched linearly: the configurator hands in the same
+   * egress objects again, so the identity test almost always hits before any equals.
    */
   private static final class Node {
     final Dz dz;
-    final Node parent;
-    Node zero;
+    Node parent;
+    Node zero; // children: their dz extends this one by the bit, and perhaps more
     Node one;
     private EventEgress[] egresses; // null until first required
     private int[] counts;
@@ -55,18 +57,20 @@ public final class ContentTable {
       return bit == 0 ? zero : one;
     }
 
-    /** The child on {@code bit}'s side, made if missing. */
-    Node childOrNew(int bit) {
-      Node c = child(bit);
-      if (c == null) {
-        c = new Node(dz.append(bit), this);
-        if (bit == 0) {
-          zero = c;
-        } else {
-          one = c;
-        }
+    /** Makes {@code c} the child on {@code bit}'s side. */
+    void adopt(int bit, Node c) {
+      if (bit == 0) {
+        zero = c;
+      } else {
+        one = c;
       }
-      return c;
+      c.parent = this;
+    }
+
+    /** The child under which {@code d} (longer than this node's dz) lies, or null. */
+    Node towards(Dz d) {
+      Node c = child(d.bit(dz.length()));
+      return c != null && c.dz.covers(d) ? c : null;
     }
 
     int indexOf(EventEgress e) {
@@ -145,11 +149,6 @@ public final class ContentTable {
     Set<EventEgress> egresses() {
       return size == 0 ? Set.of() : Set.of(Arrays.copyOf(egresses, size));
     }
-
-    /** Neither required nor on the way to a required dz. */
-    boolean isDead() {
-      return size == 0 && zero == null && one == null;
-    }
   }
 
   /** The outcome of an addition: the flow changes and the covering cases met. */
@@ -174,9 +173,14 @@ public final class ContentTable {
     // Walk down to dz, making its node if needed and noting what its coarser dzs send.
     Node n = root;
     EgressSet outer = null; // the full egress set of the longest required proper prefix
-    for (int i = 0; i < dz.length(); i++) {
+    while (n.dz.length() < dz.length()) {
       outer = fullAfter(n, outer);
-      n = n.childOrNew(dz.bit(i));
+      Node c = n.towards(dz);
+      if (c == null) {
+        n = insertUnder(n, dz);
+        break;
+      }
+      n = c;
     }
     if (n.add(egress, times) > 0) {
       return ALREADY_REQUIRED; // another path needs the same; the flows stay as they are
@@ -200,9 +204,9 @@ public final class ContentTable {
   public List<TableChange> remove(Dz dz, EventEgress egress, int times) {
     Node n = root;
     EgressSet outer = null;
-    for (int i = 0; i < dz.length() && n != null; i++) {
+    while (n != null && n.dz.length() < dz.length()) {
       outer = fullAfter(n, outer);
-      n = n.child(dz.bit(i));
+      n = n.towards(dz);
     }
     int left = n == null || times < 1 ? -1 : n.remove(egress, times);
     if (left < 0) {
@@ -212,14 +216,59 @@ public final class ContentTable {
       return List.of(); // still required by another path
     }
     List<TableChange> changes = recompute(n, outer, egress);
-    for (; n != root && n.isDead(); n = n.parent) {
-      if (n.parent.zero == n) {
-        n.parent.zero = null;
-      } else {
-        n.parent.one = null;
-      }
-    }
+    prune(n);
     return changes;
+  }
+
+  /**
+   * Puts a node for {@code d} under {@code n}, where no child leads to d: as a new leaf, between n
+   * and a child d covers, or beside a child under a new branch node where the two part.
+   */
+  private static Node insertUnder(Node n, Dz d) {
+    int bit = d.bit(n.dz.length());
+    Node c = n.child(bit);
+    Node leaf = new Node(d, null);
+    if (c == null) {
+      n.adopt(bit, leaf);
+      return leaf;
+    }
+    int common = n.dz.length() + 1; // c and d agree on the bit that led to c
+    while (common < d.length() && common < c.dz.length() && d.bit(common) == c.dz.bit(common)) {
+      common++;
+    }
+    if (common == d.length()) {
+      leaf.adopt(c.dz.bit(common), c); // d covers c
+      n.adopt(bit, leaf);
+      return leaf;
+    }
+    Node branch = new Node(d.prefix(common), null);
+    branch.adopt(c.dz.bit(common), c);
+    branch.adopt(d.bit(common), leaf);
+    n.adopt(bit, branch);
+    return leaf;
+  }
+
+  /** Drops n if no longer required and splices out a branch left with one child. */
+  private void prune(Node n) {
+    while (n != root && !n.isRequired()) {
+      Node p = n.parent;
+      Node only = n.zero == null ? n.one : n.one == null ? n.zero : null;
+      if (n.zero != null && n.one != null) {
+        return; // still a branch
+      }
+      int side = p.zero == n ? 0 : 1;
+      if (only == null) {
+        if (side == 0) {
+          p.zero = null;
+        } else {
+          p.one = null;
+        }
+      } else {
+        p.adopt(side, only);
+        return; // p keeps as many children as before
+      }
+      n = p; // p lost a child: it may be a branch no more
+    }
   }
 
   /**
@@ -250,6 +299,15 @@ public final class ContentTable {
     return flows.isEmpty();
   }
 
+  /** The trie's nodes besides the root (for tests: withdrawn dzs leave none behind). */
+  int nodes() {
+    return count(root) - 1;
+  }
+
+  private static int count(Node n) {
+    return n == null ? 0 : 1 + count(n.zero) + count(n.one);
+  }
+
   /** Where an event with this (full-length) dz leaves: the longest matching flow's egresses. */
   public SortedSet<EventEgress> lookup(Dz event) {
     return lookup(flows, event);
@@ -269,10 +327,10 @@ public final class ContentTable {
   /** The required egresses of exactly this dz (with multiplicity ignored). */
   public Set<EventEgress> requiredAt(Dz dz) {
     Node n = root;
-    for (int i = 0; i < dz.length() && n != null; i++) {
-      n = n.child(dz.bit(i));
+    while (n != null && n.dz.length() < dz.length()) {
+      n = n.towards(dz);
     }
-    return n == null ? Set.of() : n.egresses();
+    return n == null || !n.dz.equals(dz) ? Set.of() : n.egresses();
   }
 
   // ---- the incremental step ----

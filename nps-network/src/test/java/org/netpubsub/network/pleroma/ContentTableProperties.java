@@ -112,6 +112,7 @@ class ContentTableProperties {
       table.remove(op.dz(), op.egress());
     }
     assertThat(table.isEmpty()).isTrue();
+    assertThat(table.nodes()).as("nodes left in the trie").isZero();
   }
 
   @Provide
