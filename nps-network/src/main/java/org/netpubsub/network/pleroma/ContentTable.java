@@ -29,7 +29,7 @@ public final class ContentTable {
   // branch apart): walking down to a dz meets its coarser required dzs on the way, and a node's
   // subtree holds its finer ones in dz order. Compression matters: every dz of a partition's
   // table shares the partition's prefix, which would otherwise be a chain of nodes per table.
-  private final Node root = new Node(Dz.EMPTY, null);
+  private final Node root = new Node(Dz.EMPTY);
   private final TreeMap<Dz, SortedSet<EventEgress>> flows = new TreeMap<>();
 
   /**
@@ -40,7 +40,7 @@ public final class ContentTable {
    */
   private static final class Node {
     final Dz dz;
-    Node parent;
+    Node parent; // null at the root; set by adopt
     Node zero; // children: their dz extends this one by the bit, and perhaps more
     Node one;
     private EventEgress[] egresses; // null until first required
@@ -48,9 +48,8 @@ public final class ContentTable {
     private int size;
     EgressSet flow;
 
-    Node(Dz dz, Node parent) {
+    Node(Dz dz) {
       this.dz = dz;
-      this.parent = parent;
     }
 
     Node child(int bit) {
@@ -227,7 +226,7 @@ public final class ContentTable {
   private static Node insertUnder(Node n, Dz d) {
     int bit = d.bit(n.dz.length());
     Node c = n.child(bit);
-    Node leaf = new Node(d, null);
+    Node leaf = new Node(d);
     if (c == null) {
       n.adopt(bit, leaf);
       return leaf;
@@ -241,7 +240,7 @@ public final class ContentTable {
       n.adopt(bit, leaf);
       return leaf;
     }
-    Node branch = new Node(d.prefix(common), null);
+    Node branch = new Node(d.prefix(common));
     branch.adopt(c.dz.bit(common), c);
     branch.adopt(d.bit(common), leaf);
     n.adopt(bit, branch);
