@@ -77,6 +77,13 @@ public final class DzSet implements Iterable<Dz> {
     if (other.isEverything()) {
       return this;
     }
+    // a single dz covering the other set (a partition's advertisement, say) changes nothing either
+    if (coversAll(other)) {
+      return other;
+    }
+    if (other.coversAll(this)) {
+      return this;
+    }
     List<Dz> out = new ArrayList<>();
     for (Dz a : members) {
       int i = other.floor(a);
@@ -90,6 +97,17 @@ public final class DzSet implements Iterable<Dz> {
       }
     }
     return of(out);
+  }
+
+  /**
+   * Whether this is one dz covering every member of {@code other}: the dzs a dz covers are
+   * contiguous in sort order, so covering the first and the last member covers them all.
+   */
+  private boolean coversAll(DzSet other) {
+    return members.length == 1
+        && other.members.length > 0
+        && members[0].covers(other.members[0])
+        && members[0].covers(other.members[other.members.length - 1]);
   }
 
   private boolean isEverything() {

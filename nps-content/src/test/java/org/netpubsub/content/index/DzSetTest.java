@@ -113,6 +113,21 @@ class DzSetTest {
     assertThat(x.intersect(y)).isEqualTo(y.intersect(x));
   }
 
+  @Property(tries = 500)
+  void intersectWithOneDzIsASetOperation(
+      @ForAll("dzLists") List<Dz> a, @ForAll("dzLists") List<Dz> b) {
+    // one dz (a partition, a partial advertisement) against a set it may cover: the shortcut
+    // (a prefix of b's first member, of a length a chooses: often covering all of b, or none)
+    Dz first = b.isEmpty() ? Dz.EMPTY : b.get(0);
+    DzSet one = DzSet.of(first.prefix(a.size() % (first.length() + 1)));
+    DzSet y = DzSet.of(b);
+    BitSet both = points(one);
+    both.and(points(b));
+    assertNormalized(one.intersect(y));
+    assertThat(points(one.intersect(y))).isEqualTo(both);
+    assertThat(y.intersect(one)).isEqualTo(one.intersect(y));
+  }
+
   @Property(tries = 300)
   void coarsenKeepsEveryPointWithinTheBudget(
       @ForAll("dzLists") List<Dz> a, @ForAll @IntRange(min = 1, max = 10) int max) {

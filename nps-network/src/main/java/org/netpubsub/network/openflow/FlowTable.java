@@ -27,6 +27,17 @@ final class FlowTable {
     static Key of(StoredFlow f) {
       return new Key(f.entry.priority(), f.entry.match());
     }
+
+    // written out: hashed on every add and delete (see Match#equals)
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && priority == k.priority && match.equals(k.match);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * priority + match.hashCode();
+    }
   }
 
   // priority (highest first) → its entries, oldest first

@@ -9,6 +9,18 @@ public record Ipv6Address(long high, long low) implements Comparable<Ipv6Address
   public static final Ipv6Address ZERO = new Ipv6Address(0, 0);
   public static final Ipv6Address ALL_ONES = new Ipv6Address(-1L, -1L);
 
+  // equals and hashCode as a record's, written out: the generated ones go through method handles,
+  // which the JIT leaves un-inlined inside the matches that switch tables hash.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Ipv6Address a && high == a.high && low == a.low;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Long.hashCode(high) + Long.hashCode(low);
+  }
+
   /** The contiguous mask of {@code length} leading one bits, 0 &le; length &le; 128. */
   public static Ipv6Address prefixMask(int length) {
     if (length < 0 || length > 128) {

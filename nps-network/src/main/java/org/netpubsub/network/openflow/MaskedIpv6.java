@@ -57,6 +57,17 @@ public record MaskedIpv6(Ipv6Address value, Ipv6Address mask) {
   }
 
   /** {@code addr}, {@code addr/len} for a CIDR mask, else {@code addr/mask} — as ovs-ofctl. */
+  // equals and hashCode as a record's, written out (see Ipv6Address).
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MaskedIpv6 m && value.equals(m.value) && mask.equals(m.mask);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * value.hashCode() + mask.hashCode();
+  }
+
   @Override
   public String toString() {
     if (isExact()) {

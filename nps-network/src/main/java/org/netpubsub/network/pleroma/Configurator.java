@@ -44,7 +44,7 @@ public final class Configurator {
   // The tree is fixed for this configurator's life, so each switch pair's path is found once, and
   // each publisher–subscriber route too.
   private final Map<SwitchPair, Optional<List<Requirement>>> treePaths = new HashMap<>();
-  private final Map<RouteKey, Optional<List<Requirement>>> routes = new HashMap<>();
+  private final Map<SubscriberKey, RoutesTo> routes = new HashMap<>();
   // One object per distinct requirement, numbered: tables and tallies compare them by identity.
   private final Map<RequirementKey, Requirement> requirements = new HashMap<>();
   // Per required dz, the paths that need each requirement; a table hears only 0 ↔ some changes.
@@ -115,7 +115,7 @@ public final class Configurator {
     }
     Pairing pairing = new Pairing();
     for (Subscription s : subscriptions.values()) {
-      pairing.pair(a, s);
+      pairing.pair(a, s, routesTo(s));
     }
     return pairing.remove();
   }
@@ -127,8 +127,9 @@ public final class Configurator {
       throw new IllegalArgumentException("no subscription " + id);
     }
     Pairing pairing = new Pairing();
+    RoutesTo to = routesTo(s);
     for (Advertisement a : advertisements.values()) {
-      pairing.pair(a, s);
+      pairing.pair(a, s, to);
     }
     return pairing.remove();
   }
@@ -164,7 +165,7 @@ public final class Configurator {
     advertisements.put(a.id(), a);
     Pairing pairing = new Pairing();
     for (Subscription s : subscriptions.values()) {
-      pairing.pair(a, s);
+      pairing.pair(a, s, routesTo(s));
     }
     return pairing.add();
   }
@@ -173,8 +174,9 @@ public final class Configurator {
     checkNew(s.id(), s.host(), replay);
     subscriptions.put(s.id(), s);
     Pairing pairing = new Pairing();
+    RoutesTo to = routesTo(s);
     for (Advertisement a : advertisements.values()) {
-      pairing.pair(a, s);
+      pairing.pair(a, s, to);
     }
     return pairing.add();
   }
@@ -200,12 +202,12 @@ public final class Configurator {
     private final ConfigurationDelta delta = new ConfigurationDelta();
     private final List<Tally> byOverlap = new ArrayList<>(1);
 
-    void pair(Advertisement a, Subscription s) {
+    void pair(Advertisement a, Subscription s, RoutesTo to) {
       DzSet overlap = a.cells().intersect(s.cells());
       if (overlap.isEmpty()) {
         return;
       }
-      Optional<List<Requirement>> route = route(a.host(), s);
+      Optional<List<Requirement>> route = to.from(a.host(), s);
       delta.countPath(route.isPresent());
       if (route.isEmpty()) {
         return;
@@ -307,16 +309,58 @@ public final class Configurator {
 
   private record SwitchPair(long from, long to) {}
 
-  private record RouteKey(Ipv6Address publisher, Ipv6Address subscriber, int udpPort) {}
+  /** Looked up for every request, so equals and hashCode are written out (see Ipv6Address). */
+  private record SubscriberKey(Ipv6Address host, int udpPort) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof SubscriberKey k && udpPort == k.udpPort && host.equals(k.host);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * host.hashCode() + udpPort;
+    }
+  }
+
+  /** The routes to one subscriber (host and UDP port), made on first use. */
+  private RoutesTo routesTo(Subscription s) {
+    return routes.computeIfAbsent(new SubscriberKey(s.host(), s.udpPort()), k -> new RoutesTo());
+  }
 
   /**
-   * The egresses along the tree path from the publisher's switch to the subscriber's, ending at the
-   * subscriber's port with the rewrite; empty if a host is gone, if the tree does not connect them,
-   * or if both sit behind the same port (a switch never sends a packet back where it came from).
+   * The routes from each publisher host to one subscriber. Publishers are few and a request pairs
+   * with all of them, so the subscriber is looked up once per request and its publishers are
+   * scanned, by identity first (advertisements keep their host objects).
    */
-  private Optional<List<Requirement>> route(Ipv6Address publisher, Subscription s) {
-    return routes.computeIfAbsent(
-        new RouteKey(publisher, s.host(), s.udpPort()), k -> findRoute(publisher, s));
+  private final class RoutesTo {
+    private Ipv6Address[] publishers = new Ipv6Address[4];
+    private List<Optional<List<Requirement>>> routes = new ArrayList<>(4);
+
+    /**
+     * The egresses along the tree path from the publisher's switch to the subscriber's, ending at
+     * the subscriber's port with the rewrite; empty if a host is gone, if the tree does not connect
+     * them, or if both sit behind the same port (a switch never sends a packet back where it came
+     * from).
+     */
+    Optional<List<Requirement>> from(Ipv6Address publisher, Subscription s) {
+      int n = routes.size();
+      for (int i = 0; i < n; i++) {
+        if (publishers[i] == publisher) {
+          return routes.get(i);
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        if (publishers[i].equals(publisher)) {
+          return routes.get(i);
+        }
+      }
+      if (n == publishers.length) {
+        publishers = Arrays.copyOf(publishers, n * 2);
+      }
+      publishers[n] = publisher;
+      routes.add(findRoute(publisher, s));
+      return routes.get(n);
+    }
   }
 
   private Optional<List<Requirement>> findRoute(Ipv6Address publisher, Subscription s) {

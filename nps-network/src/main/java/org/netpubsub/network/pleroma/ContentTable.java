@@ -1,11 +1,9 @@
 package org.netpubsub.network.pleroma;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,22 +25,52 @@ import org.netpubsub.content.index.Dz;
  * deletions and downgrades, leaving every other requirement served.
  */
 public final class ContentTable {
-  private final Map<Dz, Required> required = new HashMap<>();
-  private final TreeMap<Dz, Required> requiredOrder = new TreeMap<>();
+  // The required dzs as a path-compressed binary trie (a node per required dz, plus one where two
+  // branch apart): walking down to a dz meets its coarser required dzs on the way, and a node's
+  // subtree holds its finer ones in dz order. Compression matters: every dz of a partition's
+  // table shares the partition's prefix, which would otherwise be a chain of nodes per table.
+  private final Node root = new Node(Dz.EMPTY);
   private final TreeMap<Dz, SortedSet<EventEgress>> flows = new TreeMap<>();
-  // How many required dzs have each length: a coarser required dz is sought at those lengths only.
-  private final int[] requiredOfLength = new int[Dz.MAX_LENGTH + 1];
 
   /**
-   * One required dz: how many paths need each egress, and its flow (null while redundant). A dz has
-   * few egresses, so they sit in two small arrays searched linearly: the configurator hands in the
-   * same egress objects again, so the identity test almost always hits before any equals.
+   * A required dz, or where required dzs branch apart: how many paths need each of its egresses
+   * (none: a branch only), and its flow (null while redundant or not required). A dz has few
+   * egresses, so they sit in two small arrays searched linearly: the configurator hands in the same
+   * egress objects again, so the identity test almost always hits before any equals.
    */
-  private static final class Required {
-    private EventEgress[] egresses = new EventEgress[2];
-    private int[] counts = new int[2];
+  private static final class Node {
+    final Dz dz;
+    Node parent; // null at the root; set by adopt
+    Node zero; // children: their dz extends this one by the bit, and perhaps more
+    Node one;
+    private EventEgress[] egresses; // null until first required
+    private int[] counts;
     private int size;
     EgressSet flow;
+
+    Node(Dz dz) {
+      this.dz = dz;
+    }
+
+    Node child(int bit) {
+      return bit == 0 ? zero : one;
+    }
+
+    /** Makes {@code c} the child on {@code bit}'s side. */
+    void adopt(int bit, Node c) {
+      if (bit == 0) {
+        zero = c;
+      } else {
+        one = c;
+      }
+      c.parent = this;
+    }
+
+    /** The child under which {@code d} (longer than this node's dz) lies, or null. */
+    Node towards(Dz d) {
+      Node c = child(d.bit(dz.length()));
+      return c != null && c.dz.covers(d) ? c : null;
+    }
 
     int indexOf(EventEgress e) {
       for (int i = 0; i < size; i++) {
@@ -62,8 +90,8 @@ public final class ContentTable {
       return indexOf(e) >= 0;
     }
 
-    boolean isEmpty() {
-      return size == 0;
+    boolean isRequired() {
+      return size > 0;
     }
 
     /** Adds {@code n} to e's count; returns the count before. */
@@ -73,7 +101,10 @@ public final class ContentTable {
         counts[i] += n;
         return counts[i] - n;
       }
-      if (size == egresses.length) {
+      if (egresses == null) {
+        egresses = new EventEgress[2];
+        counts = new int[2];
+      } else if (size == egresses.length) {
         egresses = Arrays.copyOf(egresses, size * 2);
         counts = Arrays.copyOf(counts, size * 2);
       }
@@ -115,7 +146,7 @@ public final class ContentTable {
     }
 
     Set<EventEgress> egresses() {
-      return Set.of(Arrays.copyOf(egresses, size));
+      return size == 0 ? Set.of() : Set.of(Arrays.copyOf(egresses, size));
     }
   }
 
@@ -138,17 +169,22 @@ public final class ContentTable {
     if (times < 1) {
       throw new IllegalArgumentException("times must be positive: " + times);
     }
-    Required r = required.get(dz);
-    if (r == null) {
-      r = new Required();
-      required.put(dz, r);
-      requiredOrder.put(dz, r);
-      requiredOfLength[dz.length()]++;
+    // Walk down to dz, making its node if needed and noting what its coarser dzs send.
+    Node n = root;
+    EgressSet outer = null; // the full egress set of the longest required proper prefix
+    while (n.dz.length() < dz.length()) {
+      outer = fullAfter(n, outer);
+      Node c = n.towards(dz);
+      if (c == null) {
+        n = insertUnder(n, dz);
+        break;
+      }
+      n = c;
     }
-    if (r.add(egress, times) > 0) {
+    if (n.add(egress, times) > 0) {
       return ALREADY_REQUIRED; // another path needs the same; the flows stay as they are
     }
-    List<TableChange> changes = recompute(dz, r, egress);
+    List<TableChange> changes = recompute(n, outer, egress);
     return new Addition(changes, classify(dz, egress, changes));
   }
 
@@ -165,20 +201,88 @@ public final class ContentTable {
    * changing nothing, if fewer were made.
    */
   public List<TableChange> remove(Dz dz, EventEgress egress, int times) {
-    Required r = required.get(dz);
-    int left = r == null || times < 1 ? -1 : r.remove(egress, times);
+    Node n = root;
+    EgressSet outer = null;
+    while (n != null && n.dz.length() < dz.length()) {
+      outer = fullAfter(n, outer);
+      n = n.towards(dz);
+    }
+    int left = n == null || times < 1 ? -1 : n.remove(egress, times);
     if (left < 0) {
       throw new IllegalArgumentException("not required: " + dz + " → " + egress);
     }
     if (left > 0) {
       return List.of(); // still required by another path
     }
-    if (r.isEmpty()) {
-      required.remove(dz);
-      requiredOrder.remove(dz);
-      requiredOfLength[dz.length()]--;
+    List<TableChange> changes = recompute(n, outer, egress);
+    prune(n);
+    return changes;
+  }
+
+  /**
+   * Puts a node for {@code d} under {@code n}, where no child leads to d: as a new leaf, between n
+   * and a child d covers, or beside a child under a new branch node where the two part.
+   */
+  private static Node insertUnder(Node n, Dz d) {
+    int bit = d.bit(n.dz.length());
+    Node c = n.child(bit);
+    Node leaf = new Node(d);
+    if (c == null) {
+      n.adopt(bit, leaf);
+      return leaf;
     }
-    return recompute(dz, r, egress);
+    int common = n.dz.length() + 1; // c and d agree on the bit that led to c
+    while (common < d.length() && common < c.dz.length() && d.bit(common) == c.dz.bit(common)) {
+      common++;
+    }
+    if (common == d.length()) {
+      leaf.adopt(c.dz.bit(common), c); // d covers c
+      n.adopt(bit, leaf);
+      return leaf;
+    }
+    Node branch = new Node(d.prefix(common));
+    branch.adopt(c.dz.bit(common), c);
+    branch.adopt(d.bit(common), leaf);
+    n.adopt(bit, branch);
+    return leaf;
+  }
+
+  /** Drops n if no longer required and splices out a branch left with one child. */
+  private void prune(Node n) {
+    while (n != root && !n.isRequired()) {
+      Node p = n.parent;
+      Node only = n.zero == null ? n.one : n.one == null ? n.zero : null;
+      if (n.zero != null && n.one != null) {
+        return; // still a branch
+      }
+      int side = p.zero == n ? 0 : 1;
+      if (only == null) {
+        if (side == 0) {
+          p.zero = null;
+        } else {
+          p.one = null;
+        }
+      } else {
+        p.adopt(side, only);
+        return; // p keeps as many children as before
+      }
+      n = p; // p lost a child: it may be a branch no more
+    }
+  }
+
+  /**
+   * What a dz below {@code n} inherits: n's full egress set if n is required, else {@code outer}
+   * (the full set above n). The flows give that set without a union: a required dz without a flow
+   * is redundant, so it sends exactly as its nearest coarser required dz.
+   */
+  private static EgressSet fullAfter(Node n, EgressSet outer) {
+    if (n.flow != null) {
+      return n.flow;
+    }
+    if (n.isRequired() && outer == null) {
+      throw new IllegalStateException("required " + n.dz + " has no coarser flow");
+    }
+    return outer;
   }
 
   /** The flows: dz → egresses, in dz order (a coarser dz before its finer ones). */
@@ -192,6 +296,15 @@ public final class ContentTable {
 
   public boolean isEmpty() {
     return flows.isEmpty();
+  }
+
+  /** The trie's nodes besides the root (for tests: withdrawn dzs leave none behind). */
+  int nodes() {
+    return count(root) - 1;
+  }
+
+  private static int count(Node n) {
+    return n == null ? 0 : 1 + count(n.zero) + count(n.one);
   }
 
   /** Where an event with this (full-length) dz leaves: the longest matching flow's egresses. */
@@ -212,106 +325,88 @@ public final class ContentTable {
 
   /** The required egresses of exactly this dz (with multiplicity ignored). */
   public Set<EventEgress> requiredAt(Dz dz) {
-    Required r = required.get(dz);
-    return r == null ? Set.of() : r.egresses();
+    Node n = root;
+    while (n != null && n.dz.length() < dz.length()) {
+      n = n.towards(dz);
+    }
+    return n == null || !n.dz.equals(dz) ? Set.of() : n.egresses();
   }
 
   // ---- the incremental step ----
 
   /**
-   * Brings the flows of {@code dz} and every finer required dz in line with the requirements. The
-   * finer dzs come in dz order (a prefix before its extensions), so a stack of the required dzs
-   * seen so far gives each one's next coarser required dz without searching its prefixes.
+   * Brings the flows of {@code at} and every finer required dz in line with the requirements;
+   * {@code outer} is the full egress set of at's nearest coarser required dz (null: none). The walk
+   * down at's subtree visits the finer dzs in dz order (a prefix before its extensions), carrying
+   * each one's coarser full set.
    *
-   * <p>Only {@code egress} changed at {@code dz}. A finer dz that requires it itself keeps its full
+   * <p>Only {@code egress} changed at at's dz. A finer dz that requires it itself keeps its full
    * egress set either way, so the flows beneath it cannot change: the walk skips them (only that
    * dz's own flow may flip between redundant and not). Upper switches, where many subscriptions
    * share an egress, save most of the walk.
    */
-  private List<TableChange> recompute(Dz dz, Required at, EventEgress egress) {
+  private List<TableChange> recompute(Node at, EgressSet outer, EventEgress egress) {
     List<TableChange> changes = new ArrayList<>(2);
-    ArrayDeque<Coarser> coarser = new ArrayDeque<>(8); // required dzs covering the current one
-    Coarser outer = coarserRequired(dz);
-    if (outer != null) {
-      coarser.push(outer);
-    }
-    change(dz, at, coarser, changes);
-    if (outer != null && outer.full().contains(egress)) {
+    EgressSet full = change(at, outer, changes);
+    if (outer != null && outer.contains(egress)) {
       return changes; // a coarser dz sends there anyway: no finer full egress set changed
     }
-    Dz unchangedBelow = null;
-    for (Map.Entry<Dz, Required> f : requiredOrder.tailMap(dz, false).entrySet()) {
-      Dz d = f.getKey();
-      if (!dz.covers(d)) {
-        break; // a prefix orders before its extensions: the finer dzs are contiguous
-      }
-      if (unchangedBelow != null && unchangedBelow.covers(d)) {
-        continue;
-      }
-      change(d, f.getValue(), coarser, changes);
-      unchangedBelow = f.getValue().requires(egress) ? d : null;
-    }
+    changeBelow(at, full, egress, changes);
     return changes;
   }
 
-  /** A required dz and the egresses it sends to: its own and every coarser required dz's. */
-  private record Coarser(Dz dz, EgressSet full) {}
+  /**
+   * {@link #change} for the required dzs under {@code n}, whose coarser full set is {@code full}.
+   */
+  private void changeBelow(Node n, EgressSet full, EventEgress egress, List<TableChange> changes) {
+    if (n.zero != null) {
+      changeUnder(n.zero, full, egress, changes);
+    }
+    if (n.one != null) {
+      changeUnder(n.one, full, egress, changes);
+    }
+  }
 
-  /** Sets d's flow to what it should be: its full egress set, unless its parent's is the same. */
-  private void change(Dz d, Required r, ArrayDeque<Coarser> coarser, List<TableChange> changes) {
-    while (!coarser.isEmpty() && !coarser.peek().dz().covers(d)) {
-      coarser.pop();
-    }
-    EgressSet want = EgressSet.EMPTY;
-    if (!r.isEmpty()) {
-      EgressSet parent = coarser.isEmpty() ? null : coarser.peek().full();
-      EgressSet all;
-      if (parent != null && r.allIn(parent)) {
-        all = parent; // the common case deep in a table: share, never copy (sets are immutable)
-      } else {
-        all = r.addTo(parent == null ? EgressSet.EMPTY : parent);
-      }
-      coarser.push(new Coarser(d, all));
-      // redundant when the coarser flow already sends the same way
-      want = all.equals(parent) ? EgressSet.EMPTY : all;
-    }
-    EgressSet have = r.flow == null ? EgressSet.EMPTY : r.flow;
-    if (!want.equals(have)) {
-      changes.add(new TableChange(d, have, want));
-      if (want.isEmpty()) {
-        flows.remove(d);
-        r.flow = null;
-      } else {
-        flows.put(d, want);
-        r.flow = want;
+  /** {@link #change} for n, if required, and the required dzs under it. */
+  private void changeUnder(Node n, EgressSet full, EventEgress egress, List<TableChange> changes) {
+    if (!n.isRequired()) {
+      changeBelow(n, full, egress, changes);
+    } else {
+      EgressSet below = change(n, full, changes);
+      if (!n.requires(egress)) {
+        changeBelow(n, below, egress, changes);
       }
     }
   }
 
   /**
-   * The longest required proper prefix of d with its full egress set, or null. The flows give that
-   * set without a union: a required dz without a flow is redundant, so it sends exactly as the
-   * nearest coarser dz that has one.
+   * Sets n's flow to what it should be: its full egress set, unless its parent's ({@code outer}) is
+   * the same. Returns what finer dzs inherit: n's full set, or {@code outer} if n is not required.
    */
-  private Coarser coarserRequired(Dz d) {
-    Dz outer = null;
-    for (int n = d.length() - 1; n >= 0; n--) {
-      if (requiredOfLength[n] == 0) {
-        continue;
+  private EgressSet change(Node n, EgressSet outer, List<TableChange> changes) {
+    EgressSet want = EgressSet.EMPTY;
+    EgressSet all = outer;
+    if (n.isRequired()) {
+      if (outer != null && n.allIn(outer)) {
+        all = outer; // the common case deep in a table: share, never copy (sets are immutable)
+      } else {
+        all = n.addTo(outer == null ? EgressSet.EMPTY : outer);
       }
-      Dz p = d.prefix(n);
-      Required r = required.get(p);
-      if (r != null) {
-        outer = outer == null ? p : outer;
-        if (r.flow != null) {
-          return new Coarser(outer, r.flow);
-        }
+      // redundant when the coarser flow already sends the same way
+      want = all.equals(outer) ? EgressSet.EMPTY : all;
+    }
+    EgressSet have = n.flow == null ? EgressSet.EMPTY : n.flow;
+    if (!want.equals(have)) {
+      changes.add(new TableChange(n.dz, have, want));
+      if (want.isEmpty()) {
+        flows.remove(n.dz);
+        n.flow = null;
+      } else {
+        flows.put(n.dz, want);
+        n.flow = want;
       }
     }
-    if (outer != null) {
-      throw new IllegalStateException("required " + outer + " has no coarser flow");
-    }
-    return null;
+    return all;
   }
 
   /** Names the paper's cases an addition of (dz, egress) met, from the changes it made. */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -30,18 +31,29 @@ class ContentTableProperties {
   void incrementalEqualsRecomputedAfterEveryStep(@ForAll("ops") List<Op> ops) {
     ContentTable table = new ContentTable();
     Map<Dz, List<EventEgress>> shadow = new HashMap<>();
+    Map<Dz, SortedSet<EventEgress>> replayed = new TreeMap<>(); // the reported changes, applied
     for (Op op : ops) {
       List<EventEgress> at = shadow.computeIfAbsent(op.dz(), d -> new ArrayList<>());
+      List<TableChange> changes = List.of();
       if (op.add()) {
-        table.add(op.dz(), op.egress());
+        changes = table.add(op.dz(), op.egress()).changes();
         at.add(op.egress());
       } else if (at.remove(op.egress())) {
-        table.remove(op.dz(), op.egress());
+        changes = table.remove(op.dz(), op.egress());
       }
       if (at.isEmpty()) {
         shadow.remove(op.dz());
       }
       assertThat(table.flows()).isEqualTo(NaiveContentTable.flows(shadow));
+      for (TableChange c : changes) {
+        assertThat(replayed.getOrDefault(c.dz(), new TreeSet<>())).isEqualTo(c.before());
+        if (c.isRemoval()) {
+          replayed.remove(c.dz());
+        } else {
+          replayed.put(c.dz(), c.after());
+        }
+      }
+      assertThat(replayed).isEqualTo(table.flows());
     }
   }
 
@@ -100,6 +112,7 @@ class ContentTableProperties {
       table.remove(op.dz(), op.egress());
     }
     assertThat(table.isEmpty()).isTrue();
+    assertThat(table.nodes()).as("nodes left in the trie").isZero();
   }
 
   @Provide
