@@ -67,6 +67,14 @@ public final class ClusterControlPlane implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ClusterControlPlane.class.getName());
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@-]{1,200}");
 
+  /**
+   * How long an addition whose host this process has not learned yet waits at the head of its
+   * partition's queue. Processes learn hosts independently (neighbour discovery reaches each within
+   * milliseconds), so the process that accepted a request may know its host before the owner of a
+   * partition does; dropping the part then would answer the request done without its flows.
+   */
+  static final Duration HOST_GRACE = Duration.ofSeconds(10);
+
   private final CuratorFramework zk;
   private final ClusterLayout layout;
   private final String member;
@@ -79,6 +87,7 @@ public final class ClusterControlPlane implements AutoCloseable {
   private final AtomicLong takeovers = new AtomicLong();
   private final AtomicLong rebuilds = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
+  private final AtomicLong hostWaits = new AtomicLong();
   private volatile boolean running = true;
   private final Thread membershipWatcher;
   private final Semaphore membershipChanged = new Semaphore(0);
@@ -296,6 +305,14 @@ public final class ClusterControlPlane implements AutoCloseable {
     return takeovers.get();
   }
 
+  /**
+   * Times a partition server waited for the host of the part at its queue's head ({@link
+   * #HOST_GRACE}).
+   */
+  public long hostWaits() {
+    return hostWaits.get();
+  }
+
   /** Parts dropped as unreadable or refused by the CP-config (a bug or a corrupted queue). */
   public long refused() {
     return refused.get();
@@ -472,6 +489,7 @@ public final class ClusterControlPlane implements AutoCloseable {
     volatile boolean release = true;
     Configurator config; // guarded by this: the loop reads it through flows()
     long version; // the topology version config is built on
+    long hostWaitStart; // nanoTime the part at the head began to wait for its host; 0: none
 
     PartitionServer(Dz partition) {
       this.partition = partition;
@@ -609,6 +627,9 @@ public final class ClusterControlPlane implements AutoCloseable {
         ControlRequest part;
         try {
           part = RequestCodec.decode(zk.getData().forPath(path));
+          if (awaitingHost(part)) {
+            return; // retried after a topology change (the host learned) or a short wait
+          }
           ConfigurationDelta delta;
           synchronized (this) {
             delta = part.applyTo(config);
@@ -629,6 +650,28 @@ public final class ClusterControlPlane implements AutoCloseable {
         zk.transaction().forOperations(ops);
         processed.incrementAndGet();
       }
+    }
+
+    /**
+     * True while an addition's host is unknown to this process and {@link #HOST_GRACE} has not
+     * passed: the part stays at the head (order within the partition is kept). After the grace the
+     * CP-config refuses it and it is dropped, as before.
+     */
+    private boolean awaitingHost(ControlRequest part) throws InterruptedException {
+      if (!part.kind().adds() || topology.topology().host(part.host()).isPresent()) {
+        hostWaitStart = 0;
+        return false;
+      }
+      long now = System.nanoTime();
+      if (hostWaitStart == 0) {
+        hostWaitStart = now;
+      } else if (now - hostWaitStart >= HOST_GRACE.toNanos()) {
+        hostWaitStart = 0;
+        return false;
+      }
+      hostWaits.incrementAndGet();
+      queueChanged.tryAcquire(100, TimeUnit.MILLISECONDS); // a topology change wakes it at once
+      return true;
     }
 
     /**

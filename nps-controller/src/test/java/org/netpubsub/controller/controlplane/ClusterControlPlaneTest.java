@@ -166,6 +166,40 @@ class ClusterControlPlaneTest {
     awaitAgreement(switches, NET, requests, cluster, 16);
   }
 
+  @Test
+  void aPartWaitsForItsHostUntilItsOwnerLearnsIt() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    SimulatedSwitches switches = track(SimulatedSwitches.instant(NET));
+    var hosts = new ArrayList<>(NET.hosts().keySet());
+    var publisher = hosts.get(0);
+    var subscriber = hosts.get(hosts.size() - 1);
+    ClusterControlPlane a = process(zk.getConnectString(), "a", switches);
+    ClusterControlPlane b = // has not learned the subscriber's host yet
+        track(
+            new ClusterControlPlane(
+                client(zk.getConnectString()),
+                "/nps",
+                "b",
+                NET.removeHost(subscriber),
+                PARTITIONS,
+                switches,
+                ACK_TIMEOUT));
+    poll(() -> a.serving().size() == 4 && b.serving().size() == 4, "both serve half");
+    List<ControlRequest> requests =
+        List.of(
+            ControlRequest.advertise("p1", publisher, DzSet.ALL),
+            ControlRequest.subscribe("s1", subscriber, 7000, DzSet.ALL));
+    a.submit(requests.get(0)).get(10, TimeUnit.SECONDS);
+    CompletableFuture<RequestDone> subscribed = a.submit(requests.get(1)); // a knows the host
+
+    poll(() -> b.hostWaits() > 0, "b's parts waiting for the host");
+    assertThat(subscribed).isNotDone();
+    b.topologyChanged(NET); // b's discovery learns the host
+    subscribed.get(10, TimeUnit.SECONDS);
+    assertThat(b.refused()).isZero();
+    assertSwitchesHold(switches, ControlPlaneRequests.reference(requests));
+  }
+
   /** Each request through the next process in turn. */
   private static List<CompletableFuture<RequestDone>> submit(
       List<ClusterControlPlane> cluster, List<ControlRequest> requests) throws Exception {
