@@ -56,8 +56,8 @@ final class ClusterPleromaEngine implements QueuedEngine {
   }
 
   @Override
-  public String name() {
-    return "pleroma";
+  public Topology topology() {
+    return plane.topology();
   }
 
   @Override
@@ -71,11 +71,6 @@ final class ClusterPleromaEngine implements QueuedEngine {
   @Override
   public void switchConnected(long dpid) {
     plane.resync();
-  }
-
-  @Override
-  public String notReady() {
-    return plane.topology().spanningTree().isEmpty() ? "no switch is connected yet" : null;
   }
 
   @Override
@@ -102,13 +97,7 @@ final class ClusterPleromaEngine implements QueuedEngine {
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
     if (!withdraw) {
-      String notReady = notReady();
-      if (notReady != null) {
-        throw new RequestRefusedException(503, notReady);
-      }
-      if (plane.topology().host(r.host()).isEmpty()) {
-        throw PubSubService.unknownHost(r.host());
-      }
+      checkAddition(r);
     }
     ControlRequest add = QueuedEngine.addition(r);
     CompletableFuture<RequestDone> done;

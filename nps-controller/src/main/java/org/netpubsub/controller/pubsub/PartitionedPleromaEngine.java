@@ -30,8 +30,8 @@ final class PartitionedPleromaEngine implements QueuedEngine {
   }
 
   @Override
-  public String name() {
-    return "pleroma";
+  public Topology topology() {
+    return plane.topology();
   }
 
   @Override
@@ -42,25 +42,16 @@ final class PartitionedPleromaEngine implements QueuedEngine {
   }
 
   @Override
-  public String notReady() {
-    return plane.topology().spanningTree().isEmpty() ? "no switch is connected yet" : null;
-  }
-
-  @Override
   public List<FlowEntry> flows(long dpid) {
     return plane.flows(dpid);
   }
 
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
-    String notReady = notReady();
-    if (notReady != null && !withdraw) {
-      throw new RequestRefusedException(503, notReady);
+    if (!withdraw) {
+      checkAddition(r);
     }
     ControlRequest add = QueuedEngine.addition(r);
-    if (!withdraw && plane.topology().host(r.host()).isEmpty()) {
-      throw PubSubService.unknownHost(r.host());
-    }
     return plane
         .submit(withdraw ? add.withdrawal() : add)
         .thenApply(

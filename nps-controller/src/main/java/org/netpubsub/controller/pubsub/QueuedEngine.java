@@ -3,6 +3,7 @@ package org.netpubsub.controller.pubsub;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.topology.Topology;
 
 /**
  * A routing engine that configures requests off the controller loop, through queues: the
@@ -10,6 +11,30 @@ import org.netpubsub.network.controlplane.ControlRequest;
  * several ({@link ClusterPleromaEngine}). Requests complete asynchronously through {@link #submit}.
  */
 interface QueuedEngine extends RoutingEngine, AutoCloseable {
+  /** The topology the control plane serves on. */
+  Topology topology();
+
+  @Override
+  default String name() {
+    return "pleroma";
+  }
+
+  @Override
+  default String notReady() {
+    return topology().spanningTree().isEmpty() ? "no switch is connected yet" : null;
+  }
+
+  /** The checks before an addition is queued: 503 before any switch, 409 for an unknown host. */
+  default void checkAddition(PubSubRequest r) {
+    String notReady = notReady();
+    if (notReady != null) {
+      throw new RequestRefusedException(503, notReady);
+    }
+    if (topology().host(r.host()).isEmpty()) {
+      throw PubSubService.unknownHost(r.host());
+    }
+  }
+
   /** Queues the request's addition or withdrawal; completes when every part is acknowledged. */
   CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start);
 
