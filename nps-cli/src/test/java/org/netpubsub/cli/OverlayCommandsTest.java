@@ -59,21 +59,7 @@ class OverlayCommandsTest {
 
   @Test
   void theJoinBenchmarkCountsItsZnodes() throws Exception {
-    int code =
-        run(
-            "overlay",
-            "bench-join",
-            "--subscribers",
-            "50",
-            "--edges",
-            "2",
-            "--topics",
-            "10",
-            "--routing-brokers",
-            "1",
-            "--rate",
-            "500",
-            "--json");
+    int code = benchJoin("--rate", "500");
     assertThat(code).as(err.toString()).isZero();
     JsonNode o = firstLine();
     assertThat(o.get("subscribers").asInt()).isEqualTo(50);
@@ -91,21 +77,7 @@ class OverlayCommandsTest {
   void theJoinBenchmarkRunsTheBatchedAndEdgeModels() throws Exception {
     for (String model : List.of("batched", "edge")) {
       out.getBuffer().setLength(0);
-      int code =
-          run(
-              "overlay",
-              "bench-join",
-              "--model",
-              model,
-              "--subscribers",
-              "50",
-              "--edges",
-              "2",
-              "--topics",
-              "10",
-              "--routing-brokers",
-              "1",
-              "--json");
+      int code = benchJoin("--model", model);
       assertThat(code).as(err.toString()).isZero();
       JsonNode o = firstLine();
       assertThat(o.get("model").asText()).isEqualTo(model);
@@ -191,5 +163,25 @@ class OverlayCommandsTest {
       assertThat(run("overlay", "bench-multipath", "--a", "latency=3ms")).isEqualTo(2);
       assertThat(err.toString()).contains("unknown key 'latency'");
     }
+  }
+
+  /** 50 subscribers of 10 topics at 2 edges with one routing broker, plus {@code extra}. */
+  private int benchJoin(String... extra) throws Exception {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "overlay",
+                "bench-join",
+                "--subscribers",
+                "50",
+                "--edges",
+                "2",
+                "--topics",
+                "10",
+                "--routing-brokers",
+                "1",
+                "--json"));
+    args.addAll(List.of(extra));
+    return run(args.toArray(String[]::new));
   }
 }
