@@ -145,6 +145,15 @@ def plot_join(r: dict, png: str) -> None:
     fig.savefig(png, dpi=110)
 
 
+def sources(part: str) -> str:
+    return (f"Raw: `overlay-{part}.json`; driver: `testbed/experiments/overlay.py --only "
+            f"{part}`.")
+
+
+def plot_and_reading(r: dict, part: str) -> list[str]:
+    return [f"![{part}](overlay-{part}.png)", "", "## Reading", "", r.get("reading", ""), ""]
+
+
 def md_join(r: dict) -> str:
     out = ["# Overlay coordination under joining subscribers (PubSubCoord Figures 6c, 6f)", "",
            f"Machine: {r['machine']}. Driver: `testbed/.venv/bin/python "
@@ -173,7 +182,7 @@ def md_join(r: dict) -> str:
             ("seen by RBs s", lambda x: f"{x['visible_seconds']:.1f}"),
         ])
         out.append("")
-    out += ["![join](overlay-join.png)", "", "## Reading", "", r.get("reading", ""), ""]
+    out += plot_and_reading(r, "join")
     return "\n".join(out)
 
 
@@ -232,15 +241,13 @@ def plot_locality(r: dict, png: str) -> None:
 def md_locality(r: dict) -> str:
     rows = sorted(r["rows"], key=lambda x: (x["topics_per_site"], x["locality"]))
     out = ["# Latency vs data locality (PubSubCoord Figure 5)", "", LOCALITY_SETUP, "",
-           f"Command: `{r['command']}`. Machine: {r['machine']}. Raw: `overlay-locality.json`; "
-           "driver: `testbed/experiments/overlay.py --only locality`.", ""]
+           f"Command: `{r['command']}`. Machine: {r['machine']}. {sources('locality')}", ""]
     out += table(rows, [("topics per site", lambda x: str(x["topics_per_site"])),
                         ("locality", lambda x: f"{x['locality']:.2f}"),
                         ("delivered", lambda x: f"{x['delivered']}/{x['expected']}"),
                         ("avg ms", lambda x: f"{x['avg_ms']:.1f}"),
                         ("p99 ms", lambda x: f"{x['p99_ms']:.1f}")])
-    out += ["", "![locality](overlay-locality.png)", "", "## Reading", "", r.get("reading", ""),
-            ""]
+    out += ["", *plot_and_reading(r, "locality")]
     return "\n".join(out)
 
 
@@ -302,15 +309,14 @@ def md_brokers(r: dict) -> str:
            "site), every overlay link 40 ms one way (emulated); every message goes through a "
            "routing broker. Relay CPU is the CPU time of the brokers' relay threads during the "
            "run (`RoutingBroker.relayCpuNanos`), divided by their number. Machine: "
-           f"{r['machine']}. Raw: `overlay-brokers.json`; driver: `testbed/experiments/overlay.py "
-           "--only brokers`.", ""]
+           f"{r['machine']}. {sources('brokers')}", ""]
     out += table(rows, [("routing brokers", lambda x: str(x["routing_brokers"])),
                         ("delivered", lambda x: f"{x['delivered']}/{x['expected']}"),
                         ("avg ms", lambda x: f"{x['avg_ms']:.1f}"),
                         ("p99 ms", lambda x: f"{x['p99_ms']:.1f}"),
                         ("relay CPU per broker, ms",
                          lambda x: f"{x['relay_cpu_ms_per_broker']:.1f}")])
-    out += ["", "![brokers](overlay-brokers.png)", "", "## Reading", "", r.get("reading", ""), ""]
+    out += ["", *plot_and_reading(r, "brokers")]
     return "\n".join(out)
 
 
@@ -357,8 +363,7 @@ def plot_multipath(r: dict, png: str) -> None:
 def md_multipath(r: dict) -> str:
     rows = sorted(r["rows"], key=lambda x: (x["case"], x["path"] != "single"))
     out = ["# Deadline-aware multi-path (PubSubCoord Table 1, Figure 7)", "", MULTIPATH_SETUP, "",
-           f"Command: `{r['command']}`. Machine: {r['machine']}. Raw: `overlay-multipath.json`; "
-           "driver: `testbed/experiments/overlay.py --only multipath`.", ""]
+           f"Command: `{r['command']}`. Machine: {r['machine']}. {sources('multipath')}", ""]
     out += table(rows, [("case", lambda x: str(x["case"])),
                         ("L1 L2 L3", lambda x: " ".join(x["links"])),
                         ("path", lambda x: x["path"]),
@@ -366,8 +371,7 @@ def md_multipath(r: dict) -> str:
                         ("avg ms", lambda x: f"{x['avg_ms']:.1f}"),
                         ("p99 ms", lambda x: f"{x['p99_ms']:.1f}"),
                         ("max ms", lambda x: f"{x['max_ms']:.1f}")])
-    out += ["", "![multipath](overlay-multipath.png)", "", "## Reading", "", r.get("reading", ""),
-            ""]
+    out += ["", *plot_and_reading(r, "multipath")]
     return "\n".join(out)
 
 
@@ -407,14 +411,13 @@ def md_topics(r: dict) -> str:
            "next site (so each edge adopts 2T topics: T it sends, T it receives), 20 QoS 1 "
            "messages per topic, one round every 50 ms. Edge CPU is the CPU time of an edge broker's "
            "threads (its local-broker callback, receiver and sync threads) during the run, per "
-           f"edge. Machine: {r['machine']}. Raw: `overlay-topics.json`; driver: "
-           "`testbed/experiments/overlay.py --only topics`.", ""]
+           f"edge. Machine: {r['machine']}. {sources('topics')}", ""]
     out += table(rows, [("topics per site", lambda x: str(x["topics_per_site"])),
                         ("delivered", lambda x: f"{x['delivered']}/{x['expected']}"),
                         ("avg ms", lambda x: f"{x['avg_ms']:.1f}"),
                         ("p99 ms", lambda x: f"{x['p99_ms']:.1f}"),
                         ("edge CPU ms per edge", lambda x: f"{x['edge_cpu_ms_per_edge']:.0f}")])
-    out += ["", "![topics](overlay-topics.png)", "", "## Reading", "", r.get("reading", ""), ""]
+    out += ["", *plot_and_reading(r, "topics")]
     return "\n".join(out)
 
 
