@@ -14,7 +14,6 @@ inside a host namespace against the host's own RabbitMQ: the same payload, sched
        {"kind":"summary","received","unique","seqs","latency_us"}
 """
 
-import argparse
 import signal
 import sys
 import threading
@@ -22,7 +21,8 @@ import time
 
 import pika
 
-from paced_load import Progress, Tally, emit, paced_stream, wait_for_quit, warm_until_go
+from paced_load import (Progress, Tally, command_line, emit, paced_stream, wait_for_quit,
+                        warm_until_go)
 
 
 def connect(port: int) -> pika.BlockingConnection:
@@ -87,16 +87,9 @@ def subscribe(args) -> int:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="what", required=True)
-    p = sub.add_parser("pub")
-    p.add_argument("--size", type=int, required=True, help="message bytes")
-    p.add_argument("--interval-ms", type=float, required=True)
-    p.add_argument("--seconds", type=float, required=True)
+    ap, p, s = command_line(__doc__)
     p.add_argument("--keys", type=lambda v: v.split(","), default=["data"],
                    help="routing keys, comma-separated, used round-robin")
-    s = sub.add_parser("sub")
     s.add_argument("--binding", action="append", help="a binding pattern (repeatable)")
     s.add_argument("--timeout", type=float, default=90, help="seconds to wait for the exchange")
     for x in (p, s):

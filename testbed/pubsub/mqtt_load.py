@@ -16,7 +16,6 @@ over a bridge under a prefix (see snaps_testbed.py); a warm-up or data message i
 the last topic level, whatever the prefix.
 """
 
-import argparse
 import signal
 import sys
 import threading
@@ -24,7 +23,8 @@ import time
 
 import paho.mqtt.client as mqtt
 
-from paced_load import Progress, Tally, emit, paced_stream, wait_for_quit, warm_until_go
+from paced_load import (Progress, Tally, command_line, emit, paced_stream, wait_for_quit,
+                        warm_until_go)
 
 
 def connect(broker: str, port: int, name: str) -> mqtt.Client:
@@ -75,15 +75,8 @@ def subscribe(args) -> int:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="what", required=True)
-    p = sub.add_parser("pub")
+    ap, p, s = command_line(__doc__)
     p.add_argument("--topic", default="snaps")
-    p.add_argument("--size", type=int, required=True, help="message bytes")
-    p.add_argument("--interval-ms", type=float, required=True)
-    p.add_argument("--seconds", type=float, required=True)
-    s = sub.add_parser("sub")
     s.add_argument("--topic", action="append", required=True, help="a topic filter (repeatable)")
     for x in (p, s):
         x.add_argument("--broker", required=True)

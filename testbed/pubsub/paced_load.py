@@ -6,10 +6,25 @@ schedule, the receiver's tally and the JSON lines both sides print. Runs under /
 (standard library only): the clients import it as a sibling module.
 """
 
+import argparse
 import json
 import threading
 import time
 from typing import Callable, Iterable
+
+
+def command_line(doc: str) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser,
+                                     argparse.ArgumentParser]:
+    """(the parser, its `pub` with the stream's --size, --interval-ms and --seconds, its `sub`):
+    each client adds its own options to both."""
+    ap = argparse.ArgumentParser(description=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    pub = sub.add_parser("pub")
+    pub.add_argument("--size", type=int, required=True, help="message bytes")
+    pub.add_argument("--interval-ms", type=float, required=True)
+    pub.add_argument("--seconds", type=float, required=True)
+    return ap, pub, sub.add_parser("sub")
 
 
 def emit(obj: dict) -> None:

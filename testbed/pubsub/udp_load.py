@@ -11,14 +11,14 @@ JSON lines as mqtt_load.py (paced_load.py), so the experiment drives both alike.
        {"kind":"summary","received","unique","latency_us":[...]}
 """
 
-import argparse
 import signal
 import socket
 import sys
 import threading
 import time
 
-from paced_load import Progress, Tally, emit, paced_stream, wait_for_quit, warm_until_go
+from paced_load import (Progress, Tally, command_line, emit, paced_stream, wait_for_quit,
+                        warm_until_go)
 
 
 def publish(args) -> int:
@@ -59,15 +59,8 @@ def subscribe(args) -> int:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="what", required=True)
-    p = sub.add_parser("pub")
+    ap, p, s = command_line(__doc__)
     p.add_argument("--to", required=True, help="destination address (the group's send_to)")
-    p.add_argument("--size", type=int, required=True, help="datagram payload bytes")
-    p.add_argument("--interval-ms", type=float, required=True)
-    p.add_argument("--seconds", type=float, required=True)
-    s = sub.add_parser("sub")
     for x in (p, s):
         x.add_argument("--port", type=int, default=7447)
     args = ap.parse_args()

@@ -75,3 +75,12 @@ def test_progress_prints_only_when_the_count_moved_and_at_most_twice_a_second():
         clock.now = 2.0
         progress.tick()  # nothing new
     assert [json.loads(x)["n"] for x in out.getvalue().splitlines()] == [5, 6]
+
+
+def test_command_line_gives_pub_the_streams_options_and_both_sides_the_clients_own():
+    ap, pub, sub = paced_load.command_line("doc")
+    for x in (pub, sub):
+        x.add_argument("--port", type=int, default=1)
+    args = ap.parse_args(["pub", "--size", "10", "--interval-ms", "0.5", "--seconds", "2"])
+    assert (args.what, args.size, args.interval_ms, args.seconds, args.port) == ("pub", 10, 0.5, 2.0, 1)
+    assert ap.parse_args(["sub", "--port", "7"]).port == 7
