@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.netpubsub.controller.app.ControllerApi;
+import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.multicast.LinkLoadMonitor;
 import org.netpubsub.controller.multicast.MulticastGroups;
@@ -111,7 +112,7 @@ final class ControllerCommand implements Callable<Integer> {
     pubsub.validateCluster();
     NetworkController controller =
         NetworkController.start(
-            NetworkController.Config.defaults()
+            ControllerConfig.defaults()
                 .withPort(of.getHostString(), of.getPort())
                 .withProbeInterval(probeIntervalMs)
                 .withNorthbound(distribution(nbi), remoteApps(nbiRemote))

@@ -16,7 +16,7 @@ public interface FlowContributor {
 
   /**
    * A switch (re)connected; it may have lost its flows. Apps whose flows the switch's reconcile
-   * does not manage ({@link NetworkController.Config#withReconcileScope}) restore their own.
+   * does not manage ({@link ControllerConfig#withReconcileScope}) restore their own.
    */
   default void switchConnected(long dpid) {}
 

@@ -19,14 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.netpubsub.controller.nbi.AppContext;
-import org.netpubsub.controller.nbi.ControllerApp;
-import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.NorthboundBus;
-import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import org.netpubsub.controller.southbound.BatchResult;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.DesiredStateStore;
@@ -85,113 +81,7 @@ public final class NetworkController implements Closeable {
     REACTIVE
   }
 
-  /**
-   * Settings: where to listen, how often to probe, the clock (milliseconds), how the northbound bus
-   * distributes packet-ins and where remote apps connect to it (null: no remote apps), how unicast
-   * is forwarded, the apps that run on the bus besides the core's, and what reconciling a switch
-   * manages.
-   */
-  public record Config(
-      String bindAddress,
-      int openflowPort,
-      long probeIntervalMillis,
-      LongSupplier clock,
-      DistributionMode northbound,
-      RemoteAppEndpoints remoteApps,
-      Forwarding forwarding,
-      List<ControllerApp> apps,
-      ReconcileScope reconcileScope) {
-    public Config {
-      apps = List.copyOf(apps);
-      if (reconcileScope == null) {
-        throw new IllegalArgumentException("a reconcile scope is required");
-      }
-    }
-
-    public static Config defaults() {
-      return new Config(
-          "0.0.0.0",
-          6653,
-          5_000,
-          System::currentTimeMillis,
-          DistributionMode.CLASSIFIED,
-          null,
-          Forwarding.ROUTED,
-          List.of(),
-          ReconcileScope.EVERYTHING);
-    }
-
-    public Config withPort(String address, int port) {
-      return new Config(
-          address,
-          port,
-          probeIntervalMillis,
-          clock,
-          northbound,
-          remoteApps,
-          forwarding,
-          apps,
-          reconcileScope);
-    }
-
-    public Config withProbeInterval(long millis) {
-      return new Config(
-          bindAddress,
-          openflowPort,
-          millis,
-          clock,
-          northbound,
-          remoteApps,
-          forwarding,
-          apps,
-          reconcileScope);
-    }
-
-    public Config withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
-      return new Config(
-          bindAddress,
-          openflowPort,
-          probeIntervalMillis,
-          clock,
-          mode,
-          remote,
-          forwarding,
-          apps,
-          reconcileScope);
-    }
-
-    public Config withForwarding(Forwarding how, List<ControllerApp> busApps) {
-      return new Config(
-          bindAddress,
-          openflowPort,
-          probeIntervalMillis,
-          clock,
-          northbound,
-          remoteApps,
-          how,
-          busApps,
-          reconcileScope);
-    }
-
-    /**
-     * What reconciling a switch to its desired state manages (default everything). A controller
-     * process of a cluster manages only its share: the flows other processes write are left alone.
-     */
-    public Config withReconcileScope(ReconcileScope scope) {
-      return new Config(
-          bindAddress,
-          openflowPort,
-          probeIntervalMillis,
-          clock,
-          northbound,
-          remoteApps,
-          forwarding,
-          apps,
-          scope);
-    }
-  }
-
-  private final Config config;
+  private final ControllerConfig config;
   private final ScheduledExecutorService loop;
   private final OpenFlowServer server;
   private final NorthboundBus bus;
@@ -206,7 +96,7 @@ public final class NetworkController implements Closeable {
   private volatile Topology topology = Topology.EMPTY;
   private volatile boolean closed;
 
-  private NetworkController(Config config) {
+  private NetworkController(ControllerConfig config) {
     this.config = config;
     this.loop =
         Executors.newSingleThreadScheduledExecutor(
@@ -257,12 +147,12 @@ public final class NetworkController implements Closeable {
   }
 
   /** How often the loop probes for links and expires them. */
-  private static long tickMillis(Config config) {
+  private static long tickMillis(ControllerConfig config) {
     return Math.max(100, config.probeIntervalMillis() / 5);
   }
 
   /** Starts the OpenFlow server and the probe/expire ticks. */
-  public static NetworkController start(Config config) throws IOException {
+  public static NetworkController start(ControllerConfig config) throws IOException {
     NetworkController c = new NetworkController(config);
     try {
       c.server.start();

@@ -53,7 +53,7 @@ class BusFlowsTest {
   void keptFlowsSurviveAReconcileTimedOnesAreNotKeptDeletesRemove() throws Exception {
     controller =
         NetworkController.start(
-            NetworkController.Config.defaults()
+            ControllerConfig.defaults()
                 .withPort("127.0.0.1", 0)
                 .withNorthbound(DistributionMode.CLASSIFIED, RemoteAppEndpoints.loopback()));
     sw = SimulatedOpenFlowSwitch.builder().dpid(1).ports(1, 2).build();

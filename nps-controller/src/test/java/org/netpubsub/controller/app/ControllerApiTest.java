@@ -26,8 +26,7 @@ class ControllerApiTest {
 
   @BeforeEach
   void start() throws Exception {
-    controller =
-        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0));
+    controller = NetworkController.start(ControllerConfig.defaults().withPort("127.0.0.1", 0));
     api = ControllerApi.start(controller, new InetSocketAddress("127.0.0.1", 0));
     sw = SimulatedOpenFlowSwitch.builder().dpid(0x2a).ports(1, 2).build();
     sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();

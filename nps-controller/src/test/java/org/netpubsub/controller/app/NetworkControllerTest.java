@@ -45,7 +45,7 @@ class NetworkControllerTest {
   void start() throws Exception {
     controller =
         NetworkController.start(
-            NetworkController.Config.defaults()
+            ControllerConfig.defaults()
                 .withPort("127.0.0.1", 0)
                 .withProbeInterval(200)
                 .withNorthbound(DistributionMode.CLASSIFIED, RemoteAppEndpoints.loopback()));

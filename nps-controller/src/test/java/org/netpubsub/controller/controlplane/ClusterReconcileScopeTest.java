@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.Dz;
+import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
@@ -106,7 +107,7 @@ class ClusterReconcileScopeTest {
     FlowEntry stale = base("fd00::2/128", 2);
     try (NetworkController controller =
             NetworkController.start(
-                NetworkController.Config.defaults()
+                ControllerConfig.defaults()
                     .withPort("127.0.0.1", 0)
                     .withReconcileScope(PubSubService.CLUSTER_RECONCILE_SCOPE));
         SimulatedOpenFlowSwitch sw =

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.southbound.PortCounters;
@@ -43,7 +44,7 @@ class LinkLoadMonitorTest {
   void start() throws Exception {
     controller =
         NetworkController.start(
-            NetworkController.Config.defaults().withPort("127.0.0.1", 0).withProbeInterval(200));
+            ControllerConfig.defaults().withPort("127.0.0.1", 0).withProbeInterval(200));
     cabling.cable(1, 1, 2, 1).cable(2, 2, 3, 1).cable(3, 2, 1, 2);
     for (long dpid = 1; dpid <= 3; dpid++) {
       SimulatedOpenFlowSwitch sw =

@@ -2,6 +2,7 @@ package org.netpubsub.controller.testing;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.network.openflow.Ipv6Address;
@@ -26,7 +27,7 @@ public final class OneSwitchNetwork implements AutoCloseable {
   /** A controller without a switch: attach apps to {@link #controller()} before connecting. */
   public static OneSwitchNetwork startController() throws java.io.IOException {
     return new OneSwitchNetwork(
-        NetworkController.start(NetworkController.Config.defaults().withPort("127.0.0.1", 0)));
+        NetworkController.start(ControllerConfig.defaults().withPort("127.0.0.1", 0)));
   }
 
   /** Connects the switch, waits until the controller knows it, and registers hosts 1..hosts. */

@@ -1,0 +1,115 @@
+package org.netpubsub.controller.app;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.netpubsub.controller.nbi.ControllerApp;
+import org.netpubsub.controller.nbi.DistributionMode;
+import org.netpubsub.controller.nbi.RemoteAppEndpoints;
+import org.netpubsub.controller.southbound.ReconcileScope;
+
+/**
+ * A {@link NetworkController}'s settings: where to listen, how often to probe, the clock
+ * (milliseconds), how the northbound bus distributes packet-ins and where remote apps connect to it
+ * (null: no remote apps), how unicast is forwarded, the apps that run on the bus besides the
+ * core's, and what reconciling a switch manages.
+ */
+public record ControllerConfig(
+    String bindAddress,
+    int openflowPort,
+    long probeIntervalMillis,
+    LongSupplier clock,
+    DistributionMode northbound,
+    RemoteAppEndpoints remoteApps,
+    NetworkController.Forwarding forwarding,
+    List<ControllerApp> apps,
+    ReconcileScope reconcileScope) {
+  public ControllerConfig {
+    apps = List.copyOf(apps);
+    if (reconcileScope == null) {
+      throw new IllegalArgumentException("a reconcile scope is required");
+    }
+  }
+
+  public static ControllerConfig defaults() {
+    return new ControllerConfig(
+        "0.0.0.0",
+        6653,
+        5_000,
+        System::currentTimeMillis,
+        DistributionMode.CLASSIFIED,
+        null,
+        NetworkController.Forwarding.ROUTED,
+        List.of(),
+        ReconcileScope.EVERYTHING);
+  }
+
+  public ControllerConfig withPort(String address, int port) {
+    return new ControllerConfig(
+        address,
+        port,
+        probeIntervalMillis,
+        clock,
+        northbound,
+        remoteApps,
+        forwarding,
+        apps,
+        reconcileScope);
+  }
+
+  public ControllerConfig withProbeInterval(long millis) {
+    return new ControllerConfig(
+        bindAddress,
+        openflowPort,
+        millis,
+        clock,
+        northbound,
+        remoteApps,
+        forwarding,
+        apps,
+        reconcileScope);
+  }
+
+  public ControllerConfig withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
+    return new ControllerConfig(
+        bindAddress,
+        openflowPort,
+        probeIntervalMillis,
+        clock,
+        mode,
+        remote,
+        forwarding,
+        apps,
+        reconcileScope);
+  }
+
+  public ControllerConfig withForwarding(
+      NetworkController.Forwarding how, List<ControllerApp> busApps) {
+    return new ControllerConfig(
+        bindAddress,
+        openflowPort,
+        probeIntervalMillis,
+        clock,
+        northbound,
+        remoteApps,
+        how,
+        busApps,
+        reconcileScope);
+  }
+
+  /**
+   * What reconciling a switch to its desired state manages (default everything). A controller
+   * process of a cluster manages only its share: the flows other processes write are left alone.
+   */
+  public ControllerConfig withReconcileScope(ReconcileScope scope) {
+    return new ControllerConfig(
+        bindAddress,
+        openflowPort,
+        probeIntervalMillis,
+        clock,
+        northbound,
+        remoteApps,
+        forwarding,
+        apps,
+        scope);
+  }
+}
