@@ -16,8 +16,6 @@ import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -28,10 +26,6 @@ import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.pleroma.Advertisement;
-import org.netpubsub.network.pleroma.ConfigurationDelta;
-import org.netpubsub.network.pleroma.Configurator;
-import org.netpubsub.network.pleroma.Subscription;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -75,19 +69,20 @@ public final class ClusterControlPlane implements AutoCloseable {
    */
   static final Duration HOST_GRACE = Duration.ofSeconds(10);
 
-  private final CuratorFramework zk;
-  private final ClusterLayout layout;
+  // package-private where the partition servers (PartitionServer) read them
+  final CuratorFramework zk;
+  final ClusterLayout layout;
   private final String member;
-  private volatile Versioned topology;
+  volatile Versioned topology;
   private final Partitions partitions;
-  private final FlowUpdates updates;
-  private final Duration ackTimeout;
+  final FlowUpdates updates;
+  final Duration ackTimeout;
   private final Map<Dz, PartitionServer> servers = new ConcurrentHashMap<>();
-  private final AtomicLong processed = new AtomicLong();
-  private final AtomicLong takeovers = new AtomicLong();
-  private final AtomicLong rebuilds = new AtomicLong();
-  private final AtomicLong refused = new AtomicLong();
-  private final AtomicLong hostWaits = new AtomicLong();
+  final AtomicLong processed = new AtomicLong();
+  final AtomicLong takeovers = new AtomicLong();
+  final AtomicLong rebuilds = new AtomicLong();
+  final AtomicLong refused = new AtomicLong();
+  final AtomicLong hostWaits = new AtomicLong();
   private volatile boolean running = true;
   private final Thread membershipWatcher;
   private final Semaphore membershipChanged = new Semaphore(0);
@@ -380,7 +375,7 @@ public final class ClusterControlPlane implements AutoCloseable {
 
   // ---- ownership ----
 
-  private void notifyServingChanged() {
+  void notifyServingChanged() {
     try {
       servingChanged.run();
     } catch (RuntimeException e) {
@@ -462,7 +457,7 @@ public final class ClusterControlPlane implements AutoCloseable {
         (p, own) -> {
           PartitionServer s = servers.get(p);
           if (own && s == null) {
-            PartitionServer n = new PartitionServer(p);
+            PartitionServer n = new PartitionServer(this, p);
             servers.put(p, n);
             n.thread.start();
           } else if (!own && s != null) {
@@ -473,222 +468,5 @@ public final class ClusterControlPlane implements AutoCloseable {
   }
 
   /** A topology and the number of changes that led to it. */
-  private record Versioned(long version, Topology topology) {}
-
-  /**
-   * Serves one partition while this process owns it: lock, take over, drain the queue; take over
-   * again on the new topology whenever it changes.
-   */
-  private final class PartitionServer {
-    final Dz partition;
-    final Thread thread;
-    final InterProcessMutex lock;
-    final Semaphore queueChanged = new Semaphore(0);
-    volatile boolean active = true;
-    volatile boolean holding;
-    volatile boolean release = true;
-    Configurator config; // guarded by this: the loop reads it through flows()
-    long version; // the topology version config is built on
-    long hostWaitStart; // nanoTime the part at the head began to wait for its host; 0: none
-
-    PartitionServer(Dz partition) {
-      this.partition = partition;
-      this.lock = new InterProcessMutex(zk, layout.lock(partition));
-      this.thread = new Thread(this::run, "partition-" + ClusterLayout.name(partition));
-      thread.setDaemon(true);
-    }
-
-    /** This partition's flows on one switch, once taken over (empty before). */
-    synchronized List<FlowEntry> flows(long dpid) {
-      return config == null || !holding ? List.of() : config.flows(dpid);
-    }
-
-    void stop(boolean releaseLock) {
-      release = releaseLock;
-      active = false;
-      queueChanged.release();
-      if (!releaseLock) {
-        thread.interrupt();
-      }
-    }
-
-    /**
-     * Lock, take over, serve; after any failure (a lost connection mid-transaction, say) start over
-     * from ZooKeeper's state, which the takeover makes the switches agree with.
-     */
-    private void run() {
-      while (active) {
-        try {
-          while (active && !lock.acquire(200, TimeUnit.MILLISECONDS)) {
-            // the previous owner is finishing its current part, or its session has yet to expire
-          }
-          if (active) {
-            holding = true;
-            rebuild();
-            takeovers.incrementAndGet();
-            notifyServingChanged();
-            while (active) {
-              if (version != topology.version()) {
-                rebuild(); // a topology change: the same rebuild and resync, on the new tree
-                rebuilds.incrementAndGet();
-              }
-              serveQueue();
-            }
-          }
-        } catch (InterruptedException e) {
-          return; // halted
-        } catch (Exception e) {
-          if (zk.getState() == CuratorFrameworkState.STOPPED) {
-            active = false; // the client is closed: nothing to start over with
-          } else if (active) {
-            LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": starting over", e);
-            backOff();
-          }
-        } finally {
-          boolean served;
-          synchronized (this) {
-            served = config != null && holding;
-            holding = false;
-            config = null;
-          }
-          if (served) {
-            notifyServingChanged();
-          }
-          if (release && lock.isAcquiredInThisProcess()) {
-            try {
-              lock.release();
-            } catch (Exception e) {
-              LOG.log(System.Logger.Level.DEBUG, "releasing " + partition, e);
-            }
-          }
-        }
-      }
-    }
-
-    /** A pause before starting over, so that a ZooKeeper outage is not a busy loop. */
-    private void backOff() {
-      try {
-        queueChanged.tryAcquire(200, TimeUnit.MILLISECONDS); // stop() cuts it short
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        active = false;
-      }
-    }
-
-    /**
-     * Rebuilds the CP-config from the standing requests on the current topology (every path
-     * re-embedded) and brings every switch's flows of this partition in line.
-     */
-    private void rebuild() throws Exception {
-      Versioned current = topology;
-      version = current.version();
-      List<Advertisement> ads = new ArrayList<>();
-      List<Subscription> subs = new ArrayList<>();
-      for (String id : zk.getChildren().forPath(layout.standing(partition))) {
-        ControlRequest r =
-            RequestCodec.decode(zk.getData().forPath(layout.standing(partition, id)));
-        if (r.kind().isSubscription()) {
-          subs.add(r.subscription());
-        } else {
-          ads.add(r.advertisement());
-        }
-      }
-      Configurator rebuilt = Configurator.restored(current.topology(), ads, subs);
-      synchronized (this) {
-        config = rebuilt;
-      }
-      List<CompletableFuture<Void>> acks = new ArrayList<>();
-      for (long dpid : current.topology().switches()) {
-        acks.add(updates.resync(dpid, ControlPlane.owned(partition), rebuilt.flows(dpid)));
-      }
-      for (CompletableFuture<Void> a : acks) {
-        a.get(ackTimeout.toNanos(), TimeUnit.NANOSECONDS);
-      }
-    }
-
-    /** Processes the queue's parts in order; waits for more when it is empty. */
-    private void serveQueue() throws Exception {
-      List<String> nodes =
-          zk.getChildren()
-              .usingWatcher((Watcher) e -> queueChanged.release())
-              .forPath(layout.queue(partition));
-      if (nodes.isEmpty()) {
-        queueChanged.tryAcquire(1, TimeUnit.SECONDS); // the timeout is a backstop
-        return;
-      }
-      nodes.sort(null); // r-<10-digit sequence>: name order is queue order
-      for (String node : nodes) {
-        if (!active || version != topology.version()) {
-          return; // stopped, or the topology changed: rebuild before the next part
-        }
-        String path = layout.queue(partition) + "/" + node;
-        List<CuratorOp> ops = new ArrayList<>();
-        ops.add(zk.transactionOp().delete().forPath(path));
-        ControlRequest part;
-        try {
-          part = RequestCodec.decode(zk.getData().forPath(path));
-          if (awaitingHost(part)) {
-            return; // retried after a topology change (the host learned) or a short wait
-          }
-          ConfigurationDelta delta;
-          synchronized (this) {
-            delta = part.applyTo(config);
-          }
-          sendAndAwait(delta);
-        } catch (IllegalArgumentException e) {
-          // unreadable, or refused by the CP-config: dropping it beats blocking the partition
-          LOG.log(System.Logger.Level.ERROR, "dropped " + path + ": " + e.getMessage());
-          refused.incrementAndGet();
-          zk.transaction().forOperations(ops);
-          continue;
-        }
-        String standing = layout.standing(partition, part.id());
-        ops.add(
-            part.kind().adds()
-                ? zk.transactionOp().create().forPath(standing, RequestCodec.encode(part))
-                : zk.transactionOp().delete().forPath(standing));
-        zk.transaction().forOperations(ops);
-        processed.incrementAndGet();
-      }
-    }
-
-    /**
-     * True while an addition's host is unknown to this process and {@link #HOST_GRACE} has not
-     * passed: the part stays at the head (order within the partition is kept). After the grace the
-     * CP-config refuses it and it is dropped, as before.
-     */
-    private boolean awaitingHost(ControlRequest part) throws InterruptedException {
-      if (!part.kind().adds() || topology.topology().host(part.host()).isPresent()) {
-        hostWaitStart = 0;
-        return false;
-      }
-      long now = System.nanoTime();
-      if (hostWaitStart == 0) {
-        hostWaitStart = now;
-      } else if (now - hostWaitStart >= HOST_GRACE.toNanos()) {
-        hostWaitStart = 0;
-        return false;
-      }
-      hostWaits.incrementAndGet();
-      queueChanged.tryAcquire(100, TimeUnit.MILLISECONDS); // a topology change wakes it at once
-      return true;
-    }
-
-    /**
-     * All switches at once; a missing ack means resync and wait ({@link AcknowledgedSend}). The
-     * batches carry the topology version they were computed on; one computed just before a change
-     * is sent before this server's rebuild, never after, and the rebuild's resync corrects it.
-     */
-    private void sendAndAwait(ConfigurationDelta delta) throws InterruptedException {
-      AcknowledgedSend.sendAndAwait(
-          updates,
-          delta.flowMods(),
-          version,
-          partition,
-          this::flows,
-          ackTimeout,
-          () -> active,
-          () -> {});
-    }
-  }
+  record Versioned(long version, Topology topology) {}
 }
