@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,8 +18,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
 
 /**
@@ -28,7 +25,7 @@ import org.apache.zookeeper.KeeperException;
  * role watches</i>):
  *
  * <ul>
- *   <li><b>topic caches</b>: one {@link CuratorCache} per topic the broker has business with
+ *   <li><b>topic caches</b>: one {@link SubtreeCache} per topic the broker has business with
  *       ({@link #retainTopics}, {@link #awaitTopic}): the topic's assignment and all its endpoint
  *       entries. An endpoint joining a topic costs reads only at the brokers caching that topic.
  *   <li><b>the topic index</b> (routing brokers; edges with wildcard filters): every topic's
@@ -44,16 +41,25 @@ import org.apache.zookeeper.KeeperException;
  * rebuilt with it.
  */
 // TreeCache is deprecated for CuratorCache, but only TreeCache limits the depth it watches: a
-// CuratorCache's persistent recursive watch reports (and re-reads) every endpoint of every topic
+// persistent recursive watch on /topics reports (and re-reads) every endpoint of every topic
 @SuppressWarnings("deprecation")
 final class OverlayTree implements Closeable {
   private static final Logger LOG = Logger.getLogger(OverlayTree.class.getName());
   private static final int INDEX_DEPTH = 2; // /topics/<t>/pub|sub, not the entries under them
+  private static final int ENTRY_DEPTH = 2; // /topics/<t>/pub|sub/<edge>: ephemeral, so leaves
+  private static final int BROKER_DEPTH = 1; // /brokers/<rb>: ephemeral
+  // A rebuild costs time in the number of topics (a routing broker's view and index, and what its
+  // listeners do with them), so during a burst of joins rebuilding after every change took a third
+  // of the machine: a change within this gap of the last rebuild waits for the gap to pass, and
+  // everything that arrives meanwhile goes into that one rebuild. An isolated change is rebuilt at
+  // once.
+  private static final long MIN_REBUILD_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
   private final CuratorFramework client;
   private final String owner;
-  private final CuratorCache brokers; // null at edges
-  private final ExecutorService updater;
+  private final SubtreeCache brokers; // null at edges
+  private final java.util.concurrent.ScheduledExecutorService updater;
+  private volatile long lastRebuild = System.nanoTime() - MIN_REBUILD_GAP_NANOS;
   private final AtomicBoolean stale = new AtomicBoolean();
   private final List<Consumer<OverlayView>> listeners = new CopyOnWriteArrayList<>();
   private final Object lock = new Object(); // guards topics and index
@@ -63,22 +69,19 @@ final class OverlayTree implements Closeable {
   private volatile OverlayView indexView = OverlayView.EMPTY;
   private volatile boolean closed;
 
-  /** One topic's cache and its parsed part of the view, re-parsed only when it changed. */
+  /** One topic's cache; its part of the view is re-parsed only when it changed. */
   private static final class TopicCache {
-    final CuratorCache cache;
+    SubtreeCache cache; // set once, before it starts
     // completed once the cache has loaded, or when it is dropped before that
     final java.util.concurrent.CompletableFuture<Void> loaded =
         new java.util.concurrent.CompletableFuture<>();
-    volatile boolean dirty = true;
-    OverlayView part = OverlayView.EMPTY; // the updater's
-
-    TopicCache(CuratorCache cache) {
-      this.cache = cache;
-    }
   }
 
+  // the cached topics' parts by topic, re-parsed for the topics whose caches changed
+  private final MergedTopics cachedParts = new MergedTopics(); // the updater's
+  private final Set<String> topicsDirty = java.util.concurrent.ConcurrentHashMap.newKeySet();
   // the index's parts by (raw) topic name, re-parsed for the names its events touched
-  private final Map<String, OverlayView> indexParts = new HashMap<>(); // the updater's
+  private final MergedTopics indexParts = new MergedTopics(); // the updater's
   private final Set<String> indexDirty = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final AtomicBoolean indexAllDirty = new AtomicBoolean(true);
 
@@ -94,38 +97,15 @@ final class OverlayTree implements Closeable {
     this.client = client;
     this.owner = owner;
     this.updater =
-        Executors.newSingleThreadExecutor(
+        Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("nps-overlay-tree-" + owner).factory());
-    this.brokers = routing ? CuratorCache.build(client, ZnodePaths.BROKERS) : null;
+    this.brokers =
+        routing ? new SubtreeCache(client, ZnodePaths.BROKERS, BROKER_DEPTH, this::changed) : null;
     if (routing) {
-      brokers.listenable().addListener(listener(null, null));
       synchronized (lock) {
         index = newIndex();
       }
     }
-  }
-
-  private CuratorCacheListener listener(
-      TopicCache topic, java.util.concurrent.CompletableFuture<Void> loaded) {
-    return CuratorCacheListener.builder()
-        .forAll(
-            (type, before, after) -> {
-              if (topic != null) {
-                topic.dirty = true;
-              }
-              changed();
-            })
-        .forInitialized(
-            () -> {
-              if (topic != null) {
-                topic.dirty = true;
-              }
-              if (loaded != null) {
-                loaded.complete(null);
-              }
-              changed();
-            })
-        .build();
   }
 
   void addListener(Consumer<OverlayView> l) {
@@ -139,9 +119,7 @@ final class OverlayTree implements Closeable {
       return;
     }
     CountDownLatch ready = new CountDownLatch(2);
-    brokers
-        .listenable()
-        .addListener(CuratorCacheListener.builder().forInitialized(ready::countDown).build());
+    brokers.loaded().thenRun(ready::countDown);
     index
         .getListenable()
         .addListener(
@@ -227,9 +205,9 @@ final class OverlayTree implements Closeable {
       for (var it = topics.entrySet().iterator(); it.hasNext(); ) {
         var e = it.next();
         if (!keep.contains(e.getKey())) {
-          e.getValue().cache.close();
-          e.getValue().loaded.complete(null);
+          e.getValue().cache.close(); // completes loaded
           it.remove();
+          topicsDirty.add(e.getKey());
           changed = true;
         }
       }
@@ -308,18 +286,34 @@ final class OverlayTree implements Closeable {
   }
 
   private TopicCache cache(String topic) {
-    CuratorCache cache = CuratorCache.build(client, ZnodePaths.topic(topic));
-    TopicCache c = new TopicCache(cache);
-    cache.listenable().addListener(listener(c, c.loaded));
+    TopicCache c = new TopicCache();
+    c.cache =
+        new SubtreeCache(
+            client,
+            ZnodePaths.topic(topic),
+            ENTRY_DEPTH,
+            () -> {
+              topicsDirty.add(topic);
+              changed();
+            });
+    c.cache
+        .loaded()
+        .thenRun(
+            () -> {
+              topicsDirty.add(topic);
+              c.loaded.complete(null);
+              changed();
+            });
     topics.put(topic, c);
-    cache.start();
+    c.cache.start();
     return c;
   }
 
   private void changed() {
     if (stale.compareAndSet(false, true)) {
       try {
-        updater.execute(this::rebuild);
+        long wait = lastRebuild + MIN_REBUILD_GAP_NANOS - System.nanoTime();
+        updater.schedule(this::rebuild, Math.max(0, wait), TimeUnit.NANOSECONDS);
       } catch (java.util.concurrent.RejectedExecutionException e) {
         // closing
       }
@@ -327,7 +321,7 @@ final class OverlayTree implements Closeable {
   }
 
   private static void collect(
-      CuratorCache c, Map<String, byte[]> nodes, Map<String, Integer> versions) {
+      SubtreeCache c, Map<String, byte[]> nodes, Map<String, Integer> versions) {
     c.stream()
         .forEach(
             (ChildData d) -> {
@@ -337,6 +331,7 @@ final class OverlayTree implements Closeable {
   }
 
   private void rebuild() {
+    lastRebuild = System.nanoTime();
     stale.set(false);
     Map<String, byte[]> brokerNodes = new HashMap<>();
     Map<String, Integer> versions = new HashMap<>();
@@ -344,26 +339,26 @@ final class OverlayTree implements Closeable {
       collect(brokers, brokerNodes, versions);
     }
     OverlayView brokerPart = OverlayView.of(brokerNodes, p -> versions.getOrDefault(p, -1));
-    List<OverlayView> topicParts = new java.util.ArrayList<>();
     synchronized (lock) {
-      for (TopicCache c : topics.values()) {
-        if (!c.loaded.isDone()) {
-          continue; // half loaded, a topic may show its node without its entries: not yet
+      for (var it = topicsDirty.iterator(); it.hasNext(); ) {
+        String topic = it.next();
+        it.remove(); // before reading: a change from now on marks it again
+        TopicCache c = topics.get(topic);
+        if (c != null && c.loaded.isDone()) {
+          cachedParts.put(topic, parse(c.cache));
+        } else {
+          // dropped, or half loaded: a topic may show its node without its entries, not yet
+          cachedParts.remove(topic);
         }
-        if (c.dirty) {
-          c.dirty = false; // before reading: a change from now on marks it again
-          c.part = parse(c.cache);
-        }
-        topicParts.add(c.part);
       }
       if (index == null) {
-        indexParts.clear();
+        indexParts.retain(Set.of());
       } else {
         refreshIndexParts();
       }
     }
-    OverlayView v = merge(brokerPart, topicParts);
-    indexView = merge(brokerPart, indexParts.values());
+    OverlayView v = cachedParts.view(brokerPart);
+    indexView = indexParts.view(brokerPart);
     view = v;
     for (Consumer<OverlayView> l : listeners) {
       try {
@@ -381,7 +376,7 @@ final class OverlayTree implements Closeable {
       indexDirty.clear();
       Map<String, ChildData> children = index.getCurrentChildren(ZnodePaths.TOPICS);
       names = children == null ? Set.of() : children.keySet();
-      indexParts.keySet().retainAll(names);
+      indexParts.retain(names);
     } else {
       names = new HashSet<>();
       for (var it = indexDirty.iterator(); it.hasNext(); ) {
@@ -405,22 +400,11 @@ final class OverlayTree implements Closeable {
     }
   }
 
-  private static OverlayView parse(CuratorCache c) {
+  private static OverlayView parse(SubtreeCache c) {
     Map<String, byte[]> nodes = new HashMap<>();
     Map<String, Integer> versions = new HashMap<>();
     collect(c, nodes, versions);
     return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1));
-  }
-
-  private static OverlayView merge(
-      OverlayView brokerPart, java.util.Collection<OverlayView> topicParts) {
-    java.util.TreeMap<String, TopicState> all = new java.util.TreeMap<>();
-    int malformed = brokerPart.malformed();
-    for (OverlayView p : topicParts) {
-      all.putAll(p.topics());
-      malformed += p.malformed();
-    }
-    return new OverlayView(all, brokerPart.brokers(), malformed);
   }
 
   private static void collectIndex(

@@ -13,13 +13,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP forwarder in front of a ZooKeeper server: {@link #cut} drops every connection and refuses
  * new ones, as a crashed host would, so the server expires the client's session after its timeout
- * (closing a Curator client would end the session at once, which no crash does).
+ * (closing a Curator client would end the session at once, which no crash does). {@link #pause} and
+ * {@link #resume} make a short outage the session survives.
  */
 final class TcpProxy implements Closeable {
   private final ServerSocket server;
   private final InetSocketAddress target;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private volatile boolean cut;
+  private volatile boolean paused;
 
   TcpProxy(InetSocketAddress target) throws IOException {
     this.target = target;
@@ -35,6 +37,10 @@ final class TcpProxy implements Closeable {
     while (!cut) {
       try {
         Socket in = server.accept();
+        if (paused) {
+          in.close(); // refused: the client retries
+          continue;
+        }
         Socket out = new Socket(target.getAddress(), target.getPort());
         sockets.add(in);
         sockets.add(out);
@@ -66,6 +72,16 @@ final class TcpProxy implements Closeable {
     }
   }
 
+  /** Drops every connection and refuses new ones until {@link #resume}. */
+  void pause() {
+    paused = true;
+    closeAll();
+  }
+
+  void resume() {
+    paused = false;
+  }
+
   void cut() {
     cut = true;
     try {
@@ -73,6 +89,10 @@ final class TcpProxy implements Closeable {
     } catch (IOException e) {
       // closing
     }
+    closeAll();
+  }
+
+  private void closeAll() {
     for (Socket s : sockets) {
       try {
         s.close();
@@ -80,6 +100,7 @@ final class TcpProxy implements Closeable {
         // closing
       }
     }
+    sockets.clear();
   }
 
   @Override
