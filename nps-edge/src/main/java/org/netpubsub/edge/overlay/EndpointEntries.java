@@ -8,7 +8,9 @@ import org.apache.curator.framework.CuratorFramework;
 /**
  * An edge broker's endpoint entries ({@code /topics/<t>/pub|sub/<edge>}): brings them in line with
  * the entries {@link EdgeInterest} wants, through one group-commit {@link EntryWriter} (counters
- * {@code entries_created}, {@code entries_deleted}). Called from one thread (the edge's worker).
+ * {@code entries_created}, {@code entries_deleted}). The same writer holds the edge's directory
+ * record ({@code /edges/<edge>}), put first so that it reaches ZooKeeper before any entry. Called
+ * from one thread (the edge's worker).
  */
 final class EndpointEntries implements Closeable {
   private final String edge;
@@ -23,6 +25,7 @@ final class EndpointEntries implements Closeable {
     this.data = ZnodeData.endpoint(endpoint);
     this.counters = counters;
     this.writer = EntryWriter.start(client, edge);
+    writer.put(ZnodePaths.edge(edge), data);
   }
 
   /** Creates the entries of {@code desired} not held yet and deletes those held no more. */

@@ -191,6 +191,9 @@ public final class JoinBenchmark {
           Thread.sleep(10);
         }
       }
+      if (s.model() == Model.EDGE) {
+        registerEdges(clients, trees, brokers, deadline);
+      }
       fourLetters(server, "srst"); // the server's latency summaries count this round only
       Map<String, String> m0 = mntr(server);
       long before = Long.parseLong(m0.getOrDefault("zk_znode_count", "0"));
@@ -406,6 +409,34 @@ public final class JoinBenchmark {
   }
 
   /** What an edge writes into its entries: its site and datagram address. */
+  /**
+   * As each edge broker does before its first entry: its directory record {@code /edges/<edge>},
+   * known to every cache before the joins, so that they need not read the entries' data.
+   */
+  private static void registerEdges(
+      List<CuratorFramework> clients,
+      List<OverlayTree> trees,
+      List<RoutingBroker> brokers,
+      long deadline)
+      throws Exception {
+    Set<String> names = new HashSet<>();
+    for (int e = 0; e < clients.size(); e++) {
+      names.add("edge" + e);
+      clients
+          .get(e)
+          .create()
+          .withMode(CreateMode.EPHEMERAL)
+          .forPath(ZnodePaths.edge("edge" + e), entryData("site" + e, 1 + e));
+    }
+    while (trees.stream().anyMatch(t -> !t.knownEdges().containsAll(names))
+        || brokers.stream().anyMatch(b -> !b.knownEdges().containsAll(names))) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the edges' directory records not seen in 60 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+
   private static byte[] entryData(String site, int port) {
     return ZnodeData.endpoint(new Endpoint(site, new InetSocketAddress("127.0.0.1", port)));
   }

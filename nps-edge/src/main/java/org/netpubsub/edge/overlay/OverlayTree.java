@@ -48,6 +48,7 @@ final class OverlayTree implements Closeable {
   private static final int INDEX_DEPTH = 2; // /topics/<t>/pub|sub, not the entries under them
   private static final int ENTRY_DEPTH = 2; // /topics/<t>/pub|sub/<edge>: ephemeral, so leaves
   private static final int BROKER_DEPTH = 1; // /brokers/<rb>: ephemeral
+  private static final int EDGE_DEPTH = 1; // /edges/<edge>: ephemeral
   // A rebuild costs time in the number of topics (a routing broker's view and index, and what its
   // listeners do with them), so during a burst of joins rebuilding after every change took a third
   // of the machine: a change within this gap of the last rebuild waits for the gap to pass, and
@@ -58,6 +59,9 @@ final class OverlayTree implements Closeable {
   private final CuratorFramework client;
   private final String owner;
   private final SubtreeCache brokers; // null at edges
+  private final SubtreeCache directory; // /edges: each edge's endpoint
+  private volatile Map<String, Endpoint> edges = Map.of(); // the directory, parsed
+  private volatile int malformedEdges;
   private final java.util.concurrent.ScheduledExecutorService updater;
   private volatile long lastRebuild = System.nanoTime() - MIN_REBUILD_GAP_NANOS;
   private final AtomicBoolean stale = new AtomicBoolean();
@@ -87,7 +91,7 @@ final class OverlayTree implements Closeable {
 
   /** {@code routing}: also watch {@code /brokers} and the topic index (routing brokers). */
   OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
-    for (String root : List.of(ZnodePaths.TOPICS, ZnodePaths.BROKERS)) {
+    for (String root : List.of(ZnodePaths.TOPICS, ZnodePaths.BROKERS, ZnodePaths.EDGES)) {
       try {
         client.create().creatingParentsIfNeeded().forPath(root);
       } catch (KeeperException.NodeExistsException e) {
@@ -106,14 +110,67 @@ final class OverlayTree implements Closeable {
         index = newIndex();
       }
     }
+    this.directory = new SubtreeCache(client, ZnodePaths.EDGES, EDGE_DEPTH, this::directoryChanged);
+    directory.start(); // before any topic cache: entries of known edges are not read
+  }
+
+  /** On the client's event thread: parses the directory and has every topic re-parsed. */
+  private void directoryChanged() {
+    Map<String, Endpoint> parsed = new HashMap<>();
+    int bad = 0;
+    for (ChildData d : directory.stream().toList()) {
+      String name = d.getPath().substring(ZnodePaths.EDGES.length());
+      if (name.isEmpty()) {
+        continue; // the root
+      }
+      try {
+        parsed.put(ZnodePaths.checkName(name.substring(1)), ZnodeData.endpoint(d.getData()));
+      } catch (IllegalArgumentException e) {
+        bad++;
+      }
+    }
+    edges = Map.copyOf(parsed);
+    malformedEdges = bad;
+    synchronized (lock) {
+      topicsDirty.addAll(topics.keySet());
+    }
+    changed();
+  }
+
+  /**
+   * Whether a topic cache reads a node's data: the topic node's (its assignment), and an endpoint
+   * entry's only while the directory does not know its edge; never a container's.
+   */
+  private boolean dataWanted(String path) {
+    int entryStart = path.lastIndexOf('/') + 1;
+    int depth = (int) path.chars().filter(c -> c == '/').count() - 2; // /topics/<t> is 0
+    return switch (depth) {
+      case 0 -> true;
+      case 1 -> false;
+      default -> !edges.containsKey(path.substring(entryStart));
+    };
+  }
+
+  /** The edges whose endpoints the directory holds. */
+  Set<String> knownEdges() {
+    return edges.keySet();
   }
 
   void addListener(Consumer<OverlayView> l) {
     listeners.add(l);
   }
 
-  /** Starts the {@code /brokers} cache and the index (routing brokers) and waits for both. */
+  /**
+   * Waits for the directory and starts the {@code /brokers} cache and the index (routing brokers),
+   * waiting for them too.
+   */
   void start(long timeoutMillis) throws Exception {
+    try {
+      directory.loaded().get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(
+          "the edge directory did not load in " + timeoutMillis + " ms");
+    }
     if (brokers == null) {
       changed();
       return;
@@ -246,7 +303,7 @@ final class OverlayTree implements Closeable {
     } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
       return Optional.empty();
     }
-    return parse(c.cache).topic(topic);
+    return parse(c.cache, edges).topic(topic);
   }
 
   /**
@@ -258,7 +315,7 @@ final class OverlayTree implements Closeable {
     synchronized (lock) {
       c = topics.get(topic);
     }
-    return c != null && c.loaded.isDone() ? parse(c.cache).topic(topic) : Optional.empty();
+    return c != null && c.loaded.isDone() ? parse(c.cache, edges).topic(topic) : Optional.empty();
   }
 
   /**
@@ -295,7 +352,8 @@ final class OverlayTree implements Closeable {
             () -> {
               topicsDirty.add(topic);
               changed();
-            });
+            },
+            this::dataWanted);
     c.cache
         .loaded()
         .thenRun(
@@ -338,14 +396,17 @@ final class OverlayTree implements Closeable {
     if (brokers != null) {
       collect(brokers, brokerNodes, versions);
     }
-    OverlayView brokerPart = OverlayView.of(brokerNodes, p -> versions.getOrDefault(p, -1));
+    OverlayView live = OverlayView.of(brokerNodes, p -> versions.getOrDefault(p, -1));
+    OverlayView brokerPart = // with the directory's malformed records
+        new OverlayView(
+            new java.util.TreeMap<>(), live.brokers(), live.malformed() + malformedEdges);
     synchronized (lock) {
       for (var it = topicsDirty.iterator(); it.hasNext(); ) {
         String topic = it.next();
         it.remove(); // before reading: a change from now on marks it again
         TopicCache c = topics.get(topic);
         if (c != null && c.loaded.isDone()) {
-          cachedParts.put(topic, parse(c.cache));
+          cachedParts.put(topic, parse(c.cache, edges));
         } else {
           // dropped, or half loaded: a topic may show its node without its entries, not yet
           cachedParts.remove(topic);
@@ -400,11 +461,12 @@ final class OverlayTree implements Closeable {
     }
   }
 
-  private static OverlayView parse(SubtreeCache c) {
+  /** A topic cache's part; entries cached without data are the directory's endpoints. */
+  private static OverlayView parse(SubtreeCache c, Map<String, Endpoint> directory) {
     Map<String, byte[]> nodes = new HashMap<>();
     Map<String, Integer> versions = new HashMap<>();
     collect(c, nodes, versions);
-    return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1));
+    return OverlayView.of(nodes, p -> versions.getOrDefault(p, -1), directory::get);
   }
 
   private static void collectIndex(
@@ -439,6 +501,7 @@ final class OverlayTree implements Closeable {
     if (brokers != null) {
       brokers.close();
     }
+    directory.close();
     updater.shutdownNow();
   }
 }

@@ -32,6 +32,18 @@ public record OverlayView(
   /** Reads a tree given as znode path → data and each node's data version. */
   public static OverlayView of(
       Map<String, byte[]> nodes, java.util.function.ToIntFunction<String> versions) {
+    return of(nodes, versions, edge -> null);
+  }
+
+  /**
+   * As above, where an endpoint entry cached without its data (null) is the endpoint {@code
+   * directory} gives for its edge (the {@code /edges} records); an entry the directory does not
+   * know yet is left out until it does.
+   */
+  public static OverlayView of(
+      Map<String, byte[]> nodes,
+      java.util.function.ToIntFunction<String> versions,
+      java.util.function.Function<String, Endpoint> directory) {
     Map<String, Integer> topicVersions = new HashMap<>();
     Map<String, Optional<Assignment>> assigned = new HashMap<>();
     Map<String, Map<String, Endpoint>> pubs = new HashMap<>();
@@ -54,12 +66,15 @@ public record OverlayView(
           }
           if (parts.length == 3 && data != null && data.length > 0) {
             assigned.put(topic, Optional.of(ZnodeData.assignment(data)));
-          } else if (parts.length == 5 && parts[3].equals(ZnodePaths.PUB)) {
-            pubs.computeIfAbsent(topic, k -> new HashMap<>())
-                .put(ZnodePaths.checkName(parts[4]), ZnodeData.endpoint(data));
-          } else if (parts.length == 5 && parts[3].equals(ZnodePaths.SUB)) {
-            subs.computeIfAbsent(topic, k -> new HashMap<>())
-                .put(ZnodePaths.checkName(parts[4]), ZnodeData.endpoint(data));
+          } else if (parts.length == 5
+              && (parts[3].equals(ZnodePaths.PUB) || parts[3].equals(ZnodePaths.SUB))) {
+            String edge = ZnodePaths.checkName(parts[4]);
+            Endpoint e = data == null ? directory.apply(edge) : ZnodeData.endpoint(data);
+            if (e != null) {
+              (parts[3].equals(ZnodePaths.PUB) ? pubs : subs)
+                  .computeIfAbsent(topic, k -> new HashMap<>())
+                  .put(edge, e);
+            }
           } else if (parts.length == 4 && parts[3].equals(ZnodePaths.PUB)) {
             pubNodes.add(topic);
           } else if (parts.length == 4 && parts[3].equals(ZnodePaths.SUB)) {

@@ -165,6 +165,11 @@ public final class RoutingBroker implements Closeable {
     return tree.view();
   }
 
+  /** The edges whose endpoints the {@code /edges} directory holds, as this broker sees it. */
+  public Set<String> knownEdges() {
+    return tree.knownEdges();
+  }
+
   /** The topic index: every topic's assignment, no entries (what the leader assigns from). */
   public OverlayView index() {
     return tree.index();

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -31,6 +32,11 @@ import org.apache.zookeeper.WatchedEvent;
  * is (re)set — at start and after a reconnect, when events may have been missed — and then only
  * above {@code leafDepth}; a listing also drops the cached nodes that are gone.
  *
+ * <p>A node whose data {@code dataWanted} declines is cached without data and costs no read at all:
+ * containers, whose existence is all that matters, and endpoint entries whose edge's endpoint the
+ * {@code /edges} directory already holds (docs/overlay.md). A declined node's later data changes
+ * are not followed.
+ *
  * <p>Events and the answers of background reads arrive in order on the client's event thread;
  * {@code onChange} runs there after every change of the cached nodes and must be short.
  */
@@ -41,6 +47,7 @@ final class SubtreeCache implements Closeable {
   private final String root;
   private final int leafDepth;
   private final Runnable onChange;
+  private final Predicate<String> dataWanted;
   private final PersistentWatcher watcher;
   private final Map<String, ChildData> nodes = new ConcurrentHashMap<>();
   private final CompletableFuture<Void> loaded = new CompletableFuture<>();
@@ -48,10 +55,21 @@ final class SubtreeCache implements Closeable {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   SubtreeCache(CuratorFramework client, String root, int leafDepth, Runnable onChange) {
+    this(client, root, leafDepth, onChange, path -> true);
+  }
+
+  /** As above, reading the data only of the nodes {@code dataWanted} (a path) accepts. */
+  SubtreeCache(
+      CuratorFramework client,
+      String root,
+      int leafDepth,
+      Runnable onChange,
+      Predicate<String> dataWanted) {
     this.client = client;
     this.root = root;
     this.leafDepth = leafDepth;
     this.onChange = onChange;
+    this.dataWanted = dataWanted;
     this.watcher = new PersistentWatcher(client, root, true);
     watcher.getListenable().addListener(this::onEvent);
     watcher.getResetListenable().addListener(this::reload);
@@ -66,9 +84,14 @@ final class SubtreeCache implements Closeable {
     return loaded;
   }
 
-  /** The cached nodes now: the root (if it exists) and its descendants. */
+  /** The cached nodes now: the root (if it exists) and its descendants (declined: no data). */
   Stream<ChildData> stream() {
     return nodes.values().stream();
+  }
+
+  /** The node at {@code path}, if cached. */
+  ChildData get(String path) {
+    return nodes.get(path);
   }
 
   private void onEvent(WatchedEvent e) {
@@ -77,7 +100,13 @@ final class SubtreeCache implements Closeable {
       return; // a connection event: the watcher resets and reloads on reconnect
     }
     switch (e.getType()) {
-      case NodeCreated, NodeDataChanged -> read(path, false);
+      case NodeCreated, NodeDataChanged -> {
+        if (wantsData(path)) {
+          read(path, false);
+        } else if (nodes.putIfAbsent(path, new ChildData(path, null, null)) == null) {
+          onChange.run();
+        }
+      }
       case NodeDeleted -> {
         if (removeSubtree(path)) {
           onChange.run();
@@ -90,6 +119,11 @@ final class SubtreeCache implements Closeable {
   /** Reads the whole subtree again: the watch is new, and events may have been missed. */
   private void reload() {
     read(root, true);
+  }
+
+  /** The root's data is always read: only a read tells whether it exists. */
+  private boolean wantsData(String path) {
+    return path.length() == root.length() || dataWanted.test(path);
   }
 
   private int depth(String path) {
@@ -106,19 +140,26 @@ final class SubtreeCache implements Closeable {
   }
 
   /**
-   * Reads a node's data; a {@code load} (after the watch was set) also lists the children of nodes
-   * above the leaves and reads them the same way. The first load's reads complete {@link #loaded}.
+   * Reads a node's data (if wanted); a {@code load} (after the watch was set) also lists the
+   * children of nodes above the leaves and reads them the same way. The first load's reads complete
+   * {@link #loaded}. A node listed by its parent whose data is declined is cached without a read.
    */
   private void read(String path, boolean load) {
     if (closed.get()) {
       return;
     }
+    boolean data = wantsData(path);
     boolean list = load && depth(path) < leafDepth;
     if (load) {
-      loading.addAndGet(list ? 2 : 1);
+      loading.addAndGet((data ? 1 : 0) + (list ? 1 : 0));
+    }
+    if (!data && nodes.putIfAbsent(path, new ChildData(path, null, null)) == null) {
+      onChange.run();
     }
     try {
-      client.getData().inBackground((c, event) -> onData(path, load, event)).forPath(path);
+      if (data) {
+        client.getData().inBackground((c, event) -> onData(path, load, event)).forPath(path);
+      }
       if (list) {
         client.getChildren().inBackground((c, event) -> onChildren(path, event)).forPath(path);
       }
@@ -133,7 +174,10 @@ final class SubtreeCache implements Closeable {
     if (rc == KeeperException.Code.OK.intValue()) {
       ChildData d = new ChildData(path, event.getStat(), event.getData());
       ChildData before = nodes.put(path, d);
-      changed = before == null || before.getStat().getMzxid() != d.getStat().getMzxid();
+      changed =
+          before == null
+              || before.getStat() == null
+              || before.getStat().getMzxid() != d.getStat().getMzxid();
     } else if (rc == KeeperException.Code.NONODE.intValue()) {
       changed = removeSubtree(path);
     } // else the connection is gone: the watcher's reset loads again

@@ -17,6 +17,7 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * /topics/&lt;enc(t)&gt;/pub/&lt;edge&gt;  ephemeral; data: the edge's {@link Endpoint}
  * /topics/&lt;enc(t)&gt;/sub/&lt;edge&gt;  ephemeral; data: the edge's {@link Endpoint}
  * /brokers/&lt;rb&gt;                ephemeral; data: the routing broker's {@link BrokerInfo}
+ * /edges/&lt;edge&gt;               ephemeral; data: the edge's {@link Endpoint} (the directory)
  * /leader                      the LeaderLatch of the routing brokers
  * </pre>
  *
@@ -29,6 +30,7 @@ import org.netpubsub.edge.mqtt.TopicFilters;
 public final class ZnodePaths {
   public static final String TOPICS = "/topics";
   public static final String BROKERS = "/brokers";
+  public static final String EDGES = "/edges";
   public static final String LEADER = "/leader";
   public static final String PUB = "pub";
   public static final String SUB = "sub";
@@ -136,6 +138,11 @@ public final class ZnodePaths {
 
   public static String broker(String name) {
     return BROKERS + "/" + checkName(name);
+  }
+
+  /** An edge's directory record: its endpoint once, so caches need not read every entry's. */
+  public static String edge(String name) {
+    return EDGES + "/" + checkName(name);
   }
 
   /** Edge and routing broker names: what the datagram codec accepts as an origin. */

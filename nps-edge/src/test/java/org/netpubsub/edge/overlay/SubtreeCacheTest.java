@@ -62,7 +62,11 @@ class SubtreeCacheTest {
   }
 
   private SubtreeCache cache(String root) {
-    SubtreeCache c = new SubtreeCache(reader, root, 2, () -> {});
+    return cache(root, path -> true);
+  }
+
+  private SubtreeCache cache(String root, java.util.function.Predicate<String> dataWanted) {
+    SubtreeCache c = new SubtreeCache(reader, root, 2, () -> {}, dataWanted);
     open.add(c);
     c.start();
     return c;
@@ -126,14 +130,51 @@ class SubtreeCacheTest {
     poll("gone again", T, () -> contents(c).isEmpty());
   }
 
+  @Test
+  void nodesWhoseDataIsDeclinedCostNoRead() throws Exception {
+    writer.create().creatingParentsIfNeeded().forPath(ROOT + "/sub/e0", "a".getBytes());
+    SubtreeCache c = cache(ROOT, SubtreeCacheTest::notAnEntry);
+    c.loaded().get(20, TimeUnit.SECONDS);
+    assertThat(contents(c)).isEqualTo(blanked(tree(ROOT)));
+
+    long before = reads();
+    int entries = 40;
+    for (int i = 1; i <= entries; i++) {
+      writer.create().withMode(CreateMode.EPHEMERAL).forPath(ROOT + "/sub/e" + i, "x".getBytes());
+    }
+    poll("the cache shows every entry", T, () -> contents(c).size() == 3 + entries);
+    assertThat(reads() - before).as("reads for %d new entries", entries).isZero();
+    assertThat(contents(c)).isEqualTo(blanked(tree(ROOT)));
+  }
+
+  private static boolean notAnEntry(String path) {
+    return path.split("/").length != 5; // /topics/t/sub/e
+  }
+
+  /** The twin's tree as a cache that declines the entries' data holds it. */
+  private static Map<String, String> blanked(Map<String, String> tree) {
+    Map<String, String> out = new TreeMap<>(tree);
+    out.replaceAll((path, data) -> notAnEntry(path) ? data : "");
+    return out;
+  }
+
   /**
    * Random creates, data changes and deletes, some while the cache's connection is down (the
    * session survives; the events of that time are lost and the reload must find the changes).
    */
   @Test
   void holdsWhatTheTreeHoldsThroughOutages() throws Exception {
+    holdsTheTreeThroughOutages(false);
+  }
+
+  @Test
+  void holdsTheEntriesWithoutTheirDataThroughOutages() throws Exception {
+    holdsTheTreeThroughOutages(true);
+  }
+
+  private void holdsTheTreeThroughOutages(boolean declineEntries) throws Exception {
     Random random = new Random(7);
-    SubtreeCache c = cache(ROOT);
+    SubtreeCache c = cache(ROOT, declineEntries ? SubtreeCacheTest::notAnEntry : path -> true);
     c.loaded().get(20, TimeUnit.SECONDS);
     for (int round = 0; round < 6; round++) {
       boolean outage = round % 2 == 1;
@@ -147,7 +188,7 @@ class SubtreeCacheTest {
       if (outage) {
         proxy.resume();
       }
-      Map<String, String> want = tree(ROOT);
+      Map<String, String> want = declineEntries ? blanked(tree(ROOT)) : tree(ROOT);
       poll("round " + round + ": the cache equals the tree", T, () -> contents(c).equals(want));
     }
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -85,6 +86,25 @@ class ZnodePathsProperties {
     assertThat(Relay.isGlobal(t, "rome")).isFalse();
     assertThat(Relay.targets(t, "paris")).containsExactly(new Endpoint("rome", a));
     assertThat(Relay.targets(t, "rome")).isEmpty();
+  }
+
+  @Example
+  void entriesCachedWithoutDataAreTheDirectorysEndpoints() {
+    InetSocketAddress rome = new InetSocketAddress("10.0.0.2", 9000);
+    InetSocketAddress paris = new InetSocketAddress("10.0.0.1", 9000);
+    Map<String, byte[]> nodes = new HashMap<>();
+    nodes.put("/topics/t", null);
+    nodes.put("/topics/t/sub", null); // a container cached without a read
+    nodes.put("/topics/t/sub/rome", null); // its edge is in the directory
+    nodes.put("/topics/t/sub/oslo", null); // not (yet): left out, not malformed
+    nodes.put("/topics/t/pub/paris", ZnodeData.endpoint(new Endpoint("paris", paris))); // read
+    Map<String, Endpoint> directory = Map.of("rome", new Endpoint("rome", rome));
+    OverlayView v = OverlayView.of(nodes, p -> 0, directory::get);
+    TopicState t = v.topic("t").orElseThrow();
+    assertThat(t.subscribers()).isEqualTo(Map.of("rome", new Endpoint("rome", rome)));
+    assertThat(t.publishers()).isEqualTo(Map.of("paris", new Endpoint("paris", paris)));
+    assertThat(t.subscriberNode()).isTrue();
+    assertThat(v.malformed()).isZero();
   }
 
   @Example
