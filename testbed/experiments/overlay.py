@@ -78,6 +78,10 @@ JOIN_SERIES = {
                          ["--edges", "20", "--rate", "200", "--no-fsync"]),
     "rate-1000-batched": ("1 000 joins/s, 20 edges, group commit",
                           ["--edges", "20", "--rate", "1000", "--model", "batched"]),
+    "rate-1000-edge": ("1 000 joins/s, 20 edges, edge-broker entries",
+                       ["--edges", "20", "--rate", "1000", "--model", "edge"]),
+    "rate-5000-edge": ("5 000 joins/s, 20 edges, edge-broker entries",
+                       ["--edges", "20", "--rate", "5000", "--model", "edge"]),
 }
 
 

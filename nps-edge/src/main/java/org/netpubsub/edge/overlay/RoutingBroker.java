@@ -47,6 +47,11 @@ public final class RoutingBroker implements Closeable {
   private final Counters counters = new Counters();
   private static final long RELAYED_KEPT_MS = 60_000;
   private static final long TOPIC_LOAD_MS = 2_000;
+  // Topics the leader moves per second onto a broker that joined later: every move reroutes a
+  // live topic (its edges follow the new assignment; the old broker still relays stragglers), so
+  // a new broker takes its share gradually — 1 000 topics over two brokers reach a third one's
+  // share in about 17 s.
+  static final int REBALANCE_MOVES_PER_SECOND = 20;
   private final Map<String, Long> relayedAt = new ConcurrentHashMap<>(); // topic -> last datagram
   private final Thread relay;
   private final ScheduledExecutorService rates;
@@ -131,6 +136,7 @@ public final class RoutingBroker implements Closeable {
       rb.latch.start();
       rb.relay.start();
       rb.rates.scheduleWithFixedDelay(rb::reportRate, 2, 2, TimeUnit.SECONDS);
+      rb.rates.scheduleWithFixedDelay(rb::rebalance, 1, 1, TimeUnit.SECONDS);
       return rb;
     } catch (Exception e) {
       rb.close();
@@ -205,14 +211,33 @@ public final class RoutingBroker implements Closeable {
     if (!latch.hasLeadership()) {
       return;
     }
-    List<Assignment.Change> plan = Reconciler.plan(tree.index(), strategy);
-    for (Assignment.Change c : plan) {
+    write(Reconciler.plan(tree.index(), strategy), false);
+  }
+
+  /** The leader, once a second: moves a few topics onto a broker that joined later. */
+  private void rebalance() {
+    if (closed || !latch.hasLeadership() || strategy != AssignmentStrategy.TOPIC_COUNT) {
+      return;
+    }
+    try {
+      OverlayView index = tree.index();
+      if (Reconciler.plan(index, strategy).isEmpty()) { // orphans first, on the tree's thread
+        write(Reconciler.rebalance(index, REBALANCE_MOVES_PER_SECOND), true);
+      }
+    } catch (RuntimeException e) { // would cancel the schedule
+      LOG.log(Level.WARNING, "rebalancing", e);
+    }
+  }
+
+  /** Each change conditional on the topic's version: a stale view or leader writes nothing. */
+  private void write(List<Assignment.Change> changes, boolean moves) {
+    for (Assignment.Change c : changes) {
       try {
         client
             .setData()
             .withVersion(c.version())
             .forPath(ZnodePaths.topic(c.topic()), ZnodeData.assignment(c.after()));
-        counters.add(c.before().isPresent() ? "reassigned" : "assigned");
+        counters.add(moves ? "rebalanced" : c.before().isPresent() ? "reassigned" : "assigned");
         LOG.fine(() -> "topic " + c.topic() + " -> " + c.after().broker());
       } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
         counters.add("assign_conflicts"); // the view was stale: its update reconciles again

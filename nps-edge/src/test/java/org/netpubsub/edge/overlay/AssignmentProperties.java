@@ -99,6 +99,70 @@ class AssignmentProperties {
     }
   }
 
+  /**
+   * Brokers that join a running overlay get their share: rebalancing in steps of a few moves ends
+   * within the tolerance, every move takes a topic from a broker holding more than its target
+   * (never making the spread worse), no topic is lost, and a balanced overlay moves nothing.
+   */
+  @Property(tries = 200)
+  void rebalancingGivesJoiningBrokersTheirShare(
+      @ForAll("topicCounts") int topics,
+      @ForAll("brokerCounts") int first,
+      @ForAll("brokerCounts") int joining,
+      @ForAll("moveBudgets") int maxMoves) {
+    Tree tree = new Tree();
+    for (int b = 0; b < first; b++) {
+      tree.apply(new Join(b));
+    }
+    for (int t = 0; t < topics; t++) {
+      tree.apply(new AddTopic(t));
+    }
+    apply(tree);
+    assertThat(Reconciler.rebalance(tree.view(), maxMoves)).as("balanced: no moves").isEmpty();
+    for (int b = first; b < first + joining; b++) {
+      tree.apply(new Join(b));
+    }
+    apply(tree); // orphans (when there was no broker before) come first
+    int moves = 0;
+    while (true) {
+      assertThat(Reconciler.plan(tree.view(), AssignmentStrategy.TOPIC_COUNT)).isEmpty();
+      List<Assignment.Change> step = Reconciler.rebalance(tree.view(), maxMoves);
+      assertThat(step.size()).isLessThanOrEqualTo(maxMoves);
+      if (step.isEmpty()) {
+        break;
+      }
+      for (Assignment.Change c : step) {
+        Map<String, Integer> counts = Reconciler.topicCounts(tree.view());
+        String from = c.before().orElseThrow().broker();
+        assertThat(counts.get(from))
+            .as("move %s", c)
+            .isGreaterThan(counts.get(c.after().broker()) + 1);
+        tree.assigned.put(c.topic(), c.after());
+        moves++;
+      }
+      assertThat(moves).as("moves").isLessThanOrEqualTo(topics);
+    }
+    Map<String, Integer> counts = Reconciler.topicCounts(tree.view());
+    if (first > 0) {
+      int max = counts.values().stream().mapToInt(i -> i).max().orElseThrow();
+      int min = counts.values().stream().mapToInt(i -> i).min().orElseThrow();
+      assertThat(max - min)
+          .as("counts %s", counts)
+          .isLessThanOrEqualTo(Reconciler.tolerance(topics, counts.size()));
+      assertThat(counts.values().stream().mapToInt(i -> i).sum()).isEqualTo(topics);
+    }
+  }
+
+  @Provide
+  Arbitrary<Integer> brokerCounts() {
+    return Arbitraries.integers().between(0, 3);
+  }
+
+  @Provide
+  Arbitrary<Integer> moveBudgets() {
+    return Arbitraries.integers().between(1, 5);
+  }
+
   @Provide
   Arbitrary<List<Integer>> deaths() {
     return Arbitraries.integers().between(0, 5).list().ofMaxSize(5);

@@ -136,6 +136,57 @@ class OverlayFailoverTest {
     }
   }
 
+  /**
+   * A routing broker that joins a running overlay takes its share of the topics (the leader moves
+   * them a few per second), and a stream on every topic meanwhile loses nothing and duplicates
+   * nothing: the edges follow the new assignments, the old broker relays the stragglers.
+   */
+  @Test
+  void aRoutingBrokerThatJoinsLaterTakesItsShareWithoutLoss() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper()) {
+      RoutingBroker leader = f.routingBroker("rb9");
+      poll("rb9 leads", T, leader::isLeader);
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      f.edge("paris", ma);
+      f.edge("rome", mb);
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      List<String> topics = List.of("m/0", "m/1", "m/2", "m/3", "m/4", "m/5", "m/6", "m/7");
+      for (String t : topics) {
+        sub.subscribe(t, 1);
+      }
+      poll("all on rb9", T, () -> topics.stream().allMatch(t -> assignedTo(f, t).equals("rb9")));
+
+      // the stream runs from before rb1 joins until 10 rounds after it holds its half
+      int rounds = 0;
+      int afterMoves = 0;
+      long deadline = System.nanoTime() + T.toNanos();
+      while (afterMoves < 10) {
+        if (rounds == 10) {
+          f.routingBroker("rb1");
+        }
+        for (String t : topics) {
+          pub.publish(t, t + "#" + rounds, 1, false);
+        }
+        rounds++;
+        LockSupport.parkNanos(20_000_000); // 400 messages/s
+        if (rounds > 10
+            && topics.stream().filter(t -> assignedTo(f, t).equals("rb1")).count() == 4) {
+          afterMoves++;
+        }
+        assertThat(System.nanoTime()).as("rb1 holds half within %s", T).isLessThan(deadline);
+      }
+      int total = rounds * topics.size();
+      poll("all " + total + " at rome", T, () -> sub.received().size() >= total);
+      List<TestClient.Received> got = sub.received();
+      assertThat(got).hasSize(total);
+      assertThat(new HashSet<>(got.stream().map(TestClient.Received::payload).toList()))
+          .hasSize(total);
+      assertThat(leader.counters().get("rebalanced")).isEqualTo(4L);
+    }
+  }
+
   static String assignedTo(OverlayFixture f, String topic) {
     return f.tree().topic(topic).flatMap(TopicState::assignment).map(Assignment::broker).orElse("");
   }
