@@ -1,5 +1,6 @@
 package org.netpubsub.controller.controlplane;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,6 +70,9 @@ public final class ClusterControlPlane implements AutoCloseable {
    */
   static final Duration HOST_GRACE = Duration.ofSeconds(10);
 
+  /** {@link #HOST_GRACE}; tests shorten it. */
+  volatile Duration hostGrace = HOST_GRACE;
+
   // package-private where the partition servers (PartitionServer) read them
   final CuratorFramework zk;
   final ClusterLayout layout;
@@ -133,6 +137,7 @@ public final class ClusterControlPlane implements AutoCloseable {
       ensurePersistent(layout.standing(p));
     }
     ensurePersistent(layout.requests());
+    ensurePersistent(layout.refusals());
     ensurePersistent(layout.members());
     zk.create().withMode(CreateMode.EPHEMERAL).forPath(layout.member(member));
     zk.getConnectionStateListenable().addListener((client, state) -> sessionChanged(state));
@@ -156,11 +161,44 @@ public final class ClusterControlPlane implements AutoCloseable {
 
   /**
    * Queues a request with the partitions it touches; the future completes when every part is
-   * processed, acknowledged by the switches and recorded. Refused at once with
-   * IllegalArgumentException: an unknown host, an id already standing, a withdrawal of an unknown
-   * id, an id unfit for a znode name.
+   * processed, acknowledged by the switches and recorded, or fails with {@link RequestRefusal} when
+   * a partition's owner refused an addition's part (its host unknown there after {@link
+   * #HOST_GRACE}; the other parts are withdrawn). Refused at once with IllegalArgumentException: an
+   * unknown host, an id already standing, a withdrawal of an unknown id, an id unfit for a znode
+   * name.
    */
   public CompletableFuture<RequestDone> submit(ControlRequest r) throws Exception {
+    try {
+      return queue(r);
+    } catch (KeeperException.NodeExistsException e) {
+      throw new IllegalArgumentException("a request with id " + r.id() + " exists");
+    }
+  }
+
+  /**
+   * As {@link #submit}, but an addition whose id is taken by the same request (kind, host, port and
+   * cells) joins it instead of being refused: the future completes when every part of that request
+   * stands, or fails with its refusal. So a client that retries an addition under one id (an
+   * idempotency key), at any process, after the first one died before answering, never makes it
+   * stand twice. The same id naming another request is refused (IllegalArgumentException).
+   */
+  public CompletableFuture<RequestDone> submitOrJoin(ControlRequest r) throws Exception {
+    if (!r.kind().adds()) {
+      return submit(r);
+    }
+    checkId(r.id(), "request id");
+    Optional<RequestRefusal> refused = refusal(r.id());
+    if (refused.isPresent()) {
+      return CompletableFuture.failedFuture(refused.get());
+    }
+    try {
+      return queue(r);
+    } catch (KeeperException.NodeExistsException e) {
+      return join(r);
+    }
+  }
+
+  private CompletableFuture<RequestDone> queue(ControlRequest r) throws Exception {
     checkId(r.id(), "request id");
     long start = System.nanoTime();
     List<CuratorOp> ops = new ArrayList<>();
@@ -192,19 +230,11 @@ public final class ClusterControlPlane implements AutoCloseable {
     }
     SortedMap<Dz, DzSet> parts = partitions.split(routed.cells());
     for (Map.Entry<Dz, DzSet> e : parts.entrySet()) {
-      ops.add(
-          zk.transactionOp()
-              .create()
-              .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-              .forPath(
-                  layout.queue(e.getKey()) + "/r-",
-                  RequestCodec.encode(routed.withCells(e.getValue()))));
+      ops.add(queueOp(e.getKey(), routed.withCells(e.getValue())));
     }
     List<CuratorTransactionResult> results;
     try {
       results = zk.transaction().forOperations(ops);
-    } catch (KeeperException.NodeExistsException e) {
-      throw new IllegalArgumentException("a request with id " + r.id() + " exists");
     } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
       throw unknown(r); // withdrawn meanwhile by someone else
     }
@@ -212,7 +242,123 @@ public final class ClusterControlPlane implements AutoCloseable {
     for (CuratorTransactionResult res : results.subList(1, results.size())) {
       awaitRemoval(res.getResultPath(), pending);
     }
+    return r.kind().adds() ? pending.done.thenCompose(this::unlessRefused) : pending.done;
+  }
+
+  private CuratorOp queueOp(Dz partition, ControlRequest part) throws Exception {
+    return zk.transactionOp()
+        .create()
+        .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+        .forPath(layout.queue(partition) + "/r-", RequestCodec.encode(part));
+  }
+
+  /** An addition whose parts all left their queues is done, unless a partition refused its part. */
+  private CompletableFuture<RequestDone> unlessRefused(RequestDone d) {
+    try {
+      return refusal(d.id())
+          .<CompletableFuture<RequestDone>>map(CompletableFuture::failedFuture)
+          .orElseGet(() -> CompletableFuture.completedFuture(d));
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The refusal recorded for this id, if any. */
+  private Optional<RequestRefusal> refusal(String id) throws Exception {
+    try {
+      byte[] reason = zk.getData().forPath(layout.refusal(id));
+      return Optional.of(new RequestRefusal(id, new String(reason, StandardCharsets.UTF_8)));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Waits for a request another submit queued under the same id: done when every part stands;
+   * failed with its refusal if a partition refused it; done as well if it was withdrawn meanwhile
+   * (it had been carried out).
+   */
+  private CompletableFuture<RequestDone> join(ControlRequest r) throws Exception {
+    long start = System.nanoTime();
+    ControlRequest existing;
+    try {
+      existing = RequestCodec.decode(zk.getData().forPath(layout.request(r.id())));
+    } catch (KeeperException.NoNodeException e) {
+      return settled(r.id(), start);
+    }
+    if (!existing.equals(r)) {
+      throw new IllegalArgumentException(
+          "id "
+              + r.id()
+              + " names another request ("
+              + existing.kind()
+              + " of "
+              + existing.host()
+              + ")");
+    }
+    SortedMap<Dz, DzSet> parts = partitions.split(existing.cells());
+    PendingRequest pending = new PendingRequest(r.id(), start, parts.size());
+    for (Dz p : parts.keySet()) {
+      awaitCreation(layout.standing(p, r.id()), pending);
+    }
+    awaitRequestGone(r.id(), start, pending);
     return pending.done;
+  }
+
+  /** The request node is gone: refused (its refusal) or withdrawn after it stood (done). */
+  private CompletableFuture<RequestDone> settled(String id, long start) throws Exception {
+    Optional<RequestRefusal> refused = refusal(id);
+    return refused.isPresent()
+        ? CompletableFuture.failedFuture(refused.get())
+        : CompletableFuture.completedFuture(
+            new RequestDone(id, System.nanoTime() - start, 0, 0, 0, 0));
+  }
+
+  /**
+   * Called by a partition server when an addition's host is still unknown to it after {@link
+   * #HOST_GRACE}: in one transaction, drops the part, records the refusal for the submitter,
+   * removes the request and queues its withdrawal in every other partition it touches (where its
+   * parts stand or will stand by then: queues are FIFO). A second refusal of the same request (its
+   * host unknown in several partitions) only drops its part.
+   */
+  void refuseWhole(Dz partition, String queueNode, ControlRequest part, String reason)
+      throws Exception {
+    while (true) {
+      List<CuratorOp> ops = new ArrayList<>();
+      ops.add(zk.transactionOp().delete().forPath(queueNode));
+      Stat stat = new Stat();
+      try {
+        ControlRequest added =
+            RequestCodec.decode(
+                zk.getData().storingStatIn(stat).forPath(layout.request(part.id())));
+        ops.add(
+            zk.transactionOp()
+                .delete()
+                .withVersion(stat.getVersion())
+                .forPath(layout.request(part.id())));
+        for (Map.Entry<Dz, DzSet> e : partitions.split(added.cells()).entrySet()) {
+          if (!e.getKey().equals(partition)) {
+            ops.add(queueOp(e.getKey(), added.withdrawal().withCells(e.getValue())));
+          }
+        }
+      } catch (KeeperException.NoNodeException e) {
+        // refused by another partition already (or withdrawn): only this part goes
+      }
+      if (zk.checkExists().forPath(layout.refusal(part.id())) == null) {
+        ops.add(
+            zk.transactionOp()
+                .create()
+                .forPath(layout.refusal(part.id()), reason.getBytes(StandardCharsets.UTF_8)));
+      }
+      try {
+        zk.transaction().forOperations(ops);
+        return;
+      } catch (KeeperException.NodeExistsException
+          | KeeperException.NoNodeException
+          | KeeperException.BadVersionException e) {
+        // another partition refused, or a client withdrew, at the same moment: look again
+      }
+    }
   }
 
   /**
@@ -308,7 +454,10 @@ public final class ClusterControlPlane implements AutoCloseable {
     return hostWaits.get();
   }
 
-  /** Parts dropped as unreadable or refused by the CP-config (a bug or a corrupted queue). */
+  /**
+   * Parts refused: their host still unknown here after {@link #HOST_GRACE} (the whole request is
+   * refused), or unreadable or refused by the CP-config (a bug or a corrupted queue; dropped).
+   */
   public long refused() {
     return refused.get();
   }
@@ -370,6 +519,45 @@ public final class ClusterControlPlane implements AutoCloseable {
         };
     if (zk.checkExists().usingWatcher(w).forPath(path) == null) {
       pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
+    }
+  }
+
+  /** Completes one part of {@code pending} when the node exists (its part stands). */
+  private void awaitCreation(String path, PendingRequest pending) throws Exception {
+    Watcher w =
+        event -> {
+          try {
+            awaitCreation(path, pending);
+          } catch (Exception e) {
+            pending.partFailed(e);
+          }
+        };
+    if (!pending.done.isDone() && zk.checkExists().usingWatcher(w).forPath(path) != null) {
+      pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
+    }
+  }
+
+  /** Settles {@code pending} if the request's node goes before every part stands. */
+  private void awaitRequestGone(String id, long start, PendingRequest pending) throws Exception {
+    Watcher w =
+        event -> {
+          try {
+            awaitRequestGone(id, start, pending);
+          } catch (Exception e) {
+            pending.partFailed(e);
+          }
+        };
+    if (!pending.done.isDone()
+        && zk.checkExists().usingWatcher(w).forPath(layout.request(id)) == null) {
+      settled(id, start)
+          .whenComplete(
+              (d, err) -> {
+                if (err != null) {
+                  pending.partFailed(err);
+                } else {
+                  pending.done.complete(d);
+                }
+              });
     }
   }
 
