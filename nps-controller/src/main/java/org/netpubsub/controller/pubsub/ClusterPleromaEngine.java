@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterControlPlane;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.RequestDone;
+import org.netpubsub.controller.controlplane.RequestRefusal;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -102,14 +104,26 @@ final class ClusterPleromaEngine implements QueuedEngine {
     ControlRequest add = QueuedEngine.addition(r);
     CompletableFuture<RequestDone> done;
     try {
-      done = plane.submit(withdraw ? add.withdrawal() : add);
+      // an addition under an id already queued (a retry with the same idempotency key, perhaps at
+      // another process after the first died) joins that request instead of standing twice
+      done = withdraw ? plane.submit(add.withdrawal()) : plane.submitOrJoin(add);
     } catch (IllegalArgumentException e) {
-      // a duplicate id (409), or a withdrawal that another process carried out first (404)
+      // the id names another request (409), or a withdrawal another process carried out first (404)
       throw new RequestRefusedException(withdraw ? 404 : 409, e.getMessage());
     } catch (Exception e) {
       throw unavailable(e);
     }
-    return done.thenApply(d -> new RequestOutcome(r, 0, 0, 0, System.nanoTime() - start));
+    return done.handle(
+        (d, err) -> {
+          if (err == null) {
+            return new RequestOutcome(r, 0, 0, 0, System.nanoTime() - start);
+          }
+          Throwable cause = err instanceof CompletionException c ? c.getCause() : err;
+          if (cause instanceof RequestRefusal refused) {
+            throw new RequestRefusedException(409, refused.getMessage());
+          }
+          throw err instanceof CompletionException c ? c : new CompletionException(err);
+        });
   }
 
   @Override
