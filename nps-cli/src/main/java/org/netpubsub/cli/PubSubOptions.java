@@ -10,9 +10,11 @@ import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.controller.app.ClusterRegistry;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.ReconcileScope;
@@ -144,6 +146,23 @@ final class PubSubOptions {
   String clusterSessionTimeout;
 
   private CuratorFramework zk;
+  private ClusterRegistry registry;
+
+  /**
+   * In a cluster (after {@link #attach}): hosts registered and groups put at any process,
+   * replicated to this one through the cluster's ZooKeeper; empty outside a cluster.
+   */
+  Optional<ClusterRegistry> registry(NetworkController controller, MulticastGroups groups) {
+    if (zk == null) {
+      return Optional.empty();
+    }
+    try {
+      registry = ClusterRegistry.start(zk, clusterRoot, controller, groups);
+    } catch (Exception e) {
+      throw new IllegalStateException("reading the cluster's hosts and groups failed: " + e, e);
+    }
+    return Optional.of(registry);
+  }
 
   /** What reconciling a switch manages: in a cluster, everything but the content flows. */
   ReconcileScope reconcileScope() {
@@ -171,6 +190,9 @@ final class PubSubOptions {
 
   /** Leaves the cluster (its partitions move to the others at once) and closes the client. */
   void closeCluster(Optional<PubSubService> service) {
+    if (registry != null) {
+      registry.close();
+    }
     service.ifPresent(PubSubService::close);
     if (zk != null) {
       zk.close();

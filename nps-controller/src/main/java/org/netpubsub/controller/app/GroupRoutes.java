@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -27,9 +28,11 @@ final class GroupRoutes {
   private static final long ANSWER_TIMEOUT_SECONDS = 30;
 
   private final MulticastGroups groups;
+  private final Optional<ClusterRegistry> registry; // in a cluster: changes go to every process
 
-  GroupRoutes(MulticastGroups groups) {
+  GroupRoutes(MulticastGroups groups, Optional<ClusterRegistry> registry) {
     this.groups = groups;
+    this.registry = registry;
   }
 
   static boolean handles(String path) {
@@ -46,13 +49,49 @@ final class GroupRoutes {
           await(groups.placement(name))
               .map(p -> new ApiReply(200, placement(p)))
               .orElseGet(() -> ApiReply.error(404, "no group " + name));
-      case "PUT" -> new ApiReply(200, placement(await(groups.put(spec(name, ex)))));
-      case "DELETE" ->
-          await(groups.remove(name))
-              ? new ApiReply(200, ApiReply.JSON.createObjectNode().put("name", name))
-              : ApiReply.error(404, "no group " + name);
+      case "PUT" -> put(spec(name, ex));
+      case "DELETE" -> delete(name);
       default -> ApiReply.notAllowed();
     };
+  }
+
+  /** In a cluster the change goes through ZooKeeper and is answered once applied here. */
+  private ApiReply put(GroupSpec spec) {
+    if (registry.isEmpty()) {
+      return new ApiReply(200, placement(await(groups.put(spec))));
+    }
+    try {
+      await(registry.get().putGroup(spec));
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+    return await(groups.placement(spec.name()))
+        .map(p -> new ApiReply(200, placement(p)))
+        .orElseGet(() -> ApiReply.error(409, "group " + spec.name() + " was removed meanwhile"));
+  }
+
+  private ApiReply delete(String name) {
+    boolean known;
+    try {
+      known =
+          registry.isEmpty() ? await(groups.remove(name)) : await(registry.get().removeGroup(name));
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+    return known
+        ? new ApiReply(200, ApiReply.JSON.createObjectNode().put("name", name))
+        : ApiReply.error(404, "no group " + name);
+  }
+
+  /** 503: the cluster's ZooKeeper did not take the change; sending it again is safe. */
+  private static ApiReply unavailable(Exception e) {
+    if (e instanceof RuntimeException r) {
+      throw r; // bad input or a timeout: answered as without a cluster
+    }
+    return new ApiReply(
+        503,
+        ApiReply.error(503, "the cluster's ZooKeeper is unavailable: " + e.getMessage()).body(),
+        java.util.Map.of("Retry-After", "1"));
   }
 
   private ApiReply list() {
