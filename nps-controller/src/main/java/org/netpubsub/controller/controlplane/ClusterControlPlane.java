@@ -183,6 +183,15 @@ public final class ClusterControlPlane implements AutoCloseable {
    * stand twice. The same id naming another request is refused (IllegalArgumentException).
    */
   public CompletableFuture<RequestDone> submitOrJoin(ControlRequest r) throws Exception {
+    return submitOrJoin(r, Map.of());
+  }
+
+  /**
+   * As above; an addition's {@code labels} (say, its filter as written) are stored with it and
+   * shown by {@link #standingAdditions} at every process.
+   */
+  public CompletableFuture<RequestDone> submitOrJoin(ControlRequest r, Map<String, String> labels)
+      throws Exception {
     if (!r.kind().adds()) {
       return submit(r);
     }
@@ -192,13 +201,18 @@ public final class ClusterControlPlane implements AutoCloseable {
       return CompletableFuture.failedFuture(refused.get());
     }
     try {
-      return queue(r);
+      return queue(r, labels);
     } catch (KeeperException.NodeExistsException e) {
       return join(r);
     }
   }
 
   private CompletableFuture<RequestDone> queue(ControlRequest r) throws Exception {
+    return queue(r, Map.of());
+  }
+
+  private CompletableFuture<RequestDone> queue(ControlRequest r, Map<String, String> labels)
+      throws Exception {
     checkId(r.id(), "request id");
     long start = System.nanoTime();
     List<CuratorOp> ops = new ArrayList<>();
@@ -208,7 +222,10 @@ public final class ClusterControlPlane implements AutoCloseable {
         throw new IllegalArgumentException("host " + r.host() + " is not known");
       }
       routed = r;
-      ops.add(zk.transactionOp().create().forPath(layout.request(r.id()), RequestCodec.encode(r)));
+      ops.add(
+          zk.transactionOp()
+              .create()
+              .forPath(layout.request(r.id()), RequestCodec.encode(r, labels)));
     } else {
       Stat stat = new Stat();
       byte[] data;
@@ -412,6 +429,29 @@ public final class ClusterControlPlane implements AutoCloseable {
     } catch (KeeperException.NoNodeException e) {
       return Optional.empty();
     }
+  }
+
+  /** A standing addition and the labels its submitter stored with it. */
+  public record Labelled(ControlRequest request, Map<String, String> labels) {}
+
+  /**
+   * Every standing addition of the cluster, whichever process accepted it, in id order: one
+   * ZooKeeper read per request (additions still queued included). A request withdrawn meanwhile is
+   * left out.
+   */
+  public List<Labelled> standingAdditions() throws Exception {
+    List<String> ids = new ArrayList<>(zk.getChildren().forPath(layout.requests()));
+    ids.sort(null);
+    List<Labelled> out = new ArrayList<>();
+    for (String id : ids) {
+      try {
+        byte[] data = zk.getData().forPath(layout.request(id));
+        out.add(new Labelled(RequestCodec.decode(data), RequestCodec.labels(data)));
+      } catch (KeeperException.NoNodeException e) {
+        // withdrawn between the listing and the read
+      }
+    }
+    return out;
   }
 
   /** The number of topology changes this process has heard of. */

@@ -1,7 +1,9 @@
 package org.netpubsub.controller.pubsub;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +33,11 @@ final class ClusterPleromaEngine implements QueuedEngine {
    */
   static final ReconcileScope RECONCILE_SCOPE =
       new ReconcileScope(f -> f.cookie() != ContentFlows.COOKIE, true);
+
+  /** The labels a request's filter is stored under in ZooKeeper, for the other processes. */
+  private static final String FILTER = "filter";
+
+  private static final String NORMAL_FORM = "normal_form";
 
   private final ClusterControlPlane plane;
   private final String idTag; // member and a per-run nonce: ids stay unique across restarts
@@ -106,7 +113,10 @@ final class ClusterPleromaEngine implements QueuedEngine {
     try {
       // an addition under an id already queued (a retry with the same idempotency key, perhaps at
       // another process after the first died) joins that request instead of standing twice
-      done = withdraw ? plane.submit(add.withdrawal()) : plane.submitOrJoin(add);
+      done =
+          withdraw
+              ? plane.submit(add.withdrawal())
+              : plane.submitOrJoin(add, Map.of(FILTER, r.filter(), NORMAL_FORM, r.normalForm()));
     } catch (IllegalArgumentException e) {
       // the id names another request (409), or a withdrawal another process carried out first (404)
       throw new RequestRefusedException(withdraw ? 404 : 409, e.getMessage());
@@ -127,6 +137,17 @@ final class ClusterPleromaEngine implements QueuedEngine {
   }
 
   @Override
+  public Optional<List<PubSubRequest>> everyProcessRequests() {
+    try {
+      List<PubSubRequest> out = new ArrayList<>();
+      plane.standingAdditions().forEach(l -> out.add(request(l.request(), l.labels())));
+      return Optional.of(out);
+    } catch (Exception e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
   public void close() {
     plane.close();
   }
@@ -137,15 +158,22 @@ final class ClusterPleromaEngine implements QueuedEngine {
         503, "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1));
   }
 
-  /** A standing addition of another process as a request (its filter text stays there). */
   private static PubSubRequest request(ControlRequest c) {
+    return request(c, Map.of());
+  }
+
+  /**
+   * A standing addition, perhaps of another process, as a request: its filter and normal form as
+   * labelled by its submitter.
+   */
+  private static PubSubRequest request(ControlRequest c, Map<String, String> labels) {
     boolean sub = c.kind().isSubscription();
     return new PubSubRequest(
         c.id(),
         sub ? PubSubRequest.Kind.SUBSCRIPTION : PubSubRequest.Kind.ADVERTISEMENT,
         c.host(),
-        "(accepted by another controller process)",
-        "",
+        labels.getOrDefault(FILTER, "(accepted by another controller process)"),
+        labels.getOrDefault(NORMAL_FORM, ""),
         sub ? c.udpPort() : ContentFlows.EVENT_PORT,
         c.cells());
   }

@@ -225,7 +225,7 @@ public final class PubSubService implements FlowContributor {
     Ipv6Address address = parseHost(host);
     String normal =
         FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells()).normalForm();
-    return live.values().stream()
+    return standing().stream()
         .filter(
             r ->
                 r.kind() == kind
@@ -237,7 +237,21 @@ public final class PubSubService implements FlowContributor {
 
   /** The live requests of a kind, by id. */
   public List<PubSubRequest> requests(PubSubRequest.Kind kind) {
-    return live.values().stream().filter(r -> r.kind() == kind).toList();
+    return standing().stream().filter(r -> r.kind() == kind).toList();
+  }
+
+  /**
+   * The standing requests: in a cluster every process's, read from ZooKeeper (a request accepted
+   * here still being configured is there too); otherwise this process's.
+   */
+  private java.util.Collection<PubSubRequest> standing() {
+    if (engine instanceof QueuedEngine queued) {
+      Optional<List<PubSubRequest>> all = queued.everyProcessRequests();
+      if (all.isPresent()) {
+        return all.get();
+      }
+    }
+    return live.values();
   }
 
   // ---- FlowContributor: on the loop ----

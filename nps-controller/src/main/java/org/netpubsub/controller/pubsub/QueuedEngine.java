@@ -1,5 +1,6 @@
 package org.netpubsub.controller.pubsub;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.netpubsub.network.controlplane.ControlRequest;
@@ -45,6 +46,14 @@ interface QueuedEngine extends RoutingEngine, AutoCloseable {
 
   /** A standing request another process accepted (so this one can withdraw it), if any. */
   default Optional<PubSubRequest> acceptedElsewhere(String id) {
+    return Optional.empty();
+  }
+
+  /**
+   * Every standing request of the engine, if other processes share it (a cluster): the listings and
+   * the withdrawal by filter then see them all. Empty: this process's own are all there are.
+   */
+  default Optional<List<PubSubRequest>> everyProcessRequests() {
     return Optional.empty();
   }
 
