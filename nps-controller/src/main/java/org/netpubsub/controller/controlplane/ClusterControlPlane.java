@@ -1,6 +1,5 @@
 package org.netpubsub.controller.controlplane;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,6 +79,7 @@ public final class ClusterControlPlane implements AutoCloseable {
   volatile Versioned topology;
   private final Partitions partitions;
   final FlowUpdates updates;
+  final RequestTracker requests;
   final Duration ackTimeout;
   private final Map<Dz, PartitionServer> servers = new ConcurrentHashMap<>();
   final AtomicLong processed = new AtomicLong();
@@ -132,6 +132,7 @@ public final class ClusterControlPlane implements AutoCloseable {
     this.partitions = partitions;
     this.updates = updates;
     this.ackTimeout = ackTimeout;
+    this.requests = new RequestTracker(zk, layout, partitions);
     for (Dz p : partitions.all()) {
       ensurePersistent(layout.queue(p));
       ensurePersistent(layout.standing(p));
@@ -196,14 +197,14 @@ public final class ClusterControlPlane implements AutoCloseable {
       return submit(r);
     }
     checkId(r.id(), "request id");
-    Optional<RequestRefusal> refused = refusal(r.id());
+    Optional<RequestRefusal> refused = requests.refusal(r.id());
     if (refused.isPresent()) {
       return CompletableFuture.failedFuture(refused.get());
     }
     try {
       return queue(r, labels);
     } catch (KeeperException.NodeExistsException e) {
-      return join(r);
+      return requests.join(r);
     }
   }
 
@@ -247,7 +248,7 @@ public final class ClusterControlPlane implements AutoCloseable {
     }
     SortedMap<Dz, DzSet> parts = partitions.split(routed.cells());
     for (Map.Entry<Dz, DzSet> e : parts.entrySet()) {
-      ops.add(queueOp(e.getKey(), routed.withCells(e.getValue())));
+      ops.add(requests.queueOp(e.getKey(), routed.withCells(e.getValue())));
     }
     List<CuratorTransactionResult> results;
     try {
@@ -255,127 +256,9 @@ public final class ClusterControlPlane implements AutoCloseable {
     } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
       throw unknown(r); // withdrawn meanwhile by someone else
     }
-    PendingRequest pending = new PendingRequest(r.id(), start, parts.size());
-    for (CuratorTransactionResult res : results.subList(1, results.size())) {
-      awaitRemoval(res.getResultPath(), pending);
-    }
-    return r.kind().adds() ? pending.done.thenCompose(this::unlessRefused) : pending.done;
-  }
-
-  private CuratorOp queueOp(Dz partition, ControlRequest part) throws Exception {
-    return zk.transactionOp()
-        .create()
-        .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-        .forPath(layout.queue(partition) + "/r-", RequestCodec.encode(part));
-  }
-
-  /** An addition whose parts all left their queues is done, unless a partition refused its part. */
-  private CompletableFuture<RequestDone> unlessRefused(RequestDone d) {
-    try {
-      return refusal(d.id())
-          .<CompletableFuture<RequestDone>>map(CompletableFuture::failedFuture)
-          .orElseGet(() -> CompletableFuture.completedFuture(d));
-    } catch (Exception e) {
-      return CompletableFuture.failedFuture(e);
-    }
-  }
-
-  /** The refusal recorded for this id, if any. */
-  private Optional<RequestRefusal> refusal(String id) throws Exception {
-    try {
-      byte[] reason = zk.getData().forPath(layout.refusal(id));
-      return Optional.of(new RequestRefusal(id, new String(reason, StandardCharsets.UTF_8)));
-    } catch (KeeperException.NoNodeException e) {
-      return Optional.empty();
-    }
-  }
-
-  /**
-   * Waits for a request another submit queued under the same id: done when every part stands;
-   * failed with its refusal if a partition refused it; done as well if it was withdrawn meanwhile
-   * (it had been carried out).
-   */
-  private CompletableFuture<RequestDone> join(ControlRequest r) throws Exception {
-    long start = System.nanoTime();
-    ControlRequest existing;
-    try {
-      existing = RequestCodec.decode(zk.getData().forPath(layout.request(r.id())));
-    } catch (KeeperException.NoNodeException e) {
-      return settled(r.id(), start);
-    }
-    if (!existing.equals(r)) {
-      throw new IllegalArgumentException(
-          "id "
-              + r.id()
-              + " names another request ("
-              + existing.kind()
-              + " of "
-              + existing.host()
-              + ")");
-    }
-    SortedMap<Dz, DzSet> parts = partitions.split(existing.cells());
-    PendingRequest pending = new PendingRequest(r.id(), start, parts.size());
-    for (Dz p : parts.keySet()) {
-      awaitCreation(layout.standing(p, r.id()), pending);
-    }
-    awaitRequestGone(r.id(), start, pending);
-    return pending.done;
-  }
-
-  /** The request node is gone: refused (its refusal) or withdrawn after it stood (done). */
-  private CompletableFuture<RequestDone> settled(String id, long start) throws Exception {
-    Optional<RequestRefusal> refused = refusal(id);
-    return refused.isPresent()
-        ? CompletableFuture.failedFuture(refused.get())
-        : CompletableFuture.completedFuture(
-            new RequestDone(id, System.nanoTime() - start, 0, 0, 0, 0));
-  }
-
-  /**
-   * Called by a partition server when an addition's host is still unknown to it after {@link
-   * #HOST_GRACE}: in one transaction, drops the part, records the refusal for the submitter,
-   * removes the request and queues its withdrawal in every other partition it touches (where its
-   * parts stand or will stand by then: queues are FIFO). A second refusal of the same request (its
-   * host unknown in several partitions) only drops its part.
-   */
-  void refuseWhole(Dz partition, String queueNode, ControlRequest part, String reason)
-      throws Exception {
-    while (true) {
-      List<CuratorOp> ops = new ArrayList<>();
-      ops.add(zk.transactionOp().delete().forPath(queueNode));
-      Stat stat = new Stat();
-      try {
-        ControlRequest added =
-            RequestCodec.decode(
-                zk.getData().storingStatIn(stat).forPath(layout.request(part.id())));
-        ops.add(
-            zk.transactionOp()
-                .delete()
-                .withVersion(stat.getVersion())
-                .forPath(layout.request(part.id())));
-        for (Map.Entry<Dz, DzSet> e : partitions.split(added.cells()).entrySet()) {
-          if (!e.getKey().equals(partition)) {
-            ops.add(queueOp(e.getKey(), added.withdrawal().withCells(e.getValue())));
-          }
-        }
-      } catch (KeeperException.NoNodeException e) {
-        // refused by another partition already (or withdrawn): only this part goes
-      }
-      if (zk.checkExists().forPath(layout.refusal(part.id())) == null) {
-        ops.add(
-            zk.transactionOp()
-                .create()
-                .forPath(layout.refusal(part.id()), reason.getBytes(StandardCharsets.UTF_8)));
-      }
-      try {
-        zk.transaction().forOperations(ops);
-        return;
-      } catch (KeeperException.NodeExistsException
-          | KeeperException.NoNodeException
-          | KeeperException.BadVersionException e) {
-        // another partition refused, or a client withdrew, at the same moment: look again
-      }
-    }
+    List<String> queued = new ArrayList<>();
+    results.subList(1, results.size()).forEach(res -> queued.add(res.getResultPath()));
+    return requests.awaitQueued(r, start, queued);
   }
 
   /**
@@ -544,60 +427,6 @@ public final class ClusterControlPlane implements AutoCloseable {
     if (!ID.matcher(id).matches()) {
       throw new IllegalArgumentException(
           what + " '" + id + "' must be 1-200 of letters, digits and . _ : @ -");
-    }
-  }
-
-  /** Completes one part of {@code pending} when its queue node is gone (processed). */
-  private void awaitRemoval(String path, PendingRequest pending) throws Exception {
-    Watcher w =
-        event -> {
-          try {
-            awaitRemoval(path, pending);
-          } catch (Exception e) {
-            pending.partFailed(e);
-          }
-        };
-    if (zk.checkExists().usingWatcher(w).forPath(path) == null) {
-      pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
-    }
-  }
-
-  /** Completes one part of {@code pending} when the node exists (its part stands). */
-  private void awaitCreation(String path, PendingRequest pending) throws Exception {
-    Watcher w =
-        event -> {
-          try {
-            awaitCreation(path, pending);
-          } catch (Exception e) {
-            pending.partFailed(e);
-          }
-        };
-    if (!pending.done.isDone() && zk.checkExists().usingWatcher(w).forPath(path) != null) {
-      pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
-    }
-  }
-
-  /** Settles {@code pending} if the request's node goes before every part stands. */
-  private void awaitRequestGone(String id, long start, PendingRequest pending) throws Exception {
-    Watcher w =
-        event -> {
-          try {
-            awaitRequestGone(id, start, pending);
-          } catch (Exception e) {
-            pending.partFailed(e);
-          }
-        };
-    if (!pending.done.isDone()
-        && zk.checkExists().usingWatcher(w).forPath(layout.request(id)) == null) {
-      settled(id, start)
-          .whenComplete(
-              (d, err) -> {
-                if (err != null) {
-                  pending.partFailed(err);
-                } else {
-                  pending.done.complete(d);
-                }
-              });
     }
   }
 

@@ -182,7 +182,7 @@ final class PartitionServer {
           return; // retried after a topology change (the host learned) or a short wait
         }
         if (part.kind().adds() && builtOn.host(part.host()).isEmpty()) {
-          cluster.refuseWhole(partition, path, part, hostUnknown(part));
+          cluster.requests.refuseWhole(partition, path, part, hostUnknown(part));
           cluster.refused.incrementAndGet();
           continue;
         }
@@ -230,7 +230,7 @@ final class PartitionServer {
    * True while an addition's host is unknown to this process and {@link
    * ClusterControlPlane#HOST_GRACE} has not passed: the part stays at the head (order within the
    * partition is kept). After the grace the whole request is refused ({@link
-   * ClusterControlPlane#refuseWhole}).
+   * RequestTracker#refuseWhole}).
    */
   private boolean awaitingHost(ControlRequest part) throws InterruptedException {
     if (!part.kind().adds() || builtOn.host(part.host()).isPresent()) {
