@@ -137,11 +137,16 @@ final class ClusterPleromaEngine implements QueuedEngine {
   }
 
   @Override
-  public Optional<List<PubSubRequest>> everyProcessRequests() {
+  public boolean shared() {
+    return true;
+  }
+
+  @Override
+  public List<PubSubRequest> everyProcessRequests() {
     try {
       List<PubSubRequest> out = new ArrayList<>();
       plane.standingAdditions().forEach(l -> out.add(request(l.request(), l.labels())));
-      return Optional.of(out);
+      return out;
     } catch (Exception e) {
       throw unavailable(e);
     }

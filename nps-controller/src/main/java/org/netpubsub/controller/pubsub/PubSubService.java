@@ -245,13 +245,12 @@ public final class PubSubService implements FlowContributor {
    * here still being configured is there too); otherwise this process's.
    */
   private java.util.Collection<PubSubRequest> standing() {
-    if (engine instanceof QueuedEngine queued) {
-      Optional<List<PubSubRequest>> all = queued.everyProcessRequests();
-      if (all.isPresent()) {
-        return all.get();
-      }
-    }
-    return live.values();
+    return shared() ? ((QueuedEngine) engine).everyProcessRequests() : live.values();
+  }
+
+  /** True when other processes share the requests (a cluster). */
+  private boolean shared() {
+    return engine instanceof QueuedEngine queued && queued.shared();
   }
 
   // ---- FlowContributor: on the loop ----
@@ -320,7 +319,9 @@ public final class PubSubService implements FlowContributor {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    if (key.isEmpty()) {
+    if (key.isEmpty() || shared()) {
+      // in a cluster the repeat is found in ZooKeeper, at whichever process it comes to, and a
+      // request withdrawn at another process is not answered from this one's memory
       return start(r, start);
     }
     CompletableFuture<RequestOutcome> done = new CompletableFuture<>();
@@ -370,8 +371,9 @@ public final class PubSubService implements FlowContributor {
     if (engine instanceof QueuedEngine queued) {
       try {
         CompletableFuture<RequestOutcome> done = queued.submit(r, false, start);
-        live.put(r.id(), r);
-        livePerHost.merge(r.host(), 1, Integer::sum);
+        if (live.put(r.id(), r) == null) { // a keyed repeat joined the request already here
+          livePerHost.merge(r.host(), 1, Integer::sum);
+        }
         return done.whenComplete(
             (o, err) -> {
               // refused after it was queued (in a cluster, its host unknown at a partition's

@@ -49,12 +49,17 @@ interface QueuedEngine extends RoutingEngine, AutoCloseable {
     return Optional.empty();
   }
 
+  /** True when other processes share the requests (a cluster of controller processes). */
+  default boolean shared() {
+    return false;
+  }
+
   /**
-   * Every standing request of the engine, if other processes share it (a cluster): the listings and
-   * the withdrawal by filter then see them all. Empty: this process's own are all there are.
+   * Every standing request of every process sharing the engine ({@link #shared}): the listings and
+   * the withdrawal by filter see them all.
    */
-  default Optional<List<PubSubRequest>> everyProcessRequests() {
-    return Optional.empty();
+  default List<PubSubRequest> everyProcessRequests() {
+    throw new UnsupportedOperationException("not shared with other processes");
   }
 
   /** The request as the control plane's addition. */

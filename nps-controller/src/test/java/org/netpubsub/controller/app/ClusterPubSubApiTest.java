@@ -86,6 +86,9 @@ class ClusterPubSubApiTest {
     assertThat(Rest.json(b.send("GET", "/v1/subscriptions", null)).get("subscriptions")).hasSize(1);
     assertThat(b.send("DELETE", "/v1/subscriptions/s:k1", null).statusCode()).isEqualTo(200);
     assertThat(Rest.json(a.send("GET", "/v1/subscriptions", null)).get("subscriptions")).isEmpty();
+    // withdrawn (at b), the key is free again: at a, which first accepted it, it adds anew
+    assertThat(a.send("POST", "/v1/subscriptions", body, key).statusCode()).isEqualTo(201);
+    assertThat(Rest.json(b.send("GET", "/v1/subscriptions", null)).get("subscriptions")).hasSize(1);
   }
 
   private Rest process(String connect, String member) throws Exception {
