@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -46,7 +48,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
   private final Map<Ipv6Address, Host> waiting = new ConcurrentHashMap<>(); // for their switch
   private final Set<Awaited> awaited = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> applied = new ConcurrentHashMap<>(); // group node → last zxid
-  private final CuratorCache hosts;
+  private final CuratorCache hostCache;
   private final CuratorCache groupCache;
 
   private ClusterRegistry(
@@ -56,7 +58,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
     this.groupsPath = root + "/groups";
     this.controller = controller;
     this.groups = groups;
-    this.hosts = CuratorCache.build(zk, hostsPath);
+    this.hostCache = CuratorCache.build(zk, hostsPath);
     this.groupCache = CuratorCache.build(zk, groupsPath);
   }
 
@@ -76,9 +78,9 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
       }
     }
     controller.addContributor(r).join();
-    r.hosts.listenable().addListener(r.listener(r.hostsPath, r::hostChanged, d -> {}));
+    r.hostCache.listenable().addListener(r.listener(r.hostsPath, r::hostChanged, d -> {}));
     r.groupCache.listenable().addListener(r.listener(r.groupsPath, r::groupChanged, r::groupGone));
-    r.hosts.start();
+    r.hostCache.start();
     r.groupCache.start();
     return r;
   }
@@ -148,17 +150,18 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
 
   @Override
   public void close() {
-    hosts.close();
+    hostCache.close();
     groupCache.close();
   }
 
   // ---- applying the cluster's changes here ----
 
+  /**
+   * Hands {@code parent}'s children (not the parent itself) to {@code changed} and {@code gone}.
+   */
   private CuratorCacheListener listener(
-      String parent,
-      java.util.function.Consumer<ChildData> changed,
-      java.util.function.Consumer<ChildData> gone) {
-    java.util.function.Predicate<ChildData> child =
+      String parent, Consumer<ChildData> changed, Consumer<ChildData> gone) {
+    Predicate<ChildData> child =
         d ->
             d.getPath().startsWith(parent + "/")
                 && d.getPath().indexOf('/', parent.length() + 1) < 0;
