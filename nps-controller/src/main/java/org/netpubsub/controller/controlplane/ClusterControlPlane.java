@@ -314,6 +314,31 @@ public final class ClusterControlPlane implements AutoCloseable {
     }
   }
 
+  /**
+   * Completes when the addition with this id no longer stands: withdrawn (at any process) or
+   * refused. One ZooKeeper watch while it stands.
+   */
+  public CompletableFuture<Void> gone(String id) throws Exception {
+    checkId(id, "request id");
+    CompletableFuture<Void> gone = new CompletableFuture<>();
+    watchGone(id, gone);
+    return gone;
+  }
+
+  private void watchGone(String id, CompletableFuture<Void> gone) throws Exception {
+    Watcher w =
+        event -> {
+          try {
+            watchGone(id, gone); // deleted, or a connection event: look again
+          } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "watching " + id, e);
+          }
+        };
+    if (running && zk.checkExists().usingWatcher(w).forPath(layout.request(id)) == null) {
+      gone.complete(null);
+    }
+  }
+
   /** A standing addition and the labels its submitter stored with it. */
   public record Labelled(ControlRequest request, Map<String, String> labels) {}
 

@@ -137,6 +137,15 @@ final class ClusterPleromaEngine implements QueuedEngine {
   }
 
   @Override
+  public CompletableFuture<Void> goneElsewhere(String id) {
+    try {
+      return plane.gone(id);
+    } catch (Exception e) {
+      return new CompletableFuture<>(); // the listings still read ZooKeeper; only the count lags
+    }
+  }
+
+  @Override
   public boolean shared() {
     return true;
   }

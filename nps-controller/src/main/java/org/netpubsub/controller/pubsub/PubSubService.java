@@ -378,8 +378,11 @@ public final class PubSubService implements FlowContributor {
             (o, err) -> {
               // refused after it was queued (in a cluster, its host unknown at a partition's
               // owner): it does not stand
-              if (refusal(err) && live.remove(r.id(), r)) {
-                livePerHost.merge(r.host(), -1, Integer::sum);
+              if (refusal(err)) {
+                forget(r);
+              } else if (err == null) {
+                // withdrawn at another process of a cluster: out of this one's count too
+                queued.goneElsewhere(r.id()).thenRun(() -> forget(r));
               }
             });
       } catch (RuntimeException e) {
@@ -388,6 +391,13 @@ public final class PubSubService implements FlowContributor {
     }
     // configure and send in one loop task: the flow-mods leave in request order
     return controller.callOnLoop(() -> carryOut(r, configure(r), start)).thenCompose(f -> f);
+  }
+
+  /** The request stands no more (refused, or withdrawn elsewhere); nothing if already gone. */
+  private void forget(PubSubRequest r) {
+    if (live.remove(r.id(), r)) {
+      livePerHost.merge(r.host(), -1, Integer::sum);
+    }
   }
 
   private static boolean refusal(Throwable err) {

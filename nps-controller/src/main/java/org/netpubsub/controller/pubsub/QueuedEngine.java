@@ -49,6 +49,14 @@ interface QueuedEngine extends RoutingEngine, AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * Completes when a standing addition accepted here stops standing other than through this process
+   * (withdrawn at another process of a cluster); never, without other processes.
+   */
+  default CompletableFuture<Void> goneElsewhere(String id) {
+    return new CompletableFuture<>();
+  }
+
   /** True when other processes share the requests (a cluster of controller processes). */
   default boolean shared() {
     return false;

@@ -23,6 +23,7 @@ import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
+import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.controlplane.Partitions;
 
 /**
@@ -32,6 +33,9 @@ import org.netpubsub.network.controlplane.Partitions;
  * process's requests.
  */
 class ClusterPubSubApiTest {
+  /** Two live requests per host at each process. */
+  private static final PubSubLimits LIMITS = new PubSubLimits(8 * 1024, 200, 400, 2, 64);
+
   private final List<AutoCloseable> open = new ArrayList<>();
   private Rest a;
   private Rest b;
@@ -91,13 +95,42 @@ class ClusterPubSubApiTest {
     assertThat(Rest.json(b.send("GET", "/v1/subscriptions", null)).get("subscriptions")).hasSize(1);
   }
 
+  @Test
+  void aRequestWithdrawnAtTheOtherProcessLeavesTheAcceptingProcessCount() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (String filter : List.of("price < 10", "price > 20")) {
+      HttpResponse<String> r = a.send("POST", "/v1/subscriptions", sub(filter), Map.of());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+      ids.add(Rest.json(r).get("id").asText());
+    }
+    HttpResponse<String> full = a.send("POST", "/v1/subscriptions", sub("price > 30"), Map.of());
+    assertThat(full.statusCode()).as(full.body()).isEqualTo(429);
+    assertThat(b.send("DELETE", "/v1/subscriptions/" + ids.get(0), null).statusCode())
+        .isEqualTo(200);
+    Wait.until(
+        "a counts the withdrawal",
+        Duration.ofSeconds(10),
+        () -> {
+          try {
+            return a.send("POST", "/v1/subscriptions", sub("price > 30"), Map.of()).statusCode()
+                == 201;
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  private static String sub(String filter) {
+    return "{\"host\":\"fd6e:7073:1::4\",\"filter\":\"" + filter + "\",\"port\":40004}";
+  }
+
   private Rest process(String connect, String member) throws Exception {
     OneSwitchNetwork net = track(OneSwitchNetwork.startController());
     PubSubService service =
         PubSubService.attachCluster(
             net.controller(),
             new SpatialIndex(PubSubApiTest.QUOTES, 12),
-            PubSubLimits.DEFAULTS,
+            LIMITS,
             new ClusterSettings(
                 client(connect), "/nps", member, Partitions.uniform(4), Duration.ofSeconds(5)));
     track(service::close);
