@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.SpatialIndex;
@@ -146,7 +147,10 @@ final class PubSubOptions {
   String clusterSessionTimeout;
 
   private CuratorFramework zk;
+  private String memberId;
   private ClusterRegistry registry;
+  // set while this process writes the cluster's multicast state (ClusterRegistry)
+  private final AtomicBoolean multicastWriter = new AtomicBoolean();
 
   /**
    * In a cluster (after {@link #attach}): hosts registered and groups put at any process,
@@ -157,7 +161,8 @@ final class PubSubOptions {
       return Optional.empty();
     }
     try {
-      registry = ClusterRegistry.start(zk, clusterRoot, controller, groups);
+      registry =
+          ClusterRegistry.start(zk, clusterRoot, memberId, controller, groups, multicastWriter);
     } catch (Exception e) {
       throw new IllegalStateException("reading the cluster's hosts and groups failed: " + e, e);
     }
@@ -166,7 +171,9 @@ final class PubSubOptions {
 
   /** What reconciling a switch manages: in a cluster, everything but the content flows. */
   ReconcileScope reconcileScope() {
-    return cluster == null ? ReconcileScope.EVERYTHING : PubSubService.CLUSTER_RECONCILE_SCOPE;
+    return cluster == null
+        ? ReconcileScope.EVERYTHING
+        : PubSubService.clusterReconcileScope(multicastWriter::get);
   }
 
   /** Checks the cluster options before anything starts. */
@@ -248,6 +255,7 @@ final class PubSubOptions {
     Duration session =
         ClientOptions.parseDuration(clusterSessionTimeout, "--cluster-session-timeout");
     String id = member != null ? member : defaultMember();
+    memberId = id;
     try {
       zk = Zk.connected(cluster, session, Duration.ofSeconds(10));
       return PubSubService.attachCluster(

@@ -1,20 +1,34 @@
 package org.netpubsub.controller.app;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.netpubsub.controller.multicast.MulticastGroups;
+import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
@@ -24,64 +38,126 @@ import org.netpubsub.network.topology.Topology;
 /**
  * Replicates what an operator or the edge coordinator tells one controller process of a cluster —
  * hosts registered by hand ({@code POST /v1/hosts}) and multicast groups ({@code /v1/groups}) — to
- * every process, through ZooKeeper: {@code ROOT/hosts/ADDRESS} and {@code ROOT/groups/NAME},
- * persistent znodes written by the process that accepted the request once it validated it, watched
- * by every process with a {@link CuratorCache} and applied to its own controller and groups. A
- * process that joins later loads them all. A host is registered at the accepting process first (so
- * its answer says whether the switch and port fit); hosts are plain state, so every process ends
- * with the last write. A group change is applied at every process, the accepting one included, in
- * ZooKeeper's order, and answered once applied there: the trees' segments and entry SIDs depend on
- * the order of changes, and this way processes that heard the same changes number them alike.
+ * every process, through ZooKeeper (under the control plane's root):
  *
- * <p>A host whose switch (or edge port) this process does not know yet is kept and registered at
- * the first topology change that makes it possible. Hosts learned from neighbour discovery stay
- * local: every process learns them itself.
+ * <pre>
+ * ROOT/hosts/ADDRESS        a host registered by hand, registered by every process
+ * ROOT/groups/NAME          a group as put (NAME URL-encoded)
+ * ROOT/groups-writer        LeaderLatch: the one process that writes the multicast state
+ * ROOT/groups-epoch         how many times the writer changed (each numbers entry SIDs anew)
+ * ROOT/placements           the writer's summary (segments, avoided links) ...
+ * ROOT/placements/NAME      ... and each group as it placed it, with the change it reflects
+ * </pre>
+ *
+ * <p>Hosts: the accepting process registers the host first (so its answer says whether the switch
+ * and port fit), then writes it; every process follows {@code hosts/} with a {@link CuratorCache}
+ * and registers what appears or changes (hosts are plain state: all end with the last write). A
+ * host whose switch or edge port a process does not know yet waits for a topology change that
+ * allows it. Hosts learned from neighbour discovery stay local: every process learns them itself.
+ *
+ * <p>Groups: segment indices and entry SIDs are numbered in the order of changes, so processes with
+ * different histories (one that joined later) would number them differently and their reconciles
+ * would fight. So one process, the writer, holds the groups and writes them on the switches; the
+ * others want none and their reconciles leave multicast flows and groups alone ({@code
+ * writesMulticast}, read by the reconcile scope). Any process takes a group change: it writes the
+ * spec to ZooKeeper and answers with the placement the writer publishes for that change. A new
+ * writer (the old one died or left) replays every group in the order they were put, numbering entry
+ * SIDs from a range of its own (the epoch's), so an address a source may still use from before
+ * never reaches another group's tree; sources read their placement again.
  */
 public final class ClusterRegistry implements FlowContributor, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ClusterRegistry.class.getName());
 
+  /** Entry SID numbers per writer epoch: 1024 epochs fit the 2^30 numbers, then they wrap. */
+  private static final int EPOCH_SPAN = 1 << 20;
+
   private final CuratorFramework zk;
   private final String hostsPath;
   private final String groupsPath;
+  private final String placementsPath;
+  private final String epochPath;
   private final NetworkController controller;
   private final MulticastGroups groups;
+  private final AtomicBoolean writesMulticast;
   private final Map<Ipv6Address, Host> waiting = new ConcurrentHashMap<>(); // for their switch
-  private final Set<Awaited> awaited = ConcurrentHashMap.newKeySet();
-  private final Map<String, Long> applied = new ConcurrentHashMap<>(); // group node → last zxid
   private final CuratorCache hostCache;
   private final CuratorCache groupCache;
+  private final LeaderLatch writer;
+  // group changes and leadership, one at a time and in order
+  private final ExecutorService groupThread =
+      Executors.newSingleThreadExecutor(
+          Thread.ofPlatform().daemon().name("cluster-groups").factory());
+  private volatile boolean writing; // groupThread writes it
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private ClusterRegistry(
-      CuratorFramework zk, String root, NetworkController controller, MulticastGroups groups) {
+      CuratorFramework zk,
+      String root,
+      String member,
+      NetworkController controller,
+      MulticastGroups groups,
+      AtomicBoolean writesMulticast) {
     this.zk = zk;
     this.hostsPath = root + "/hosts";
     this.groupsPath = root + "/groups";
+    this.placementsPath = root + "/placements";
+    this.epochPath = root + "/groups-epoch";
     this.controller = controller;
     this.groups = groups;
+    this.writesMulticast = writesMulticast;
     this.hostCache = CuratorCache.build(zk, hostsPath);
     this.groupCache = CuratorCache.build(zk, groupsPath);
+    this.writer = new LeaderLatch(zk, root + "/groups-writer", member);
   }
 
   /**
-   * Joins the cluster's registry under {@code root} (the control plane's root): loads every host
-   * and group recorded there and follows their changes.
+   * Joins the cluster's registry under {@code root} (the control plane's root) as {@code member}:
+   * loads every host recorded there and follows the changes; this process writes the multicast
+   * state while it holds the writer latch ({@code writesMulticast} says so to the reconciles).
    */
   public static ClusterRegistry start(
-      CuratorFramework zk, String root, NetworkController controller, MulticastGroups groups)
+      CuratorFramework zk,
+      String root,
+      String member,
+      NetworkController controller,
+      MulticastGroups groups,
+      AtomicBoolean writesMulticast)
       throws Exception {
-    ClusterRegistry r = new ClusterRegistry(zk, root, controller, groups);
-    for (String path : List.of(r.hostsPath, r.groupsPath)) {
+    ClusterRegistry r = new ClusterRegistry(zk, root, member, controller, groups, writesMulticast);
+    for (String path : List.of(r.hostsPath, r.groupsPath, r.placementsPath)) {
       try {
         zk.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(path);
       } catch (KeeperException.NodeExistsException e) {
         // there already
       }
     }
+    writesMulticast.set(false);
+    groups.stopWriting().join(); // until elected
     controller.addContributor(r).join();
     r.hostCache.listenable().addListener(r.listener(r.hostsPath, r::hostChanged, d -> {}));
-    r.groupCache.listenable().addListener(r.listener(r.groupsPath, r::groupChanged, r::groupGone));
+    r.groupCache
+        .listenable()
+        .addListener(
+            r.listener(
+                r.groupsPath,
+                d -> r.groupThread.execute(() -> r.groupChanged(d)),
+                d -> r.groupThread.execute(() -> r.groupGone(d))));
+    r.writer.addListener(
+        new LeaderLatchListener() {
+          @Override
+          public void isLeader() {
+            r.startWriting();
+          }
+
+          @Override
+          public void notLeader() {
+            r.stopWriting();
+          }
+        },
+        r.groupThread);
     r.hostCache.start();
     r.groupCache.start();
+    r.writer.start();
     return r;
   }
 
@@ -93,93 +169,89 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
   }
 
   /**
-   * Puts a group at every process, this one included: completes once this process applied it. Every
-   * process applies group changes in ZooKeeper's order, the accepting one too, so that they embed
-   * the same trees with the same segments and entry SIDs.
+   * Puts a group in the cluster: completes with its placement ({@code PUT /v1/groups/NAME}'s
+   * answer) once the writer applied this change and every switch took it.
    */
-  public CompletableFuture<Void> putGroup(GroupSpec spec) throws Exception {
+  public CompletableFuture<JsonNode> putGroup(GroupSpec spec) throws Exception {
     String node = RegistryCodec.groupNode(spec.name());
     Stat stat = new Stat();
     zk.create()
         .orSetData()
         .storingStatIn(stat)
         .forPath(groupsPath + "/" + node, RegistryCodec.group(spec));
-    return appliedAt(node, stat.getMzxid());
+    long zxid = stat.getMzxid();
+    CompletableFuture<JsonNode> placed = new CompletableFuture<>();
+    awaitPlacement(
+        node,
+        data -> data != null && data.path("zxid").asLong() >= zxid,
+        data -> placed.complete(data.get("placement")),
+        placed);
+    return placed;
   }
 
   /**
-   * Removes a group from every process: completes with true once this process removed it, with
-   * false if the cluster did not record it.
+   * Removes a group from the cluster: completes with true once the writer removed it, with false if
+   * the cluster did not record it.
    */
   public CompletableFuture<Boolean> removeGroup(String name) throws Exception {
     String node = RegistryCodec.groupNode(name);
-    CompletableFuture<Void> removed = appliedAt(node, Long.MAX_VALUE); // only a delete settles it
     try {
       zk.delete().forPath(groupsPath + "/" + node);
-      return removed.thenApply(v -> true);
     } catch (KeeperException.NoNodeException e) {
-      awaited.removeIf(a -> a.done() == removed);
       return CompletableFuture.completedFuture(false);
     }
+    CompletableFuture<Boolean> removed = new CompletableFuture<>();
+    awaitPlacement(node, data -> data == null, data -> removed.complete(true), removed);
+    return removed;
   }
 
-  /** A change of this process's to one group node, waiting to be applied here. */
-  private record Awaited(String node, long zxid, CompletableFuture<Void> done) {}
+  /** A group as the writer placed it ({@code GET /v1/groups/NAME}); empty if there is none. */
+  public Optional<JsonNode> placement(String name) throws Exception {
+    return Optional.ofNullable(read(placementsPath + "/" + RegistryCodec.groupNode(name)))
+        .map(d -> d.get("placement"));
+  }
 
-  private CompletableFuture<Void> appliedAt(String node, long zxid) {
-    Awaited a = new Awaited(node, zxid, new CompletableFuture<>());
-    awaited.add(a);
-    Long done = applied.get(node);
-    if (done != null && done >= zxid) {
-      settle(node, done);
+  /** Every group as the writer placed it, with its summary ({@code GET /v1/groups}). */
+  public JsonNode placements() throws Exception {
+    JsonNode summary = read(placementsPath);
+    ObjectNode out = ApiReply.JSON.createObjectNode();
+    out.put("segments", summary == null ? 0 : summary.path("segments").asInt());
+    ArrayNode all = out.putArray("groups");
+    List<String> nodes = new ArrayList<>(zk.getChildren().forPath(placementsPath));
+    nodes.sort(Comparator.comparing(RegistryCodec::groupName));
+    for (String node : nodes) {
+      JsonNode d = read(placementsPath + "/" + node);
+      if (d != null) {
+        all.add(d.get("placement"));
+      }
     }
-    return a.done();
+    out.set(
+        "avoided_links",
+        summary == null ? ApiReply.JSON.createArrayNode() : summary.path("avoided_links"));
+    return out;
   }
 
-  /** The group node's change at {@code zxid} is applied here (a delete settles every waiter). */
-  private void settle(String node, long zxid) {
-    awaited.removeIf(
-        a -> {
-          boolean settled = a.node().equals(node) && a.zxid() <= zxid;
-          if (settled) {
-            a.done().complete(null);
-          }
-          return settled;
-        });
+  /** True while this process writes the cluster's multicast state. */
+  public boolean writesMulticast() {
+    return writing;
   }
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      writer.close(); // another process takes the multicast state over at once
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.DEBUG, "leaving the writer latch", e);
+    }
     hostCache.close();
     groupCache.close();
+    groupThread.shutdown();
   }
 
-  // ---- applying the cluster's changes here ----
-
-  /**
-   * Hands {@code parent}'s children (not the parent itself) to {@code changed} and {@code gone}.
-   */
-  private CuratorCacheListener listener(
-      String parent, Consumer<ChildData> changed, Consumer<ChildData> gone) {
-    Predicate<ChildData> child =
-        d ->
-            d.getPath().startsWith(parent + "/")
-                && d.getPath().indexOf('/', parent.length() + 1) < 0;
-    return CuratorCacheListener.builder()
-        .forCreatesAndChanges(
-            (before, now) -> {
-              if (child.test(now)) {
-                changed.accept(now);
-              }
-            })
-        .forDeletes(
-            d -> {
-              if (child.test(d)) {
-                gone.accept(d);
-              }
-            })
-        .build();
-  }
+  // ---- hosts ----
 
   private void hostChanged(ChildData d) {
     Host h;
@@ -207,46 +279,199 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
             });
   }
 
-  private void groupChanged(ChildData d) {
-    GroupSpec spec;
+  // ---- groups: on groupThread ----
+
+  /**
+   * Elected: every group in the order it was put, numbered from this epoch's entry SIDs, onto the
+   * switches; then the placements for every process to answer with.
+   */
+  private void startWriting() {
     try {
-      spec = RegistryCodec.group(d.getData());
-    } catch (IllegalArgumentException e) {
-      LOG.log(System.Logger.Level.ERROR, "ignored " + d.getPath() + ": " + e.getMessage());
-      return;
+      int epoch = nextEpoch();
+      List<ChildData> recorded = recordedGroups();
+      List<GroupSpec> specs = new ArrayList<>();
+      for (ChildData d : recorded) {
+        specs.add(RegistryCodec.group(d.getData()));
+      }
+      writesMulticast.set(true); // the reconciles manage multicast from now on
+      groups.startWriting(specs, (epoch % 1024) * EPOCH_SPAN).join();
+      writing = true;
+      List<String> current = new ArrayList<>();
+      for (ChildData d : recorded) {
+        String node = d.getPath().substring(groupsPath.length() + 1);
+        current.add(node);
+        publish(node, RegistryCodec.groupName(node), d.getStat().getMzxid());
+      }
+      for (String node : zk.getChildren().forPath(placementsPath)) {
+        if (!current.contains(node)) {
+          zk.delete().quietly().forPath(placementsPath + "/" + node); // removed meanwhile
+        }
+      }
+      publishSummary();
+      LOG.log(System.Logger.Level.INFO, "writing the multicast state, epoch " + epoch);
+    } catch (Exception e) {
+      LOG.log(System.Logger.Level.ERROR, "taking the multicast state over failed", e);
+    }
+  }
+
+  private void stopWriting() {
+    writing = false;
+    writesMulticast.set(false);
+    groups.stopWriting().join();
+  }
+
+  private int nextEpoch() throws Exception {
+    while (true) {
+      Stat stat = new Stat();
+      try {
+        byte[] data = zk.getData().storingStatIn(stat).forPath(epochPath);
+        int next = Integer.parseInt(new String(data, StandardCharsets.UTF_8)) + 1;
+        zk.setData()
+            .withVersion(stat.getVersion())
+            .forPath(epochPath, Integer.toString(next).getBytes(StandardCharsets.UTF_8));
+        return next;
+      } catch (KeeperException.NoNodeException e) {
+        try {
+          zk.create().forPath(epochPath, "0".getBytes(StandardCharsets.UTF_8));
+          return 0;
+        } catch (KeeperException.NodeExistsException raced) {
+          // look again
+        }
+      } catch (KeeperException.BadVersionException e) {
+        // look again
+      }
+    }
+  }
+
+  /** The recorded groups, in the order they were first put. */
+  private List<ChildData> recordedGroups() throws Exception {
+    List<ChildData> out = new ArrayList<>();
+    for (String node : zk.getChildren().forPath(groupsPath)) {
+      Stat stat = new Stat();
+      try {
+        byte[] data = zk.getData().storingStatIn(stat).forPath(groupsPath + "/" + node);
+        out.add(new ChildData(groupsPath + "/" + node, stat, data));
+      } catch (KeeperException.NoNodeException e) {
+        // removed meanwhile
+      }
+    }
+    out.sort(Comparator.comparingLong(d -> d.getStat().getCzxid()));
+    return out;
+  }
+
+  private void groupChanged(ChildData d) {
+    if (!writing) {
+      return; // the writer applies it; a new writer replays it
     }
     String node = d.getPath().substring(groupsPath.length() + 1);
-    long zxid = d.getStat().getMzxid();
-    groups
-        .placement(spec.name())
-        .thenCompose(
-            p ->
-                p.isPresent() && p.get().spec().equals(spec)
-                    ? CompletableFuture.completedFuture(null)
-                    : groups.put(spec)) // the same spec again is not embedded anew
-        .whenComplete(
-            (ok, err) -> {
-              if (err != null) {
-                LOG.log(System.Logger.Level.WARNING, "putting group " + spec.name(), err);
-              }
-              applied.merge(node, zxid, Math::max);
-              settle(node, zxid);
-            });
+    try {
+      GroupSpec spec = RegistryCodec.group(d.getData());
+      Optional<GroupForwarding.Placement> now = groups.placement(spec.name()).join();
+      if (now.isEmpty() || !now.get().spec().equals(spec)) {
+        groups.put(spec).join(); // the same spec again (a replayed change) is not embedded anew
+      }
+      publish(node, spec.name(), d.getStat().getMzxid());
+      publishSummary();
+    } catch (Exception e) {
+      LOG.log(System.Logger.Level.WARNING, "putting group " + d.getPath(), e);
+    }
   }
 
   private void groupGone(ChildData d) {
+    if (!writing) {
+      return;
+    }
     String node = d.getPath().substring(groupsPath.length() + 1);
-    String name = RegistryCodec.groupName(node);
-    groups
-        .remove(name)
-        .whenComplete(
-            (ok, err) -> {
-              if (err != null) {
-                LOG.log(System.Logger.Level.WARNING, "removing group " + name, err);
+    try {
+      groups.remove(RegistryCodec.groupName(node)).join();
+      zk.delete().quietly().forPath(placementsPath + "/" + node);
+      publishSummary();
+    } catch (Exception e) {
+      LOG.log(System.Logger.Level.WARNING, "removing group " + d.getPath(), e);
+    }
+  }
+
+  /** The group's placement as this writer made it, reflecting the change at {@code zxid}. */
+  private void publish(String node, String name, long zxid) throws Exception {
+    var placed = groups.placement(name).join();
+    if (placed.isEmpty()) {
+      return;
+    }
+    ObjectNode d = ApiReply.JSON.createObjectNode().put("zxid", zxid);
+    d.set("placement", GroupRoutes.placement(placed.get()));
+    zk.create().orSetData().forPath(placementsPath + "/" + node, bytes(d));
+  }
+
+  private void publishSummary() throws Exception {
+    ObjectNode s = GroupRoutes.snapshot(groups.snapshot().join());
+    s.remove("groups");
+    zk.setData().forPath(placementsPath, bytes(s));
+  }
+
+  /**
+   * Calls {@code then} with the placement node's data (null: absent) once {@code until} holds;
+   * fails {@code waiting} on a ZooKeeper error.
+   */
+  private void awaitPlacement(
+      String node,
+      Predicate<JsonNode> until,
+      Consumer<JsonNode> then,
+      CompletableFuture<?> waiting) {
+    String path = placementsPath + "/" + node;
+    Watcher w = event -> awaitPlacement(node, until, then, waiting);
+    try {
+      JsonNode data;
+      if (zk.checkExists().usingWatcher(w).forPath(path) == null) {
+        data = null;
+      } else {
+        data = read(path);
+      }
+      if (!waiting.isDone() && until.test(data)) {
+        then.accept(data);
+      }
+    } catch (Exception e) {
+      waiting.completeExceptionally(e);
+    }
+  }
+
+  private JsonNode read(String path) throws Exception {
+    try {
+      byte[] data = zk.getData().forPath(path);
+      return data == null || data.length == 0 ? null : ApiReply.JSON.readTree(data);
+    } catch (KeeperException.NoNodeException e) {
+      return null;
+    }
+  }
+
+  private static byte[] bytes(JsonNode n) {
+    return n.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  // ---- applying the cluster's changes here ----
+
+  /**
+   * Hands {@code parent}'s children (not the parent itself) to {@code changed} and {@code gone}.
+   */
+  private CuratorCacheListener listener(
+      String parent, Consumer<ChildData> changed, Consumer<ChildData> gone) {
+    Predicate<ChildData> child =
+        d ->
+            d.getPath().startsWith(parent + "/")
+                && d.getPath().indexOf('/', parent.length() + 1) < 0;
+    return CuratorCacheListener.builder()
+        .forCreatesAndChanges(
+            (before, now) -> {
+              if (child.test(now)) {
+                changed.accept(now);
               }
-              applied.remove(node);
-              settle(node, Long.MAX_VALUE);
-            });
+            })
+        .forDeletes(
+            d -> {
+              if (child.test(d)) {
+                gone.accept(d);
+              }
+            })
+        .build();
   }
 
   // ---- FlowContributor: on the loop ----

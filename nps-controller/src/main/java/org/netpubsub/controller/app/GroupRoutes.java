@@ -45,29 +45,26 @@ final class GroupRoutes {
     }
     String name = path.substring(PREFIX.length() + 1);
     return switch (method) {
-      case "GET" ->
-          await(groups.placement(name))
-              .map(p -> new ApiReply(200, placement(p)))
-              .orElseGet(() -> ApiReply.error(404, "no group " + name));
+      case "GET" -> get(name);
       case "PUT" -> put(spec(name, ex));
       case "DELETE" -> delete(name);
       default -> ApiReply.notAllowed();
     };
   }
 
-  /** In a cluster the change goes through ZooKeeper and is answered once applied here. */
+  /**
+   * In a cluster the change goes through ZooKeeper and is answered with the placement the multicast
+   * writer published for it.
+   */
   private ApiReply put(GroupSpec spec) {
     if (registry.isEmpty()) {
       return new ApiReply(200, placement(await(groups.put(spec))));
     }
     try {
-      await(registry.get().putGroup(spec));
+      return new ApiReply(200, await(registry.get().putGroup(spec)));
     } catch (Exception e) {
       return unavailable(e);
     }
-    return await(groups.placement(spec.name()))
-        .map(p -> new ApiReply(200, placement(p)))
-        .orElseGet(() -> ApiReply.error(409, "group " + spec.name() + " was removed meanwhile"));
   }
 
   private ApiReply delete(String name) {
@@ -83,6 +80,23 @@ final class GroupRoutes {
         : ApiReply.error(404, "no group " + name);
   }
 
+  private ApiReply get(String name) {
+    if (registry.isEmpty()) {
+      return await(groups.placement(name))
+          .map(p -> new ApiReply(200, placement(p)))
+          .orElseGet(() -> ApiReply.error(404, "no group " + name));
+    }
+    try {
+      return registry
+          .get()
+          .placement(name)
+          .map(p -> new ApiReply(200, p))
+          .orElseGet(() -> ApiReply.error(404, "no group " + name));
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+  }
+
   /** 503: the cluster's ZooKeeper did not take the change; sending it again is safe. */
   private static ApiReply unavailable(Exception e) {
     if (e instanceof RuntimeException r) {
@@ -95,7 +109,18 @@ final class GroupRoutes {
   }
 
   private ApiReply list() {
-    MulticastGroups.Snapshot s = await(groups.snapshot());
+    if (registry.isEmpty()) {
+      return new ApiReply(200, snapshot(await(groups.snapshot())));
+    }
+    try {
+      return new ApiReply(200, registry.get().placements());
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+  }
+
+  /** {@code GET /v1/groups}: every group, the segments installed, the links avoided. */
+  static ObjectNode snapshot(MulticastGroups.Snapshot s) {
     ObjectNode root = ApiReply.JSON.createObjectNode().put("segments", s.segments());
     ArrayNode all = root.putArray("groups");
     s.groups().forEach(p -> all.add(placement(p)));
@@ -111,7 +136,7 @@ final class GroupRoutes {
                   .put("dpid", ControllerApi.dpid(l.b().dpid()))
                   .put("port", l.b().port());
             });
-    return new ApiReply(200, root);
+    return root;
   }
 
   private static GroupSpec spec(String name, HttpExchange ex) throws IOException {
@@ -144,7 +169,8 @@ final class GroupRoutes {
     return out;
   }
 
-  private static ObjectNode placement(GroupForwarding.Placement p) {
+  /** One group as embedded now: where each source sends, the hosts not known yet. */
+  static ObjectNode placement(GroupForwarding.Placement p) {
     ObjectNode o = ApiReply.JSON.createObjectNode().put("name", p.spec().name());
     o.put("strategy", p.spec().strategy() == TreeStrategy.DIRECT ? "direct" : "rp");
     ArrayNode members = o.putArray("members");

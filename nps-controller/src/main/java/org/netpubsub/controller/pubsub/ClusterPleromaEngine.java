@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterControlPlane;
 import org.netpubsub.controller.controlplane.ClusterSettings;
@@ -15,6 +16,7 @@ import org.netpubsub.controller.controlplane.RequestDone;
 import org.netpubsub.controller.controlplane.RequestRefusal;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Topology;
@@ -24,15 +26,21 @@ import org.netpubsub.network.topology.Topology;
  * (docs/control-plane.md, "In the controller"). This process configures the partitions it owns; its
  * desired state holds their content flows only, and only its partition servers write them (batches
  * and scoped resyncs), so the switch-wide reconcile leaves content flows alone ({@link
- * #RECONCILE_SCOPE}). Requests submitted here may be configured by any process.
+ * #reconcileScope}). Requests submitted here may be configured by any process.
  */
 final class ClusterPleromaEngine implements QueuedEngine {
   /**
    * What the controller's switch-wide reconcile manages in a cluster: every flow but the content
-   * flows (those belong to the partitions' owners) and the groups.
+   * flows (those belong to the partitions' owners); the multicast flows and the groups only while
+   * this process writes the multicast state ({@code writesMulticast}: one process does).
    */
-  static final ReconcileScope RECONCILE_SCOPE =
-      new ReconcileScope(f -> f.cookie() != ContentFlows.COOKIE, true);
+  static ReconcileScope reconcileScope(BooleanSupplier writesMulticast) {
+    return new ReconcileScope(
+        f ->
+            f.cookie() != ContentFlows.COOKIE
+                && (f.cookie() != GroupForwarding.COOKIE || writesMulticast.getAsBoolean()),
+        writesMulticast);
+  }
 
   /** The labels a request's filter is stored under in ZooKeeper, for the other processes. */
   private static final String FILTER = "filter";

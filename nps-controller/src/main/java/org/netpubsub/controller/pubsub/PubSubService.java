@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 import org.netpubsub.content.index.SpatialIndex;
@@ -99,8 +100,8 @@ public final class PubSubService implements FlowContributor {
   /**
    * Starts the app with PLEROMA routing on a partitioned control plane shared by several controller
    * processes through ZooKeeper (docs/control-plane.md, "In the controller"). The controller must
-   * have been started with {@link #CLUSTER_RECONCILE_SCOPE}, so that reconciling a switch leaves
-   * the other processes' content flows alone.
+   * have been started with {@link #clusterReconcileScope}, so that reconciling a switch leaves the
+   * other processes' content flows alone.
    */
   public static PubSubService attachCluster(
       NetworkController controller,
@@ -111,8 +112,14 @@ public final class PubSubService implements FlowContributor {
     return attach(controller, index, limits, new ClusterPleromaEngine(controller, settings));
   }
 
-  /** What a controller process of a cluster reconciles: everything but the content flows. */
-  public static final ReconcileScope CLUSTER_RECONCILE_SCOPE = ClusterPleromaEngine.RECONCILE_SCOPE;
+  /**
+   * What a controller process of a cluster reconciles: everything but the content flows, and the
+   * multicast flows and the groups only while {@code writesMulticast} (the process that writes the
+   * multicast state, app.ClusterRegistry).
+   */
+  public static ReconcileScope clusterReconcileScope(BooleanSupplier writesMulticast) {
+    return ClusterPleromaEngine.reconcileScope(writesMulticast);
+  }
 
   static PubSubService attach(
       NetworkController controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
