@@ -7,11 +7,14 @@ EQUAL role). Each process discovers the topology and learns the hosts itself.
 - Subscriptions (`nps sub`) and advertisements (`nps pub`) go to different processes; deliveries
   equal direct evaluation, and every switch holds exactly the union of the flows the processes
   want (each wants the base flows and the content flows of its own partitions).
-- A host registered by hand at one process and a multicast group put at another reach every
-  process (through ZooKeeper): every process wants the same unicast and multicast flows, so the
-  switches hold the union of what they want, and nobody's reconcile removes them.
+- A host registered by hand at one process reaches every process (through ZooKeeper), and a
+  multicast group put at another is written by the one multicast writer and answered alike by
+  every process: the switches hold the union of what the processes want (the writer's
+  multicast flows among it), and nobody's reconcile removes them. The group then stays, so the
+  kill and the restart below check the union with it (a new writer, a process that joins
+  later).
 - A burst of REST subscriptions and cross-process withdrawals goes to all three while one process
-  is killed with SIGKILL: the survivors take its partitions over, every request completes (a
+  (the multicast writer) is killed with SIGKILL: the survivors take its partitions over, every request completes (a
   request the dead process did not answer is retried at a survivor with the same
   Idempotency-Key, the documented contract), and afterwards every switch holds the survivors'
   union and deliveries are exact again.
@@ -198,13 +201,15 @@ def test_a_host_and_a_group_put_at_one_process_reach_every_process(cluster):
     assert multicast, "the switches hold no multicast flow"
     for c in cs:  # and every process places the source alike
         assert c.call("GET", "/v1/groups/plant%2Fline-1")[1]["sources"] == placed["sources"]
-    # deleted at process 2, gone everywhere (a process that joins later would renumber it)
+    # deleted at process 2, gone everywhere
     code, body = cs[2].call("DELETE", "/v1/groups/plant%2Fline-1")
     assert code == 200, body
-    poll(lambda: all(c.call("GET", "/v1/groups/plant%2Fline-1")[0] == 404 for c in cs), 20,
-         "the group gone everywhere", interval=0.5)
+    assert all(c.call("GET", "/v1/groups/plant%2Fline-1")[0] == 404 for c in cs)
     poll(lambda: switches_hold_the_union(cs), 30, "switches hold the union without the group",
          interval=0.5)
+    # put again, it stays for the tests below
+    code, body = cs[0].call("PUT", "/v1/groups/plant%2Fline-1", group)
+    assert code == 200, body
 
 
 def request(cs: list[Controller], first: int, method: str, path: str,
@@ -265,7 +270,9 @@ def test_survivors_take_over_a_killed_process_mid_burst(cluster):
                 done[0] += 1
                 results.append((req, result))
 
-        victim = cs[2]
+        # the victim is the multicast writer: a survivor takes the group over as well
+        writer = cs[0].get("/v1/groups")["writer"]
+        victim = next(c for i, c in enumerate(cs) if f"c{i}" == writer)
         with ThreadPoolExecutor(6) as pool:
             futures = [pool.submit(run, q) for q in burst]
             poll(lambda: done[0] >= 6, 60, "the first requests of the burst")
@@ -281,10 +288,13 @@ def test_survivors_take_over_a_killed_process_mid_burst(cluster):
         retried = sum(1 for _, res in results if res[2] > 0)
         survivors = alive(cs)
         assert len(survivors) == MEMBERS - 1
+        poll(lambda: survivors[0].get("/v1/groups").get("writer") not in (None, writer), 30,
+             "a survivor writes the multicast state", interval=0.5)
         poll(lambda: switches_hold_the_union(survivors), 30,
              "switches hold the survivors' union after the takeover", interval=0.5)
         # deliveries: the nps sub subscribers (some through the dead process) are exact
-        events = publish_and_check(cluster, cluster["subs"], "after-kill", cluster["apis"][0])
+        events = publish_and_check(cluster, cluster["subs"], "after-kill",
+                                   cluster["apis"][cs.index(survivors[0])])
         # the burst's subscriptions get every matching event; the withdrawn ones get nothing
         first = 1
         for q, _ in results:
@@ -304,9 +314,10 @@ def test_survivors_take_over_a_killed_process_mid_burst(cluster):
 def test_a_restarted_process_takes_its_share_back_and_leaves_the_others_flows_alone(cluster):
     cs = cluster["controllers"]
     dead = next(i for i, c in enumerate(cs) if c.proc.poll() is not None)
+    live = alive(cs)[0]
     # content flows stand on the switches (an advertisement meets the subscriptions) when it
     # comes back: its switch-wide reconciles on connect must leave them alone
-    code, body = cs[0].call("POST", "/v1/advertisements",
+    code, body = live.call("POST", "/v1/advertisements",
                             {"host": cluster["testbed"].host("h2")["address"], "filter": "true"})
     assert code == 201, body
     try:
@@ -322,5 +333,12 @@ def test_a_restarted_process_takes_its_share_back_and_leaves_the_others_flows_al
                 if f["cookie"] == CONTENT_COOKIE]
         assert mine, "the restarted process serves no partition"
         publish_and_check(cluster, cluster["subs"], "after-restart", cluster["apis"][dead])
+        # the group put before the kill: one writer still writes it, all three answer alike
+        answers = [c.call("GET", "/v1/groups/plant%2Fline-1") for c in cs]
+        assert all(code == 200 for code, _ in answers), answers
+        assert all(a["sources"] == answers[0][1]["sources"] for _, a in answers), answers
+        assert any(f["cookie"] == MULTICAST_COOKIE
+                   for sw in live.get("/v1/topology")["switches"]
+                   for f in live.get(f"/v1/switches/{sw['dpid']}/flows?source=switch")["flows"])
     finally:
-        cs[0].call("DELETE", f"/v1/advertisements/{body['id']}")
+        live.call("DELETE", f"/v1/advertisements/{body['id']}")

@@ -45,7 +45,7 @@ import org.netpubsub.network.topology.Topology;
  * ROOT/groups/NAME          a group as put (NAME URL-encoded)
  * ROOT/groups-writer        LeaderLatch: the one process that writes the multicast state
  * ROOT/groups-epoch         how many times the writer changed (each numbers entry SIDs anew)
- * ROOT/placements           the writer's summary (segments, avoided links) ...
+ * ROOT/placements           the writer's summary (segments, avoided links, its member id) ...
  * ROOT/placements/NAME      ... and each group as it placed it, with the change it reflects
  * </pre>
  *
@@ -82,6 +82,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
   private final Map<Ipv6Address, Host> waiting = new ConcurrentHashMap<>(); // for their switch
   private final CuratorCache hostCache;
   private final CuratorCache groupCache;
+  private final String member;
   private final LeaderLatch writer;
   // group changes and leadership, one at a time and in order
   private final ExecutorService groupThread =
@@ -107,6 +108,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
     this.writesMulticast = writesMulticast;
     this.hostCache = CuratorCache.build(zk, hostsPath);
     this.groupCache = CuratorCache.build(zk, groupsPath);
+    this.member = member;
     this.writer = new LeaderLatch(zk, root + "/groups-writer", member);
   }
 
@@ -228,6 +230,9 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
     out.set(
         "avoided_links",
         summary == null ? ApiReply.JSON.createArrayNode() : summary.path("avoided_links"));
+    if (summary != null && summary.hasNonNull("writer")) {
+      out.put("writer", summary.get("writer").asText()); // the member that writes them
+    }
     return out;
   }
 
@@ -405,6 +410,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
   private void publishSummary() throws Exception {
     ObjectNode s = GroupRoutes.snapshot(groups.snapshot().join());
     s.remove("groups");
+    s.put("writer", member);
     zk.setData().forPath(placementsPath, bytes(s));
   }
 

@@ -129,6 +129,7 @@ class ClusterRegistryTest {
     assertThat(second.join()).isEqualTo(200);
     assertThat(b.get("/v1/groups").get("groups")).hasSize(3);
     assertThat(b.get("/v1/groups")).isEqualTo(a.get("/v1/groups"));
+    assertThat(b.get("/v1/groups").get("writer").asText()).isEqualTo("a");
 
     Process c = process(zk.getConnectString(), "c", false); // joins later, its switch not yet there
     assertThat(c.knows(h1)).isFalse();
@@ -156,6 +157,16 @@ class ClusterRegistryTest {
         },
         "the placements republished by the new writer");
     assertThat(other.get("/v1/groups").get("groups")).hasSize(3);
+    String nextId = next == b ? "b" : "c";
+    poll(
+        () -> {
+          try {
+            return other.get("/v1/groups").path("writer").asText().equals(nextId);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        "the new writer's summary");
     assertThat(other.multicastFlows()).isEmpty();
 
     assertThat(other.rest().send("DELETE", groupPath(), null).statusCode()).isEqualTo(200);
