@@ -58,13 +58,30 @@ final class RequestTracker {
 
   /** An addition whose parts all left their queues is done, unless a partition refused its part. */
   private CompletableFuture<RequestDone> unlessRefused(RequestDone d) {
+    // read in the background: this runs on ZooKeeper's event thread, which a blocking read would
+    // hold up (and every other request's completion with it) while the connection is down
+    CompletableFuture<RequestDone> out = new CompletableFuture<>();
     try {
-      return refusal(d.id())
-          .<CompletableFuture<RequestDone>>map(CompletableFuture::failedFuture)
-          .orElseGet(() -> CompletableFuture.completedFuture(d));
+      zk.getData()
+          .inBackground(
+              (client, event) -> {
+                int rc = event.getResultCode();
+                if (rc == KeeperException.Code.NONODE.intValue()) {
+                  out.complete(d);
+                } else if (rc == KeeperException.Code.OK.intValue()) {
+                  out.completeExceptionally(
+                      new RequestRefusal(
+                          d.id(), new String(event.getData(), StandardCharsets.UTF_8)));
+                } else {
+                  out.completeExceptionally(
+                      KeeperException.create(KeeperException.Code.get(rc), event.getPath()));
+                }
+              })
+          .forPath(layout.refusal(d.id()));
     } catch (Exception e) {
-      return CompletableFuture.failedFuture(e);
+      out.completeExceptionally(e);
     }
+    return out;
   }
 
   /** The refusal recorded for this id, if any. */
