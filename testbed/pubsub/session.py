@@ -137,10 +137,11 @@ class Controller(JsonLines):
         with urllib.request.urlopen(self.api + path, timeout=30) as r:
             return json.loads(r.read())
 
-    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    def call(self, method: str, path: str, body: dict | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, dict]:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.api + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **(headers or {})})
         try:
             with urllib.request.urlopen(req, timeout=60) as r:
                 return r.status, json.loads(r.read())

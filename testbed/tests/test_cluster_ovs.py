@@ -7,10 +7,17 @@ EQUAL role). Each process discovers the topology and learns the hosts itself.
 - Subscriptions (`nps sub`) and advertisements (`nps pub`) go to different processes; deliveries
   equal direct evaluation, and every switch holds exactly the union of the flows the processes
   want (each wants the base flows and the content flows of its own partitions).
+- A host registered by hand at one process reaches every process (through ZooKeeper), and a
+  multicast group put at another is written by the one multicast writer and answered alike by
+  every process: the switches hold the union of what the processes want (the writer's
+  multicast flows among it), and nobody's reconcile removes them. The group then stays, so the
+  kill and the restart below check the union with it (a new writer, a process that joins
+  later).
 - A burst of REST subscriptions and cross-process withdrawals goes to all three while one process
-  is killed with SIGKILL: the survivors take its partitions over, every request completes (a
-  request the dead process did not answer is retried at a survivor, the documented contract), and
-  afterwards every switch holds the survivors' union and deliveries are exact again.
+  (the multicast writer) is killed with SIGKILL: the survivors take its partitions over, every request completes (a
+  request the dead process did not answer is retried at a survivor with the same
+  Idempotency-Key, the documented contract), and afterwards every switch holds the survivors'
+  union and deliveries are exact again.
 - The killed process restarts: every switch reconnects to it and it reconciles them (base flows
   only) while the others hold all content flows; it takes its share of partitions back from
   them, and deliveries stay exact."""
@@ -39,6 +46,7 @@ from test_pubsub_ovs import (SEED, Receivers, int_range_filter, matches, random_
 TOPOLOGY, SWITCH_LINKS = "tree:2,4", 4
 MEMBERS = 3
 CONTENT_COOKIE = "4e50530000000002"
+MULTICAST_COOKIE = "4e50530000000005"
 
 
 @pytest.fixture(scope="module")
@@ -163,16 +171,59 @@ def test_requests_through_every_process_deliver_exactly(cluster):
     poll(lambda: switches_hold_the_union(cs), 30, "switches hold the union after the withdrawal",
          interval=0.5)
 
+@needs_root
+def test_a_host_and_a_group_put_at_one_process_reach_every_process(cluster):
+    tb, cs = cluster["testbed"], cluster["controllers"]
+    # a host that never solicits, registered by hand at process 0, beside h16 on its edge port
+    at = next(h for h in cs[0].get("/v1/topology")["hosts"]
+              if h["address"] == tb.host("h16")["address"])
+    extra = {"address": "fd6e:7073:1::f0", "mac": "02:00:00:00:00:f0", "dpid": at["dpid"],
+             "port": at["port"]}
+    code, body = cs[0].call("POST", "/v1/hosts", extra)
+    assert code == 200, body
+    code, body = cs[1].call("POST", "/v1/hosts", {**extra, "dpid": "00000000000000ff"})
+    assert code == 400 and "unknown switch" in body["error"], body  # refused where it is sent
+    poll(lambda: all(any(h["address"] == extra["address"] and h["port"] == extra["port"]
+                         for h in c.get("/v1/topology")["hosts"]) for c in cs),
+         20, "every process knows the registered host", interval=0.5)
+    # a group put at process 1: every process applies it and wants the same multicast state
+    group = {"members": [tb.host(h)["address"] for h in ("h3", "h4", "h9")],
+             "sources": [tb.host("h2")["address"]]}
+    code, placed = cs[1].call("PUT", "/v1/groups/plant%2Fline-1", group)
+    assert code == 200, placed
+    poll(lambda: all(c.call("GET", "/v1/groups/plant%2Fline-1")[0] == 200 for c in cs), 20,
+         "every process holds the group", interval=0.5)
+    poll(lambda: switches_hold_the_union(cs), 30,
+         "switches hold the union with the host and the group", interval=0.5)
+    multicast = [f for sw in cs[2].get("/v1/topology")["switches"]
+                 for f in cs[2].get(f"/v1/switches/{sw['dpid']}/flows?source=switch")["flows"]
+                 if f["cookie"] == MULTICAST_COOKIE]
+    assert multicast, "the switches hold no multicast flow"
+    for c in cs:  # and every process places the source alike
+        assert c.call("GET", "/v1/groups/plant%2Fline-1")[1]["sources"] == placed["sources"]
+    # deleted at process 2, gone everywhere
+    code, body = cs[2].call("DELETE", "/v1/groups/plant%2Fline-1")
+    assert code == 200, body
+    assert all(c.call("GET", "/v1/groups/plant%2Fline-1")[0] == 404 for c in cs)
+    poll(lambda: switches_hold_the_union(cs), 30, "switches hold the union without the group",
+         interval=0.5)
+    # put again, it stays for the tests below
+    code, body = cs[0].call("PUT", "/v1/groups/plant%2Fline-1", group)
+    assert code == 200, body
+
+
 def request(cs: list[Controller], first: int, method: str, path: str,
-            body: dict | None) -> tuple[int, dict, int]:
+            body: dict | None, key: str | None = None) -> tuple[int, dict, int]:
     """The client's contract: a request its process did not answer (killed) is sent again to the
-    next live process; a repeated withdrawal that finds nothing was carried out the first time."""
+    next live process, an addition with the same Idempotency-Key (so it never stands twice); a
+    repeated withdrawal that finds nothing was carried out the first time."""
     for attempt in range(len(cs)):
         c = cs[(first + attempt) % len(cs)]
         if c.proc.poll() is not None:
             continue
         try:
-            code, answer = c.call(method, path, body)
+            code, answer = c.call(method, path, body,
+                                  {"Idempotency-Key": key} if key is not None else None)
         except (urllib.error.URLError, ConnectionError, OSError):
             continue  # no answer: retry elsewhere
         if attempt > 0 and method == "DELETE" and code == 404:
@@ -213,12 +264,15 @@ def test_survivors_take_over_a_killed_process_mid_burst(cluster):
 
         def run(req):
             method, path, body, target, meta = req
-            result = request(cs, target, method, path, body)
+            key = f"burst-{meta[0]}-{meta[1]}" if method == "POST" else None
+            result = request(cs, target, method, path, body, key)
             with lock:
                 done[0] += 1
                 results.append((req, result))
 
-        victim = cs[2]
+        # the victim is the multicast writer: a survivor takes the group over as well
+        writer = cs[0].get("/v1/groups")["writer"]
+        victim = next(c for i, c in enumerate(cs) if f"c{i}" == writer)
         with ThreadPoolExecutor(6) as pool:
             futures = [pool.submit(run, q) for q in burst]
             poll(lambda: done[0] >= 6, 60, "the first requests of the burst")
@@ -228,13 +282,19 @@ def test_survivors_take_over_a_killed_process_mid_burst(cluster):
                 f.result(timeout=90)
         statuses = [(q[0], res[0]) for q, res in results]
         assert all(code == (201 if m == "POST" else 200) for m, code in statuses), statuses
+        for q, res in results:  # ids derive from the keys: a retry answered the same id
+            if q[0] == "POST":
+                assert res[1]["id"] == f"s:burst-{q[4][0]}-{q[4][1]}", res
         retried = sum(1 for _, res in results if res[2] > 0)
         survivors = alive(cs)
         assert len(survivors) == MEMBERS - 1
+        poll(lambda: survivors[0].get("/v1/groups").get("writer") not in (None, writer), 30,
+             "a survivor writes the multicast state", interval=0.5)
         poll(lambda: switches_hold_the_union(survivors), 30,
              "switches hold the survivors' union after the takeover", interval=0.5)
         # deliveries: the nps sub subscribers (some through the dead process) are exact
-        events = publish_and_check(cluster, cluster["subs"], "after-kill", cluster["apis"][0])
+        events = publish_and_check(cluster, cluster["subs"], "after-kill",
+                                   cluster["apis"][cs.index(survivors[0])])
         # the burst's subscriptions get every matching event; the withdrawn ones get nothing
         first = 1
         for q, _ in results:
@@ -254,9 +314,10 @@ def test_survivors_take_over_a_killed_process_mid_burst(cluster):
 def test_a_restarted_process_takes_its_share_back_and_leaves_the_others_flows_alone(cluster):
     cs = cluster["controllers"]
     dead = next(i for i, c in enumerate(cs) if c.proc.poll() is not None)
+    live = alive(cs)[0]
     # content flows stand on the switches (an advertisement meets the subscriptions) when it
     # comes back: its switch-wide reconciles on connect must leave them alone
-    code, body = cs[0].call("POST", "/v1/advertisements",
+    code, body = live.call("POST", "/v1/advertisements",
                             {"host": cluster["testbed"].host("h2")["address"], "filter": "true"})
     assert code == 201, body
     try:
@@ -272,5 +333,12 @@ def test_a_restarted_process_takes_its_share_back_and_leaves_the_others_flows_al
                 if f["cookie"] == CONTENT_COOKIE]
         assert mine, "the restarted process serves no partition"
         publish_and_check(cluster, cluster["subs"], "after-restart", cluster["apis"][dead])
+        # the group put before the kill: one writer still writes it, all three answer alike
+        answers = [c.call("GET", "/v1/groups/plant%2Fline-1") for c in cs]
+        assert all(code == 200 for code, _ in answers), answers
+        assert all(a["sources"] == answers[0][1]["sources"] for _, a in answers), answers
+        assert any(f["cookie"] == MULTICAST_COOKIE
+                   for sw in live.get("/v1/topology")["switches"]
+                   for f in live.get(f"/v1/switches/{sw['dpid']}/flows?source=switch")["flows"])
     finally:
-        cs[0].call("DELETE", f"/v1/advertisements/{body['id']}")
+        live.call("DELETE", f"/v1/advertisements/{body['id']}")

@@ -124,7 +124,9 @@ final class ControllerCommand implements Callable<Integer> {
     try {
       MulticastGroups groups = MulticastGroups.attach(controller);
       service = pubsub.attach(controller);
-      rest = ControllerApi.start(controller, service, Optional.of(groups), http);
+      rest =
+          ControllerApi.start(
+              controller, service, Optional.of(groups), pubsub.registry(controller, groups), http);
       monitor = teSettings.map(s -> LinkLoadMonitor.start(controller, groups, s));
     } catch (IOException | RuntimeException e) {
       pubsub.closeCluster(service);

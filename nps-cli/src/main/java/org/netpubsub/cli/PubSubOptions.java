@@ -6,13 +6,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.controller.app.ClusterRegistry;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.ReconcileScope;
@@ -144,10 +147,33 @@ final class PubSubOptions {
   String clusterSessionTimeout;
 
   private CuratorFramework zk;
+  private String memberId;
+  private ClusterRegistry registry;
+  // set while this process writes the cluster's multicast state (ClusterRegistry)
+  private final AtomicBoolean multicastWriter = new AtomicBoolean();
+
+  /**
+   * In a cluster (after {@link #attach}): hosts registered and groups put at any process,
+   * replicated to this one through the cluster's ZooKeeper; empty outside a cluster.
+   */
+  Optional<ClusterRegistry> registry(NetworkController controller, MulticastGroups groups) {
+    if (zk == null) {
+      return Optional.empty();
+    }
+    try {
+      registry =
+          ClusterRegistry.start(zk, clusterRoot, memberId, controller, groups, multicastWriter);
+    } catch (Exception e) {
+      throw new IllegalStateException("reading the cluster's hosts and groups failed: " + e, e);
+    }
+    return Optional.of(registry);
+  }
 
   /** What reconciling a switch manages: in a cluster, everything but the content flows. */
   ReconcileScope reconcileScope() {
-    return cluster == null ? ReconcileScope.EVERYTHING : PubSubService.CLUSTER_RECONCILE_SCOPE;
+    return cluster == null
+        ? ReconcileScope.EVERYTHING
+        : PubSubService.clusterReconcileScope(multicastWriter::get);
   }
 
   /** Checks the cluster options before anything starts. */
@@ -171,6 +197,9 @@ final class PubSubOptions {
 
   /** Leaves the cluster (its partitions move to the others at once) and closes the client. */
   void closeCluster(Optional<PubSubService> service) {
+    if (registry != null) {
+      registry.close();
+    }
     service.ifPresent(PubSubService::close);
     if (zk != null) {
       zk.close();
@@ -226,6 +255,7 @@ final class PubSubOptions {
     Duration session =
         ClientOptions.parseDuration(clusterSessionTimeout, "--cluster-session-timeout");
     String id = member != null ? member : defaultMember();
+    memberId = id;
     try {
       zk = Zk.connected(cluster, session, Duration.ofSeconds(10));
       return PubSubService.attachCluster(

@@ -48,6 +48,7 @@ public final class ControllerApi implements Closeable {
   private final NetworkController controller;
   private final Optional<PubSubRoutes> pubsub;
   private final Optional<GroupRoutes> groups;
+  private final Optional<ClusterRegistry> registry;
   private final HttpServer server;
   private final ExecutorService workers;
 
@@ -55,10 +56,12 @@ public final class ControllerApi implements Closeable {
       NetworkController controller,
       Optional<PubSubService> pubsub,
       Optional<MulticastGroups> groups,
+      Optional<ClusterRegistry> registry,
       HttpServer server) {
     this.controller = controller;
     this.pubsub = pubsub.map(PubSubRoutes::new);
-    this.groups = groups.map(GroupRoutes::new);
+    this.groups = groups.map(g -> new GroupRoutes(g, registry));
+    this.registry = registry;
     this.server = server;
     // requests block until switches acknowledge: enough workers for concurrent clients
     this.workers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().factory());
@@ -86,8 +89,22 @@ public final class ControllerApi implements Closeable {
       Optional<MulticastGroups> groups,
       InetSocketAddress address)
       throws IOException {
+    return start(controller, pubsub, groups, Optional.empty(), address);
+  }
+
+  /**
+   * The same in a controller process of a cluster: hosts registered and groups changed here are
+   * replicated to the other processes through {@code registry}.
+   */
+  public static ControllerApi start(
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<MulticastGroups> groups,
+      Optional<ClusterRegistry> registry,
+      InetSocketAddress address)
+      throws IOException {
     ControllerApi api =
-        new ControllerApi(controller, pubsub, groups, HttpServer.create(address, 64));
+        new ControllerApi(controller, pubsub, groups, registry, HttpServer.create(address, 64));
     api.server.start();
     return api;
   }
@@ -253,10 +270,35 @@ public final class ControllerApi implements Closeable {
     } catch (InterruptedException | TimeoutException e) {
       return ApiReply.error(503, "controller busy");
     }
+    if (registry.isPresent()) {
+      try {
+        registry.get().hostRegistered(h);
+      } catch (Exception e) {
+        return unreplicated("host " + h.address(), e);
+      }
+    }
     ObjectNode o = JSON.createObjectNode().put("address", h.address().toString());
     o.put("mac", h.mac().toString());
     end(o, h.attachment());
     return new ApiReply(200, o);
+  }
+
+  /**
+   * 503: a change applied in this process could not be recorded for the cluster (ZooKeeper
+   * unavailable); sending it again is safe.
+   */
+  static ApiReply unreplicated(String what, Exception e) {
+    return new ApiReply(
+        503,
+        ApiReply.error(
+                503,
+                what
+                    + " is applied in this process but not replicated to the cluster"
+                    + " (ZooKeeper: "
+                    + e.getMessage()
+                    + "); send it again")
+            .body(),
+        java.util.Map.of("Retry-After", "1"));
   }
 
   static String text(JsonNode n, String field, boolean required) {

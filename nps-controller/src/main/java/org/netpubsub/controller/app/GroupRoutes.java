@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -27,9 +28,11 @@ final class GroupRoutes {
   private static final long ANSWER_TIMEOUT_SECONDS = 30;
 
   private final MulticastGroups groups;
+  private final Optional<ClusterRegistry> registry; // in a cluster: changes go to every process
 
-  GroupRoutes(MulticastGroups groups) {
+  GroupRoutes(MulticastGroups groups, Optional<ClusterRegistry> registry) {
     this.groups = groups;
+    this.registry = registry;
   }
 
   static boolean handles(String path) {
@@ -42,21 +45,82 @@ final class GroupRoutes {
     }
     String name = path.substring(PREFIX.length() + 1);
     return switch (method) {
-      case "GET" ->
-          await(groups.placement(name))
-              .map(p -> new ApiReply(200, placement(p)))
-              .orElseGet(() -> ApiReply.error(404, "no group " + name));
-      case "PUT" -> new ApiReply(200, placement(await(groups.put(spec(name, ex)))));
-      case "DELETE" ->
-          await(groups.remove(name))
-              ? new ApiReply(200, ApiReply.JSON.createObjectNode().put("name", name))
-              : ApiReply.error(404, "no group " + name);
+      case "GET" -> get(name);
+      case "PUT" -> put(spec(name, ex));
+      case "DELETE" -> delete(name);
       default -> ApiReply.notAllowed();
     };
   }
 
+  /**
+   * In a cluster the change goes through ZooKeeper and is answered with the placement the multicast
+   * writer published for it.
+   */
+  private ApiReply put(GroupSpec spec) {
+    if (registry.isEmpty()) {
+      return new ApiReply(200, placement(await(groups.put(spec))));
+    }
+    try {
+      return new ApiReply(200, await(registry.get().putGroup(spec)));
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+  }
+
+  private ApiReply delete(String name) {
+    boolean known;
+    try {
+      known =
+          registry.isEmpty() ? await(groups.remove(name)) : await(registry.get().removeGroup(name));
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+    return known
+        ? new ApiReply(200, ApiReply.JSON.createObjectNode().put("name", name))
+        : ApiReply.error(404, "no group " + name);
+  }
+
+  private ApiReply get(String name) {
+    if (registry.isEmpty()) {
+      return await(groups.placement(name))
+          .map(p -> new ApiReply(200, placement(p)))
+          .orElseGet(() -> ApiReply.error(404, "no group " + name));
+    }
+    try {
+      return registry
+          .get()
+          .placement(name)
+          .map(p -> new ApiReply(200, p))
+          .orElseGet(() -> ApiReply.error(404, "no group " + name));
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+  }
+
+  /** 503: the cluster's ZooKeeper did not take the change; sending it again is safe. */
+  private static ApiReply unavailable(Exception e) {
+    if (e instanceof RuntimeException r) {
+      throw r; // bad input or a timeout: answered as without a cluster
+    }
+    return new ApiReply(
+        503,
+        ApiReply.error(503, "the cluster's ZooKeeper is unavailable: " + e.getMessage()).body(),
+        java.util.Map.of("Retry-After", "1"));
+  }
+
   private ApiReply list() {
-    MulticastGroups.Snapshot s = await(groups.snapshot());
+    if (registry.isEmpty()) {
+      return new ApiReply(200, snapshot(await(groups.snapshot())));
+    }
+    try {
+      return new ApiReply(200, registry.get().placements());
+    } catch (Exception e) {
+      return unavailable(e);
+    }
+  }
+
+  /** {@code GET /v1/groups}: every group, the segments installed, the links avoided. */
+  static ObjectNode snapshot(MulticastGroups.Snapshot s) {
     ObjectNode root = ApiReply.JSON.createObjectNode().put("segments", s.segments());
     ArrayNode all = root.putArray("groups");
     s.groups().forEach(p -> all.add(placement(p)));
@@ -72,7 +136,7 @@ final class GroupRoutes {
                   .put("dpid", ControllerApi.dpid(l.b().dpid()))
                   .put("port", l.b().port());
             });
-    return new ApiReply(200, root);
+    return root;
   }
 
   private static GroupSpec spec(String name, HttpExchange ex) throws IOException {
@@ -105,7 +169,8 @@ final class GroupRoutes {
     return out;
   }
 
-  private static ObjectNode placement(GroupForwarding.Placement p) {
+  /** One group as embedded now: where each source sends, the hosts not known yet. */
+  static ObjectNode placement(GroupForwarding.Placement p) {
     ObjectNode o = ApiReply.JSON.createObjectNode().put("name", p.spec().name());
     o.put("strategy", p.spec().strategy() == TreeStrategy.DIRECT ? "direct" : "rp");
     ArrayNode members = o.putArray("members");

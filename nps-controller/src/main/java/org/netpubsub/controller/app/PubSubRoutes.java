@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -60,7 +61,7 @@ final class PubSubRoutes {
       }
       return switch (method) {
         case "GET" -> new ApiReply(200, list(kind));
-        case "POST" -> post(kind, ControllerApi.jsonBody(ex));
+        case "POST" -> post(kind, ControllerApi.jsonBody(ex), idempotencyKey(ex));
         case "DELETE" -> delete(kind, ControllerApi.jsonBody(ex));
         default -> ApiReply.notAllowed();
       };
@@ -69,12 +70,17 @@ final class PubSubRoutes {
     }
   }
 
-  private ApiReply post(PubSubRequest.Kind kind, JsonNode n) {
+  private ApiReply post(PubSubRequest.Kind kind, JsonNode n, Optional<String> key) {
     String host = ControllerApi.text(n, "host", true);
     String filter = ControllerApi.text(n, "filter", true);
     return kind == PubSubRequest.Kind.ADVERTISEMENT
-        ? answer(service.advertise(host, filter), 201)
-        : answer(service.subscribe(host, filter, port(n)), 201);
+        ? answer(service.advertise(host, filter, key), 201)
+        : answer(service.subscribe(host, filter, port(n), key), 201);
+  }
+
+  /** The {@code Idempotency-Key} header: a retry with the same key answers the first request. */
+  private static Optional<String> idempotencyKey(HttpExchange ex) {
+    return Optional.ofNullable(ex.getRequestHeaders().getFirst("Idempotency-Key"));
   }
 
   private ApiReply delete(PubSubRequest.Kind kind, JsonNode n) {

@@ -69,6 +69,9 @@ public final class ClusterControlPlane implements AutoCloseable {
    */
   static final Duration HOST_GRACE = Duration.ofSeconds(10);
 
+  /** {@link #HOST_GRACE}; tests shorten it. */
+  volatile Duration hostGrace = HOST_GRACE;
+
   // package-private where the partition servers (PartitionServer) read them
   final CuratorFramework zk;
   final ClusterLayout layout;
@@ -76,6 +79,7 @@ public final class ClusterControlPlane implements AutoCloseable {
   volatile Versioned topology;
   private final Partitions partitions;
   final FlowUpdates updates;
+  final RequestTracker requests;
   final Duration ackTimeout;
   private final Map<Dz, PartitionServer> servers = new ConcurrentHashMap<>();
   final AtomicLong processed = new AtomicLong();
@@ -128,11 +132,13 @@ public final class ClusterControlPlane implements AutoCloseable {
     this.partitions = partitions;
     this.updates = updates;
     this.ackTimeout = ackTimeout;
+    this.requests = new RequestTracker(zk, layout, partitions);
     for (Dz p : partitions.all()) {
       ensurePersistent(layout.queue(p));
       ensurePersistent(layout.standing(p));
     }
     ensurePersistent(layout.requests());
+    ensurePersistent(layout.refusals());
     ensurePersistent(layout.members());
     zk.create().withMode(CreateMode.EPHEMERAL).forPath(layout.member(member));
     zk.getConnectionStateListenable().addListener((client, state) -> sessionChanged(state));
@@ -156,11 +162,58 @@ public final class ClusterControlPlane implements AutoCloseable {
 
   /**
    * Queues a request with the partitions it touches; the future completes when every part is
-   * processed, acknowledged by the switches and recorded. Refused at once with
-   * IllegalArgumentException: an unknown host, an id already standing, a withdrawal of an unknown
-   * id, an id unfit for a znode name.
+   * processed, acknowledged by the switches and recorded, or fails with {@link RequestRefusal} when
+   * a partition's owner refused an addition's part (its host unknown there after {@link
+   * #HOST_GRACE}; the other parts are withdrawn). Refused at once with IllegalArgumentException: an
+   * unknown host, an id already standing, a withdrawal of an unknown id, an id unfit for a znode
+   * name.
    */
   public CompletableFuture<RequestDone> submit(ControlRequest r) throws Exception {
+    try {
+      return queue(r);
+    } catch (KeeperException.NodeExistsException e) {
+      throw new IllegalArgumentException("a request with id " + r.id() + " exists");
+    }
+  }
+
+  /**
+   * As {@link #submit}, but an addition whose id is taken by the same request (kind, host, port and
+   * cells) joins it instead of being refused: the future completes when every part of that request
+   * stands, or fails with its refusal. So a client that retries an addition under one id (an
+   * idempotency key), at any process, after the first one died before answering, never makes it
+   * stand twice. The same id naming another request is refused (IllegalArgumentException).
+   */
+  public CompletableFuture<RequestDone> submitOrJoin(ControlRequest r) throws Exception {
+    return submitOrJoin(r, Map.of());
+  }
+
+  /**
+   * As above; an addition's {@code labels} (say, its filter as written) are stored with it and
+   * shown by {@link #standingAdditions} at every process.
+   */
+  public CompletableFuture<RequestDone> submitOrJoin(ControlRequest r, Map<String, String> labels)
+      throws Exception {
+    if (!r.kind().adds()) {
+      return submit(r);
+    }
+    checkId(r.id(), "request id");
+    Optional<RequestRefusal> refused = requests.refusal(r.id());
+    if (refused.isPresent()) {
+      return CompletableFuture.failedFuture(refused.get());
+    }
+    try {
+      return queue(r, labels);
+    } catch (KeeperException.NodeExistsException e) {
+      return requests.join(r);
+    }
+  }
+
+  private CompletableFuture<RequestDone> queue(ControlRequest r) throws Exception {
+    return queue(r, Map.of());
+  }
+
+  private CompletableFuture<RequestDone> queue(ControlRequest r, Map<String, String> labels)
+      throws Exception {
     checkId(r.id(), "request id");
     long start = System.nanoTime();
     List<CuratorOp> ops = new ArrayList<>();
@@ -170,7 +223,10 @@ public final class ClusterControlPlane implements AutoCloseable {
         throw new IllegalArgumentException("host " + r.host() + " is not known");
       }
       routed = r;
-      ops.add(zk.transactionOp().create().forPath(layout.request(r.id()), RequestCodec.encode(r)));
+      ops.add(
+          zk.transactionOp()
+              .create()
+              .forPath(layout.request(r.id()), RequestCodec.encode(r, labels)));
     } else {
       Stat stat = new Stat();
       byte[] data;
@@ -192,27 +248,17 @@ public final class ClusterControlPlane implements AutoCloseable {
     }
     SortedMap<Dz, DzSet> parts = partitions.split(routed.cells());
     for (Map.Entry<Dz, DzSet> e : parts.entrySet()) {
-      ops.add(
-          zk.transactionOp()
-              .create()
-              .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-              .forPath(
-                  layout.queue(e.getKey()) + "/r-",
-                  RequestCodec.encode(routed.withCells(e.getValue()))));
+      ops.add(requests.queueOp(e.getKey(), routed.withCells(e.getValue())));
     }
     List<CuratorTransactionResult> results;
     try {
       results = zk.transaction().forOperations(ops);
-    } catch (KeeperException.NodeExistsException e) {
-      throw new IllegalArgumentException("a request with id " + r.id() + " exists");
     } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
       throw unknown(r); // withdrawn meanwhile by someone else
     }
-    PendingRequest pending = new PendingRequest(r.id(), start, parts.size());
-    for (CuratorTransactionResult res : results.subList(1, results.size())) {
-      awaitRemoval(res.getResultPath(), pending);
-    }
-    return pending.done;
+    List<String> queued = new ArrayList<>();
+    results.subList(1, results.size()).forEach(res -> queued.add(res.getResultPath()));
+    return requests.awaitQueued(r, start, queued);
   }
 
   /**
@@ -268,6 +314,54 @@ public final class ClusterControlPlane implements AutoCloseable {
     }
   }
 
+  /**
+   * Completes when the addition with this id no longer stands: withdrawn (at any process) or
+   * refused. One ZooKeeper watch while it stands.
+   */
+  public CompletableFuture<Void> gone(String id) throws Exception {
+    checkId(id, "request id");
+    CompletableFuture<Void> gone = new CompletableFuture<>();
+    watchGone(id, gone);
+    return gone;
+  }
+
+  private void watchGone(String id, CompletableFuture<Void> gone) throws Exception {
+    Watcher w =
+        event -> {
+          try {
+            watchGone(id, gone); // deleted, or a connection event: look again
+          } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "watching " + id, e);
+          }
+        };
+    if (running && zk.checkExists().usingWatcher(w).forPath(layout.request(id)) == null) {
+      gone.complete(null);
+    }
+  }
+
+  /** A standing addition and the labels its submitter stored with it. */
+  public record Labelled(ControlRequest request, Map<String, String> labels) {}
+
+  /**
+   * Every standing addition of the cluster, whichever process accepted it, in id order: one
+   * ZooKeeper read per request (additions still queued included). A request withdrawn meanwhile is
+   * left out.
+   */
+  public List<Labelled> standingAdditions() throws Exception {
+    List<String> ids = new ArrayList<>(zk.getChildren().forPath(layout.requests()));
+    ids.sort(null);
+    List<Labelled> out = new ArrayList<>();
+    for (String id : ids) {
+      try {
+        byte[] data = zk.getData().forPath(layout.request(id));
+        out.add(new Labelled(RequestCodec.decode(data), RequestCodec.labels(data)));
+      } catch (KeeperException.NoNodeException e) {
+        // withdrawn between the listing and the read
+      }
+    }
+    return out;
+  }
+
   /** The number of topology changes this process has heard of. */
   public long topologyVersion() {
     return topology.version();
@@ -308,7 +402,10 @@ public final class ClusterControlPlane implements AutoCloseable {
     return hostWaits.get();
   }
 
-  /** Parts dropped as unreadable or refused by the CP-config (a bug or a corrupted queue). */
+  /**
+   * Parts refused: their host still unknown here after {@link #HOST_GRACE} (the whole request is
+   * refused), or unreadable or refused by the CP-config (a bug or a corrupted queue; dropped).
+   */
   public long refused() {
     return refused.get();
   }
@@ -355,21 +452,6 @@ public final class ClusterControlPlane implements AutoCloseable {
     if (!ID.matcher(id).matches()) {
       throw new IllegalArgumentException(
           what + " '" + id + "' must be 1-200 of letters, digits and . _ : @ -");
-    }
-  }
-
-  /** Completes one part of {@code pending} when its queue node is gone (processed). */
-  private void awaitRemoval(String path, PendingRequest pending) throws Exception {
-    Watcher w =
-        event -> {
-          try {
-            awaitRemoval(path, pending);
-          } catch (Exception e) {
-            pending.partFailed(e);
-          }
-        };
-    if (zk.checkExists().usingWatcher(w).forPath(path) == null) {
-      pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
     }
   }
 

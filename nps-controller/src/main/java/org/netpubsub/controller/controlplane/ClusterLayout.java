@@ -11,6 +11,10 @@ import org.netpubsub.content.index.Dz;
  * ROOT/queue/pP/r-N          sequential: a partial request waiting for partition P's owner
  * ROOT/standing/pP/ID        a partial addition P's CP-config holds (its durable state)
  * ROOT/locks/pP              InterProcessMutex: whoever holds it serves partition P
+ * ROOT/refused/ID            why an addition was refused after it was queued (its submitter reads it)
+ * ROOT/hosts/ADDRESS         a host registered by hand (POST /v1/hosts), applied by every process
+ * ROOT/groups/NAME           a multicast group (PUT /v1/groups/NAME; NAME URL-encoded)
+ * ROOT/groups-writer ...     the multicast writer and its placements (app.ClusterRegistry)
  * </pre>
  *
  * A partition's node name is {@code p} and its dz bits ({@code p} alone for the whole space).
@@ -30,6 +34,14 @@ record ClusterLayout(String root) {
 
   String request(String id) {
     return requests() + "/" + id;
+  }
+
+  String refusals() {
+    return root + "/refused";
+  }
+
+  String refusal(String id) {
+    return refusals() + "/" + id;
   }
 
   String queue(Dz partition) {

@@ -16,6 +16,7 @@ import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.pleroma.Subscription;
+import org.netpubsub.network.topology.Topology;
 
 /**
  * Serves one partition while this process owns it: lock, take over, drain the queue; take over
@@ -34,6 +35,7 @@ final class PartitionServer {
   volatile boolean release = true;
   Configurator config; // guarded by this: the loop reads it through flows()
   long version; // the topology version config is built on
+  Topology builtOn = Topology.EMPTY; // that topology: whether it knows a host is what counts
   long hostWaitStart; // nanoTime the part at the head began to wait for its host; 0: none
 
   PartitionServer(ClusterControlPlane cluster, Dz partition) {
@@ -128,6 +130,7 @@ final class PartitionServer {
   private void rebuild() throws Exception {
     ClusterControlPlane.Versioned current = cluster.topology;
     version = current.version();
+    builtOn = current.topology();
     List<Advertisement> ads = new ArrayList<>();
     List<Subscription> subs = new ArrayList<>();
     for (String id : cluster.zk.getChildren().forPath(cluster.layout.standing(partition))) {
@@ -178,6 +181,17 @@ final class PartitionServer {
         if (awaitingHost(part)) {
           return; // retried after a topology change (the host learned) or a short wait
         }
+        if (part.kind().adds() && builtOn.host(part.host()).isEmpty()) {
+          cluster.requests.refuseWhole(partition, path, part, hostUnknown(part));
+          cluster.refused.incrementAndGet();
+          continue;
+        }
+        if (!part.kind().adds()
+            && cluster.zk.checkExists().forPath(cluster.layout.standing(partition, part.id()))
+                == null) {
+          cluster.zk.transaction().forOperations(ops); // its addition was refused: nothing stands
+          continue;
+        }
         ConfigurationDelta delta;
         synchronized (this) {
           delta = part.applyTo(config);
@@ -200,20 +214,36 @@ final class PartitionServer {
     }
   }
 
+  private String hostUnknown(ControlRequest part) {
+    return "host "
+        + part.host()
+        + " is not known to "
+        + cluster.member()
+        + ", the owner of partition "
+        + ClusterLayout.name(partition)
+        + ", "
+        + cluster.hostGrace.toMillis() / 1000.0
+        + " s after the request reached it: the request is refused and its other parts withdrawn";
+  }
+
   /**
    * True while an addition's host is unknown to this process and {@link
    * ClusterControlPlane#HOST_GRACE} has not passed: the part stays at the head (order within the
-   * partition is kept). After the grace the CP-config refuses it and it is dropped, as before.
+   * partition is kept). After the grace the whole request is refused ({@link
+   * RequestTracker#refuseWhole}).
    */
   private boolean awaitingHost(ControlRequest part) throws InterruptedException {
-    if (!part.kind().adds() || cluster.topology.topology().host(part.host()).isPresent()) {
+    if (!part.kind().adds() || builtOn.host(part.host()).isPresent()) {
       hostWaitStart = 0;
       return false;
+    }
+    if (version != cluster.topology.version()) {
+      return true; // a newer topology may know the host: rebuild on it first, then look again
     }
     long now = System.nanoTime();
     if (hostWaitStart == 0) {
       hostWaitStart = now;
-    } else if (now - hostWaitStart >= ClusterControlPlane.HOST_GRACE.toNanos()) {
+    } else if (now - hostWaitStart >= cluster.hostGrace.toNanos()) {
       hostWaitStart = 0;
       return false;
     }

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.controlplane.ControlRequest;
@@ -14,8 +16,9 @@ import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * A control request as the JSON bytes stored in ZooKeeper: {@code {"kind","id","host","port",
- * "cells":["0101",…]}} (the empty string is the whole space). Unreadable bytes are an {@link
- * IllegalArgumentException} naming what is wrong.
+ * "cells":["0101",…]}} (the empty string is the whole space), and on a standing addition the
+ * submitter's {@code "labels":{…}}. Unreadable bytes are an {@link IllegalArgumentException} naming
+ * what is wrong.
  */
 final class RequestCodec {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -23,6 +26,11 @@ final class RequestCodec {
   private RequestCodec() {}
 
   static byte[] encode(ControlRequest r) {
+    return encode(r, Map.of());
+  }
+
+  /** With labels: what the submitter wants shown at other processes (a filter as written). */
+  static byte[] encode(ControlRequest r, Map<String, String> labels) {
     ObjectNode n = JSON.createObjectNode();
     n.put("kind", r.kind().name());
     n.put("id", r.id());
@@ -30,7 +38,25 @@ final class RequestCodec {
     n.put("port", r.udpPort());
     var cells = n.putArray("cells");
     r.cells().forEach(dz -> cells.add(dz.bits()));
+    if (!labels.isEmpty()) {
+      ObjectNode l = n.putObject("labels");
+      labels.forEach(l::put);
+    }
     return n.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The labels stored with a request (none if there are none). */
+  static Map<String, String> labels(byte[] bytes) {
+    try {
+      JsonNode l = JSON.readTree(bytes).get("labels");
+      Map<String, String> out = new TreeMap<>();
+      if (l != null) {
+        l.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("unreadable control request: " + e.getMessage(), e);
+    }
   }
 
   static ControlRequest decode(byte[] bytes) {

@@ -23,7 +23,9 @@ import org.netpubsub.network.topology.Topology;
  */
 public final class MulticastGroups implements FlowContributor {
   private final NetworkController controller;
-  private final GroupForwarding forwarding = new GroupForwarding(Topology.EMPTY);
+  private GroupForwarding forwarding = new GroupForwarding(Topology.EMPTY); // loop only
+  private Topology topology = Topology.EMPTY; // loop only
+  private volatile boolean writing = true;
 
   private MulticastGroups(NetworkController controller) {
     this.controller = controller;
@@ -87,18 +89,52 @@ public final class MulticastGroups implements FlowContributor {
         dpids.stream().map(controller::reconcileNow).toArray(CompletableFuture[]::new));
   }
 
+  /**
+   * In a cluster of controller processes, one writes the multicast state: this one starts writing
+   * with {@code specs} (in the order they were put), numbering entry SIDs from {@code entrySidBase}
+   * (its own range, so no address its predecessor handed out means another tree now); completes
+   * once every switch holds them.
+   */
+  public CompletableFuture<Void> startWriting(List<GroupSpec> specs, int entrySidBase) {
+    return controller
+        .callOnLoop(
+            () -> {
+              forwarding = new GroupForwarding(topology, entrySidBase);
+              specs.forEach(forwarding::put);
+              writing = true;
+              return sync(topology.switches());
+            })
+        .thenCompose(f -> f);
+  }
+
+  /**
+   * Another process writes the multicast state: this one keeps no groups and wants none on the
+   * switches (its reconciles leave them alone: ReconcileScope).
+   */
+  public CompletableFuture<Void> stopWriting() {
+    return controller
+        .callOnLoop(
+            () -> {
+              writing = false;
+              forwarding = new GroupForwarding(topology);
+              return sync(topology.switches());
+            })
+        .thenCompose(f -> f);
+  }
+
   @Override
   public void topologyChanged(Topology next) {
+    topology = next;
     forwarding.topologyChanged(next);
   }
 
   @Override
   public List<FlowEntry> flows(long dpid) {
-    return forwarding.flows(dpid);
+    return writing ? forwarding.flows(dpid) : List.of();
   }
 
   @Override
   public List<GroupEntry> groups(long dpid) {
-    return forwarding.groups(dpid);
+    return writing ? forwarding.groups(dpid) : List.of();
   }
 }

@@ -1,16 +1,22 @@
 package org.netpubsub.controller.pubsub;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterControlPlane;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.RequestDone;
+import org.netpubsub.controller.controlplane.RequestRefusal;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Topology;
@@ -20,15 +26,26 @@ import org.netpubsub.network.topology.Topology;
  * (docs/control-plane.md, "In the controller"). This process configures the partitions it owns; its
  * desired state holds their content flows only, and only its partition servers write them (batches
  * and scoped resyncs), so the switch-wide reconcile leaves content flows alone ({@link
- * #RECONCILE_SCOPE}). Requests submitted here may be configured by any process.
+ * #reconcileScope}). Requests submitted here may be configured by any process.
  */
 final class ClusterPleromaEngine implements QueuedEngine {
   /**
    * What the controller's switch-wide reconcile manages in a cluster: every flow but the content
-   * flows (those belong to the partitions' owners) and the groups.
+   * flows (those belong to the partitions' owners); the multicast flows and the groups only while
+   * this process writes the multicast state ({@code writesMulticast}: one process does).
    */
-  static final ReconcileScope RECONCILE_SCOPE =
-      new ReconcileScope(f -> f.cookie() != ContentFlows.COOKIE, true);
+  static ReconcileScope reconcileScope(BooleanSupplier writesMulticast) {
+    return new ReconcileScope(
+        f ->
+            f.cookie() != ContentFlows.COOKIE
+                && (f.cookie() != GroupForwarding.COOKIE || writesMulticast.getAsBoolean()),
+        writesMulticast);
+  }
+
+  /** The labels a request's filter is stored under in ZooKeeper, for the other processes. */
+  private static final String FILTER = "filter";
+
+  private static final String NORMAL_FORM = "normal_form";
 
   private final ClusterControlPlane plane;
   private final String idTag; // member and a per-run nonce: ids stay unique across restarts
@@ -102,14 +119,54 @@ final class ClusterPleromaEngine implements QueuedEngine {
     ControlRequest add = QueuedEngine.addition(r);
     CompletableFuture<RequestDone> done;
     try {
-      done = plane.submit(withdraw ? add.withdrawal() : add);
+      // an addition under an id already queued (a retry with the same idempotency key, perhaps at
+      // another process after the first died) joins that request instead of standing twice
+      done =
+          withdraw
+              ? plane.submit(add.withdrawal())
+              : plane.submitOrJoin(add, Map.of(FILTER, r.filter(), NORMAL_FORM, r.normalForm()));
     } catch (IllegalArgumentException e) {
-      // a duplicate id (409), or a withdrawal that another process carried out first (404)
+      // the id names another request (409), or a withdrawal another process carried out first (404)
       throw new RequestRefusedException(withdraw ? 404 : 409, e.getMessage());
     } catch (Exception e) {
       throw unavailable(e);
     }
-    return done.thenApply(d -> new RequestOutcome(r, 0, 0, 0, System.nanoTime() - start));
+    return done.handle(
+        (d, err) -> {
+          if (err == null) {
+            return new RequestOutcome(r, 0, 0, 0, System.nanoTime() - start);
+          }
+          Throwable cause = err instanceof CompletionException c ? c.getCause() : err;
+          if (cause instanceof RequestRefusal refused) {
+            throw new RequestRefusedException(409, refused.getMessage());
+          }
+          throw err instanceof CompletionException c ? c : new CompletionException(err);
+        });
+  }
+
+  @Override
+  public CompletableFuture<Void> goneElsewhere(String id) {
+    try {
+      return plane.gone(id);
+    } catch (Exception e) {
+      return new CompletableFuture<>(); // the listings still read ZooKeeper; only the count lags
+    }
+  }
+
+  @Override
+  public boolean shared() {
+    return true;
+  }
+
+  @Override
+  public List<PubSubRequest> everyProcessRequests() {
+    try {
+      List<PubSubRequest> out = new ArrayList<>();
+      plane.standingAdditions().forEach(l -> out.add(request(l.request(), l.labels())));
+      return out;
+    } catch (Exception e) {
+      throw unavailable(e);
+    }
   }
 
   @Override
@@ -123,15 +180,22 @@ final class ClusterPleromaEngine implements QueuedEngine {
         503, "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1));
   }
 
-  /** A standing addition of another process as a request (its filter text stays there). */
   private static PubSubRequest request(ControlRequest c) {
+    return request(c, Map.of());
+  }
+
+  /**
+   * A standing addition, perhaps of another process, as a request: its filter and normal form as
+   * labelled by its submitter.
+   */
+  private static PubSubRequest request(ControlRequest c, Map<String, String> labels) {
     boolean sub = c.kind().isSubscription();
     return new PubSubRequest(
         c.id(),
         sub ? PubSubRequest.Kind.SUBSCRIPTION : PubSubRequest.Kind.ADVERTISEMENT,
         c.host(),
-        "(accepted by another controller process)",
-        "",
+        labels.getOrDefault(FILTER, "(accepted by another controller process)"),
+        labels.getOrDefault(NORMAL_FORM, ""),
         sub ? c.udpPort() : ContentFlows.EVENT_PORT,
         c.cells());
   }

@@ -8,7 +8,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.app.NetworkController;
@@ -41,6 +43,14 @@ public final class PubSubService implements FlowContributor {
   private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
   private final RoutingEngine engine; // loop only
+  // requests submitted with an idempotency key, by their derived id, until withdrawn
+  private final Map<String, Keyed> keyed = new ConcurrentHashMap<>();
+
+  /** A keyed request and its outcome, which a repeat of the key answers with. */
+  private record Keyed(PubSubRequest request, CompletableFuture<RequestOutcome> done) {}
+
+  /** What an idempotency key may be (it becomes part of the request id and a znode name). */
+  private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._:@-]{1,64}");
 
   private PubSubService(
       NetworkController controller,
@@ -90,8 +100,8 @@ public final class PubSubService implements FlowContributor {
   /**
    * Starts the app with PLEROMA routing on a partitioned control plane shared by several controller
    * processes through ZooKeeper (docs/control-plane.md, "In the controller"). The controller must
-   * have been started with {@link #CLUSTER_RECONCILE_SCOPE}, so that reconciling a switch leaves
-   * the other processes' content flows alone.
+   * have been started with {@link #clusterReconcileScope}, so that reconciling a switch leaves the
+   * other processes' content flows alone.
    */
   public static PubSubService attachCluster(
       NetworkController controller,
@@ -102,8 +112,14 @@ public final class PubSubService implements FlowContributor {
     return attach(controller, index, limits, new ClusterPleromaEngine(controller, settings));
   }
 
-  /** What a controller process of a cluster reconciles: everything but the content flows. */
-  public static final ReconcileScope CLUSTER_RECONCILE_SCOPE = ClusterPleromaEngine.RECONCILE_SCOPE;
+  /**
+   * What a controller process of a cluster reconciles: everything but the content flows, and the
+   * multicast flows and the groups only while {@code writesMulticast} (the process that writes the
+   * multicast state, app.ClusterRegistry).
+   */
+  public static ReconcileScope clusterReconcileScope(BooleanSupplier writesMulticast) {
+    return ClusterPleromaEngine.reconcileScope(writesMulticast);
+  }
 
   static PubSubService attach(
       NetworkController controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
@@ -132,11 +148,39 @@ public final class PubSubService implements FlowContributor {
   }
 
   public CompletableFuture<RequestOutcome> advertise(String host, String filter) {
-    return submit(PubSubRequest.Kind.ADVERTISEMENT, host, filter, ContentFlows.EVENT_PORT);
+    return advertise(host, filter, Optional.empty());
   }
 
   public CompletableFuture<RequestOutcome> subscribe(String host, String filter, int port) {
-    return submit(PubSubRequest.Kind.SUBSCRIPTION, host, filter, port);
+    return subscribe(host, filter, port, Optional.empty());
+  }
+
+  /**
+   * With an idempotency key: the request's id derives from it ({@link #keyedId}), and a repeat of
+   * the key with the same request answers the first one's id instead of adding it again (in a
+   * cluster, at any process: {@link QueuedEngine#submit} joins the request queued under that id).
+   * The key with a different request is refused (409).
+   */
+  public CompletableFuture<RequestOutcome> advertise(
+      String host, String filter, Optional<String> key) {
+    return submit(PubSubRequest.Kind.ADVERTISEMENT, host, filter, ContentFlows.EVENT_PORT, key);
+  }
+
+  public CompletableFuture<RequestOutcome> subscribe(
+      String host, String filter, int port, Optional<String> key) {
+    return submit(PubSubRequest.Kind.SUBSCRIPTION, host, filter, port, key);
+  }
+
+  /**
+   * The id of a request sent with an idempotency key: {@code s:KEY} or {@code a:KEY}. Generated ids
+   * start with {@code s-} or {@code a-}, so the two never meet.
+   */
+  static String keyedId(PubSubRequest.Kind kind, String key) {
+    if (!KEY.matcher(key).matches()) {
+      throw new RequestRefusedException(
+          400, "Idempotency-Key must be 1-64 of letters, digits and . _ : @ -");
+    }
+    return kind.idPrefix().charAt(0) + ":" + key;
   }
 
   /** Withdraws a live request by id; 404 if there is none. */
@@ -158,6 +202,7 @@ public final class PubSubService implements FlowContributor {
       return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
     }
     admit(r.host(), start);
+    keyed.remove(id);
     if (engine instanceof QueuedEngine queued) {
       if (live.remove(id) == null) {
         return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
@@ -187,7 +232,7 @@ public final class PubSubService implements FlowContributor {
     Ipv6Address address = parseHost(host);
     String normal =
         FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells()).normalForm();
-    return live.values().stream()
+    return standing().stream()
         .filter(
             r ->
                 r.kind() == kind
@@ -199,7 +244,20 @@ public final class PubSubService implements FlowContributor {
 
   /** The live requests of a kind, by id. */
   public List<PubSubRequest> requests(PubSubRequest.Kind kind) {
-    return live.values().stream().filter(r -> r.kind() == kind).toList();
+    return standing().stream().filter(r -> r.kind() == kind).toList();
+  }
+
+  /**
+   * The standing requests: in a cluster every process's, read from ZooKeeper (a request accepted
+   * here still being configured is there too); otherwise this process's.
+   */
+  private java.util.Collection<PubSubRequest> standing() {
+    return shared() ? ((QueuedEngine) engine).everyProcessRequests() : live.values();
+  }
+
+  /** True when other processes share the requests (a cluster). */
+  private boolean shared() {
+    return engine instanceof QueuedEngine queued && queued.shared();
   }
 
   // ---- FlowContributor: on the loop ----
@@ -242,7 +300,7 @@ public final class PubSubService implements FlowContributor {
   // ---- requests ----
 
   private CompletableFuture<RequestOutcome> submit(
-      PubSubRequest.Kind kind, String hostText, String filter, int port) {
+      PubSubRequest.Kind kind, String hostText, String filter, int port, Optional<String> key) {
     long start = nanoClock.getAsLong();
     PubSubRequest r;
     try {
@@ -257,25 +315,101 @@ public final class PubSubService implements FlowContributor {
       }
       FilterCells.Compiled c =
           FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells());
-      long n = nextId.getAndIncrement();
-      String id =
-          engine instanceof QueuedEngine queued ? queued.newId(kind, n) : kind.idPrefix() + n;
+      String id;
+      if (key.isPresent()) {
+        id = keyedId(kind, key.get());
+      } else {
+        long n = nextId.getAndIncrement();
+        id = engine instanceof QueuedEngine queued ? queued.newId(kind, n) : kind.idPrefix() + n;
+      }
       r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+    if (key.isEmpty() || shared()) {
+      // in a cluster the repeat is found in ZooKeeper, at whichever process it comes to, and a
+      // request withdrawn at another process is not answered from this one's memory
+      return start(r, start);
+    }
+    CompletableFuture<RequestOutcome> done = new CompletableFuture<>();
+    PubSubRequest standing = live.get(r.id());
+    if (standing != null && !keyed.containsKey(r.id())) {
+      // stands although its first answer failed (e.g. a switch's late acknowledgement: 504)
+      return repeat(
+          new Keyed(standing, CompletableFuture.completedFuture(null)), r, key.get(), start);
+    }
+    Keyed prior = keyed.putIfAbsent(r.id(), new Keyed(r, done));
+    if (prior != null) {
+      return repeat(prior, r, key.get(), start);
+    }
+    start(r, start)
+        .whenComplete(
+            (o, err) -> {
+              if (err != null) {
+                keyed.remove(r.id()); // not standing: the key may be tried again
+                done.completeExceptionally(err);
+              } else {
+                done.complete(o);
+              }
+            });
+    return done;
+  }
+
+  /** A repeated idempotency key: the first request's outcome, if it is the same request. */
+  private CompletableFuture<RequestOutcome> repeat(
+      Keyed prior, PubSubRequest r, String key, long start) {
+    PubSubRequest first = prior.request();
+    if (!(first.kind() == r.kind()
+        && first.host().equals(r.host())
+        && first.port() == r.port()
+        && first.normalForm().equals(r.normalForm()))) {
+      return CompletableFuture.failedFuture(
+          new RequestRefusedException(
+              409,
+              "Idempotency-Key " + key + " was used for another request (" + first.id() + ")"));
+    }
+    return prior
+        .done()
+        .thenApply(o -> new RequestOutcome(first, 0, 0, 0, nanoClock.getAsLong() - start));
+  }
+
+  /** Carries out a new request on the engine. */
+  private CompletableFuture<RequestOutcome> start(PubSubRequest r, long start) {
     if (engine instanceof QueuedEngine queued) {
       try {
         CompletableFuture<RequestOutcome> done = queued.submit(r, false, start);
-        live.put(r.id(), r);
-        livePerHost.merge(r.host(), 1, Integer::sum);
-        return done;
+        if (live.put(r.id(), r) == null) { // a keyed repeat joined the request already here
+          livePerHost.merge(r.host(), 1, Integer::sum);
+        }
+        return done.whenComplete(
+            (o, err) -> {
+              // refused after it was queued (in a cluster, its host unknown at a partition's
+              // owner): it does not stand
+              if (refusal(err)) {
+                forget(r);
+              } else if (err == null) {
+                // withdrawn at another process of a cluster: out of this one's count too
+                queued.goneElsewhere(r.id()).thenRun(() -> forget(r));
+              }
+            });
       } catch (RuntimeException e) {
         return CompletableFuture.failedFuture(e);
       }
     }
     // configure and send in one loop task: the flow-mods leave in request order
     return controller.callOnLoop(() -> carryOut(r, configure(r), start)).thenCompose(f -> f);
+  }
+
+  /** The request stands no more (refused, or withdrawn elsewhere); nothing if already gone. */
+  private void forget(PubSubRequest r) {
+    if (live.remove(r.id(), r)) {
+      livePerHost.merge(r.host(), -1, Integer::sum);
+    }
+  }
+
+  private static boolean refusal(Throwable err) {
+    Throwable cause = err instanceof CompletionException c ? c.getCause() : err;
+    return cause instanceof RequestRefusedException;
   }
 
   /** On the loop: the request joins the routing. */

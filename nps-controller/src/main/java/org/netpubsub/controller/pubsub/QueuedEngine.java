@@ -1,5 +1,6 @@
 package org.netpubsub.controller.pubsub;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.netpubsub.network.controlplane.ControlRequest;
@@ -46,6 +47,27 @@ interface QueuedEngine extends RoutingEngine, AutoCloseable {
   /** A standing request another process accepted (so this one can withdraw it), if any. */
   default Optional<PubSubRequest> acceptedElsewhere(String id) {
     return Optional.empty();
+  }
+
+  /**
+   * Completes when a standing addition accepted here stops standing other than through this process
+   * (withdrawn at another process of a cluster); never, without other processes.
+   */
+  default CompletableFuture<Void> goneElsewhere(String id) {
+    return new CompletableFuture<>();
+  }
+
+  /** True when other processes share the requests (a cluster of controller processes). */
+  default boolean shared() {
+    return false;
+  }
+
+  /**
+   * Every standing request of every process sharing the engine ({@link #shared}): the listings and
+   * the withdrawal by filter see them all.
+   */
+  default List<PubSubRequest> everyProcessRequests() {
+    throw new UnsupportedOperationException("not shared with other processes");
   }
 
   /** The request as the control plane's addition. */

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -136,6 +137,31 @@ class PubSubApiTest {
   }
 
   @Test
+  void anIdempotencyKeyMakesARetryAnswerTheFirstRequest() throws Exception {
+    String body = "{\"host\":\"fd6e:7073:1::2\",\"filter\":\"price > 100\",\"port\":40002}";
+    Map<String, String> key = Map.of("Idempotency-Key", "order-17");
+    HttpResponse<String> first = send("POST", "/v1/subscriptions", body, key);
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+    assertThat(json(first).get("id").asText()).isEqualTo("s:order-17");
+    HttpResponse<String> again = send("POST", "/v1/subscriptions", body, key);
+    assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
+    assertThat(json(again).get("id").asText()).isEqualTo("s:order-17");
+    assertThat(json(again).get("flow_changes").asInt()).isZero();
+    assertThat(json(send("GET", "/v1/subscriptions", null)).get("subscriptions")).hasSize(1);
+
+    HttpResponse<String> other = send("POST", "/v1/subscriptions", body.replace("100", "200"), key);
+    assertThat(other.statusCode()).isEqualTo(409);
+    assertThat(json(other).get("error").asText()).contains("Idempotency-Key order-17");
+    HttpResponse<String> bad =
+        send("POST", "/v1/subscriptions", body, Map.of("Idempotency-Key", "a/b"));
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(json(bad).get("error").asText()).contains("Idempotency-Key");
+
+    assertThat(send("DELETE", "/v1/subscriptions/s:order-17", null).statusCode()).isEqualTo(200);
+    assertThat(json(send("GET", "/v1/subscriptions", null)).get("subscriptions")).isEmpty();
+  }
+
+  @Test
   void refusalsCarryTheirStatusAndReason() throws Exception {
     HttpResponse<String> bad = sub("fd6e:7073:1::2", "price >> 3");
     assertThat(bad.statusCode()).isEqualTo(400);
@@ -231,10 +257,15 @@ class PubSubApiTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    return send(method, path, body, Map.of());
+  }
+
+  private HttpResponse<String> send(
+      String method, String path, String body, Map<String, String> headers) throws Exception {
     if (rest == null || rest.port() != api.address().getPort()) {
       rest = new Rest(api.address().getPort()); // one client: requests reuse its connection
     }
-    return rest.send(method, path, body);
+    return rest.send(method, path, body, headers);
   }
 
   private static JsonNode json(HttpResponse<String> r) throws Exception {

@@ -200,6 +200,79 @@ class ClusterControlPlaneTest {
     assertSwitchesHold(switches, ControlPlaneRequests.reference(requests));
   }
 
+  @Test
+  void aPartWhoseHostStaysUnknownRefusesTheWholeRequest() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    SimulatedSwitches switches = track(SimulatedSwitches.instant(NET));
+    var hosts = new ArrayList<>(NET.hosts().keySet());
+    var publisher = hosts.get(0);
+    var subscriber = hosts.get(hosts.size() - 1);
+    ClusterControlPlane a = process(zk.getConnectString(), "a", switches);
+    ClusterControlPlane b = // never learns the subscriber's host (registered by hand at a only)
+        track(
+            new ClusterControlPlane(
+                client(zk.getConnectString()),
+                "/nps",
+                "b",
+                NET.removeHost(subscriber),
+                PARTITIONS,
+                switches,
+                ACK_TIMEOUT));
+    b.hostGrace = Duration.ofMillis(200);
+    poll(() -> a.serving().size() == 4 && b.serving().size() == 4, "both serve half");
+    ControlRequest ad = ControlRequest.advertise("p1", publisher, DzSet.ALL);
+    a.submit(ad).get(10, TimeUnit.SECONDS);
+    ControlRequest sub = ControlRequest.subscribe("s1", subscriber, 7000, DzSet.ALL);
+
+    CompletableFuture<RequestDone> refused = a.submit(sub); // spans a's and b's partitions
+    assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(RequestRefusal.class)
+        .hasMessageContaining("not known to b");
+    assertThat(b.refused()).isPositive();
+    assertThat(a.standing("s1")).isEmpty();
+    // the parts a applied are withdrawn: the switches hold the advertisement alone
+    poll(
+        () ->
+            SwitchAgreement.firstDifference(switches, ControlPlaneRequests.reference(List.of(ad)))
+                == null,
+        "a's parts withdrawn");
+    // a retry under the same id answers the same refusal, at any process
+    assertThatThrownBy(() -> b.submitOrJoin(sub).get(10, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(RequestRefusal.class);
+    assertThat(a.processed()).isPositive();
+  }
+
+  @Test
+  void aRetryUnderTheSameIdJoinsTheFirstEvenAfterItsProcessDied() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    SimulatedSwitches switches = track(new SimulatedSwitches(NET, 200_000, 0));
+    CuratorFramework firstClient = client(zk.getConnectString());
+    ClusterControlPlane first =
+        new ClusterControlPlane(firstClient, "/nps", "a", NET, PARTITIONS, switches, ACK_TIMEOUT);
+    ClusterControlPlane second = process(zk.getConnectString(), "b", switches);
+    poll(() -> first.serving().size() == 4 && second.serving().size() == 4, "both serve half");
+    var hosts = new ArrayList<>(NET.hosts().keySet());
+    ControlRequest ad = ControlRequest.advertise("p1", hosts.get(0), DzSet.ALL);
+    ControlRequest sub = ControlRequest.subscribe("s-k.7", hosts.get(3), 7000, DzSet.ALL);
+    second.submit(ad).get(10, TimeUnit.SECONDS);
+
+    first.submitOrJoin(sub); // queued; its process dies before answering
+    first.halt();
+    firstClient.close();
+    second.submitOrJoin(sub).get(30, TimeUnit.SECONDS); // the client's retry elsewhere
+    second.submitOrJoin(sub).get(10, TimeUnit.SECONDS); // and once more, after it stands
+    assertThat(second.standing("s-k.7")).contains(sub);
+    assertThatThrownBy(
+            () ->
+                second.submitOrJoin(
+                    ControlRequest.subscribe("s-k.7", hosts.get(3), 7001, DzSet.ALL)))
+        .hasMessageContaining("names another request");
+    assertSwitchesHold(switches, ControlPlaneRequests.reference(List.of(ad, sub)));
+    // one withdrawal removes it: it stood once
+    second.submit(sub.withdrawal()).get(10, TimeUnit.SECONDS);
+    assertSwitchesHold(switches, ControlPlaneRequests.reference(List.of(ad)));
+  }
+
   /** Each request through the next process in turn. */
   private static List<CompletableFuture<RequestDone>> submit(
       List<ClusterControlPlane> cluster, List<ControlRequest> requests) throws Exception {

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 
 /** A REST client for the controller's API in tests: one request, the answer as text and JSON. */
 public final class Rest {
@@ -26,14 +27,21 @@ public final class Rest {
   /** {@code method path} with {@code body} (none if null). */
   public HttpResponse<String> send(String method, String path, String body)
       throws IOException, InterruptedException {
+    return send(method, path, body, Map.of());
+  }
+
+  /** The same, with request headers. */
+  public HttpResponse<String> send(
+      String method, String path, String body, Map<String, String> headers)
+      throws IOException, InterruptedException {
     URI uri = URI.create("http://[::1]:" + port + path);
     HttpRequest.BodyPublisher p =
         body == null
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body);
-    return http.send(
-        HttpRequest.newBuilder(uri).method(method, p).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).method(method, p);
+    headers.forEach(b::header);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   public static JsonNode json(HttpResponse<String> r) throws IOException {

@@ -90,6 +90,7 @@ public final class GroupForwarding {
   // kept across re-embeddings: that is what makes them stable
   private final Map<String, Map<Ipv6Address, EntrySid>> entrySids = new HashMap<>();
   private final Map<Long, Integer> nextEntrySid = new HashMap<>();
+  private final int entrySidBase;
   private Topology topology;
   private Set<Link> avoided = Set.of();
   private Topology view;
@@ -97,6 +98,19 @@ public final class GroupForwarding {
   private SegmentRegistry registry = SegmentRegistry.sharing();
 
   public GroupForwarding(Topology topology) {
+    this(topology, 0);
+  }
+
+  /**
+   * Numbers entry SIDs from {@code entrySidBase} on each switch, so that a successor writing the
+   * same groups from another base (a controller process that takes multicast over) never gives an
+   * address a source may still send to to another group's tree.
+   */
+  public GroupForwarding(Topology topology, int entrySidBase) {
+    if (entrySidBase < 0 || entrySidBase >= SegmentAddresses.ENTRY_BASE) {
+      throw new IllegalArgumentException("an entry SID base is 0 to 2^30-1: " + entrySidBase);
+    }
+    this.entrySidBase = entrySidBase;
     this.topology = topology;
     this.view = topology;
     this.graph = TopologyGraph.of(topology);
@@ -398,7 +412,8 @@ public final class GroupForwarding {
     Map<Ipv6Address, EntrySid> mine = entrySids.computeIfAbsent(name, n -> new HashMap<>());
     EntrySid e = mine.get(src);
     if (e == null || e.dpid() != dpid) {
-      mine.put(src, new EntrySid(dpid, nextEntrySid.merge(dpid, 1, Integer::sum) - 1));
+      int n = entrySidBase + nextEntrySid.merge(dpid, 1, Integer::sum) - 1;
+      mine.put(src, new EntrySid(dpid, n % SegmentAddresses.ENTRY_BASE));
     }
   }
 

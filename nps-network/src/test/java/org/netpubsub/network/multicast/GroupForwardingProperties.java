@@ -44,7 +44,9 @@ class GroupForwardingProperties {
     if (hosts.size() < 2) {
       return;
     }
-    GroupForwarding forwarding = new GroupForwarding(t);
+    // entry SIDs numbered from a random base (a cluster's writer epoch), wrapping at 2^30
+    int base = r.nextInt(SegmentAddresses.ENTRY_BASE);
+    GroupForwarding forwarding = new GroupForwarding(t, base);
     Map<String, GroupSpec> live = new HashMap<>();
     for (int step = 0; step < 12; step++) {
       Map<String, List<GroupEntry>> othersBefore = usedGroups(forwarding, t);
@@ -86,6 +88,15 @@ class GroupForwardingProperties {
             }
           });
       assertDelivery(t, forwarding, live);
+      sendTo(forwarding)
+          .values()
+          .forEach(
+              a -> {
+                int n = SegmentAddresses.index(a) - SegmentAddresses.ENTRY_BASE;
+                assertThat(Math.floorMod(n - base, SegmentAddresses.ENTRY_BASE))
+                    .as("entry SID %s numbered from the base", a)
+                    .isLessThan(1 << 20);
+              });
     }
   }
 
