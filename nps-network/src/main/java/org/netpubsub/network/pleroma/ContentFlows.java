@@ -11,6 +11,7 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.FlowModCommand;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.Match;
@@ -67,21 +68,26 @@ public final class ContentFlows {
         .priority(priority(dz))
         .cookie(COOKIE)
         .match(match(dz))
-        .apply(actions(egresses).toArray(Action[]::new))
+        .apply(actions(egresses))
         .build();
   }
 
   /** Plain outputs first (egresses sort so), then rewrite-and-output per subscriber. */
-  static List<Action> actions(Collection<EventEgress> egresses) {
-    List<Action> out = new ArrayList<>();
+  static Action[] actions(Collection<EventEgress> egresses) {
+    int n = 0;
+    for (EventEgress e : egresses) {
+      n += e.lastHop().isPresent() ? 4 : 1;
+    }
+    Action[] out = new Action[n];
+    int i = 0;
     for (EventEgress e : egresses) {
       if (e.lastHop().isPresent()) {
         LastHop h = e.lastHop().get();
-        out.add(new Action.SetIpv6Dst(h.host()));
-        out.add(new Action.SetEthDst(h.mac()));
-        out.add(new Action.SetUdpDst(h.udpPort()));
+        out[i++] = new Action.SetIpv6Dst(h.host());
+        out[i++] = new Action.SetEthDst(h.mac());
+        out[i++] = new Action.SetUdpDst(h.udpPort());
       }
-      out.add(Action.output(e.port()));
+      out[i++] = Action.output(e.port());
     }
     return out;
   }
@@ -99,6 +105,10 @@ public final class ContentFlows {
    * so a packet in flight meets a finer flow or its coarser replacement, never neither.
    */
   public static List<FlowMod> flowMods(List<TableChange> changes) {
+    if (changes.size() == 1) { // the usual case: one change per switch and request
+      TableChange c = changes.get(0);
+      return List.of(c.isRemoval() ? deleteStrict(c.dz()) : FlowMod.add(entry(c.dz(), c.after())));
+    }
     Map<Dz, SortedSet<EventEgress>[]> net = new LinkedHashMap<>();
     for (TableChange c : changes) {
       @SuppressWarnings("unchecked")
@@ -116,12 +126,21 @@ public final class ContentFlows {
             return;
           }
           if (pair[1].isEmpty()) {
-            deletes.add(FlowMod.deleteStrict(entry(dz, pair[0])));
+            deletes.add(deleteStrict(dz));
           } else {
             adds.add(FlowMod.add(entry(dz, pair[1])));
           }
         });
     adds.addAll(deletes);
     return adds;
+  }
+
+  /** OFPFC_DELETE_STRICT of a dz's flow: table, priority and match select it; no actions built. */
+  static FlowMod deleteStrict(Dz dz) {
+    return FlowMod.builder(FlowModCommand.DELETE_STRICT)
+        .table(TABLE)
+        .priority(priority(dz))
+        .match(match(dz))
+        .build();
   }
 }
