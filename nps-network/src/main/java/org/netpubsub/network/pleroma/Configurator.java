@@ -249,8 +249,9 @@ public final class Configurator {
         tally = new Tally(overlap);
         byOverlap.add(tally);
       }
-      for (Requirement r : route.get()) {
-        tally.count(r);
+      List<Requirement> requirements = route.get();
+      for (int i = 0, n = requirements.size(); i < n; i++) { // indexed: no iterator per pair
+        tally.count(requirements.get(i));
       }
     }
 

@@ -427,26 +427,47 @@ public final class ContentTable {
   /** Names the paper's cases an addition of (dz, egress) met, from the changes it made. */
   private static Set<FlowAdditionCase> classify(
       Dz dz, EventEgress egress, List<TableChange> changes) {
-    Set<FlowAdditionCase> cases = EnumSet.noneOf(FlowAdditionCase.class);
     if (changes.isEmpty()) {
-      cases.add(FlowAdditionCase.COVERED_BY_EXISTING);
-      return cases;
+      return CASES.get(bit(FlowAdditionCase.COVERED_BY_EXISTING));
     }
+    int cases = 0;
     for (TableChange c : changes) {
       if (c.dz().equals(dz)) {
         if (!c.isAddition()) {
-          cases.add(FlowAdditionCase.SAME_DZ);
-        } else if (!c.after().equals(Set.of(egress))) {
-          cases.add(FlowAdditionCase.PARTIALLY_COVERED_BY_EXISTING); // inherits coarser ports
+          cases |= bit(FlowAdditionCase.SAME_DZ);
+        } else if (c.after().size() != 1 || !c.after().contains(egress)) {
+          cases |= bit(FlowAdditionCase.PARTIALLY_COVERED_BY_EXISTING); // inherits coarser ports
         } else if (changes.size() == 1) {
-          cases.add(FlowAdditionCase.NO_OVERLAP);
+          cases |= bit(FlowAdditionCase.NO_OVERLAP);
         }
       } else if (c.isRemoval()) {
-        cases.add(FlowAdditionCase.COVERS_EXISTING);
+        cases |= bit(FlowAdditionCase.COVERS_EXISTING);
       } else {
-        cases.add(FlowAdditionCase.PARTIALLY_COVERS_EXISTING);
+        cases |= bit(FlowAdditionCase.PARTIALLY_COVERS_EXISTING);
       }
     }
-    return cases;
+    return CASES.get(cases);
+  }
+
+  private static int bit(FlowAdditionCase c) {
+    return 1 << c.ordinal();
+  }
+
+  // Every set of cases, by its bits: an addition names one of them without allocating it.
+  private static final List<Set<FlowAdditionCase>> CASES = allCaseSets();
+
+  private static List<Set<FlowAdditionCase>> allCaseSets() {
+    FlowAdditionCase[] all = FlowAdditionCase.values();
+    List<Set<FlowAdditionCase>> out = new ArrayList<>(1 << all.length);
+    for (int bits = 0; bits < 1 << all.length; bits++) {
+      Set<FlowAdditionCase> set = EnumSet.noneOf(FlowAdditionCase.class);
+      for (FlowAdditionCase c : all) {
+        if ((bits & bit(c)) != 0) {
+          set.add(c);
+        }
+      }
+      out.add(Collections.unmodifiableSet(set));
+    }
+    return List.copyOf(out);
   }
 }
