@@ -2,7 +2,7 @@ package org.netpubsub.network.pleroma;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -102,34 +102,61 @@ public final class ContentFlows {
    * so a packet in flight meets a finer flow or its coarser replacement, never neither.
    */
   public static List<FlowMod> flowMods(List<TableChange> changes) {
-    if (changes.size() == 1) { // the usual case: one change per switch and request
+    int n = changes.size();
+    if (n == 1) { // the usual case: one change per switch and request
       TableChange c = changes.get(0);
       return List.of(c.isRemoval() ? deleteStrict(c.dz()) : FlowMod.add(entry(c.dz(), c.after())));
     }
-    Map<Dz, SortedSet<EventEgress>[]> net = new LinkedHashMap<>();
-    for (TableChange c : changes) {
-      @SuppressWarnings("unchecked")
-      SortedSet<EventEgress>[] pair = net.computeIfAbsent(c.dz(), d -> new SortedSet[2]);
-      if (pair[0] == null) {
-        pair[0] = c.before();
+    // A request's few changes per switch are netted by scanning; a long list (a withdrawn
+    // advertisement's) by a map from each dz to its last change.
+    Map<Dz, Integer> lastOf = n <= NET_BY_SCAN ? null : new HashMap<>();
+    if (lastOf != null) {
+      for (int i = 0; i < n; i++) {
+        lastOf.put(changes.get(i).dz(), i);
       }
-      pair[1] = c.after();
     }
-    List<FlowMod> adds = new ArrayList<>();
-    List<FlowMod> deletes = new ArrayList<>();
-    net.forEach(
-        (dz, pair) -> {
-          if (pair[0].equals(pair[1])) {
-            return;
-          }
-          if (pair[1].isEmpty()) {
-            deletes.add(deleteStrict(dz));
-          } else {
-            adds.add(FlowMod.add(entry(dz, pair[1])));
-          }
-        });
+    List<FlowMod> adds = new ArrayList<>(n);
+    List<FlowMod> deletes = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      TableChange first = changes.get(i);
+      Dz dz = first.dz();
+      int last;
+      if (lastOf != null) {
+        Integer l = lastOf.remove(dz); // gone after the dz's first change
+        if (l == null) {
+          continue;
+        }
+        last = l;
+      } else {
+        if (changed(changes, 0, i, dz) >= 0) {
+          continue; // not the dz's first change: netted there
+        }
+        last = Math.max(i, changed(changes, i + 1, n, dz));
+      }
+      SortedSet<EventEgress> after = changes.get(last).after();
+      if (first.before().equals(after)) {
+        continue;
+      }
+      if (after.isEmpty()) {
+        deletes.add(deleteStrict(dz));
+      } else {
+        adds.add(FlowMod.add(entry(dz, after)));
+      }
+    }
     adds.addAll(deletes);
     return adds;
+  }
+
+  private static final int NET_BY_SCAN = 16;
+
+  /** The last index in [from, to) of a change to {@code dz}, or -1. */
+  private static int changed(List<TableChange> changes, int from, int to, Dz dz) {
+    for (int i = to - 1; i >= from; i--) {
+      if (changes.get(i).dz().equals(dz)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** OFPFC_DELETE_STRICT of a dz's flow: table, priority and match select it; no actions built. */
