@@ -168,13 +168,13 @@ public final class Dz implements Comparable<Dz> {
     return sb.toString();
   }
 
-  /** The left-aligned first 64 bits. */
-  long hi() {
+  /** The left-aligned first 64 bits (zero past the length). */
+  public long hi() {
     return hi;
   }
 
-  /** The left-aligned bits 64..111, in the top 48 bits. */
-  long lo() {
+  /** The left-aligned bits 64..111, in the top 48 bits (zero past the length). */
+  public long lo() {
     return lo;
   }
 
@@ -211,11 +211,13 @@ public final class Dz implements Comparable<Dz> {
     return length == 0 ? "ε" : bits();
   }
 
-  static long maskHi(int length) {
+  /** The bits of {@link #hi} a dz of this length uses (for tries that keep bits inline). */
+  public static long maskHi(int length) {
     return length >= 64 ? -1L : length == 0 ? 0 : -1L << (64 - length);
   }
 
-  static long maskLo(int length) {
+  /** The bits of {@link #lo} a dz of this length uses. */
+  public static long maskLo(int length) {
     return length <= 64 ? 0 : -1L << (128 - length);
   }
 }

@@ -1,7 +1,7 @@
 package org.netpubsub.controller.controlplane;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -39,18 +39,20 @@ final class AcknowledgedSend {
       BooleanSupplier active,
       Runnable onResync)
       throws InterruptedException {
-    Map<Long, CompletableFuture<Void>> acks = new LinkedHashMap<>();
+    long[] dpids = new long[mods.size()];
+    List<CompletableFuture<Void>> acks = new ArrayList<>(mods.size());
     int n = 0;
     for (Map.Entry<Long, List<FlowMod>> e : mods.entrySet()) {
-      acks.put(e.getKey(), updates.send(e.getKey(), e.getValue(), epoch));
+      dpids[acks.size()] = e.getKey();
+      acks.add(updates.send(e.getKey(), e.getValue(), epoch));
       n += e.getValue().size();
     }
     long deadline = System.nanoTime() + timeout.toNanos();
-    for (Map.Entry<Long, CompletableFuture<Void>> e : acks.entrySet()) {
-      CompletableFuture<Void> ack = e.getValue();
+    for (int i = 0; i < dpids.length; i++) {
+      CompletableFuture<Void> ack = acks.get(i);
       while (!acknowledged(ack, deadline, active)) {
         onResync.run();
-        ack = updates.resync(e.getKey(), ControlPlane.owned(partition), desired.apply(e.getKey()));
+        ack = updates.resync(dpids[i], ControlPlane.owned(partition), desired.apply(dpids[i]));
         deadline = System.nanoTime() + timeout.toNanos();
       }
     }

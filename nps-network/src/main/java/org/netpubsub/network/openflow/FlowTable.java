@@ -3,47 +3,25 @@ package org.netpubsub.network.openflow;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
  * One OpenFlow table of the simulated switch: entries kept by descending priority, then by age
- * (oldest first), so a lookup's candidates come out in a stable order. Each priority holds its
- * entries in insertion order (a new entry is always the youngest), so adding and removing cost a
- * hash operation rather than a walk down a tree of thousands of entries. An index by (priority,
- * match) finds OpenFlow's "identical" entry without a scan: strict modifications and replacing adds
- * stay cheap with the thousands of flows per switch that control-plane experiments install.
+ * (oldest first), so a lookup's candidates come out in a stable order. Each priority keeps its
+ * entries in one insertion-ordered map by match: a new entry is always the youngest, and the map
+ * finds OpenFlow's "identical" entry (same priority and match) without a scan, so adding, replacing
+ * and strictly deleting cost one or two hash operations even with the thousands of flows per switch
+ * that control-plane experiments install. Tables hold a few distinct priorities, searched in a
+ * sorted array.
  */
 final class FlowTable {
-  /** Priority and match never change while an entry is stored (modify only swaps instructions). */
-  private record Key(int priority, Match match) {
-    static Key of(StoredFlow f) {
-      return new Key(f.entry.priority(), f.entry.match());
-    }
+  /** One priority's entries by match, oldest first; a match never changes while stored. */
+  private record Priority(int value, LinkedHashMap<Match, StoredFlow> entries) {}
 
-    // written out: hashed on every add and delete (see Match#equals)
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && priority == k.priority && match.equals(k.match);
-    }
-
-    @Override
-    public int hashCode() {
-      return 31 * priority + match.hashCode();
-    }
-  }
-
-  // priority (highest first) → its entries, oldest first
-  private final TreeMap<Integer, LinkedHashSet<StoredFlow>> byPriority =
-      new TreeMap<>(Comparator.reverseOrder());
-  private final Map<Key, StoredFlow> identical = new HashMap<>();
+  private final List<Priority> byPriority = new ArrayList<>(); // highest first
   private int size;
 
   int size() {
@@ -53,35 +31,40 @@ final class FlowTable {
   /** Every entry in table order (a snapshot). */
   Collection<StoredFlow> all() {
     List<StoredFlow> out = new ArrayList<>(size);
-    byPriority.values().forEach(out::addAll);
+    byPriority.forEach(p -> out.addAll(p.entries.values()));
     return Collections.unmodifiableList(out);
   }
 
   /** The entry with exactly this priority and match (OpenFlow's "identical" entry), or null. */
   StoredFlow identical(int priority, Match match) {
-    return identical.get(new Key(priority, match));
+    int at = indexOf(priority);
+    return at < 0 ? null : byPriority.get(at).entries.get(match);
   }
 
   /** True if a same-priority entry could match a packet this match also matches. */
   boolean overlaps(int priority, Match match) {
-    Set<StoredFlow> same = byPriority.get(priority);
-    return same != null && same.stream().anyMatch(f -> f.entry.match().overlaps(match));
+    int at = indexOf(priority);
+    return at >= 0 && byPriority.get(at).entries.keySet().stream().anyMatch(m -> m.overlaps(match));
   }
 
   /** Adds an entry, the youngest; the caller has removed any identical one. */
   void insert(StoredFlow f) {
-    byPriority.computeIfAbsent(f.entry.priority(), p -> new LinkedHashSet<>()).add(f);
-    identical.put(Key.of(f), f);
+    int priority = f.entry.priority();
+    int at = indexOf(priority);
+    if (at < 0) {
+      at = -at - 1;
+      byPriority.add(at, new Priority(priority, new LinkedHashMap<>()));
+    }
+    byPriority.get(at).entries.put(f.entry.match(), f);
     size++;
   }
 
   void remove(StoredFlow f) {
-    LinkedHashSet<StoredFlow> same = byPriority.get(f.entry.priority());
-    if (same != null && same.remove(f)) {
-      if (same.isEmpty()) {
-        byPriority.remove(f.entry.priority());
+    int at = indexOf(f.entry.priority());
+    if (at >= 0 && byPriority.get(at).entries.remove(f.entry.match(), f)) {
+      if (byPriority.get(at).entries.isEmpty()) {
+        byPriority.remove(at);
       }
-      identical.remove(Key.of(f));
       size--;
     }
   }
@@ -89,14 +72,12 @@ final class FlowTable {
   /** Removes and returns the entries the predicate selects, in table order. */
   List<StoredFlow> removeIf(Predicate<StoredFlow> which) {
     List<StoredFlow> removed = new ArrayList<>();
-    for (Iterator<LinkedHashSet<StoredFlow>> groups = byPriority.values().iterator();
-        groups.hasNext(); ) {
-      LinkedHashSet<StoredFlow> same = groups.next();
-      for (Iterator<StoredFlow> it = same.iterator(); it.hasNext(); ) {
+    for (Iterator<Priority> groups = byPriority.iterator(); groups.hasNext(); ) {
+      LinkedHashMap<Match, StoredFlow> same = groups.next().entries;
+      for (Iterator<StoredFlow> it = same.values().iterator(); it.hasNext(); ) {
         StoredFlow f = it.next();
         if (which.test(f)) {
           it.remove();
-          identical.remove(Key.of(f));
           removed.add(f);
           size--;
         }
@@ -114,8 +95,8 @@ final class FlowTable {
    */
   List<StoredFlow> lookup(PacketHeaders h, long inPort, long metadata) {
     List<StoredFlow> best = new ArrayList<>(1);
-    for (LinkedHashSet<StoredFlow> same : byPriority.values()) {
-      for (StoredFlow f : same) {
+    for (Priority p : byPriority) {
+      for (StoredFlow f : p.entries.values()) {
         if (f.entry.match().matches(h, inPort, metadata)) {
           best.add(f);
         }
@@ -125,5 +106,24 @@ final class FlowTable {
       }
     }
     return best;
+  }
+
+  /** The priority's index in {@link #byPriority}, or -(insertion point) - 1 (binary search). */
+  private int indexOf(int priority) {
+    int lo = 0;
+    int hi = byPriority.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int p = byPriority.get(mid).value;
+      if (p == priority) {
+        return mid;
+      }
+      if (p > priority) {
+        lo = mid + 1; // descending: lower priorities lie further on
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return -(lo + 1);
   }
 }

@@ -2,6 +2,7 @@ package org.netpubsub.network.openflow;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * An OpenFlow 1.3 instruction. A flow carries at most one of each kind, and a switch executes them
@@ -96,7 +97,12 @@ public sealed interface Instruction {
    * switches do not keep them). Two of one kind is malformed: IllegalArgumentException.
    */
   static List<Instruction> normalize(List<Instruction> instructions) {
-    // Plain loops: every flow entry and flow-mod passes here, with one or two instructions.
+    // Plain loops: every flow entry and flow-mod passes here, with one or two instructions, and a
+    // content flow-mod passes three times (entry, flow-mod, the switch's stored entry): a list
+    // already in normal form comes back as it is, uncopied when immutable.
+    if (isNormal(instructions)) {
+      return List.copyOf(instructions);
+    }
     Instruction[] out = new Instruction[instructions.size()];
     int n = 0;
     for (Instruction i : instructions) {
@@ -121,5 +127,24 @@ public sealed interface Instruction {
       }
     }
     return n == out.length ? List.of(out) : List.of(Arrays.copyOf(out, n));
+  }
+
+  /** In execution order, one of each kind at most, no empty action list, no null. */
+  private static boolean isNormal(List<Instruction> instructions) {
+    if (!(instructions instanceof RandomAccess)) {
+      return false;
+    }
+    int previous = -1;
+    for (int k = 0, size = instructions.size(); k < size; k++) {
+      Instruction i = instructions.get(k);
+      if (i == null
+          || i.order() <= previous
+          || (i instanceof ApplyActions a && a.actions().isEmpty())
+          || (i instanceof WriteActions w && w.actions().isEmpty())) {
+        return false;
+      }
+      previous = i.order();
+    }
+    return true;
   }
 }

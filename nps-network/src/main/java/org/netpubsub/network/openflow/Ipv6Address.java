@@ -13,7 +13,7 @@ public record Ipv6Address(long high, long low) implements Comparable<Ipv6Address
   // which the JIT leaves un-inlined inside the matches that switch tables hash.
   @Override
   public boolean equals(Object o) {
-    return o instanceof Ipv6Address a && high == a.high && low == a.low;
+    return this == o || o instanceof Ipv6Address a && high == a.high && low == a.low;
   }
 
   @Override
@@ -21,11 +21,24 @@ public record Ipv6Address(long high, long low) implements Comparable<Ipv6Address
     return 31 * Long.hashCode(high) + Long.hashCode(low);
   }
 
+  // one object per prefix length: masks are shared, so matches compare them by identity
+  private static final Ipv6Address[] PREFIX_MASKS = new Ipv6Address[129];
+
+  static {
+    for (int length = 0; length <= 128; length++) {
+      PREFIX_MASKS[length] = newPrefixMask(length);
+    }
+  }
+
   /** The contiguous mask of {@code length} leading one bits, 0 &le; length &le; 128. */
   public static Ipv6Address prefixMask(int length) {
     if (length < 0 || length > 128) {
       throw new IllegalArgumentException("IPv6 prefix length must be in [0, 128]: " + length);
     }
+    return PREFIX_MASKS[length];
+  }
+
+  private static Ipv6Address newPrefixMask(int length) {
     long high = length == 0 ? 0 : length >= 64 ? -1L : -1L << (64 - length);
     long low = length <= 64 ? 0 : length == 128 ? -1L : -1L << (128 - length);
     return new Ipv6Address(high, low);

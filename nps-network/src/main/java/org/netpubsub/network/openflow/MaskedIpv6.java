@@ -60,7 +60,7 @@ public record MaskedIpv6(Ipv6Address value, Ipv6Address mask) {
   // equals and hashCode as a record's, written out (see Ipv6Address).
   @Override
   public boolean equals(Object o) {
-    return o instanceof MaskedIpv6 m && value.equals(m.value) && mask.equals(m.mask);
+    return this == o || o instanceof MaskedIpv6 m && value.equals(m.value) && mask.equals(m.mask);
   }
 
   @Override

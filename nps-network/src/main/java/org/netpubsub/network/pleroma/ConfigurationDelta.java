@@ -42,6 +42,11 @@ public final class ConfigurationDelta {
     }
   }
 
+  void countPaths(int reachable, int unreachable) {
+    paths += reachable;
+    unreachablePaths += unreachable;
+  }
+
   /** Per switch, the flow changes in the order they were made (a dz may change more than once). */
   public SortedMap<Long, List<TableChange>> changes() {
     return Collections.unmodifiableSortedMap(changes);

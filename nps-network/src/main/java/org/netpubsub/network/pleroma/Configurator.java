@@ -49,6 +49,10 @@ public final class Configurator {
   private final Map<RequirementKey, Requirement> requirements = new HashMap<>();
   // Per required dz, the paths that need each requirement; a table hears only 0 ↔ some changes.
   private final Map<Dz, PathCounts> pathCounts = new HashMap<>();
+  // Each standing subscription's pairs as its addition counted them. Its withdrawal removes the
+  // same requirements, so it pairs again only if an advertisement changed in between.
+  private final Map<String, Paired> paired = new HashMap<>();
+  private long advertisementChanges;
 
   private Configurator(Topology topology) {
     this.topology = topology;
@@ -113,6 +117,7 @@ public final class Configurator {
     if (a == null) {
       throw new IllegalArgumentException("no advertisement " + id);
     }
+    advertisementChanges++;
     Pairing pairing = new Pairing();
     for (Subscription s : subscriptions.values()) {
       pairing.pair(a, s, routesTo(s));
@@ -125,6 +130,10 @@ public final class Configurator {
     Subscription s = subscriptions.remove(id);
     if (s == null) {
       throw new IllegalArgumentException("no subscription " + id);
+    }
+    Paired before = paired.remove(id);
+    if (before != null && before.advertisementChanges == advertisementChanges) {
+      return new Pairing(before).remove();
     }
     Pairing pairing = new Pairing();
     RoutesTo to = routesTo(s);
@@ -163,6 +172,7 @@ public final class Configurator {
   private ConfigurationDelta advertise(Advertisement a, boolean replay) {
     checkNew(a.id(), a.host(), replay);
     advertisements.put(a.id(), a);
+    advertisementChanges++;
     Pairing pairing = new Pairing();
     for (Subscription s : subscriptions.values()) {
       pairing.pair(a, s, routesTo(s));
@@ -178,6 +188,7 @@ public final class Configurator {
     for (Advertisement a : advertisements.values()) {
       pairing.pair(a, s, to);
     }
+    paired.put(s.id(), pairing.paired());
     return pairing.add();
   }
 
@@ -200,7 +211,22 @@ public final class Configurator {
    */
   private final class Pairing {
     private final ConfigurationDelta delta = new ConfigurationDelta();
-    private final List<Tally> byOverlap = new ArrayList<>(1);
+    private final List<Tally> byOverlap;
+
+    Pairing() {
+      byOverlap = new ArrayList<>(1);
+    }
+
+    /** The pairs counted before (tallies are not changed once paired). */
+    Pairing(Paired before) {
+      byOverlap = before.byOverlap;
+      delta.countPaths(before.paths, before.unreachablePaths);
+    }
+
+    /** What was paired, to be withdrawn later as it is. */
+    Paired paired() {
+      return new Paired(byOverlap, delta.paths(), delta.unreachablePaths(), advertisementChanges);
+    }
 
     void pair(Advertisement a, Subscription s, RoutesTo to) {
       DzSet overlap = a.cells().intersect(s.cells());
@@ -223,8 +249,9 @@ public final class Configurator {
         tally = new Tally(overlap);
         byOverlap.add(tally);
       }
-      for (Requirement r : route.get()) {
-        tally.count(r);
+      List<Requirement> requirements = route.get();
+      for (int i = 0, n = requirements.size(); i < n; i++) { // indexed: no iterator per pair
+        tally.count(requirements.get(i));
       }
     }
 
@@ -301,6 +328,10 @@ public final class Configurator {
       counts[size++] = 1;
     }
   }
+
+  /** A subscription's pairs as counted, while {@link #advertisementChanges} stays the same. */
+  private record Paired(
+      List<Tally> byOverlap, int paths, int unreachablePaths, long advertisementChanges) {}
 
   /** One switch's part of a path: events leave it by this egress. */
   private record Requirement(long dpid, ContentTable table, EventEgress egress, int id) {}

@@ -2,7 +2,7 @@ package org.netpubsub.network.pleroma;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -11,6 +11,7 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.FlowModCommand;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.Match;
@@ -36,24 +37,21 @@ public final class ContentFlows {
 
   private ContentFlows() {}
 
-  /** The content address prefix of a dz, as an IPv6 address (dz bits after ff0e, then zeros). */
+  /**
+   * The content address prefix of a dz, as an IPv6 address (dz bits after ff0e, then zeros: the
+   * address {@link ContentAddress#bytes} spell).
+   */
   public static Ipv6Address address(Dz dz) {
-    byte[] b = ContentAddress.of(dz).bytes();
-    long hi = 0;
-    long lo = 0;
-    for (int i = 0; i < 8; i++) {
-      hi = hi << 8 | (b[i] & 0xff);
-      lo = lo << 8 | (b[8 + i] & 0xff);
-    }
-    return new Ipv6Address(hi, lo);
+    long prefix = (long) ContentAddress.PREFIX << 48;
+    return new Ipv6Address(prefix | dz.hi() >>> 16, dz.hi() << 48 | dz.lo() >>> 16);
   }
 
+  // What every content match shares, built once: matches copy its boxed fields, so a switch
+  // comparing two of them finds those fields identical without reading them.
+  private static final Match CONTENT = Match.builder().udp6().udpDst(EVENT_PORT).build();
+
   public static Match match(Dz dz) {
-    return Match.builder()
-        .udp6()
-        .udpDst(EVENT_PORT)
-        .ipv6Dst(MaskedIpv6.prefix(address(dz), 16 + dz.length()))
-        .build();
+    return CONTENT.toBuilder().ipv6Dst(MaskedIpv6.prefix(address(dz), 16 + dz.length())).build();
   }
 
   public static int priority(Dz dz) {
@@ -67,21 +65,26 @@ public final class ContentFlows {
         .priority(priority(dz))
         .cookie(COOKIE)
         .match(match(dz))
-        .apply(actions(egresses).toArray(Action[]::new))
+        .apply(actions(egresses))
         .build();
   }
 
   /** Plain outputs first (egresses sort so), then rewrite-and-output per subscriber. */
-  static List<Action> actions(Collection<EventEgress> egresses) {
-    List<Action> out = new ArrayList<>();
+  static Action[] actions(Collection<EventEgress> egresses) {
+    int n = 0;
+    for (EventEgress e : egresses) {
+      n += e.lastHop().isPresent() ? 4 : 1;
+    }
+    Action[] out = new Action[n];
+    int i = 0;
     for (EventEgress e : egresses) {
       if (e.lastHop().isPresent()) {
         LastHop h = e.lastHop().get();
-        out.add(new Action.SetIpv6Dst(h.host()));
-        out.add(new Action.SetEthDst(h.mac()));
-        out.add(new Action.SetUdpDst(h.udpPort()));
+        out[i++] = new Action.SetIpv6Dst(h.host());
+        out[i++] = new Action.SetEthDst(h.mac());
+        out[i++] = new Action.SetUdpDst(h.udpPort());
       }
-      out.add(Action.output(e.port()));
+      out[i++] = Action.output(e.port());
     }
     return out;
   }
@@ -99,29 +102,69 @@ public final class ContentFlows {
    * so a packet in flight meets a finer flow or its coarser replacement, never neither.
    */
   public static List<FlowMod> flowMods(List<TableChange> changes) {
-    Map<Dz, SortedSet<EventEgress>[]> net = new LinkedHashMap<>();
-    for (TableChange c : changes) {
-      @SuppressWarnings("unchecked")
-      SortedSet<EventEgress>[] pair = net.computeIfAbsent(c.dz(), d -> new SortedSet[2]);
-      if (pair[0] == null) {
-        pair[0] = c.before();
-      }
-      pair[1] = c.after();
+    int n = changes.size();
+    if (n == 1) { // the usual case: one change per switch and request
+      TableChange c = changes.get(0);
+      return List.of(c.isRemoval() ? deleteStrict(c.dz()) : FlowMod.add(entry(c.dz(), c.after())));
     }
-    List<FlowMod> adds = new ArrayList<>();
-    List<FlowMod> deletes = new ArrayList<>();
-    net.forEach(
-        (dz, pair) -> {
-          if (pair[0].equals(pair[1])) {
-            return;
-          }
-          if (pair[1].isEmpty()) {
-            deletes.add(FlowMod.deleteStrict(entry(dz, pair[0])));
-          } else {
-            adds.add(FlowMod.add(entry(dz, pair[1])));
-          }
-        });
+    // A request's few changes per switch are netted by scanning; a long list (a withdrawn
+    // advertisement's) by a map from each dz to its last change.
+    Map<Dz, Integer> lastOf = n <= NET_BY_SCAN ? null : new HashMap<>();
+    if (lastOf != null) {
+      for (int i = 0; i < n; i++) {
+        lastOf.put(changes.get(i).dz(), i);
+      }
+    }
+    List<FlowMod> adds = new ArrayList<>(n);
+    List<FlowMod> deletes = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      TableChange first = changes.get(i);
+      Dz dz = first.dz();
+      int last;
+      if (lastOf != null) {
+        Integer l = lastOf.remove(dz); // gone after the dz's first change
+        if (l == null) {
+          continue;
+        }
+        last = l;
+      } else {
+        if (changed(changes, 0, i, dz) >= 0) {
+          continue; // not the dz's first change: netted there
+        }
+        last = Math.max(i, changed(changes, i + 1, n, dz));
+      }
+      SortedSet<EventEgress> after = changes.get(last).after();
+      if (first.before().equals(after)) {
+        continue;
+      }
+      if (after.isEmpty()) {
+        deletes.add(deleteStrict(dz));
+      } else {
+        adds.add(FlowMod.add(entry(dz, after)));
+      }
+    }
     adds.addAll(deletes);
     return adds;
+  }
+
+  private static final int NET_BY_SCAN = 16;
+
+  /** The last index in [from, to) of a change to {@code dz}, or -1. */
+  private static int changed(List<TableChange> changes, int from, int to, Dz dz) {
+    for (int i = to - 1; i >= from; i--) {
+      if (changes.get(i).dz().equals(dz)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** OFPFC_DELETE_STRICT of a dz's flow: table, priority and match select it; no actions built. */
+  static FlowMod deleteStrict(Dz dz) {
+    return FlowMod.builder(FlowModCommand.DELETE_STRICT)
+        .table(TABLE)
+        .priority(priority(dz))
+        .match(match(dz))
+        .build();
   }
 }

@@ -40,6 +40,11 @@ public final class ContentTable {
    */
   private static final class Node {
     final Dz dz;
+    // dz's bits inline: a walk down the trie reads nodes only, not one Dz object per level (tables
+    // outgrow the caches, so each object read on the way is a likely miss)
+    final long hi;
+    final long lo;
+    final int length;
     Node parent; // null at the root; set by adopt
     Node zero; // children: their dz extends this one by the bit, and perhaps more
     Node one;
@@ -50,6 +55,9 @@ public final class ContentTable {
 
     Node(Dz dz) {
       this.dz = dz;
+      this.hi = dz.hi();
+      this.lo = dz.lo();
+      this.length = dz.length();
     }
 
     Node child(int bit) {
@@ -68,8 +76,15 @@ public final class ContentTable {
 
     /** The child under which {@code d} (longer than this node's dz) lies, or null. */
     Node towards(Dz d) {
-      Node c = child(d.bit(dz.length()));
-      return c != null && c.dz.covers(d) ? c : null;
+      Node c = child(d.bit(length));
+      return c != null && c.covers(d) ? c : null;
+    }
+
+    /** {@code dz.covers(d)} from the inline bits. */
+    boolean covers(Dz d) {
+      return length <= d.length()
+          && ((hi ^ d.hi()) & Dz.maskHi(length)) == 0
+          && ((lo ^ d.lo()) & Dz.maskLo(length)) == 0;
     }
 
     int indexOf(EventEgress e) {
@@ -172,7 +187,7 @@ public final class ContentTable {
     // Walk down to dz, making its node if needed and noting what its coarser dzs send.
     Node n = root;
     EgressSet outer = null; // the full egress set of the longest required proper prefix
-    while (n.dz.length() < dz.length()) {
+    while (n.length < dz.length()) {
       outer = fullAfter(n, outer);
       Node c = n.towards(dz);
       if (c == null) {
@@ -203,7 +218,7 @@ public final class ContentTable {
   public List<TableChange> remove(Dz dz, EventEgress egress, int times) {
     Node n = root;
     EgressSet outer = null;
-    while (n != null && n.dz.length() < dz.length()) {
+    while (n != null && n.length < dz.length()) {
       outer = fullAfter(n, outer);
       n = n.towards(dz);
     }
@@ -326,7 +341,7 @@ public final class ContentTable {
   /** The required egresses of exactly this dz (with multiplicity ignored). */
   public Set<EventEgress> requiredAt(Dz dz) {
     Node n = root;
-    while (n != null && n.dz.length() < dz.length()) {
+    while (n != null && n.length < dz.length()) {
       n = n.towards(dz);
     }
     return n == null || !n.dz.equals(dz) ? Set.of() : n.egresses();
@@ -412,26 +427,47 @@ public final class ContentTable {
   /** Names the paper's cases an addition of (dz, egress) met, from the changes it made. */
   private static Set<FlowAdditionCase> classify(
       Dz dz, EventEgress egress, List<TableChange> changes) {
-    Set<FlowAdditionCase> cases = EnumSet.noneOf(FlowAdditionCase.class);
     if (changes.isEmpty()) {
-      cases.add(FlowAdditionCase.COVERED_BY_EXISTING);
-      return cases;
+      return CASES.get(bit(FlowAdditionCase.COVERED_BY_EXISTING));
     }
+    int cases = 0;
     for (TableChange c : changes) {
       if (c.dz().equals(dz)) {
         if (!c.isAddition()) {
-          cases.add(FlowAdditionCase.SAME_DZ);
-        } else if (!c.after().equals(Set.of(egress))) {
-          cases.add(FlowAdditionCase.PARTIALLY_COVERED_BY_EXISTING); // inherits coarser ports
+          cases |= bit(FlowAdditionCase.SAME_DZ);
+        } else if (c.after().size() != 1 || !c.after().contains(egress)) {
+          cases |= bit(FlowAdditionCase.PARTIALLY_COVERED_BY_EXISTING); // inherits coarser ports
         } else if (changes.size() == 1) {
-          cases.add(FlowAdditionCase.NO_OVERLAP);
+          cases |= bit(FlowAdditionCase.NO_OVERLAP);
         }
       } else if (c.isRemoval()) {
-        cases.add(FlowAdditionCase.COVERS_EXISTING);
+        cases |= bit(FlowAdditionCase.COVERS_EXISTING);
       } else {
-        cases.add(FlowAdditionCase.PARTIALLY_COVERS_EXISTING);
+        cases |= bit(FlowAdditionCase.PARTIALLY_COVERS_EXISTING);
       }
     }
-    return cases;
+    return CASES.get(cases);
+  }
+
+  private static int bit(FlowAdditionCase c) {
+    return 1 << c.ordinal();
+  }
+
+  // Every set of cases, by its bits: an addition names one of them without allocating it.
+  private static final List<Set<FlowAdditionCase>> CASES = allCaseSets();
+
+  private static List<Set<FlowAdditionCase>> allCaseSets() {
+    FlowAdditionCase[] all = FlowAdditionCase.values();
+    List<Set<FlowAdditionCase>> out = new ArrayList<>(1 << all.length);
+    for (int bits = 0; bits < 1 << all.length; bits++) {
+      Set<FlowAdditionCase> set = EnumSet.noneOf(FlowAdditionCase.class);
+      for (FlowAdditionCase c : all) {
+        if ((bits & bit(c)) != 0) {
+          set.add(c);
+        }
+      }
+      out.add(Collections.unmodifiableSet(set));
+    }
+    return List.copyOf(out);
   }
 }

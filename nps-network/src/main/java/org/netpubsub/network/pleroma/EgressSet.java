@@ -12,15 +12,29 @@ import java.util.SortedSet;
  * An immutable sorted set of egresses in one small array: a content flow's egresses. Flows have a
  * handful of egresses and are compared, searched and copied on every table change, which a tree set
  * makes a walk over scattered nodes; here membership is an identity scan (the configurator shares
- * egress objects) before a binary search, and copying an egress set is free.
+ * egress objects), then a binary search of primitive keys (kind and port, in the egresses' order),
+ * so "not contained" — the usual answer once identity fails — reads no egress object; only egresses
+ * with the same kind and port (subscribers behind one port) are compared. Copying is free.
  */
 final class EgressSet extends AbstractSet<EventEgress> implements SortedSet<EventEgress> {
   static final EgressSet EMPTY = new EgressSet(new EventEgress[0]);
 
   private final EventEgress[] sorted; // ascending, distinct, never modified
+  private final long[] keys; // key(sorted[i]): ascending too, equal only for one kind and port
 
   private EgressSet(EventEgress[] sorted) {
     this.sorted = sorted;
+    this.keys = new long[sorted.length];
+    for (int i = 0; i < sorted.length; i++) {
+      keys[i] = key(sorted[i]);
+    }
+  }
+
+  /**
+   * Rewritten egresses after plain ones, then by port: the start of {@link EventEgress}'s order.
+   */
+  private static long key(EventEgress e) {
+    return (e.lastHop().isPresent() ? 1L << 32 : 0) | e.port();
   }
 
   /** The set itself if it is one, else a sorted copy. */
@@ -66,7 +80,23 @@ final class EgressSet extends AbstractSet<EventEgress> implements SortedSet<Even
         return true;
       }
     }
-    return o instanceof EventEgress e && Arrays.binarySearch(sorted, e) >= 0;
+    if (!(o instanceof EventEgress e)) {
+      return false;
+    }
+    long k = key(e);
+    int at = Arrays.binarySearch(keys, k);
+    if (at < 0) {
+      return false;
+    }
+    while (at > 0 && keys[at - 1] == k) {
+      at--; // the first of the egresses with this kind and port
+    }
+    for (; at < keys.length && keys[at] == k; at++) {
+      if (sorted[at].equals(e)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
