@@ -117,13 +117,15 @@ def plot_join(r: dict, png: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(1, 4, figsize=(19, 4.4))
-    for name, s in r["series"].items():
+    colors = plt.cm.tab20.colors  # more series than the default cycle's 10 colours
+    for i, (name, s) in enumerate(r["series"].items()):
         rows = sorted(s["rows"], key=lambda x: x["subscribers"])
         n = [x["subscribers"] for x in rows]
-        style = "--" if s["rows"][0].get("model", "subscriber") != "subscriber" else "-"
-        ax[0].plot(n, [x["p99_ms"] for x in rows], marker="o", ls=style, label=s["label"])
-        ax[1].plot(n, [x["server_update_p99_ms"] for x in rows], marker="o", ls=style)
-        ax[2].plot(n, [x["server_avg_ms"] for x in rows], marker="o", ls=style)
+        style = dict(marker="o", color=colors[(2 * i) % 20 + (2 * i) // 20],
+                     ls="--" if s["rows"][0].get("model", "subscriber") != "subscriber" else "-")
+        ax[0].plot(n, [x["p99_ms"] for x in rows], label=s["label"], **style)
+        ax[1].plot(n, [x["server_update_p99_ms"] for x in rows], **style)
+        ax[2].plot(n, [x["server_avg_ms"] for x in rows], **style)
         if name == "burst-20":
             ax[3].plot(n, [x["znodes"] for x in rows], marker="o", label="znodes added")
             ax[3].plot(n, [x["watches"] for x in rows], marker="s", label="watches (20 edges)")
