@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,6 +22,7 @@ import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.controller.testing.ZooKeeperClients;
 import org.netpubsub.network.controlplane.Partitions;
 
 /**
@@ -143,15 +142,7 @@ class ClusterPubSubApiTest {
   }
 
   private CuratorFramework client(String connect) {
-    CuratorFramework c =
-        CuratorFrameworkFactory.builder()
-            .connectString(connect)
-            .sessionTimeoutMs(10_000)
-            .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(50, 10))
-            .build();
-    c.start();
-    return track(c);
+    return track(ZooKeeperClients.started(connect));
   }
 
   private <T extends AutoCloseable> T track(T t) {

@@ -16,8 +16,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +26,7 @@ import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.controller.testing.ZooKeeperClients;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.topology.Host;
@@ -241,15 +240,7 @@ class ClusterRegistryTest {
   }
 
   private CuratorFramework client(String connect) {
-    CuratorFramework c =
-        CuratorFrameworkFactory.builder()
-            .connectString(connect)
-            .sessionTimeoutMs(10_000)
-            .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(50, 10))
-            .build();
-    c.start();
-    return track(c);
+    return track(ZooKeeperClients.started(connect));
   }
 
   private <T extends AutoCloseable> T track(T t) {

@@ -12,9 +12,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
+import org.netpubsub.controller.testing.ZooKeeperClients;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.pleroma.Configurator;
@@ -129,14 +128,7 @@ class ClusterControlPlaneProperties {
       SimulatedSwitches switches,
       List<Process> started)
       throws Exception {
-    CuratorFramework c =
-        CuratorFrameworkFactory.builder()
-            .connectString(zk.getConnectString())
-            .sessionTimeoutMs(10_000)
-            .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(50, 10))
-            .build();
-    c.start();
+    CuratorFramework c = ZooKeeperClients.started(zk.getConnectString());
     Process p =
         new Process(
             c,

@@ -12,8 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.controller.testing.ZooKeeperClients;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.pleroma.Configurator;
@@ -319,15 +318,7 @@ class ClusterControlPlaneTest {
   }
 
   private CuratorFramework client(String connect) {
-    CuratorFramework c =
-        CuratorFrameworkFactory.builder()
-            .connectString(connect)
-            .sessionTimeoutMs(10_000)
-            .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(50, 10))
-            .build();
-    c.start();
-    return track(c);
+    return track(ZooKeeperClients.started(connect));
   }
 
   private <T extends AutoCloseable> T track(T t) {
