@@ -89,11 +89,6 @@ final class SubtreeCache implements Closeable {
     return nodes.values().stream();
   }
 
-  /** The node at {@code path}, if cached. */
-  ChildData get(String path) {
-    return nodes.get(path);
-  }
-
   private void onEvent(WatchedEvent e) {
     String path = e.getPath();
     if (path == null || closed.get()) {
