@@ -182,16 +182,25 @@ final class RequestTracker {
     }
   }
 
+  /** A check that may fail: the watches below run it again when they fire. */
+  private interface Check {
+    void run() throws Exception;
+  }
+
+  /** A one-shot watch that runs {@code check} again (re-arming it); a failure fails the request. */
+  private static Watcher again(PendingRequest pending, Check check) {
+    return event -> {
+      try {
+        check.run();
+      } catch (Exception e) {
+        pending.partFailed(e);
+      }
+    };
+  }
+
   /** Completes one part of {@code pending} when its queue node is gone (processed). */
   private void awaitRemoval(String path, PendingRequest pending) throws Exception {
-    Watcher w =
-        event -> {
-          try {
-            awaitRemoval(path, pending);
-          } catch (Exception e) {
-            pending.partFailed(e);
-          }
-        };
+    Watcher w = again(pending, () -> awaitRemoval(path, pending));
     if (zk.checkExists().usingWatcher(w).forPath(path) == null) {
       pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
     }
@@ -199,14 +208,7 @@ final class RequestTracker {
 
   /** Completes one part of {@code pending} when the node exists (its part stands). */
   private void awaitCreation(String path, PendingRequest pending) throws Exception {
-    Watcher w =
-        event -> {
-          try {
-            awaitCreation(path, pending);
-          } catch (Exception e) {
-            pending.partFailed(e);
-          }
-        };
+    Watcher w = again(pending, () -> awaitCreation(path, pending));
     if (!pending.done.isDone() && zk.checkExists().usingWatcher(w).forPath(path) != null) {
       pending.partDone(0, java.util.List.of(), 0, System.nanoTime());
     }
@@ -214,14 +216,7 @@ final class RequestTracker {
 
   /** Settles {@code pending} if the request's node goes before every part stands. */
   private void awaitRequestGone(String id, long start, PendingRequest pending) throws Exception {
-    Watcher w =
-        event -> {
-          try {
-            awaitRequestGone(id, start, pending);
-          } catch (Exception e) {
-            pending.partFailed(e);
-          }
-        };
+    Watcher w = again(pending, () -> awaitRequestGone(id, start, pending));
     if (!pending.done.isDone()
         && zk.checkExists().usingWatcher(w).forPath(layout.request(id)) == null) {
       settled(id, start)
