@@ -174,15 +174,7 @@ class ClusterControlPlaneTest {
     var subscriber = hosts.get(hosts.size() - 1);
     ClusterControlPlane a = process(zk.getConnectString(), "a", switches);
     ClusterControlPlane b = // has not learned the subscriber's host yet
-        track(
-            new ClusterControlPlane(
-                client(zk.getConnectString()),
-                "/nps",
-                "b",
-                NET.removeHost(subscriber),
-                PARTITIONS,
-                switches,
-                ACK_TIMEOUT));
+        process(zk.getConnectString(), "b", NET.removeHost(subscriber), switches);
     poll(() -> a.serving().size() == 4 && b.serving().size() == 4, "both serve half");
     List<ControlRequest> requests =
         List.of(
@@ -208,15 +200,7 @@ class ClusterControlPlaneTest {
     var subscriber = hosts.get(hosts.size() - 1);
     ClusterControlPlane a = process(zk.getConnectString(), "a", switches);
     ClusterControlPlane b = // never learns the subscriber's host (registered by hand at a only)
-        track(
-            new ClusterControlPlane(
-                client(zk.getConnectString()),
-                "/nps",
-                "b",
-                NET.removeHost(subscriber),
-                PARTITIONS,
-                switches,
-                ACK_TIMEOUT));
+        process(zk.getConnectString(), "b", NET.removeHost(subscriber), switches);
     b.hostGrace = Duration.ofMillis(200);
     poll(() -> a.serving().size() == 4 && b.serving().size() == 4, "both serve half");
     ControlRequest ad = ControlRequest.advertise("p1", publisher, DzSet.ALL);
@@ -312,9 +296,15 @@ class ClusterControlPlaneTest {
 
   private ClusterControlPlane process(String connect, String id, SimulatedSwitches switches)
       throws Exception {
+    return process(connect, id, NET, switches);
+  }
+
+  /** A process whose discovery knows {@code topology} (say, without a host it has not learned). */
+  private ClusterControlPlane process(
+      String connect, String id, Topology topology, SimulatedSwitches switches) throws Exception {
     return track(
         new ClusterControlPlane(
-            client(connect), "/nps", id, NET, PARTITIONS, switches, ACK_TIMEOUT));
+            client(connect), "/nps", id, topology, PARTITIONS, switches, ACK_TIMEOUT));
   }
 
   private CuratorFramework client(String connect) {

@@ -102,13 +102,7 @@ class EntryWriterTest {
     CuratorFramework c = client();
     c.create().creatingParentContainersIfNeeded().forPath(path(0, 0) + "x"); // t/0's containers
     EntryWriter w = writer(c);
-    for (int i = 0; i < 500; i++) {
-      w.put(path(0, i), DATA);
-    }
-    OverlayFixture.poll(
-        "500 entries committed",
-        T,
-        () -> java.util.stream.IntStream.range(0, 500).allMatch(i -> w.isCommitted(path(0, i))));
+    putCommitted(w, 500, 1);
     long session = c.getZookeeperClient().getZooKeeper().getSessionId();
     for (int i = 0; i < 500; i += 50) {
       assertThat(owner(c, path(0, i))).isEqualTo(session);
@@ -157,13 +151,7 @@ class EntryWriterTest {
   void afterASessionExpiryTheEntriesAreOursAgainAndARemovedOneStaysRemoved() throws Exception {
     CuratorFramework c = client();
     EntryWriter w = writer(c);
-    for (int i = 0; i < 30; i++) {
-      w.put(path(i % 3, i), DATA);
-    }
-    OverlayFixture.poll(
-        "30 entries committed",
-        T,
-        () -> java.util.stream.IntStream.range(0, 30).allMatch(i -> w.isCommitted(path(i % 3, i))));
+    putCommitted(w, 30, 3);
     long before = c.getZookeeperClient().getZooKeeper().getSessionId();
     c.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
     w.remove(path(0, 0));
@@ -197,16 +185,25 @@ class EntryWriterTest {
   void closingDeletesTheEntries() throws Exception {
     CuratorFramework c = client();
     EntryWriter w = writer(c);
-    for (int i = 0; i < 40; i++) {
-      w.put(path(i % 4, i), DATA);
-    }
-    OverlayFixture.poll(
-        "40 entries committed",
-        T,
-        () -> java.util.stream.IntStream.range(0, 40).allMatch(i -> w.isCommitted(path(i % 4, i))));
+    putCommitted(w, 40, 4);
     w.close(5000);
     for (int i = 0; i < 40; i++) {
       assertThat(c.checkExists().forPath(path(i % 4, i))).isNull();
     }
+  }
+
+  /**
+   * Puts {@code n} entries, entry i under topic i mod {@code topics}, and waits until committed.
+   */
+  private static void putCommitted(EntryWriter w, int n, int topics) {
+    for (int i = 0; i < n; i++) {
+      w.put(path(i % topics, i), DATA);
+    }
+    OverlayFixture.poll(
+        n + " entries committed",
+        T,
+        () ->
+            java.util.stream.IntStream.range(0, n)
+                .allMatch(i -> w.isCommitted(path(i % topics, i))));
   }
 }
