@@ -138,17 +138,12 @@ final class OverlayTree implements Closeable {
   }
 
   /**
-   * Whether a topic cache reads a node's data: the topic node's (its assignment), and an endpoint
-   * entry's only while the directory does not know its edge; never a container's.
+   * Whether a topic cache reads a node's data below the topic node (whose assignment it always
+   * reads): never a container's (depth 1), and an endpoint entry's only while the directory does
+   * not know its edge.
    */
-  private boolean dataWanted(String path) {
-    int entryStart = path.lastIndexOf('/') + 1;
-    int depth = (int) path.chars().filter(c -> c == '/').count() - 2; // /topics/<t> is 0
-    return switch (depth) {
-      case 0 -> true;
-      case 1 -> false;
-      default -> !edges.containsKey(path.substring(entryStart));
-    };
+  private boolean dataWanted(String path, int depth) {
+    return depth > 1 && !edges.containsKey(path.substring(path.lastIndexOf('/') + 1));
   }
 
   /** The edges whose endpoints the directory holds. */

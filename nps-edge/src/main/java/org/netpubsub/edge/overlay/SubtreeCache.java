@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
+import java.util.function.BiPredicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -47,7 +47,7 @@ final class SubtreeCache implements Closeable {
   private final String root;
   private final int leafDepth;
   private final Runnable onChange;
-  private final Predicate<String> dataWanted;
+  private final BiPredicate<String, Integer> dataWanted; // (path, depth below the root)
   private final PersistentWatcher watcher;
   private final Map<String, ChildData> nodes = new ConcurrentHashMap<>();
   private final CompletableFuture<Void> loaded = new CompletableFuture<>();
@@ -55,16 +55,19 @@ final class SubtreeCache implements Closeable {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   SubtreeCache(CuratorFramework client, String root, int leafDepth, Runnable onChange) {
-    this(client, root, leafDepth, onChange, path -> true);
+    this(client, root, leafDepth, onChange, (path, depth) -> true);
   }
 
-  /** As above, reading the data only of the nodes {@code dataWanted} (a path) accepts. */
+  /**
+   * As above, reading the data only of the nodes {@code dataWanted} accepts, given a node's path
+   * and its depth below the root (the root, depth 0, is always read).
+   */
   SubtreeCache(
       CuratorFramework client,
       String root,
       int leafDepth,
       Runnable onChange,
-      Predicate<String> dataWanted) {
+      BiPredicate<String, Integer> dataWanted) {
     this.client = client;
     this.root = root;
     this.leafDepth = leafDepth;
@@ -96,7 +99,7 @@ final class SubtreeCache implements Closeable {
     }
     switch (e.getType()) {
       case NodeCreated, NodeDataChanged -> {
-        if (wantsData(path)) {
+        if (wantsData(path, depth(path))) {
           read(path, false);
         } else if (nodes.putIfAbsent(path, new ChildData(path, null, null)) == null) {
           onChange.run();
@@ -117,8 +120,8 @@ final class SubtreeCache implements Closeable {
   }
 
   /** The root's data is always read: only a read tells whether it exists. */
-  private boolean wantsData(String path) {
-    return path.length() == root.length() || dataWanted.test(path);
+  private boolean wantsData(String path, int depth) {
+    return depth == 0 || dataWanted.test(path, depth);
   }
 
   private int depth(String path) {
@@ -143,8 +146,9 @@ final class SubtreeCache implements Closeable {
     if (closed.get()) {
       return;
     }
-    boolean data = wantsData(path);
-    boolean list = load && depth(path) < leafDepth;
+    int depth = depth(path);
+    boolean data = wantsData(path, depth);
+    boolean list = load && depth < leafDepth;
     if (load) {
       loading.addAndGet((data ? 1 : 0) + (list ? 1 : 0));
     }

@@ -62,10 +62,11 @@ class SubtreeCacheTest {
   }
 
   private SubtreeCache cache(String root) {
-    return cache(root, path -> true);
+    return cache(root, (path, depth) -> true);
   }
 
-  private SubtreeCache cache(String root, java.util.function.Predicate<String> dataWanted) {
+  private SubtreeCache cache(
+      String root, java.util.function.BiPredicate<String, Integer> dataWanted) {
     SubtreeCache c = new SubtreeCache(reader, root, 2, () -> {}, dataWanted);
     open.add(c);
     c.start();
@@ -133,7 +134,7 @@ class SubtreeCacheTest {
   @Test
   void nodesWhoseDataIsDeclinedCostNoRead() throws Exception {
     writer.create().creatingParentsIfNeeded().forPath(ROOT + "/sub/e0", "a".getBytes());
-    SubtreeCache c = cache(ROOT, SubtreeCacheTest::notAnEntry);
+    SubtreeCache c = cache(ROOT, (path, depth) -> notAnEntry(path));
     c.loaded().get(20, TimeUnit.SECONDS);
     assertThat(contents(c)).isEqualTo(blanked(tree(ROOT)));
 
@@ -174,7 +175,8 @@ class SubtreeCacheTest {
 
   private void holdsTheTreeThroughOutages(boolean declineEntries) throws Exception {
     Random random = new Random(7);
-    SubtreeCache c = cache(ROOT, declineEntries ? SubtreeCacheTest::notAnEntry : path -> true);
+    SubtreeCache c =
+        cache(ROOT, declineEntries ? (path, depth) -> notAnEntry(path) : (path, depth) -> true);
     c.loaded().get(20, TimeUnit.SECONDS);
     for (int round = 0; round < 6; round++) {
       boolean outage = round % 2 == 1;
