@@ -96,7 +96,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     this.tree = new OverlayTree(client, config.name(), false);
     this.entries =
         new EndpointEntries(
-            client, config.name(), new Endpoint(config.site(), address()), counters);
+            client, config.name(), new Endpoint(config.site(), address()), counters, tree::holds);
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("nps-edge-sync-" + config.name()).factory());

@@ -19,12 +19,22 @@ final class EndpointEntries implements Closeable {
   private final Counters counters;
   private volatile Set<EdgeInterest.Entry> held = Set.of();
 
-  /** {@code endpoint}: what every entry holds (the edge's site and datagram address). */
-  EndpointEntries(CuratorFramework client, String edge, Endpoint endpoint, Counters counters) {
+  /**
+   * {@code endpoint}: what every entry holds (the edge's site and datagram address); {@code
+   * parentKnown}: whether the edge's caches hold a container, so the writer need not create it.
+   */
+  EndpointEntries(
+      CuratorFramework client,
+      String edge,
+      Endpoint endpoint,
+      Counters counters,
+      java.util.function.Predicate<String> parentKnown) {
     this.edge = edge;
     this.data = ZnodeData.endpoint(endpoint);
     this.counters = counters;
-    this.writer = EntryWriter.start(client, edge);
+    this.writer =
+        EntryWriter.start(
+            client, edge, new EntryWriter.Listener() {}, EntryWriter.MAX_OPS, parentKnown);
     writer.put(ZnodePaths.edge(edge), data);
   }
 

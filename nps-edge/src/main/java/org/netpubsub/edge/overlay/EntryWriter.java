@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
@@ -28,10 +29,11 @@ import org.apache.zookeeper.data.Stat;
  * atomic, so when one fails for a reason of its own operations (NodeExists from an entry a previous
  * session left, NoNode when a topic's container is not there yet or went away) the batch falls back
  * to one request per operation, in parallel, so one bad operation costs the others nothing. A multi
- * cannot create missing parents, so before one the writer creates the containers ({@code
- * /topics/<t>/sub}) it has not seen yet, one request each, in parallel (NodeExists is as good); a
- * container reaped since it was seen fails the multi with NoNode and takes the fallback, whose
- * single creates make missing parents ({@code creatingParentContainersIfNeeded}).
+ * cannot create missing parents, so just ahead of a batch the writer sends creates of the
+ * containers ({@code /topics/<t>}, {@code /topics/<t>/sub}) it has neither seen nor been told of
+ * ({@code parentKnown}: the edge's topic caches), without waiting for them ({@link #send}); a
+ * container reaped since fails the multi with NoNode and takes the fallback, whose single creates
+ * make missing parents ({@code creatingParentContainersIfNeeded}).
  *
  * <p>Replaces one Curator {@code PersistentNode} per entry and keeps what the edge broker relies on
  * from it: entries are ephemeral, re-created after a new session (detected by the session id on
@@ -70,11 +72,18 @@ public final class EntryWriter implements Closeable {
   private final ScheduledExecutorService retries;
   private final ConnectionStateListener connection = (c, state) -> onConnection(state);
   private final Set<String> parents = new java.util.HashSet<>(); // containers seen to exist
+  private final Predicate<String> parentKnown; // containers others have seen to exist
   private long sessionId; // the ZooKeeper session the batcher's session stands for (0: none yet)
   private boolean closed;
 
-  private EntryWriter(CuratorFramework client, String name, Listener listener, int maxOps) {
+  private EntryWriter(
+      CuratorFramework client,
+      String name,
+      Listener listener,
+      int maxOps,
+      Predicate<String> parentKnown) {
     this.client = client;
+    this.parentKnown = parentKnown;
     this.batcher = new EntryBatcher(maxOps, MAX_BYTES);
     this.listener = listener;
     this.retries =
@@ -84,12 +93,20 @@ public final class EntryWriter implements Closeable {
 
   /** A started writer on {@code client}; {@code name} names its thread. */
   public static EntryWriter start(CuratorFramework client, String name) {
-    return start(client, name, new Listener() {}, MAX_OPS);
+    return start(client, name, new Listener() {}, MAX_OPS, parent -> false);
   }
 
+  /**
+   * {@code parentKnown}: whether a container is known to exist (an edge's topic caches hold it), so
+   * that a batch need not create it first; a wrong answer costs the batch its fallback, no entry.
+   */
   public static EntryWriter start(
-      CuratorFramework client, String name, Listener listener, int maxOps) {
-    EntryWriter w = new EntryWriter(client, name, listener, maxOps);
+      CuratorFramework client,
+      String name,
+      Listener listener,
+      int maxOps,
+      Predicate<String> parentKnown) {
+    EntryWriter w = new EntryWriter(client, name, listener, maxOps, parentKnown);
     client.getConnectionStateListenable().addListener(w.connection);
     w.flush(); // learns the session if connected
     w.retries.scheduleWithFixedDelay(w::flush, 1, 1, TimeUnit.SECONDS);
@@ -196,60 +213,67 @@ public final class EntryWriter implements Closeable {
       return;
     }
     try {
-      if (b.ops().size() == 1) {
-        sendEach(b);
-      } else {
-        sendMulti(b);
-      }
+      send(b);
     } catch (Exception e) {
       LOG.log(Level.FINE, "sending entries", e);
       finish(b, Map.of(), true);
     }
   }
 
-  /** Creates the parents of the batch's entries not seen yet, then sends it as one multi. */
-  private void sendMulti(EntryBatcher.Batch b) throws Exception {
-    Set<String> missing = new java.util.HashSet<>();
-    synchronized (this) {
-      for (EntryBatcher.Op op : b.ops()) {
-        String parent = ZKPaths.getPathAndNode(op.path()).getPath();
-        if (!(op instanceof EntryBatcher.Delete) && !parents.contains(parent)) {
-          missing.add(parent);
-        }
-      }
-    }
-    if (missing.isEmpty()) {
-      sendMultiNow(b);
-      return;
-    }
-    int[] left = {missing.size()};
-    for (String parent : missing) {
+  /**
+   * Sends the batch, preceded by creates of the containers its entries need that are not known to
+   * exist, parents first. They are not waited for: ZooKeeper applies one client's requests in the
+   * order they were sent, so the batch finds them (NodeExists is as good), and a join under a new
+   * container costs one round trip, not two. Should one still be missing (its topic went away
+   * meanwhile, or a lost connection reordered the requests), the multi fails with NoNode and falls
+   * back, and a single create makes its parents itself.
+   */
+  private void send(EntryBatcher.Batch b) throws Exception {
+    for (String container : missingContainers(b)) {
       long sent = System.nanoTime();
       client
           .create()
-          .creatingParentContainersIfNeeded()
           .withMode(CreateMode.CONTAINER)
           .inBackground(
               (c, e) -> {
                 request("container", 1, sent, e);
                 Code rc = Code.get(e.getResultCode());
-                boolean last;
-                synchronized (this) {
-                  if (rc == Code.OK || rc == Code.NODEEXISTS) {
-                    parents.add(parent);
-                  }
-                  last = --left[0] == 0;
-                }
-                if (last) {
-                  try {
-                    sendMultiNow(b); // a parent that failed fails the multi: the fallback's turn
-                  } catch (Exception x) {
-                    finish(b, Map.of(), true);
+                if (rc == Code.OK || rc == Code.NODEEXISTS) {
+                  synchronized (this) {
+                    parents.add(container);
                   }
                 }
               })
-          .forPath(parent);
+          .forPath(container);
     }
+    if (b.ops().size() == 1) {
+      sendEach(b);
+    } else {
+      sendMultiNow(b);
+    }
+  }
+
+  /**
+   * The containers above the batch's creates that neither this writer nor {@code parentKnown} knows
+   * to exist, parents first; never a top-level node (the tree's roots are made at start).
+   */
+  private synchronized Set<String> missingContainers(EntryBatcher.Batch b) {
+    Set<String> missing = new java.util.LinkedHashSet<>();
+    for (EntryBatcher.Op op : b.ops()) {
+      if (op instanceof EntryBatcher.Delete) {
+        continue;
+      }
+      List<String> unknown = new ArrayList<>();
+      for (String p = ZKPaths.getPathAndNode(op.path()).getPath();
+          p.lastIndexOf('/') > 0 && !parents.contains(p) && !parentKnown.test(p);
+          p = ZKPaths.getPathAndNode(p).getPath()) {
+        unknown.add(p);
+      }
+      for (int i = unknown.size() - 1; i >= 0; i--) {
+        missing.add(unknown.get(i));
+      }
+    }
+    return missing;
   }
 
   private void sendMultiNow(EntryBatcher.Batch b) throws Exception {

@@ -37,7 +37,8 @@ import org.apache.zookeeper.CreateMode;
  * server's own latencies, reads, znodes and watches ({@code mntr}), and how long until the routing
  * brokers' caches show every new entry. Unless {@code freshTopics}, the topics exist beforehand (a
  * publisher entry each, assigned, cached): subscribers join a running system, as in the paper,
- * where publishers were up first. Each round runs in its own namespace.
+ * where publishers were up first. Each round runs in its own namespace, deleted after it (so that
+ * the server does not reap one round's containers during the next).
  */
 public final class JoinBenchmark {
   /** How joins become znodes. */
@@ -83,7 +84,7 @@ public final class JoinBenchmark {
       double requestP50,
       double requestP99,
       long entries, // distinct znodes the joins wrote
-      long znodes, // added by this round
+      long znodes, // the joins added below the round's namespace
       long watches,
       double seconds,
       double assignedSeconds, // first join to every topic assigned (-1: no routing brokers)
@@ -195,9 +196,8 @@ public final class JoinBenchmark {
         registerEdges(clients, trees, brokers, deadline);
       }
       fourLetters(server, "srst"); // the server's latency summaries count this round only
-      Map<String, String> m0 = mntr(server);
-      long before = Long.parseLong(m0.getOrDefault("zk_znode_count", "0"));
-      Joins joins = new Joins(s, clients, open);
+      long before = znodesUnder(clients.get(0), ns);
+      Joins joins = new Joins(s, clients, trees, open);
       Set<String> used = new HashSet<>();
       long start = System.nanoTime();
       for (int i = 0; i < s.subscribers(); i++) {
@@ -246,7 +246,7 @@ public final class JoinBenchmark {
           percentile(requests, 0.50),
           percentile(requests, 0.99),
           joins.entries(),
-          Long.parseLong(mntr.getOrDefault("zk_znode_count", "-1")) - before,
+          znodesUnder(clients.get(0), ns) - before,
           Long.parseLong(mntr.getOrDefault("zk_watch_count", "-1")),
           seconds,
           assigned,
@@ -266,6 +266,24 @@ public final class JoinBenchmark {
           // keep closing the rest
         }
       }
+      removeNamespace(connect, ns);
+    }
+  }
+
+  /** The znodes below the round's namespace (its own, not other rounds' or their reaping). */
+  private static long znodesUnder(CuratorFramework c, String ns) throws Exception {
+    return c.getZookeeperClient().getZooKeeper().getAllChildrenNumber("/" + ns);
+  }
+
+  /**
+   * Deletes the round's containers now, rather than have the server reap them during the next round
+   * (its sessions are closed, so its ephemeral entries went with them).
+   */
+  private static void removeNamespace(String connect, String ns) {
+    try (CuratorFramework c = client(connect, null)) {
+      c.delete().deletingChildrenIfNeeded().forPath("/" + ns);
+    } catch (Exception e) {
+      // the reaper takes what is left
     }
   }
 
@@ -297,7 +315,12 @@ public final class JoinBenchmark {
     private final Map<String, List<Integer>> waiting = new HashMap<>(); // path -> joins (guarded)
     private final Set<String> paths = new HashSet<>(); // guarded by waiting
 
-    Joins(Setup s, List<CuratorFramework> clients, List<AutoCloseable> open) {
+    /** {@code trees}: each edge's, whose topic caches tell its writer which containers exist. */
+    Joins(
+        Setup s,
+        List<CuratorFramework> clients,
+        List<OverlayTree> trees,
+        List<AutoCloseable> open) {
       this.setup = s;
       this.clients = clients;
       this.latency = new long[s.subscribers()];
@@ -320,7 +343,8 @@ public final class JoinBenchmark {
                       requests.add(nanos);
                     }
                   },
-                  EntryWriter.MAX_OPS);
+                  EntryWriter.MAX_OPS,
+                  trees.get(e)::holds);
           writers.add(w);
           open.add(w);
         }

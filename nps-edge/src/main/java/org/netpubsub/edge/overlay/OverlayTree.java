@@ -146,6 +146,23 @@ final class OverlayTree implements Closeable {
     return depth > 1 && !edges.containsKey(path.substring(path.lastIndexOf('/') + 1));
   }
 
+  /**
+   * True when a topic cache holds the node at {@code path} (below {@code /topics/<t>}); false for a
+   * topic not cached. What an edge's entry writer asks before creating a container.
+   */
+  boolean holds(String path) {
+    String[] parts = path.split("/", 4);
+    if (parts.length < 3 || !ZnodePaths.TOPICS.equals("/" + parts[1])) {
+      return false;
+    }
+    Optional<String> topic = ZnodePaths.topicOf(parts[2]);
+    TopicCache c;
+    synchronized (lock) {
+      c = topic.map(topics::get).orElse(null);
+    }
+    return c != null && c.cache.holds(path);
+  }
+
   /** The edges whose endpoints the directory holds. */
   Set<String> knownEdges() {
     return edges.keySet();

@@ -92,6 +92,11 @@ final class SubtreeCache implements Closeable {
     return nodes.values().stream();
   }
 
+  /** True when the cache holds the node at {@code path}. */
+  boolean holds(String path) {
+    return nodes.containsKey(path);
+  }
+
   private void onEvent(WatchedEvent e) {
     String path = e.getPath();
     if (path == null || closed.get()) {

@@ -78,7 +78,11 @@ class EntryWriterTest {
   }
 
   private EntryWriter writer(CuratorFramework c) {
-    EntryWriter w = EntryWriter.start(c, "test", listener, EntryWriter.MAX_OPS);
+    return writer(c, parent -> false);
+  }
+
+  private EntryWriter writer(CuratorFramework c, java.util.function.Predicate<String> parentKnown) {
+    EntryWriter w = EntryWriter.start(c, "test", listener, EntryWriter.MAX_OPS, parentKnown);
     open.add(w);
     return w;
   }
@@ -145,6 +149,57 @@ class EntryWriterTest {
     assertThat(owner(c, path(0, 19))).isEqualTo(session);
     assertThat(requests).as("one multi, failed by e-3's NodeExists").containsOnlyOnce("multi:-110");
     assertThat(requests).contains("replace").doesNotContain("multi");
+  }
+
+  @Test
+  void aBatchUnderNewTopicsFindsTheContainersSentJustAheadOfIt() throws Exception {
+    CuratorFramework c = client();
+    EntryWriter w = writer(c);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    gate = release;
+    List<String> paths = new ArrayList<>(List.of(path(0, 0)));
+    for (int i = 1; i < 7; i++) {
+      paths.add(path(i % 3 + 1, i)); // topics t/1..t/3: neither they nor their containers exist
+    }
+    // the first goes alone and its answer waits: the rest go as one multi
+    paths.forEach(p -> w.put(p, DATA));
+    release.countDown();
+    OverlayFixture.poll("every entry committed", T, () -> paths.stream().allMatch(w::isCommitted));
+    // ZooKeeper applied the containers' creates before the multi sent right after them
+    assertThat(requests).contains("multi").noneMatch(r -> r.startsWith("multi:"));
+    assertThat(requests.stream().filter(r -> r.startsWith("container")).count())
+        .as("t/0..t/3 and their sub containers")
+        .isEqualTo(8);
+  }
+
+  @Test
+  void containersTheCachesHoldAreNotCreatedAgainAndAWrongHintLosesNothing() throws Exception {
+    CuratorFramework c = client();
+    for (int t = 0; t < 4; t++) {
+      c.create().creatingParentContainersIfNeeded().forPath(path(t, 0) + "x"); // t/0..t/3's
+    }
+    // t/0..t/3's containers exist and the caches say so; t/9's they claim but it is not there
+    java.util.Set<String> held = new java.util.HashSet<>();
+    for (int t : new int[] {0, 1, 2, 3, 9}) {
+      held.add(ZnodePaths.topic("t/" + t) + "/sub");
+    }
+    EntryWriter w = writer(c, held::contains);
+    putCommitted(w, 40, 4);
+    assertThat(requests).as("no container created").noneMatch(r -> r.startsWith("container"));
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    gate = release;
+    w.put(path(0, 50), DATA); // goes alone, and its answer waits: the next two go as one multi
+    w.put(path(9, 0), DATA);
+    w.put(path(9, 1), DATA);
+    release.countDown();
+    OverlayFixture.poll(
+        "the entries under a missing container",
+        T,
+        () -> w.isCommitted(path(9, 0)) && w.isCommitted(path(9, 1)));
+    long session = c.getZookeeperClient().getZooKeeper().getSessionId();
+    assertThat(owner(c, path(9, 0))).isEqualTo(session);
+    assertThat(owner(c, path(9, 1))).isEqualTo(session);
+    assertThat(requests).as("the multi failed on the missing container").contains("multi:-101");
   }
 
   @Test

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link SubtreeCache} against a real ZooKeeper: it holds exactly what the tree holds (its naive
  * twin: reading the tree directly), also after an outage in which the tree changed, and a created
- * endpoint entry costs it one read (Curator's CuratorCache takes two).
+ * endpoint entry costs it one read (Curator's CuratorCache takes two); and an edge's tree tells its
+ * entry writer which containers its topic caches hold.
  */
 class SubtreeCacheTest {
   static final Duration T = Duration.ofSeconds(20);
@@ -99,6 +100,27 @@ class SubtreeCacheTest {
 
   private long reads() throws Exception {
     return Long.parseLong(JoinBenchmark.mntr(address()).get("zk_cnt_readlatency"));
+  }
+
+  @Test
+  void anEdgesTreeTellsItsWriterWhichContainersItsTopicCachesHold() throws Exception {
+    OverlayTree tree = new OverlayTree(reader, "e", false);
+    open.add(tree);
+    tree.start(T.toMillis());
+    tree.retainTopics(() -> java.util.Set.of("y/1"));
+    writer
+        .create()
+        .creatingParentContainersIfNeeded()
+        .withMode(CreateMode.EPHEMERAL)
+        .forPath(ZnodePaths.endpoint("y/1", ZnodePaths.Role.SUBSCRIBER, "other"));
+    writer.create().creatingParentContainersIfNeeded().forPath(ZnodePaths.topic("y/2") + "/sub");
+    String sub = ZnodePaths.topic("y/1") + "/sub";
+    poll("the cached topic's container", T, () -> tree.holds(sub));
+    assertThat(tree.holds(ZnodePaths.topic("y/1"))).isTrue();
+    assertThat(tree.holds(ZnodePaths.topic("y/1") + "/pub")).as("not there").isFalse();
+    assertThat(tree.holds(ZnodePaths.topic("y/2") + "/sub")).as("not cached").isFalse();
+    assertThat(tree.holds("/topics/%zz/sub")).as("not a topic").isFalse();
+    assertThat(tree.holds(ZnodePaths.EDGES)).isFalse();
   }
 
   @Test
