@@ -110,6 +110,16 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
       description = "The embedded server's tick (default: ${DEFAULT-VALUE}).")
   int tick;
 
+  @Option(
+      names = "--warmup",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Unmeasured rounds first, all at once at the first size (default: ${DEFAULT-VALUE}):"
+              + " a running server and brokers have their code compiled; without them the first"
+              + " round measures the JIT.")
+  int warmup;
+
   @Override
   public Integer call() throws Exception {
     OverlayRun.quietCoordinationLogs();
@@ -118,11 +128,12 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
         || interest < 1
         || routingBrokers < 0
         || rate < 0
+        || warmup < 0
         || tick < 1
         || subscribers.stream().anyMatch(n -> n < 1)) {
       throw new IllegalArgumentException(
           "--edges, --topics, --interest, --subscribers and --tick must be >= 1,"
-              + " --routing-brokers and --rate >= 0");
+              + " --routing-brokers, --rate and --warmup >= 0");
     }
     JoinBenchmark.Model m;
     try {
@@ -145,6 +156,14 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
     InetSocketAddress server = ZnodeData.address(connect.split(",")[0].split("/")[0]);
     PrintWriter out = spec.commandLine().getOut();
     try {
+      for (int w = 1; w <= warmup; w++) {
+        System.err.printf("warm-up round %d of %d%n", w, warmup);
+        JoinBenchmark.run(
+            connect,
+            server,
+            new JoinBenchmark.Setup(
+                subscribers.get(0), edges, topics, interest, routingBrokers, 0, freshTopics, m));
+      }
       for (int n : subscribers) {
         JoinBenchmark.Result r =
             JoinBenchmark.run(
