@@ -80,6 +80,8 @@ JOIN_SERIES = {
                           ["--edges", "20", "--rate", "1000", "--model", "batched"]),
     "rate-1000-edge": ("1 000 joins/s, 20 edges, edge-broker entries",
                        ["--edges", "20", "--rate", "1000", "--model", "edge"]),
+    "rate-2000-edge": ("2 000 joins/s, 20 edges, edge-broker entries",
+                       ["--edges", "20", "--rate", "2000", "--model", "edge"]),
     "rate-5000-edge": ("5 000 joins/s, 20 edges, edge-broker entries",
                        ["--edges", "20", "--rate", "5000", "--model", "edge"]),
 }
@@ -116,7 +118,7 @@ def plot_join(r: dict, png: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(1, 4, figsize=(19, 4.4))
+    fig, ax = plt.subplots(1, 4, figsize=(19, 5.2))
     colors = plt.cm.tab20.colors  # more series than the default cycle's 10 colours
     for i, (name, s) in enumerate(r["series"].items()):
         rows = sorted(s["rows"], key=lambda x: x["subscribers"])
@@ -147,7 +149,7 @@ def plot_join(r: dict, png: str) -> None:
                labels + ["goal: 20 ms"], loc="lower center", ncol=4, fontsize=8)
     ax[3].legend(fontsize=8)
     fig.suptitle("Overlay coordination under joining subscribers (PubSubCoord Fig. 6c, 6f)")
-    fig.tight_layout(rect=(0, 0.13, 1, 1))
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     fig.savefig(png, dpi=110)
 
 
@@ -201,8 +203,8 @@ JOIN_SETUP = (
     "`/topics/<t>/sub/<edge>-<i>` (the paper's load: a znode per endpoint), in one of three load "
     "models (`--model`): *subscriber* (the paper's: each join its own create; the series without "
     "a model in their name), *batched* (the same znodes through one group-commit `EntryWriter` per "
-    "edge: at most one `multi` in flight per edge, the `sub` containers it has not seen created "
-    "first) and *edge* (the shipped edge broker's: one entry `/topics/<t>/sub/<edge>` per topic and "
+    "edge: at most one `multi` in flight per edge, creates of the `sub` containers it has not seen "
+    "sent just ahead of it) and *edge* (the shipped edge broker's: one entry `/topics/<t>/sub/<edge>` per topic and "
     "edge, through its writer; a join whose entry is there costs nothing). *join* latency is from "
     "a subscriber's join to its entry committed as the joining client sees it (queueing behind the "
     "other joins included); *requests* are the ZooKeeper requests the joins' clients sent (multi, "
@@ -210,8 +212,11 @@ JOIN_SETUP = (
     "not counted), with their latency as the client sees it; "
     "*server* latencies are ZooKeeper's own (`mntr` after `srst`: the time from a request's "
     "arrival to its answer, the paper's definition); *seen by RBs* is the time from the first "
-    "join until the routing brokers' caches hold every new entry. Embedded standalone ZooKeeper "
-    "3.9.3, tick 200 ms, in the same JVM as all clients.")
+    "join until the routing brokers' caches hold every new entry; *znodes* are those the joins "
+    "added below the round's namespace. Each series starts with one unmeasured all-at-once round "
+    "at its first size (`--warmup`, so that the first measured round does not measure the JIT), "
+    "and each round's namespace is deleted after it. Embedded standalone ZooKeeper 3.9.3, tick "
+    "200 ms, in the same JVM as all clients.")
 
 
 # ---- locality (Figure 5), brokers (6b, 6e), topics (6a, 6d) ----
