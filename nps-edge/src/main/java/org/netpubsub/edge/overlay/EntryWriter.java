@@ -264,16 +264,26 @@ public final class EntryWriter implements Closeable {
         continue;
       }
       List<String> unknown = new ArrayList<>();
-      for (String p = ZKPaths.getPathAndNode(op.path()).getPath();
-          p.lastIndexOf('/') > 0 && !parents.contains(p) && !parentKnown.test(p);
-          p = ZKPaths.getPathAndNode(p).getPath()) {
+      for (String p : containersAbove(op.path())) {
+        if (parents.contains(p) || parentKnown.test(p)) {
+          break; // and so are its parents
+        }
         unknown.add(p);
       }
-      for (int i = unknown.size() - 1; i >= 0; i--) {
-        missing.add(unknown.get(i));
-      }
+      missing.addAll(unknown.reversed());
     }
     return missing;
+  }
+
+  /** The nodes above {@code path} below the top level, nearest first: its parent, its topic. */
+  private static List<String> containersAbove(String path) {
+    List<String> out = new ArrayList<>();
+    for (String p = ZKPaths.getPathAndNode(path).getPath();
+        p.lastIndexOf('/') > 0;
+        p = ZKPaths.getPathAndNode(p).getPath()) {
+      out.add(p);
+    }
+    return out;
   }
 
   private void sendMultiNow(EntryBatcher.Batch b) throws Exception {
@@ -309,8 +319,8 @@ public final class EntryWriter implements Closeable {
       finish(b, Map.of(), true);
     } else {
       if (rc == Code.NONODE) {
-        synchronized (this) { // a container reaped since it was seen: the fallback creates it
-          b.ops().forEach(op -> parents.remove(ZKPaths.getPathAndNode(op.path()).getPath()));
+        synchronized (this) { // a container (or topic) reaped since it was seen: the fallback
+          b.ops().forEach(op -> containersAbove(op.path()).forEach(parents::remove)); // makes it
         }
       }
       try {

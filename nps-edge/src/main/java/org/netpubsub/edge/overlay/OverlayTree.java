@@ -66,8 +66,9 @@ final class OverlayTree implements Closeable {
   private volatile long lastRebuild = System.nanoTime() - MIN_REBUILD_GAP_NANOS;
   private final AtomicBoolean stale = new AtomicBoolean();
   private final List<Consumer<OverlayView>> listeners = new CopyOnWriteArrayList<>();
-  private final Object lock = new Object(); // guards topics and index
-  private final Map<String, TopicCache> topics = new HashMap<>();
+  private final Object lock = new Object(); // guards changes of topics, and index
+  // concurrent so that holds() reads it without the lock, which a rebuild holds for a while
+  private final Map<String, TopicCache> topics = new java.util.concurrent.ConcurrentHashMap<>();
   private org.apache.curator.framework.recipes.cache.TreeCache index;
   private volatile OverlayView view = OverlayView.EMPTY;
   private volatile OverlayView indexView = OverlayView.EMPTY;
@@ -155,11 +156,7 @@ final class OverlayTree implements Closeable {
     if (parts.length < 3 || !ZnodePaths.TOPICS.equals("/" + parts[1])) {
       return false;
     }
-    Optional<String> topic = ZnodePaths.topicOf(parts[2]);
-    TopicCache c;
-    synchronized (lock) {
-      c = topic.map(topics::get).orElse(null);
-    }
+    TopicCache c = ZnodePaths.topicOf(parts[2]).map(topics::get).orElse(null);
     return c != null && c.cache.holds(path);
   }
 
