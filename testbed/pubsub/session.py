@@ -159,6 +159,12 @@ class Controller(JsonLines):
     def tables_match_switches(self, skip_disconnected: bool = False) -> bool:
         """CP-config == DP-config: every switch holds exactly the controller's flows (a failed,
         disconnected switch has no tables to read: skip it when told to)."""
+        return not self.table_differences(skip_disconnected)
+
+    def table_differences(self, skip_disconnected: bool = False) -> dict:
+        """Per switch whose flows differ from the controller's: the flows it lacks and those it
+        holds besides (what a failed reconciliation left, for the failure message)."""
+        out = {}
         for s in self.get("/v1/topology")["switches"]:
             if skip_disconnected and not s["connected"]:
                 continue
@@ -166,8 +172,9 @@ class Controller(JsonLines):
             have = {f["flow"] for f in
                     self.get(f"/v1/switches/{s['dpid']}/flows?source=switch")["flows"]}
             if want != have:
-                return False
-        return True
+                out[s["dpid"]] = {"connected": s["connected"], "missing": sorted(want - have),
+                                  "extra": sorted(have - want)}
+        return out
 
 
 class Testbed(JsonLines):

@@ -297,6 +297,16 @@ def run_testbed(*args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def wait_reconciled(c: Controller, what: str, skip_disconnected: bool = False) -> None:
+    """Waits up to 30 s for the switches to hold the controller's flows; if they do not, fails
+    with the flows each differing switch lacks or holds besides."""
+    try:
+        poll(lambda: c.tables_match_switches(skip_disconnected), 30, what, interval=0.5)
+    except SessionError:
+        differences = json.dumps(c.table_differences(skip_disconnected), indent=1)
+        raise AssertionError(f"timed out after 30s waiting for {what}:\n{differences[:6000]}")
+
+
 @needs_root
 def test_a_failed_tree_link_is_routed_around(session):
     r, s, c = session["random"], session["schema"], session["controller"]
@@ -309,7 +319,7 @@ def test_a_failed_tree_link_is_routed_around(session):
         # an aggregation-core link of the first pod: one of them carries the tree
         run_testbed("link", "s5", "s1", "down")
         poll(lambda: len(c.get("/v1/topology")["links"]) == links_before - 1, 15, "link removed")
-        poll(c.tables_match_switches, 30, "switches reconciled to the new tree", interval=0.5)
+        wait_reconciled(c, "switches reconciled to the new tree")
         publish_and_check(session, subs, filters, "after-link-failure")
     finally:
         for sub in subs:
@@ -334,13 +344,12 @@ def test_a_failed_core_switch_is_routed_around_and_its_recovery_restores_the_tre
         run_testbed("switch", "s1", "down")
         poll(lambda: links() == 28 and len(connected()) == len(all_switches) - 1, 20,
              "s1 gone from the topology", interval=0.5)
-        poll(lambda: c.tables_match_switches(skip_disconnected=True), 30,
-             "switches reconciled to a tree without s1", interval=0.5)
+        wait_reconciled(c, "switches reconciled to a tree without s1", skip_disconnected=True)
         publish_and_check(session, subs, filters, "after-switch-failure")
 
         run_testbed("switch", "s1", "up")
         poll(lambda: links() == 32 and connected() == all_switches, 30, "s1 back", interval=0.5)
-        poll(c.tables_match_switches, 30, "every switch reconciled, s1 included", interval=0.5)
+        wait_reconciled(c, "every switch reconciled, s1 included")
         publish_and_check(session, subs, filters, "after-switch-recovery")
     finally:
         for sub in subs:
@@ -393,7 +402,7 @@ def test_a_switch_connection_cut_mid_burst_loses_no_flow(session):
         assert all(code == 201 for code, _ in results), [b for code, b in results if code != 201]
         ids = [body["id"] for _, body in results]
         poll(lambda: connected() == everyone, 30, "s1 reconnected", interval=0.2)
-        poll(c.tables_match_switches, 30, "every switch reconciled, s1 included", interval=0.5)
+        wait_reconciled(c, "every switch reconciled, s1 included")
 
         events = [random_event(r, s) for _ in range(60)]
         send(pub, events)
