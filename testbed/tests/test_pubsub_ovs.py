@@ -304,7 +304,8 @@ def wait_reconciled(c: Controller, what: str, skip_disconnected: bool = False) -
         poll(lambda: c.tables_match_switches(skip_disconnected), 30, what, interval=0.5)
     except SessionError:
         differences = json.dumps(c.table_differences(skip_disconnected), indent=1)
-        raise AssertionError(f"timed out after 30s waiting for {what}:\n{differences[:6000]}")
+        raise AssertionError(
+            f"timed out after 30s waiting for {what}:\n{differences[:6000]}") from None
 
 
 @needs_root
