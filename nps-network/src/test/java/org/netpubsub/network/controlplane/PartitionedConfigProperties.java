@@ -23,6 +23,7 @@ import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.pleroma.ContentTable;
 import org.netpubsub.network.pleroma.EventEgress;
+import org.netpubsub.network.pleroma.RandomCells;
 import org.netpubsub.network.topology.TestTopologies;
 import org.netpubsub.network.topology.Topology;
 
@@ -105,7 +106,7 @@ class PartitionedConfigProperties {
         continue;
       }
       Ipv6Address host = hosts.get(random.nextInt(hosts.size()));
-      DzSet cells = randomCells(random);
+      DzSet cells = RandomCells.of(random, 5);
       ControlRequest r =
           random.nextInt(3) == 0
               ? ControlRequest.advertise("a" + i, host, cells)
@@ -114,18 +115,6 @@ class PartitionedConfigProperties {
       out.add(r);
     }
     return out;
-  }
-
-  static DzSet randomCells(Random random) {
-    List<Dz> cells = new ArrayList<>();
-    for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
-      Dz d = Dz.EMPTY;
-      for (int b = 0, len = random.nextInt(6); b < len; b++) {
-        d = d.append(random.nextInt(2));
-      }
-      cells.add(d);
-    }
-    return DzSet.of(cells);
   }
 
   static List<Dz> allDz(int depth) {

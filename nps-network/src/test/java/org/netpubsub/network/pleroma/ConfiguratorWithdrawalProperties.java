@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import org.netpubsub.content.index.Dz;
-import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.TestTopologies;
 import org.netpubsub.network.topology.Topology;
@@ -30,9 +28,11 @@ class ConfiguratorWithdrawalProperties {
       int roll = random.nextInt(10);
       Ipv6Address host = hosts.get(random.nextInt(hosts.size()));
       if (roll < 4) {
-        c.subscribe(new Subscription("s" + step, host, 7000 + random.nextInt(2), cells(random)));
+        c.subscribe(
+            new Subscription(
+                "s" + step, host, 7000 + random.nextInt(2), RandomCells.of(random, 5)));
       } else if (roll < 6) {
-        c.advertise(new Advertisement("a" + step, host, cells(random)));
+        c.advertise(new Advertisement("a" + step, host, RandomCells.of(random, 5)));
       } else if (roll < 7 && !c.advertisements().isEmpty()) {
         c.unadvertise(any(random, c.advertisements().keySet()));
       } else if (!c.subscriptions().isEmpty()) {
@@ -53,17 +53,5 @@ class ConfiguratorWithdrawalProperties {
 
   private static String any(Random random, java.util.Set<String> ids) {
     return new ArrayList<>(ids).get(random.nextInt(ids.size()));
-  }
-
-  private static DzSet cells(Random random) {
-    List<Dz> cells = new ArrayList<>();
-    for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
-      Dz d = Dz.EMPTY;
-      for (int b = 0, len = random.nextInt(6); b < len; b++) {
-        d = d.append(random.nextInt(2));
-      }
-      cells.add(d);
-    }
-    return DzSet.of(cells);
   }
 }

@@ -86,19 +86,11 @@ final class PleromaNetwork {
 
   /** A random set of 1–3 cells of length 0–4. */
   DzSet randomCells() {
-    List<Dz> cells = new ArrayList<>();
-    for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
-      cells.add(randomDz(random.nextInt(5)));
-    }
-    return DzSet.of(cells);
+    return RandomCells.of(random, 4);
   }
 
   Dz randomDz(int length) {
-    Dz d = Dz.EMPTY;
-    for (int i = 0; i < length; i++) {
-      d = d.append(random.nextInt(2));
-    }
-    return d;
+    return RandomCells.dz(random, length);
   }
 
   /** An event inside the advertisement: one of its cells, extended at random to full length. */
