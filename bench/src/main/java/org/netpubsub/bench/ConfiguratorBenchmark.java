@@ -1,6 +1,7 @@
 package org.netpubsub.bench;
 
 import java.util.concurrent.TimeUnit;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.index.DzSet;
@@ -11,7 +12,6 @@ import org.netpubsub.content.workload.IntSpace;
 import org.netpubsub.content.workload.UniformModel;
 import org.netpubsub.content.workload.Workload;
 import org.netpubsub.content.workload.WorkloadSpec;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;

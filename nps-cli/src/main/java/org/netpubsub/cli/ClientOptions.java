@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.netpubsub.edge.client.ControllerClient;
-import org.netpubsub.edge.client.ControllerException;
-import org.netpubsub.edge.client.Ipv6Text;
+import org.netpubsub.client.ControllerClient;
+import org.netpubsub.client.ControllerException;
+import org.netpubsub.client.Ipv6Text;
 import picocli.CommandLine.Option;
 
 /**

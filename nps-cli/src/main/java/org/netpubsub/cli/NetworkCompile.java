@@ -20,6 +20,7 @@ import org.netpubsub.compiler.rules.Rule;
 import org.netpubsub.compiler.rules.RuleParser;
 import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.content.InvalidInputException;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.network.camus.CamusRouting;
@@ -32,7 +33,6 @@ import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.RoutingUpdate;
 import org.netpubsub.network.camus.Traffic;
 import org.netpubsub.network.camus.UpPortChoice;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * {@code nps compile --policy mr|tr --topology fattree:K}: Camus's routing on a whole fabric —

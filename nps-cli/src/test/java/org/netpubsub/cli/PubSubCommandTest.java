@@ -17,9 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.netpubsub.edge.client.Poll;
-import org.netpubsub.edge.client.StubController;
-import org.netpubsub.edge.client.TestSchemas;
+import org.netpubsub.client.Poll;
+import org.netpubsub.client.StubController;
+import org.netpubsub.client.TestSchemas;
 import picocli.CommandLine;
 
 /**

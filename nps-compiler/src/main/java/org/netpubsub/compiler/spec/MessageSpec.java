@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.netpubsub.content.address.SchemaAddress;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.schema.Attribute;
 import org.netpubsub.content.schema.IntAttribute;
@@ -56,7 +57,8 @@ public final class MessageSpec {
   /**
    * Every attribute of a netpubsub schema as a query field, in schema order, matched by range: an
    * int over its domain (value − min, as many bits as the domain needs), a string by its first 8
-   * bytes (NUL padded).
+   * bytes (NUL padded); the widths are {@link SchemaAddress#width}'s, so publishers address events
+   * without the compiler.
    */
   public static MessageSpec fromSchema(Schema schema) {
     List<QueryField> fields = new ArrayList<>();
@@ -67,7 +69,7 @@ public final class MessageSpec {
                 new QueryField(
                     i.name(),
                     FieldKind.INT,
-                    bitsFor(i.max() - i.min()),
+                    SchemaAddress.width(i),
                     MatchKind.RANGE,
                     (byte) 0,
                     i.min(),
@@ -76,7 +78,7 @@ public final class MessageSpec {
                 new QueryField(
                     s.name(),
                     FieldKind.STRING,
-                    8 * Math.clamp(s.maxLength(), 1, 8),
+                    SchemaAddress.width(s),
                     MatchKind.RANGE,
                     (byte) 0,
                     0,
@@ -84,11 +86,6 @@ public final class MessageSpec {
           });
     }
     return new MessageSpec(schema.name(), schema, fields);
-  }
-
-  /** Bits that hold every value in [0, span] (span unsigned), at least 1. */
-  static int bitsFor(long span) {
-    return Math.max(1, 64 - Long.numberOfLeadingZeros(span));
   }
 
   public String name() {

@@ -2,6 +2,7 @@ package org.netpubsub.compiler.spec;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.netpubsub.content.address.FieldPacking;
 
 /**
  * One field the tables match on, in the unsigned domain [0, 2^width − 1] (width ≤ 64; values are
@@ -51,11 +52,7 @@ public record QueryField(
 
   /** {@code bytes} truncated or padded with {@code fill} to this field's width, big-endian. */
   public long encode(byte[] bytes, byte fill) {
-    long v = 0;
-    for (int i = 0; i < bytes(); i++) {
-      v = v << 8 | ((i < bytes.length ? bytes[i] : fill) & 0xff);
-    }
-    return v;
+    return FieldPacking.bytesValue(bytes, bytes(), fill);
   }
 
   /**

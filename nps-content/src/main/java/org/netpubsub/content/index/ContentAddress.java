@@ -3,6 +3,7 @@ package org.netpubsub.content.index;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * A dz as an IPv6 multicast address (PLEROMA §III-A): {@code ff0e::/16} followed by the dz bits,
@@ -75,7 +76,7 @@ public final class ContentAddress {
     }
     if ((b[0] & 0xff) != PREFIX >>> 8 || (b[1] & 0xff) != (PREFIX & 0xff)) {
       throw new IllegalArgumentException(
-          "not a content address (outside ff0e::/16): " + format(b) + "/" + prefixLength);
+          "not a content address (outside ff0e::/16): " + Ipv6Address.of(b) + "/" + prefixLength);
     }
     long hi = 0;
     long lo = 0;
@@ -121,7 +122,7 @@ public final class ContentAddress {
 
   /** The address in compressed form (RFC 5952), e.g. {@code ff0e:c800::}. */
   public String addressString() {
-    return format(bytes());
+    return Ipv6Address.of(bytes()).toString();
   }
 
   /** Whether the prefix of this address contains {@code other}'s: the dz covers. */
@@ -143,46 +144,5 @@ public final class ContentAddress {
   @Override
   public String toString() {
     return addressString() + "/" + prefixLength();
-  }
-
-  /**
-   * RFC 5952: lower-case hex groups without leading zeros, the longest run of two or more zero
-   * groups (the first of equal runs) written {@code ::}.
-   */
-  static String format(byte[] b) {
-    int[] g = new int[8];
-    for (int i = 0; i < 8; i++) {
-      g[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
-    }
-    int bestStart = -1;
-    int bestLen = 1;
-    for (int i = 0; i < 8; ) {
-      if (g[i] != 0) {
-        i++;
-        continue;
-      }
-      int j = i;
-      while (j < 8 && g[j] == 0) {
-        j++;
-      }
-      if (j - i > bestLen) {
-        bestStart = i;
-        bestLen = j - i;
-      }
-      i = j;
-    }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 8; i++) {
-      if (i == bestStart) {
-        sb.append("::");
-        i += bestLen - 1;
-        continue;
-      }
-      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-        sb.append(':');
-      }
-      sb.append(Integer.toHexString(g[i]));
-    }
-    return sb.toString();
   }
 }

@@ -50,18 +50,6 @@ class ContentAddressTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  @Test
-  void compressesTheLongestZeroRun() {
-    byte[] b = new byte[16];
-    b[0] = (byte) 0xff;
-    b[1] = 0x0e;
-    b[5] = 1; // group 2 = 1, then zeros
-    b[15] = 2; // last group 2
-    assertThat(ContentAddress.format(b)).isEqualTo("ff0e:0:1::2");
-    b[7] = 3; // group 3 = 3: two runs (4..6 longer than 1)
-    assertThat(ContentAddress.format(b)).isEqualTo("ff0e:0:1:3::2");
-  }
-
   @Provide
   Arbitrary<Dz> dzs() {
     return Arbitraries.strings()

@@ -12,11 +12,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.multicast.TreeStrategy;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * The multicast part of the REST API (docs/multicast.md): {@code GET /v1/groups}, and {@code GET,

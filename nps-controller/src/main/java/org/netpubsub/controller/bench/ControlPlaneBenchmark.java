@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.index.Dz;
@@ -32,7 +33,6 @@ import org.netpubsub.network.camus.FatTree;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.controlplane.PartitionAssignment;
 import org.netpubsub.network.controlplane.Partitions;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.Topology;
 
 /**

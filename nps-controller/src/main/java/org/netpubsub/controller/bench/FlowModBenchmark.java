@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.ovs.OvsBridge;
 import org.netpubsub.controller.ovs.OvsCommands;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
@@ -15,7 +16,6 @@ import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.Match;
 

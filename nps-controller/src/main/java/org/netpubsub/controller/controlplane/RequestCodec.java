@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.controlplane.ControlRequest;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * A control request as the JSON bytes stored in ZooKeeper: {@code {"kind","id","host","port",

@@ -1,7 +1,7 @@
 package org.netpubsub.controller.pubsub;
 
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * An accepted advertisement or subscription: who asked, the filter as written and in normal form

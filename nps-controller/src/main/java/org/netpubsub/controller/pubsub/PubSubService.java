@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.FlowContributor;
 import org.netpubsub.controller.app.NetworkController;
@@ -22,7 +23,6 @@ import org.netpubsub.controller.southbound.SouthboundTimeoutException;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Topology;
 

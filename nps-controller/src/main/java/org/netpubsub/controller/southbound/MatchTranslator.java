@@ -2,7 +2,7 @@ package org.netpubsub.controller.southbound;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.MaskedLong;
 import org.netpubsub.network.openflow.Match;

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
@@ -20,7 +21,6 @@ import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.SegmentAddresses;
 import org.netpubsub.network.openflow.GroupEntry;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.Host;
 
 /**

@@ -3,11 +3,11 @@ package org.netpubsub.controller.controlplane;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.camus.FatTree;
 import org.netpubsub.network.controlplane.ControlRequest;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.Configurator;
 import org.netpubsub.network.topology.Topology;
 

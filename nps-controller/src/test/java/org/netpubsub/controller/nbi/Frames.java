@@ -1,7 +1,7 @@
 package org.netpubsub.controller.nbi;
 
 import java.nio.ByteBuffer;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** Minimal frames for bus tests (checksums zero: nothing here verifies them). */
 final class Frames {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.Bucket;
@@ -13,7 +14,6 @@ import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.GroupType;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * A (re)connecting switch is brought to its desired state, and only the difference is sent: the

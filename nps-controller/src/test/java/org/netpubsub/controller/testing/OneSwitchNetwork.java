@@ -2,10 +2,10 @@ package org.netpubsub.controller.testing;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.MacAddress;
 import org.netpubsub.network.topology.SwitchPort;

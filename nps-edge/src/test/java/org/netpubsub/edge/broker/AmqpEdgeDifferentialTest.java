@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.amqp.AmqpTopics;
-import org.netpubsub.edge.client.Poll;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
 
 /**

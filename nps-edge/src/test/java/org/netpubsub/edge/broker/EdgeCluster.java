@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
-import org.netpubsub.edge.client.Poll;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
 
 /**

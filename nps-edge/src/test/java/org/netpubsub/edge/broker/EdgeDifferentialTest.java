@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.TestClient.Received;
-import org.netpubsub.edge.client.Poll;
 
 /**
  * One broker vs. edges: the same script of MQTT client actions runs against ONE Mosquitto and

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.TestClient.Received;
-import org.netpubsub.edge.client.Poll;
 import org.netpubsub.edge.coordinator.Edge;
 
 /** Two edges on real Mosquitto: the subscription guarantee, restarts, hostile datagrams. */

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.TestClient.Received;
-import org.netpubsub.edge.client.Poll;
 
 /**
  * Retained messages for an edge that registers after they were published: an edge started late (its

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.netpubsub.edge.client.Poll;
+import org.netpubsub.client.Poll;
 
 /**
  * A real Mosquitto (Debian {@code /usr/sbin/mosquitto}) as a child process on a free loopback port,

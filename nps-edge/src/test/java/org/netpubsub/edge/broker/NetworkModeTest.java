@@ -23,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.TestClient.Received;
-import org.netpubsub.edge.client.Poll;
 
 /**
  * Network mode end to end: the coordinator asks a stub network controller for groups (the contract

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
-import org.netpubsub.edge.client.Poll;
+import org.netpubsub.client.Poll;
 
 /**
  * A real, private RabbitMQ node (Debian {@code rabbitmq-server}) as a child process: its own node

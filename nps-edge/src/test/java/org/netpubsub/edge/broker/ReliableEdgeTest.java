@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.RepairCodec.Kind;
 import org.netpubsub.edge.broker.RepairCodec.Repair;
 import org.netpubsub.edge.broker.TestClient.Received;
-import org.netpubsub.edge.client.Poll;
 import org.netpubsub.edge.overlay.LinkProfile;
 import org.netpubsub.edge.overlay.WanEmulation;
 

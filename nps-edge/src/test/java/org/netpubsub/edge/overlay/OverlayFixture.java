@@ -11,9 +11,9 @@ import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.broker.TestClient;
-import org.netpubsub.edge.client.Poll;
 
 /**
  * Real ZooKeeper (Curator's TestingServer, tick 100 ms so that 1 s sessions are allowed), real

@@ -17,7 +17,7 @@ import org.netpubsub.compiler.RuleCompiler;
 import org.netpubsub.compiler.pipeline.PipelineDiff;
 import org.netpubsub.compiler.rules.Rule;
 import org.netpubsub.compiler.spec.MessageSpec;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.topology.SwitchPort;
 
 /**

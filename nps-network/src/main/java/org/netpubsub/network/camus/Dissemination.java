@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.netpubsub.compiler.target.software.SoftwarePipeline;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.topology.SwitchPort;
 
 /**

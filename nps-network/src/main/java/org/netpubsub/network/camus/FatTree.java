@@ -1,6 +1,6 @@
 package org.netpubsub.network.camus;
 
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;

@@ -3,7 +3,7 @@ package org.netpubsub.network.camus;
 import java.util.Collections;
 import java.util.SortedMap;
 import org.netpubsub.compiler.pipeline.PipelineDiff;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * What one host's subscription change did to the network: per recompiled switch, its table diff

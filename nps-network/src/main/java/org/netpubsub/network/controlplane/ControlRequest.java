@@ -1,7 +1,7 @@
 package org.netpubsub.network.controlplane;
 
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;

@@ -2,7 +2,7 @@ package org.netpubsub.network.discovery;
 
 import java.util.List;
 import java.util.Optional;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.MacAddress;
 import org.netpubsub.network.topology.SwitchPort;

@@ -1,7 +1,7 @@
 package org.netpubsub.network.discovery;
 
 import java.util.Optional;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.topology.MacAddress;
 

@@ -3,7 +3,7 @@ package org.netpubsub.network.multicast;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * A multicast group as its owner (the edge coordinator) states it: the hosts that receive, the

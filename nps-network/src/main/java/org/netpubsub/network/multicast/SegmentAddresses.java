@@ -1,6 +1,6 @@
 package org.netpubsub.network.multicast;
 
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 
 /**

@@ -1,6 +1,6 @@
 package org.netpubsub.network.nbi;
 
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The value of a topic field as up to 128 bits (big-endian, right-aligned: {@code high} holds bits

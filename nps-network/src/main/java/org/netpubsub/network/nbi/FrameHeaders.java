@@ -3,7 +3,7 @@ package org.netpubsub.network.nbi;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.PacketHeaders;
 
 /**

@@ -1,9 +1,9 @@
 package org.netpubsub.network.nbi;
 
 import java.util.function.Predicate;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.discovery.NdCodec;
 import org.netpubsub.network.discovery.NdMessage;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * EMD's REPLY set (Algorithm 1, lines 14–19): packet-ins simple enough that the core answers them

@@ -1,5 +1,7 @@
 package org.netpubsub.network.openflow;
 
+import org.netpubsub.content.address.Ipv6Address;
+
 /**
  * An OpenFlow 1.3 action: output to a port, hand to a group, or rewrite a header field (set_field).
  * Reserved ports (IN_PORT, CONTROLLER, ALL, ...) are plain data: {@link OfPort}.

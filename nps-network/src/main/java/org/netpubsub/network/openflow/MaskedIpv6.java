@@ -1,5 +1,7 @@
 package org.netpubsub.network.openflow;
 
+import org.netpubsub.content.address.Ipv6Address;
+
 /**
  * An IPv6 match field: value and arbitrary (also non-CIDR) mask, as OpenFlow 1.3's OXM
  * IPV6_SRC/IPV6_DST with mask. The value is kept ANDed with the mask, as switches store it.

@@ -3,6 +3,7 @@ package org.netpubsub.network.openflow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * Reads flows and groups in ovs-ofctl syntax: what {@link OvsFlowSyntax} writes and what {@code

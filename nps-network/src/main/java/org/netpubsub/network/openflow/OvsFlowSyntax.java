@@ -3,6 +3,7 @@ package org.netpubsub.network.openflow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * Writes the model in {@code ovs-ofctl -O OpenFlow13} syntax, the form operators read and type:

@@ -1,6 +1,7 @@
 package org.netpubsub.network.openflow;
 
 import java.util.Comparator;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The header fields of a packet that netpubsub's flows look at: EtherType, IPv6 source and

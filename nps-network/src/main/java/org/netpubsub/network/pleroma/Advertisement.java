@@ -1,7 +1,7 @@
 package org.netpubsub.network.pleroma;
 
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /** A publisher's advertisement DZ(p): the cells its events will fall in, and its host. */
 public record Advertisement(String id, Ipv6Address host, DzSet cells) {

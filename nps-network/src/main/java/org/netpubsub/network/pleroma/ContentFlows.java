@@ -6,13 +6,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.ContentAddress;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.FlowModCommand;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.Match;
 

@@ -1,6 +1,6 @@
 package org.netpubsub.network.pleroma;
 
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The rewrite the last switch applies before a subscriber: the event leaves addressed to the host

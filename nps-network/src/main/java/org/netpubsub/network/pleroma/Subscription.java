@@ -1,7 +1,7 @@
 package org.netpubsub.network.pleroma;
 
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /** A subscription DZ(s): the cells it wants, the subscriber's host and UDP port. */
 public record Subscription(String id, Ipv6Address host, int udpPort, DzSet cells) {

@@ -1,6 +1,6 @@
 package org.netpubsub.network.topology;
 
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** A host as the controller knows it: one IPv6 address, its MAC, and the edge port it is at. */
 public record Host(Ipv6Address address, MacAddress mac, SwitchPort attachment) {

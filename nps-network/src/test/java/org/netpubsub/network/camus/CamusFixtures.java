@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.netpubsub.compiler.spec.BuiltinSpecs;
 import org.netpubsub.compiler.spec.MessageSpec;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.content.workload.Arrival;
@@ -15,7 +16,6 @@ import org.netpubsub.content.workload.ItchModel;
 import org.netpubsub.content.workload.Subscription;
 import org.netpubsub.content.workload.Workload;
 import org.netpubsub.content.workload.WorkloadSpec;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /** ITCH workloads on the k=4 fat tree of the test bed, and the ground truth of who wants what. */
 final class CamusFixtures {

@@ -12,8 +12,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.compiler.Compilation;
 import org.netpubsub.compiler.CompileOptions;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /** Worked examples on the test bed's k=4 fat tree: who gets a message, over which links. */
 class CamusRoutingTest {

@@ -14,9 +14,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.netpubsub.compiler.Compilation;
 import org.netpubsub.compiler.target.software.SoftwarePipeline;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.workload.Workload;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * Per-switch incremental recompilation equals a full recompute of the network after any sequence of

@@ -13,9 +13,9 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.workload.Workload;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * The compiled fabric against direct evaluation: on the k=4 fat tree, with random ITCH rules per

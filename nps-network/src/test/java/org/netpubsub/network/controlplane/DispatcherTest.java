@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.netpubsub.network.controlplane.PartitionsTest.dz;
 
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 class DispatcherTest {
   static final Ipv6Address HOST = new Ipv6Address(0x20010db800000000L, 1);

@@ -12,10 +12,10 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.controlplane.ControlRequest.Kind;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /** The merge against its naive twin, and the constraints any reordering must keep. */
 class SliceOrderProperties {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 class SliceOrderTest {
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.MacAddress;

@@ -7,7 +7,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 
 class SegmentAddressesTest {

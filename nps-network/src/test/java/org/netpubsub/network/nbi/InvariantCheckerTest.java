@@ -9,7 +9,7 @@ import static org.netpubsub.network.nbi.InvariantVerdict.Outcome.LOOP;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.topology.Host;

@@ -7,7 +7,7 @@ import static org.netpubsub.network.nbi.TestFrames.UDP;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 
 /** Topic syntax (what parses, canonical form, errors with their column) and matching. */

@@ -1,7 +1,7 @@
 package org.netpubsub.network.nbi;
 
 import java.io.ByteArrayOutputStream;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * Frames for tests, built byte by byte: Ethernet with optional 802.1Q tags, IPv4 or IPv6 (with

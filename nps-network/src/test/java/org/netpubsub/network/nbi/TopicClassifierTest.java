@@ -7,9 +7,9 @@ import static org.netpubsub.network.nbi.TestFrames.UDP;
 
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.discovery.NdCodec;
 import org.netpubsub.network.discovery.NdMessage;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.MacAddress;
 
 /** Algorithm 1 on examples: topics, FOR_ALL, REPLY, multi-app, (un)registration, the baseline. */

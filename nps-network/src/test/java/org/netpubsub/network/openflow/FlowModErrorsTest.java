@@ -3,6 +3,7 @@ package org.netpubsub.network.openflow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * Every error the simulated switch answers to a flow-mod, and that a refused message changes

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** Flow-mod commands of the simulated switch: what each selects and changes (OpenFlow 1.3 §6.4). */
 class FlowModSemanticsTest {

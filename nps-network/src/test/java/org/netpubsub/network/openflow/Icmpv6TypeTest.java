@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** The icmpv6_type match field: prerequisites, matching, algebra, ovs-ofctl syntax. */
 class Icmpv6TypeTest {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 
 class MatchTest {
   private static final PacketHeaders UDP6 =

@@ -6,6 +6,7 @@ import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** jqwik generators of arbitrary model values (for syntax round trips). */
 final class ModelArbitraries {

@@ -15,6 +15,7 @@ import org.netpubsub.compiler.RuleCompiler;
 import org.netpubsub.compiler.rules.Rule;
 import org.netpubsub.compiler.spec.BuiltinSpecs;
 import org.netpubsub.compiler.target.software.SoftwarePipeline;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.Normalizer;

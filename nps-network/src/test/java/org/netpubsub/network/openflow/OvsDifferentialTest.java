@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The simulated switch against a real Open vSwitch bridge: the same random flow-mods and group-mods

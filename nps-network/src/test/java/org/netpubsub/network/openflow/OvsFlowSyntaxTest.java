@@ -9,6 +9,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** ovs-ofctl syntax: what OvsFlowSyntax writes, what OvsFlowParser reads (OVS output included). */
 class OvsFlowSyntaxTest {

@@ -3,6 +3,7 @@ package org.netpubsub.network.openflow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * Reads the forwarding out of {@code ovs-appctl ofproto/trace}: the "Datapath actions" line is what

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** The trace reader on outputs captured from ovs-appctl ofproto/trace (OVS 3.1). */
 class OvsTraceParserTest {

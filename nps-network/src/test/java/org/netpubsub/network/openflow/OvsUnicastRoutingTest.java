@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.discovery.NdMessage;
 import org.netpubsub.network.forwarding.UnicastRouting;
 import org.netpubsub.network.topology.TestTopologies;

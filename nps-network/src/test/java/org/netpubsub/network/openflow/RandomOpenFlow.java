@@ -3,6 +3,7 @@ package org.netpubsub.network.openflow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * Seeded random flow-mods, group-mods and packets for differential tests, drawn from a small space

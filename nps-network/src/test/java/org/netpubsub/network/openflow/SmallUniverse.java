@@ -5,6 +5,7 @@ import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * A space of packets small enough to enumerate, and valid matches whose every constraint lies

@@ -13,10 +13,10 @@ import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.ContentAddress;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.network.openflow.FlowMod;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * A content flow's address from the dz's bits against the address its bytes spell, and the

@@ -15,8 +15,8 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.Dz;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * The incremental table against its naive twin under random additions and removals, and the

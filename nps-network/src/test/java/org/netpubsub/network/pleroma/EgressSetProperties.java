@@ -8,7 +8,7 @@ import java.util.Random;
 import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The egress set against a tree set of the same egresses: membership (also of equal but distinct

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.netpubsub.network.openflow.Ipv6Address;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.topology.TopologyChange.HostAdded;
 import org.netpubsub.network.topology.TopologyChange.HostMoved;
 import org.netpubsub.network.topology.TopologyChange.HostRemoved;

@@ -2,6 +2,7 @@ package org.netpubsub.controller.nbi.apps;
 
 import java.util.List;
 import java.util.Optional;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.network.nbi.NbiTopic;
@@ -9,7 +10,6 @@ import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.topology.Hop;

@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.compiler.spec.QueryField;
+import org.netpubsub.content.address.FieldPacking;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.openflow.MaskedIpv6;
 
 /**
@@ -21,32 +22,28 @@ import org.netpubsub.network.openflow.MaskedIpv6;
  */
 public final class QueryAddressLayout {
   /** The multicast prefix ff0e::/16 (global scope), as PLEROMA's content addresses. */
-  public static final int PREFIX_BITS = 16;
-
-  private static final Ipv6Address PREFIX = Ipv6Address.parse("ff0e::");
+  public static final int PREFIX_BITS = FieldPacking.PREFIX_BITS;
 
   private final MessageSpec spec;
   private final MessageSpec carried;
-  private final int[] offsets; // per carried field: its first bit in the address (0 = MSB)
+  private final FieldPacking packing; // of the carried fields: they keep the offsets they had
   private final List<String> leftOut;
 
   private QueryAddressLayout(MessageSpec spec) {
     this.spec = spec;
+    FieldPacking all =
+        FieldPacking.of(spec.fields().stream().mapToInt(QueryField::width).toArray());
     List<QueryField> fields = new ArrayList<>();
-    List<Integer> offs = new ArrayList<>();
     List<String> out = new ArrayList<>();
-    int next = PREFIX_BITS;
-    for (QueryField q : spec.fields()) {
-      if (next + q.width() <= 128) {
-        fields.add(q);
-        offs.add(next);
-        next += q.width();
+    for (int f = 0; f < all.size(); f++) {
+      if (all.carried(f)) {
+        fields.add(spec.field(f));
       } else {
-        out.add(q.name());
+        out.add(spec.field(f).name());
       }
     }
     this.carried = MessageSpec.of(spec.name(), spec.schema(), fields);
-    this.offsets = offs.stream().mapToInt(Integer::intValue).toArray();
+    this.packing = FieldPacking.of(fields.stream().mapToInt(QueryField::width).toArray());
     this.leftOut = List.copyOf(out);
   }
 
@@ -73,7 +70,7 @@ public final class QueryAddressLayout {
    * The first bit of carried field {@code f} in the 128-bit address (0 is the most significant).
    */
   public int offset(int f) {
-    return offsets[f];
+    return packing.offset(f);
   }
 
   /** The destination of an event: ff0e::/16 and its carried field values. */
@@ -83,14 +80,7 @@ public final class QueryAddressLayout {
 
   /** The destination for carried field values (in {@link #carried} order). */
   public Ipv6Address address(long[] values) {
-    long hi = PREFIX.high();
-    long lo = 0;
-    for (int f = 0; f < offsets.length; f++) {
-      long[] placed = place(offsets[f], carried.field(f).width(), values[f]);
-      hi |= placed[0];
-      lo |= placed[1];
-    }
-    return new Ipv6Address(hi, lo);
+    return packing.address(values);
   }
 
   /**
@@ -103,33 +93,13 @@ public final class QueryAddressLayout {
         prefixLength == 0
             ? 0
             : prefixLength == 64 ? -1L : ((1L << prefixLength) - 1) << (width - prefixLength);
-    long[] v = place(offsets[f], width, value & mask);
-    long[] m = place(offsets[f], width, mask);
-    return MaskedIpv6.of(new Ipv6Address(v[0], v[1]), new Ipv6Address(m[0], m[1]));
+    return MaskedIpv6.of(
+        FieldPacking.place(offset(f), width, value & mask),
+        FieldPacking.place(offset(f), width, mask));
   }
 
   /** The prefix ff0e::/16 alone, as a match. */
   public static MaskedIpv6 prefix() {
-    return MaskedIpv6.prefix(PREFIX, PREFIX_BITS);
-  }
-
-  /** {@code value} (width bits) placed at bit {@code offset} of a 128-bit (high, low) pair. */
-  static long[] place(int offset, int width, long value) {
-    if (width < 64) {
-      value &= (1L << width) - 1;
-    }
-    int end = offset + width; // exclusive; bits [offset, end)
-    long hi = 0;
-    long lo = 0;
-    if (end <= 64) {
-      hi = value << (64 - end);
-    } else if (offset >= 64) {
-      lo = value << (128 - end);
-    } else {
-      int inLow = end - 64; // bits of value that land in the low word
-      hi = value >>> inLow;
-      lo = value << (64 - inLow);
-    }
-    return new long[] {hi, lo};
+    return MaskedIpv6.prefix(FieldPacking.PREFIX, PREFIX_BITS);
   }
 }

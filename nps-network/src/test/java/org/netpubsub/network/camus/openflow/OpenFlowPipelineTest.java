@@ -13,6 +13,7 @@ import org.netpubsub.compiler.rules.Rule;
 import org.netpubsub.compiler.spec.BuiltinSpecs;
 import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.compiler.target.software.SoftwarePipeline;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.content.filter.FilterParser;
@@ -26,7 +27,6 @@ import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.GroupMod;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.openflow.SimulatedSwitch;
 
