@@ -26,12 +26,16 @@ public final class HostAddresses {
 
   /**
    * The host's data address: the unique global IPv6 address on an interface other than the one that
-   * routes to {@code controller}.
+   * routes to {@code controller}; when there is none or several, the source address the kernel uses
+   * towards the controller ({@link HostAddressSelector}).
    *
-   * @throws IllegalArgumentException when there is none or several (the message lists them)
+   * @throws IllegalArgumentException when neither rule gives one (the message lists the candidates)
    */
   public static Inet6Address detect(URI controller) {
-    Optional<String> towardsController = interfaceTowards(controller);
+    Optional<InetAddress> source = sourceTowards(controller);
+    Optional<String> towardsController = source.flatMap(HostAddresses::interfaceHolding);
+    Optional<Inet6Address> routeSource =
+        source.filter(Inet6Address.class::isInstance).map(a -> plain((Inet6Address) a));
     List<HostAddressSelector.Candidate> candidates = new ArrayList<>();
     try {
       for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
@@ -48,7 +52,7 @@ public final class HostAddresses {
           "cannot list the network interfaces (" + e.getMessage() + "); give --host");
     }
     HostAddressSelector.Candidate chosen =
-        HostAddressSelector.select(candidates, towardsController);
+        HostAddressSelector.select(candidates, towardsController, routeSource);
     LOG.log(
         Level.INFO,
         "host address {0} on {1} (the controller is reached through {2})",
@@ -77,8 +81,11 @@ public final class HostAddresses {
         "no interface of this host has the address " + Ipv6Address.format(host));
   }
 
-  /** The interface the kernel would use towards the controller, found by a connected socket. */
-  static Optional<String> interfaceTowards(URI controller) {
+  /**
+   * The source address the kernel picks towards the controller (its route and RFC 6724 source
+   * selection), found by a connected socket; empty when there is no route.
+   */
+  static Optional<InetAddress> sourceTowards(URI controller) {
     String host = controller.getHost();
     if (host == null) {
       return Optional.empty();
@@ -87,11 +94,18 @@ public final class HostAddresses {
     try (DatagramSocket probe = new DatagramSocket()) {
       // connect() on UDP sends nothing; it only asks the routing table for a source address.
       probe.connect(new InetSocketAddress(InetAddress.getByName(host), 9));
-      InetAddress local = probe.getLocalAddress();
-      NetworkInterface nif = local == null ? null : NetworkInterface.getByInetAddress(local);
-      return nif == null ? Optional.empty() : Optional.of(nif.getName());
+      return Optional.ofNullable(probe.getLocalAddress());
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.DEBUG, "no route to the controller " + host + " to exclude", e);
+      LOG.log(Level.DEBUG, "no route to the controller " + host, e);
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<String> interfaceHolding(InetAddress address) {
+    try {
+      return Optional.ofNullable(NetworkInterface.getByInetAddress(address))
+          .map(NetworkInterface::getName);
+    } catch (SocketException e) {
       return Optional.empty();
     }
   }

@@ -58,4 +58,57 @@ class HostAddressSelectorTest {
     assertThat(HostAddressSelector.select(cs, Optional.empty()).address())
         .isEqualTo(Ipv6Text.parse("2001:db8::2"));
   }
+
+  /** A laptop: one network, a stable and a temporary (privacy) address, the controller beyond. */
+  private final List<Candidate> laptop =
+      List.of(
+          c("lo", "::1"),
+          c("wlan0", "fe80::1"),
+          c("wlan0", "2001:db8:1:2:1c3a:55ff:fe10:b00c"),
+          c("wlan0", "2001:db8:1:2:9d41:7e2:4a1:33"));
+
+  @Test
+  void theRouteToTheControllerChoosesAmongSeveralAddressesOfItsInterface() {
+    for (String source :
+        List.of("2001:db8:1:2:9d41:7e2:4a1:33", "2001:db8:1:2:1c3a:55ff:fe10:b00c")) {
+      assertThat(
+              HostAddressSelector.select(
+                      laptop, Optional.of("wlan0"), Optional.of(Ipv6Text.parse(source)))
+                  .address())
+          .isEqualTo(Ipv6Text.parse(source));
+    }
+  }
+
+  @Test
+  void theRouteToTheControllerChoosesWhenOtherInterfacesHoldSeveral() {
+    assertThat(
+            HostAddressSelector.select(
+                    testbedHost, Optional.empty(), Optional.of(Ipv6Text.parse("fd6e:7073:ffff::3")))
+                .address())
+        .isEqualTo(Ipv6Text.parse("fd6e:7073:ffff::3"));
+  }
+
+  @Test
+  void aUniqueAddressBesideTheControllersInterfaceStillWinsOverTheRoute() {
+    assertThat(
+            HostAddressSelector.select(
+                    testbedHost,
+                    Optional.of("mgmt0"),
+                    Optional.of(Ipv6Text.parse("fd6e:7073:ffff::3")))
+                .address())
+        .isEqualTo(Ipv6Text.parse("fd6e:7073:1::3"));
+  }
+
+  @Test
+  void aRouteSourceThatIsNoGlobalAddressOfThisHostDoesNotChoose() {
+    for (String source : List.of("::1", "fe80::1", "2001:db8:99::1")) {
+      assertThatThrownBy(
+              () ->
+                  HostAddressSelector.select(
+                      laptop, Optional.empty(), Optional.of(Ipv6Text.parse(source))))
+          .as(source)
+          .hasMessageContaining("several global IPv6 addresses")
+          .hasMessageContaining("--host");
+    }
+  }
 }
