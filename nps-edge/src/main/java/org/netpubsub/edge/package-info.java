@@ -1,6 +1,6 @@
 /**
- * What runs on hosts and at the network's edge: the pub/sub client library, broker agents and the
- * ZooKeeper-coordinated broker overlay. Adapters with I/O; the algorithms they use are pure code in
- * nps-content and nps-network.
+ * What runs at the network's edge: broker agents, the edge coordinator and the
+ * ZooKeeper-coordinated broker overlay (the client library is nps-client). Adapters with I/O beside
+ * the pure classes they use (and nps-content).
  */
 package org.netpubsub.edge;

@@ -17,7 +17,7 @@ import org.netpubsub.content.event.EventArbitraries;
  * the compiler's spec of the schema, with its left-out fields.
  */
 class SchemaAddressProperties {
-  @Property(tries = 2000)
+  @Property(tries = 500)
   void publishersAddressEventsAsTheTablesMatchThem(@ForAll("events") Event event) {
     QueryAddressLayout layout = QueryAddressLayout.of(MessageSpec.fromSchema(event.schema()));
     SchemaAddress schemaAddress = SchemaAddress.of(event.schema());
