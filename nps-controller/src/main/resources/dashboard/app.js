@@ -7,18 +7,17 @@ const POLL_MS = 2000;
 const HISTORY = 60; // points per rate sparkline: two minutes
 const SVG_NS = 'http://www.w3.org/2000/svg';
 // Flow cookies (docs/pubsub.md, docs/compiler.md, docs/multicast.md): what installed a flow.
-const COOKIE_KINDS = {
-  '4e50530000000001': 'unicast',
-  '4e50530000000002': 'content',
-  '4e50530000000003': 'content',
-  '4e50530000000005': 'multicast',
-};
+const COOKIE_KINDS = {'4e50530000000001': 'unicast', '4e50530000000002': 'content',
+  '4e50530000000003': 'content', '4e50530000000005': 'multicast'};
 const FLOW_KINDS = ['content', 'multicast', 'unicast', 'other'];
+const LINK_STATES = {up: 'up', down: 'an end is disconnected', gone: 'down (no longer discovered)',
+  avoided: 'avoided by traffic engineering'};
 
 const view = {
   previousCounters: null, // {at, values} of the last /metrics read, for rates
   history: new Map(), // counter name -> recent rates
   selectedGroup: null,
+  seenLinks: new Map(), // every link discovered since the page opened: a vanished one is down
 };
 
 // ---- DOM helpers -------------------------------------------------------------------------
@@ -52,6 +51,10 @@ function note(text) {
   return el('p', {class: 'note'}, text);
 }
 
+function table(headers, rows) {
+  return el('table', {class: 'grid'}, el('tr', {}, headers.map((t) => el('th', {}, t))), rows);
+}
+
 // ---- Reading the controller ----------------------------------------------------------------
 
 /** GET a JSON resource: {ok, status, body}; never throws (status 0: no answer). */
@@ -81,12 +84,8 @@ async function readController() {
   const topology = await getJson('/v1/topology');
   if (!topology.ok) return {topology};
   const [pubsub, subscriptions, advertisements, groups, metrics] = await Promise.all([
-    getJson('/v1/pubsub'),
-    getJson('/v1/subscriptions'),
-    getJson('/v1/advertisements'),
-    getJson('/v1/groups'),
-    getMetrics(),
-  ]);
+    ...['/v1/pubsub', '/v1/subscriptions', '/v1/advertisements', '/v1/groups'].map(getJson),
+    getMetrics()]);
   const flows = await Promise.all(
     topology.body.switches.map((s) => getJson(`/v1/switches/${s.dpid}/flows`)));
   return {topology, pubsub, subscriptions, advertisements, groups, metrics, flows};
@@ -194,10 +193,19 @@ function plural(n, noun) {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/** The switch of a SNAPS segment address ff1e:5e00:DPID:INDEX (docs/multicast.md), or null. */
+function segmentSwitch(address) {
+  const [head, tail] = address.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
+  if (groups[0] !== 'ff1e' || groups[1] !== '5e00') return null;
+  return groups.slice(2, 6).map((g) => g.padStart(4, '0')).join('');
+}
+
+/** An undirected link's key, the same from either end. */
 function linkKey(a, b) {
-  const x = `${a.dpid}/${a.port}`;
-  const y = `${b.dpid}/${b.port}`;
-  return x < y ? `${x}-${y}` : `${y}-${x}`;
+  return [`${a.dpid}/${a.port}`, `${b.dpid}/${b.port}`].sort().join('-');
 }
 
 function fmt(n) {
@@ -213,21 +221,19 @@ function fmt(n) {
  * Layers by hop distance from the switches with hosts (bottom) up to the core; with no host
  * known, from the most central switch (top) outwards. Within a layer, switches sit under the mean
  * position of their neighbours in the layer before (one barycentre pass), so trees hardly cross.
+ * Every link seen since the page opened counts, so a link going down does not move the switches.
  */
-function layout(topo, width, height) {
+function layout(topo, links, width, height) {
   const ids = topo.switches.map((s) => s.dpid).sort();
   const adjacent = new Map(ids.map((d) => [d, []]));
-  for (const l of topo.links) {
+  for (const l of links) {
     if (adjacent.has(l.a.dpid) && adjacent.has(l.b.dpid)) {
       adjacent.get(l.a.dpid).push(l.b.dpid);
       adjacent.get(l.b.dpid).push(l.a.dpid);
     }
   }
   const hostsAt = new Map();
-  for (const host of topo.hosts) {
-    if (!hostsAt.has(host.dpid)) hostsAt.set(host.dpid, []);
-    hostsAt.get(host.dpid).push(host);
-  }
+  for (const host of topo.hosts) hostsAt.set(host.dpid, [...(hostsAt.get(host.dpid) || []), host]);
   const withHosts = ids.filter((d) => hostsAt.has(d));
   const fromHosts = withHosts.length > 0;
   const distance = hops(fromHosts ? withHosts : [centre(ids, adjacent)], adjacent);
@@ -290,13 +296,8 @@ function hops(sources, adjacent) {
 
 /** The switch with the least eccentricity (lowest dpid on ties). */
 function centre(ids, adjacent) {
-  let best = ids[0];
-  let bestEccentricity = Infinity;
-  for (const d of ids) {
-    const e = Math.max(...hops([d], adjacent).values());
-    if (e < bestEccentricity) [best, bestEccentricity] = [d, e];
-  }
-  return best;
+  const eccentricity = (d) => Math.max(...hops([d], adjacent).values());
+  return ids.reduce((best, d) => (eccentricity(d) < eccentricity(best) ? d : best));
 }
 
 // ---- Panels ---------------------------------------------------------------------------------------
@@ -312,7 +313,9 @@ function renderSummary(data) {
   fill('summary',
     chip('n-switches', topo.switches.length, 'switches',
       connected < topo.switches.length ? el('em', {}, ` (${connected} connected)`) : null),
-    chip('n-links', topo.links.length, 'links'),
+    chip('n-links', topo.links.length, 'links',
+      view.seenLinks.size > topo.links.length
+        ? el('em', {}, ` (${view.seenLinks.size - topo.links.length} down)`) : null),
     chip('n-hosts', topo.hosts.length, 'hosts'),
     chip('n-subscriptions', subs, 'subscriptions'),
     chip('n-advertisements', advs, 'advertisements'),
@@ -331,25 +334,28 @@ function renderTopology(data, roles, contentFlows) {
     return;
   }
   const width = 820;
-  const height = 430;
-  const {position, hostPositions} = layout(topo, width, height);
+  const height = 470;
+  const {position, hostPositions} = layout(topo, [...view.seenLinks.values()], width, height);
   const connected = new Map(topo.switches.map((s) => [s.dpid, s.connected]));
   const avoided = new Set(
     (data.groups.ok ? data.groups.body.avoided_links || [] : []).map((l) => linkKey(l.a, l.b)));
   const group = selectedGroup(data);
   const members = new Set(group ? group.members : []);
   const sources = new Set(group ? Object.keys(group.sources) : []);
+  const entries = new Set(Object.values(group ? group.sources : {})
+    .map((e) => e.send_to && segmentSwitch(e.send_to)));
   const graph = svg('svg', {viewBox: `0 0 ${width} ${height}`, width, height, id: 'graph'});
-  for (const l of topo.links) {
+  const now = new Set(topo.links.map((l) => linkKey(l.a, l.b)));
+  for (const [key, l] of view.seenLinks) {
     const a = position.get(l.a.dpid);
     const b = position.get(l.b.dpid);
     if (!a || !b) continue;
-    const up = connected.get(l.a.dpid) && connected.get(l.b.dpid);
-    const state = avoided.has(linkKey(l.a, l.b)) ? 'avoided' : up ? 'up' : 'down';
+    const up = now.has(key) && connected.get(l.a.dpid) && connected.get(l.b.dpid);
+    const state = !now.has(key) ? 'gone' : avoided.has(key) ? 'avoided' : up ? 'up' : 'down';
     graph.append(svg('line', {class: `link ${state}`, x1: a.x, y1: a.y, x2: b.x, y2: b.y,
-      'data-link': linkKey(l.a, l.b)},
+      'data-link': key},
       svg('title', {}, `${switchName(l.a.dpid)} port ${l.a.port} — ` +
-        `${switchName(l.b.dpid)} port ${l.b.port}: ${state}`)));
+        `${switchName(l.b.dpid)} port ${l.b.port}: ${LINK_STATES[state]}`)));
   }
   for (const host of topo.hosts) {
     const p = hostPositions.get(host.address);
@@ -359,7 +365,8 @@ function renderTopology(data, roles, contentFlows) {
   for (const s of topo.switches) {
     const p = position.get(s.dpid);
     const n = contentFlows.get(s.dpid) || 0;
-    graph.append(svg('g', {class: `switch ${s.connected ? 'up' : 'down'}`, 'data-dpid': s.dpid,
+    const entry = entries.has(s.dpid) ? 'entry' : '';
+    graph.append(svg('g', {class: `switch ${s.connected ? 'up' : 'down'} ${entry}`, 'data-dpid': s.dpid,
       transform: `translate(${p.x},${p.y})`},
       svg('title', {}, `${s.dpid}: ${s.connected ? 'connected' : 'disconnected'}, ` +
         `${s.ports.length} ports, ${n} content flows`),
@@ -381,7 +388,7 @@ function renderTopology(data, roles, contentFlows) {
       svg('circle', {r: 11}),
       svg('text', {class: 'name', y: 26}, hostName(host.address)),
       role.subs || role.advs ? svg('text', {class: 'roles', y: 38},
-        [role.subs ? `${role.subs}S` : '', role.advs ? `${role.advs}A` : ''].join(' ').trim())
+        [role.subs ? `${role.subs} sub` : '', role.advs ? `${role.advs} adv` : ''].join(' ').trim())
         : null));
   }
   fill('topology', graph);
@@ -406,9 +413,7 @@ function renderRates(data) {
     el('td', {class: 'num'}, r.rate === null ? '…' : `${fmt(r.rate)}/s`),
     el('td', {}, sparkline(r.history)),
     el('td', {class: 'num total'}, fmt(r.total))));
-  fill('rates', el('table', {class: 'grid'},
-    el('tr', {}, el('th', {}, ''), el('th', {}, 'counter'), el('th', {}, 'rate'),
-      el('th', {}, 'last 2 min'), el('th', {}, 'total')), rows));
+  fill('rates', table(['', 'counter', 'rate', 'last 2 min', 'total'], rows));
 }
 
 function sparkline(values) {
@@ -449,9 +454,7 @@ function renderFlows(data, counts) {
       el('td', {class: 'num'}, c.known ? c.unicast : '?'),
       el('td', {class: 'bars'}, bars));
   });
-  fill('flows', el('table', {class: 'grid'},
-    el('tr', {}, el('th', {}, 'switch'), el('th', {}, 'content'), el('th', {}, 'multicast'),
-      el('th', {}, 'unicast'), el('th', {}, '')), rows));
+  fill('flows', table(['switch', 'content', 'multicast', 'unicast', ''], rows));
 }
 
 /** Per host address: its subscriptions and advertisements. */
@@ -491,9 +494,7 @@ function renderRequests(data, byHost) {
       el('td', {}, el('ul', {class: 'requests'}, subs.map((r) => item(r, 'subscription')))),
       el('td', {}, el('ul', {class: 'requests'}, advs.map((r) => item(r, 'advertisement')))));
   });
-  fill('requests', el('table', {class: 'grid'},
-    el('tr', {}, el('th', {}, 'host'), el('th', {}, 'subscriptions'),
-      el('th', {}, 'advertisements')), rows));
+  fill('requests', table(['host', 'subscriptions', 'advertisements'], rows));
 }
 
 function renderFalsePositives(data) {
@@ -504,8 +505,7 @@ function renderFalsePositives(data) {
       : 'unknown here (metrics unavailable): each subscriber counts its own (nps sub --stats)'));
     return;
   }
-  fill('false-positives', el('table', {class: 'grid'},
-    el('tr', {}, el('th', {}, 'subscriber'), el('th', {}, 'counter'), el('th', {}, 'value')),
+  fill('false-positives', table(['subscriber', 'counter', 'value'],
     known.map((f) => el('tr', {class: 'false-positive'}, el('td', {}, f.who),
       el('td', {class: 'metric'}, f.name), el('td', {class: 'num'}, fmt(f.value))))));
 }
@@ -534,8 +534,10 @@ function renderGroups(data) {
     el('span', {class: 'meta'}, ` ${g.strategy} · ${plural(g.members.length, 'member')}`)),
   el('ul', {class: 'tree'}, Object.entries(g.sources).map(([src, e]) => el('li', {},
     el('span', {class: 'source'}, hostName(src)), ' → ',
-    e.send_to ? el('code', {title: 'where the source sends its one copy'}, e.send_to)
+    e.send_to ? el('code', {title: 'send_to: where the source sends its one copy'}, e.send_to)
       : el('em', {}, 'nowhere (unknown source, or no other member)'),
+    e.send_to && segmentSwitch(e.send_to)
+      ? el('span', {class: 'meta'}, ` (entry on ${switchName(segmentSwitch(e.send_to))})`) : null,
     el('span', {class: 'meta'}, ` · ${plural(e.segments, 'segment')}`), ' → ',
     el('span', {class: 'members'}, g.members.filter((m) => m !== src).map(hostName).join(' '))))),
   g.unknown_hosts.length ? el('div', {class: 'meta'}, `unknown: ${g.unknown_hosts.join(' ')}`)
@@ -546,21 +548,7 @@ function renderGroups(data) {
 
 // ---- The loop --------------------------------------------------------------------------------------
 
-let last = null;
-
-function render(data) {
-  const status = document.getElementById('status');
-  if (!data.topology.ok) {
-    status.className = 'status down';
-    status.textContent = data.topology.status
-      ? `controller answered HTTP ${data.topology.status}` : 'controller unreachable';
-    return;
-  }
-  last = data;
-  redraw();
-  status.className = 'status up';
-  status.textContent = `live · updated ${new Date().toLocaleTimeString()}`;
-}
+let last = null; // the last complete read
 
 /** Draws the last read again (also after a click selects another group). */
 function redraw() {
@@ -577,15 +565,27 @@ function redraw() {
   renderGroups(last);
 }
 
+function setStatus(up, text) {
+  const status = document.getElementById('status');
+  status.className = `status ${up ? 'up' : 'down'}`;
+  status.textContent = text;
+}
+
 async function loop() {
   try {
     const data = await readController();
-    if (data.topology.ok) renderRates(data);
-    render(data);
+    if (!data.topology.ok) {
+      setStatus(false, data.topology.status
+        ? `controller answered HTTP ${data.topology.status}` : 'controller unreachable');
+      return;
+    }
+    last = data;
+    data.topology.body.links.forEach((l) => view.seenLinks.set(linkKey(l.a, l.b), l));
+    renderRates(data);
+    redraw();
+    setStatus(true, `live · updated ${new Date().toLocaleTimeString()}`);
   } catch (e) {
-    const status = document.getElementById('status');
-    status.className = 'status down';
-    status.textContent = `dashboard error: ${e.message}`;
+    setStatus(false, `dashboard error: ${e.message}`);
   } finally {
     setTimeout(loop, POLL_MS);
   }
