@@ -3,7 +3,7 @@
 `nps controller --schema quotes.yaml` on PLEROMA's test bed (10 OVS bridges, 16 links, 8 hosts);
 Debian's Chromium, headless, loads the page the controller serves at `/` and the test reads the
 DOM it renders (`--dump-dom`, polled with a deadline): the graph holds the 10 connected switches,
-16 links and 8 learned hosts; a subscription, an advertisement and a multicast group made during
+16 links and 8 learned hosts; subscriptions, advertisements and a multicast group made during
 the test appear (with the content flows per switch the controller reports, and the group's members
 marked on the graph); the rates panel shows rates when /metrics answers, and says 'metrics
 unavailable' when it does not. Last, a screenshot goes to docs/results/dashboard.png."""
@@ -112,6 +112,7 @@ def test_dashboard_shows_the_network_and_requests_made_during_the_test():
         assert [page.text[i].strip() for i in ("n-switches", "n-links", "n-hosts",
                                                 "n-subscriptions")] == ["10", "16", "8", "0"]
         assert len(page.having("tr", "switch-flows")) == 10
+        assert page.text["status"].startswith("live"), page.text["status"]
         if metrics_answer(controller):
             assert "metrics-unavailable" not in page.text
             poll(lambda: render(controller).having("tr", "rate"), 60, "rates from /metrics")
@@ -121,9 +122,12 @@ def test_dashboard_shows_the_network_and_requests_made_during_the_test():
         status, sub = controller.call("POST", "/v1/subscriptions",
                                       {"host": hosts["h1"], "filter": "price > 80000"})
         assert status == 201, sub
-        status, adv = controller.call("POST", "/v1/advertisements",
-                                      {"host": hosts["h8"], "filter": "price > 50000"})
-        assert status == 201, adv
+        # more requests, for a screenshot with every kind of host: h6 both subscribes and publishes
+        for kind, host, text in [("advertisements", "h8", "price > 50000"),
+                                 ("subscriptions", "h6", 'symbol == "IBM" && volume >= 1000'),
+                                 ("advertisements", "h6", "volume < 5000")]:
+            status, answer = controller.call("POST", f"/v1/{kind}", {"host": hosts[host], "filter": text})
+            assert status == 201, answer
         members = [hosts["h2"], hosts["h5"], hosts["h7"]]
         status, group = controller.call("PUT", "/v1/groups/quotes/IBM",
                                         {"members": members, "sources": [hosts["h4"]]})
@@ -132,6 +136,8 @@ def test_dashboard_shows_the_network_and_requests_made_during_the_test():
                                   controller.get(f"/v1/switches/{s['dpid']}/flows")["flows"])
                    for s in controller.get("/v1/topology")["switches"]}
         assert sum(content.values()) > 0
+        source_switch = next(h["dpid"] for h in controller.get("/v1/topology")["hosts"]
+                             if h["address"] == hosts["h4"])
 
         def requests_shown(page: Page):
             row = [a for a in page.having("tr", "host-requests") if a["data-address"] == hosts["h1"]]
@@ -142,12 +148,17 @@ def test_dashboard_shows_the_network_and_requests_made_during_the_test():
             return page if (row and items and "sub" in subscriber[0]["class"].split()
                             and page.having("li", "advertisement")
                             and [a["data-group"] for a in page.having("div", "group")] == ["quotes/IBM"]
-                            and marked == set(members) and len(flows) == 10) else None
+                            and marked == set(members) and len(flows) == 10
+                            and [a["data-dpid"] for a in page.having("g", "entry")] == [source_switch]
+                            ) else None
 
         page = poll(lambda: requests_shown(render(controller)), 90,
                     f"the page to show subscription {sub['id']}, the advertisement and the group")
-        assert page.text["n-subscriptions"].strip() == "1"
-        assert page.text["n-advertisements"].strip() == "1"
+        assert page.text["n-subscriptions"].strip() == "2"
+        assert page.text["n-advertisements"].strip() == "2"
+        both = [a for a in page.having("g", "host") if a["data-address"] == hosts["h6"]]
+        assert "both" in both[0]["class"].split()
+        assert page.text["status"].startswith("live"), page.text["status"]
         assert "price > 80000" in page.text["requests"]
         shown = {a["data-dpid"]: int(a["data-content"]) for a in page.having("tr", "switch-flows")}
         assert shown == content

@@ -10,6 +10,7 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const COOKIE_KINDS = {'4e50530000000001': 'unicast', '4e50530000000002': 'content',
   '4e50530000000003': 'content', '4e50530000000005': 'multicast'};
 const FLOW_KINDS = ['content', 'multicast', 'unicast', 'other'];
+const KINDS = ['events', 'requests', 'other']; // rates, in the order shown
 const LINK_STATES = {up: 'up', down: 'an end is disconnected', gone: 'down (no longer discovered)',
   avoided: 'avoided by traffic engineering'};
 
@@ -135,13 +136,14 @@ function counterTotals(metrics) {
   return totals;
 }
 
-/** Which rates the panel shows: events through the network, and requests to the controller. */
+const RUNTIME = /^(jvm|process|system|jetty|executor|logback|disk|netty)_/; // not the app's own
+const EVENTS = new RegExp('packet_?in|event|flow_?mod|barrier|reconcile|message|datagram|' +
+  'subscri|advertis|forward|nack|retransmi|relay|publish|deliver');
+
+/** A counter's kind in the rates panel; null for the runtime's own (JVM, process, server). */
 function rateKind(name) {
-  if (/request|http_server/i.test(name)) return 'requests';
-  if (/packet_?in|event|flow_?mod|barrier|reconcile|message|datagram|subscri|advertis/i.test(name)) {
-    return 'events';
-  }
-  return null;
+  if (RUNTIME.test(name)) return null;
+  return /request|http/i.test(name) ? 'requests' : EVENTS.test(name) ? 'events' : 'other';
 }
 
 /** Per-second rates since the previous read, remembered for the sparklines. */
@@ -402,9 +404,9 @@ function renderRates(data) {
     return;
   }
   const rates = updateRates(data.metrics, Date.now())
-    .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : (b.rate || 0) - (a.rate || 0)));
+    .sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || (b.rate || 0) - (a.rate || 0));
   if (rates.length === 0) {
-    fill('rates', note('no event or request counters in /metrics'));
+    fill('rates', note('no counters of the controller in /metrics'));
     return;
   }
   const rows = rates.slice(0, 14).map((r) => el('tr', {class: `rate ${r.kind}`},
