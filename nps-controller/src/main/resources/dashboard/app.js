@@ -220,8 +220,8 @@ function fmt(n) {
 // ---- Topology layout --------------------------------------------------------------------------
 
 /**
- * Layers by hop distance from the switches with hosts (bottom) up to the core; with no host
- * known, from the most central switch (top) outwards. Within a layer, switches sit under the mean
+ * Layers by hop distance from the switches with hosts (bottom) up to the core; when no switch or
+ * every switch has hosts (a WAN), from the most central switch (top) outwards, hosts beside. Within a layer, switches sit under the mean
  * position of their neighbours in the layer before (one barycentre pass), so trees hardly cross.
  * Every link seen since the page opened counts, so a link going down does not move the switches.
  */
@@ -237,7 +237,7 @@ function layout(topo, links, width, height) {
   const hostsAt = new Map();
   for (const host of topo.hosts) hostsAt.set(host.dpid, [...(hostsAt.get(host.dpid) || []), host]);
   const withHosts = ids.filter((d) => hostsAt.has(d));
-  const fromHosts = withHosts.length > 0;
+  const fromHosts = withHosts.length > 0 && withHosts.length < ids.length;
   const distance = hops(fromHosts ? withHosts : [centre(ids, adjacent)], adjacent);
   const unreached = Math.max(-1, ...distance.values()) + 1;
   const layers = [];
@@ -258,7 +258,7 @@ function layout(topo, links, width, height) {
     layer.forEach((d, i) => order.set(d, i));
   });
   const rows = layers.filter((l) => l).length + (fromHosts ? 1 : 0);
-  const rowHeight = (height - 40) / Math.max(1, rows);
+  const rowHeight = (height - (fromHosts ? 40 : 90)) / Math.max(1, rows); // room for hosts below
   const position = new Map();
   let row = 0;
   for (const layer of layers) {
@@ -275,7 +275,7 @@ function layout(topo, links, width, height) {
     hosts.sort((a, b) => a.port - b.port);
     hosts.forEach((host, j) => {
       const x = p.x + (j - (hosts.length - 1) / 2) * gap;
-      hostPositions.set(host.address, {x, y: height - 20 - rowHeight * 0.45});
+      hostPositions.set(host.address, {x, y: fromHosts ? height - 20 - rowHeight * 0.45 : p.y + 40});
     });
   }
   return {position, hostPositions};
@@ -522,7 +522,7 @@ function renderGroups(data) {
     fill('groups', note(`multicast groups unavailable (HTTP ${data.groups.status})`));
     return;
   }
-  const {groups, segments} = data.groups.body;
+  const {groups, segments, writer} = data.groups.body; // writer: in a cluster
   if (groups.length === 0) {
     fill('groups', note('no multicast group'));
     return;
@@ -544,8 +544,8 @@ function renderGroups(data) {
     el('span', {class: 'members'}, g.members.filter((m) => m !== src).map(hostName).join(' '))))),
   g.unknown_hosts.length ? el('div', {class: 'meta'}, `unknown: ${g.unknown_hosts.join(' ')}`)
     : null));
-  fill('groups', el('p', {class: 'meta'}, `${plural(segments, 'replication segment')} installed`),
-    cards);
+  fill('groups', el('p', {class: 'meta'}, `${plural(segments, 'replication segment')} installed` +
+    (writer ? ` · written by cluster member ${writer}` : '')), cards);
 }
 
 // ---- The loop --------------------------------------------------------------------------------------
