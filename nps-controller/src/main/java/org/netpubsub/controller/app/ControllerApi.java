@@ -66,7 +66,7 @@ public final class ControllerApi implements Closeable {
     // requests block until switches acknowledge: enough workers for concurrent clients
     this.workers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().factory());
     server.setExecutor(workers);
-    server.createContext("/", this::handle);
+    server.createContext("/", DashboardFiles.around(this::handle));
   }
 
   /** Serves the API on {@code address} (port 0: a free port, see {@link #address}). */
