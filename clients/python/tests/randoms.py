@@ -61,12 +61,12 @@ def random_schema(r: random.Random, index: bool = True) -> Schema:
     dims = None
     if index and r.random() < 0.5:
         dims = r.sample(names, r.randint(1, len(names)))
-    return Schema.of(r.choice(["q", "events", "t-1", "x y"]), specs, dims)
+    return Schema.of(r.choice(["q", "events", "t-1", "x.y"]), specs, dims)
 
 
 def random_string(r: random.Random, max_bytes: int) -> str:
     out, size = "", 0
-    for _ in range(r.randint(0, max_bytes)):
+    for _ in range(r.randint(0, min(max_bytes, r.choice([3, 12, max_bytes])))):
         c = r.choice(ALPHABET)
         if size + len(c.encode()) > max_bytes:
             break
@@ -93,7 +93,7 @@ def random_values(r: random.Random, schema: Schema) -> list:
 
 
 def random_payload(r: random.Random) -> bytes:
-    return bytes(r.randrange(256) for _ in range(r.choice([0, 0, 1, 5, 127, 128, 300])))
+    return r.randbytes(r.choice([0, 0, 1, 5, 127, 128, 300]))
 
 
 def _quoted(r: random.Random, s: str) -> str:

@@ -27,6 +27,14 @@ from netpubsub.schema_yaml import parse_schema_yaml
 
 CASES = 10_000
 PER_SCHEMA = 50
+_CODECS: dict[int, EventCodec] = {}
+
+
+def codec(schema) -> EventCodec:
+    """One codec per schema: generating one costs a compile."""
+    if id(schema) not in _CODECS:
+        _CODECS[id(schema)] = EventCodec(schema)
+    return _CODECS[id(schema)]
 
 
 def _schemas(seed: int):
@@ -49,7 +57,7 @@ def test_codec_both_ways():
     cases, requests = [], []
     for _, (r, schema, yaml) in zip(range(CASES), _schemas(1)):
         event = Event(schema, random_values(r, schema), random_payload(r), **_header(r))
-        mine = EventCodec(schema).encode(event)
+        mine = codec(schema).encode(event)
         cases.append((schema, event, mine))
         requests.append({"op": "decode", "schema": yaml, "hex": mine.hex()})
         requests.append({"op": "encode", "schema": yaml, "values": event.values,
@@ -70,7 +78,7 @@ def test_codec_both_ways():
             disagreements.append(("java decodes python", event, decoded))
         if encoded.get("hex") != mine.hex():
             disagreements.append(("encodings differ", event, encoded, mine.hex()))
-        elif EventCodec(schema).decode(bytes.fromhex(encoded["hex"])) != event:
+        elif codec(schema).decode(bytes.fromhex(encoded["hex"])) != event:
             disagreements.append(("python decodes java", event))
     assert not disagreements, f"{len(disagreements)} of {CASES}: {disagreements[:3]}"
 
@@ -96,14 +104,14 @@ def test_decode_errors_agree():
     cases, requests = [], []
     for _, (r, schema, yaml) in zip(range(CASES), _schemas(2)):
         event = Event(schema, random_values(r, schema), random_payload(r), **_header(r))
-        data = _corrupt(r, EventCodec(schema).encode(event))
+        data = _corrupt(r, codec(schema).encode(event))
         cases.append((schema, data))
         requests.append({"op": "decode", "schema": yaml, "hex": data.hex()})
     answers = oracle.ask(requests)
     disagreements, errors = [], 0
     for (schema, data), java in zip(cases, answers):
         try:
-            mine = EventCodec(schema).decode(data)
+            mine = codec(schema).decode(data)
             outcome = {"values": mine.values}
         except DecodeError as e:
             errors += 1
