@@ -47,6 +47,30 @@ class Stats:
         return f"Stats({self.as_dict()})"
 
 
+class ReceivePath:
+    """What a subscriber does with each datagram, without I/O: decode, exact filter, count."""
+
+    def __init__(self, schema, filter: Filter):
+        self.codec = EventCodec(schema)
+        self.filter = filter
+        self.stats = Stats()
+
+    def handle(self, data: bytes, received_at: int) -> Delivery | None:
+        stats = self.stats
+        stats.received += 1
+        try:
+            event = self.codec.decode(data)
+        except DecodeError as e:
+            stats.malformed += 1
+            LOG.debug("malformed datagram: %s", e)
+            return None
+        if not self.filter.matches_values(event.values):
+            stats.false_positives += 1
+            return None
+        stats.delivered += 1
+        return Delivery(event, received_at - event.timestamp_ns, received_at)
+
+
 class Subscriber:
     """``Subscriber(url, filter)``: live (subscribed, flows acknowledged) once constructed."""
 
@@ -60,9 +84,10 @@ class Subscriber:
         if self.filter.stateful:
             raise ValueError("a subscription cannot use stateful aggregates (count, sum, avg): "
                              "hosts check filters per event")
-        self.codec = EventCodec(self.schema)
-        self.stats = Stats()
+        self.path = ReceivePath(self.schema, self.filter)
+        self.stats = self.path.stats
         self._closed = False
+        self._stopping = False
         self._thread = None
         self._socket = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
         try:
@@ -84,7 +109,7 @@ class Subscriber:
     def receive(self, timeout: float | None = None) -> Delivery | None:
         """The next delivery, or None after ``timeout`` seconds (None: wait) or once closed."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while not self._closed:
+        while not self._stopping:
             try:
                 data = self._socket.recv(65535)
             except socket.timeout:
@@ -92,7 +117,7 @@ class Subscriber:
                     return None
                 continue
             except OSError:
-                if self._closed:
+                if self._stopping:
                     return None
                 raise
             d = self.handle(data, time.time_ns())
@@ -102,19 +127,7 @@ class Subscriber:
 
     def handle(self, data: bytes, received_at: int) -> Delivery | None:
         """One datagram: the delivery, or None (counted) when malformed or a false positive."""
-        stats = self.stats
-        stats.received += 1
-        try:
-            event = self.codec.decode(data)
-        except DecodeError as e:
-            stats.malformed += 1
-            LOG.debug("malformed datagram: %s", e)
-            return None
-        if not self.filter.matches_values(event.values):
-            stats.false_positives += 1
-            return None
-        stats.delivered += 1
-        return Delivery(event, received_at - event.timestamp_ns, received_at)
+        return self.path.handle(data, received_at)
 
     def __iter__(self):
         return self
@@ -126,7 +139,7 @@ class Subscriber:
         return d
 
     def _run(self, on_delivery):
-        while not self._closed:
+        while not self._stopping:
             d = self.receive()
             if d is None:
                 return
@@ -135,12 +148,17 @@ class Subscriber:
             except Exception:  # the application's error must not stop the receive thread
                 LOG.exception("the delivery callback failed")
 
+    def stop(self):
+        """Ends the iteration and the callbacks within 0.2 s, keeping the subscription (safe
+        from a signal handler); ``close()`` then withdraws it."""
+        self._stopping = True
+
     def close(self):
         """Unsubscribes and releases the socket (and the callback thread), even when the
         controller refuses the removal; its ControllerError is raised after the clean-up."""
         if self._closed:
             return
-        self._closed = True
+        self._closed = self._stopping = True
         try:
             self.controller.unsubscribe(self.subscription.id)
         finally:

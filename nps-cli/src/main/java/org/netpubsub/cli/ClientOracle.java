@@ -9,6 +9,13 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -21,9 +28,11 @@ import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.DecodeException;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.event.EventCodec;
+import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.filter.Filter;
 import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.content.filter.FilterParser;
+import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Attribute;
 import org.netpubsub.content.schema.IntAttribute;
@@ -42,7 +51,8 @@ import org.netpubsub.network.openflow.Ipv6Address;
  * {@code encode} (values, payload base64, publisher, sequence as unsigned decimal strings,
  * timestamp) → hex or error; {@code decode} (hex) → the event or the reason and offset; {@code
  * address} (values, length, dimensions, routing) → dz and address; {@code parse} (filter) → ok or
- * reason, line, column; {@code match} (filter, events: lists of values) → matches.
+ * reason, line, column; {@code match} (filter, events: lists of values) → matches; {@code bench} →
+ * the Java client's publish and receive rates (see {@link #bench}).
  */
 public final class ClientOracle {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -133,9 +143,77 @@ public final class ClientOracle {
           matches.add(FilterEvaluator.matches(f, event(schema, values).build()));
         }
       }
+      case "bench" -> bench(schema, r, a);
       default -> throw new IllegalArgumentException("unknown op " + r.get("op"));
     }
     return a;
+  }
+
+  /**
+   * The Java side of clients/python's throughput benchmark, same events, same run: publish as
+   * {@code Publisher.publish} does it (stamp, check the advertisement, address, encode, one UDP
+   * send to a loopback port nobody reads) and receive as {@code Subscriber} does (decode, exact
+   * filter on the normal form), each timed in thread CPU time over {@code count} events after as
+   * many for warm-up.
+   */
+  private static void bench(Schema schema, JsonNode r, ObjectNode a) {
+    List<Event> events = new ArrayList<>();
+    for (JsonNode values : r.get("events")) {
+      events.add(event(schema, values).build());
+    }
+    int count = r.get("count").asInt();
+    // CPU time of this thread: events per second of one core, whatever else the machine runs.
+    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+    SpatialIndex index = new SpatialIndex(schema, r.get("length").asInt());
+    EventCodec codec = new EventCodec(schema);
+    Dnf advertised = Normalizer.toDnf(FilterParser.parse(schema, r.get("advertise").asText()));
+    Dnf subscribed = Normalizer.toDnf(FilterParser.parse(schema, r.get("filter").asText()));
+    byte[][] encoded = new byte[events.size()][];
+    for (int i = 0; i < encoded.length; i++) {
+      encoded[i] = codec.encode(events.get(i));
+    }
+    try (DatagramChannel sink = DatagramChannel.open(StandardProtocolFamily.INET6);
+        DatagramChannel out = DatagramChannel.open(StandardProtocolFamily.INET6)) {
+      sink.bind(new InetSocketAddress("::1", 0));
+      int port = ((InetSocketAddress) sink.getLocalAddress()).getPort();
+      InetAddress loopback = InetAddress.getByName("::1");
+      ByteBuffer buffer = ByteBuffer.allocateDirect(EventCodec.MAX_SIZE);
+      long checksum = 0; // uses every address, so that computing them cannot be skipped
+      for (int round = 0; round < 2; round++) {
+        long start = cpu.getCurrentThreadCpuTime();
+        for (int i = 0; i < count; i++) {
+          Event e = events.get(i % events.size());
+          Event stamped =
+              e.toBuilder()
+                  .publisherId(7)
+                  .sequence(i + 1)
+                  .timestampNanos(System.nanoTime())
+                  .build();
+          if (!FilterEvaluator.matches(advertised, stamped)) {
+            throw new IllegalStateException("outside the advertisement");
+          }
+          InetAddress to = index.address(stamped).address();
+          buffer.clear();
+          codec.encode(stamped, buffer);
+          buffer.flip();
+          checksum += to.hashCode();
+          out.send(buffer, new InetSocketAddress(loopback, port));
+        }
+        a.put("publish_per_s", count * 1e9 / (cpu.getCurrentThreadCpuTime() - start));
+      }
+      long delivered = 0;
+      for (int round = 0; round < 2; round++) {
+        long start = cpu.getCurrentThreadCpuTime();
+        for (int i = 0; i < count; i++) {
+          Event e = codec.decode(encoded[i % encoded.length]);
+          delivered += FilterEvaluator.matches(subscribed, e) ? 1 : 0;
+        }
+        a.put("decode_per_s", count * 1e9 / (cpu.getCurrentThreadCpuTime() - start));
+      }
+      a.put("delivered", delivered).put("checksum", checksum);
+    } catch (IOException | DecodeException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static Event.Builder event(Schema schema, JsonNode values) {
