@@ -14,10 +14,12 @@ build: bootstrap
 demo: bootstrap
 	@scripts/demo
 
-# Every test: JVM (formatter check included), the CLI end to end, the Mininet test bed.
+# Every test: JVM (formatter check included), the CLI end to end, the Python client (with its
+# differential tests against the Java library), the Mininet test bed.
 test: bootstrap
 	@source scripts/java-env && mvn -B verify
 	@scripts/test-cli
+	@scripts/test-python
 	@scripts/test-testbed
 
 # JMH benchmarks; results land in docs/results/.

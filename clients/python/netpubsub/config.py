@@ -1,0 +1,49 @@
+"""What a host needs to address events exactly as the controller routes them: the controller's
+``GET /v1/pubsub`` answer (schema YAML, schema id, index length and dimensions, event port,
+routing), checked and turned into a schema, a spatial index and an address layout."""
+
+from __future__ import annotations
+
+from .errors import SchemaError
+from .index import SpatialIndex
+from .layouts import layout_for
+from .schema import Schema
+from .schema_yaml import parse_schema_yaml
+
+DEFAULT_EVENT_PORT = 7073
+
+
+class PubSubConfig:
+    def __init__(self, schema: Schema, length: int | None = None,
+                 event_port: int = DEFAULT_EVENT_PORT, routing: str = "pleroma"):
+        if not 1 <= event_port <= 65535:
+            raise ValueError(f"event_port {event_port} is not a UDP port")
+        self.schema = schema
+        self.index = SpatialIndex(schema, length)
+        self.event_port = event_port
+        self.routing = routing
+        self.layout = layout_for(routing, schema, self.index)
+        self.address = self.layout.address  # values (schema order) -> 128-bit int
+
+    @classmethod
+    def from_answer(cls, answer: dict) -> "PubSubConfig":
+        """From the JSON object of ``GET /v1/pubsub``; ValueError naming what does not fit."""
+        for key in ("schema", "schema_id", "index"):
+            if answer.get(key) is None:
+                raise ValueError(f"the answer has no '{key}'")
+        index = answer["index"]
+        if not isinstance(index, dict) or "length" not in index or "dimensions" not in index:
+            raise ValueError("the answer's 'index' needs 'length' and 'dimensions'")
+        try:
+            schema = parse_schema_yaml(str(answer["schema"]), "controller schema")
+        except SchemaError as e:
+            raise ValueError(f"the controller's schema: {e}") from None
+        if int(answer["schema_id"]) & 0xFFFFFFFF != schema.id:
+            raise ValueError(f"the controller's schema_id {int(answer['schema_id']) & 0xFFFFFFFF:08x}"
+                             f" does not match its schema (id {schema.id:08x})")
+        try:
+            schema = schema.with_index([str(d) for d in index["dimensions"]])
+        except SchemaError as e:
+            raise ValueError(str(e)) from None
+        return cls(schema, int(index["length"]), int(answer.get("event_port", DEFAULT_EVENT_PORT)),
+                   str(answer.get("routing", "pleroma")))

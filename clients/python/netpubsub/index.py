@@ -1,0 +1,151 @@
+"""PLEROMA's spatial index (event -> dz) and content addresses, exactly as nps-content's
+``SpatialIndex``, ``IndexDimension``, ``Codes`` and ``ContentAddress``.
+
+Bit i of a dz halves the current interval of one index dimension; dimensions take turns in index
+order, a dimension whose cells already hold single values is skipped, and once every dimension
+is resolved the remaining bits are 0. The k-bit code of offset v in a dimension of ``size``
+values is floor(v * 2^k / size); strings use their first min(max_length, 8) UTF-8 bytes,
+zero-padded, as a big-endian number.
+"""
+
+from __future__ import annotations
+
+from .schema import IntAttribute, Schema
+
+MAX_LENGTH = 112
+STRING_BYTES = 8
+PREFIX = 0xFF0E
+
+
+class _Dimension:
+    __slots__ = ("position", "is_int", "min", "string_bytes", "size")
+
+    def __init__(self, a):
+        self.position = a.position
+        self.is_int = isinstance(a, IntAttribute)
+        if self.is_int:
+            self.min = a.min
+            self.string_bytes = 0
+            self.size = a.max - a.min + 1
+        else:
+            self.min = 0
+            self.string_bytes = min(a.max_length, STRING_BYTES)
+            self.size = 1 << (8 * self.string_bytes)
+
+    def resolution(self) -> int:
+        return (self.size - 1).bit_length()
+
+    def offset(self, value) -> int:
+        if self.is_int:
+            return value - self.min
+        return int.from_bytes(value.encode("utf-8")[: self.string_bytes].ljust(
+            self.string_bytes, b"\0"), "big")
+
+
+def default_length(schema: Schema) -> int:
+    """min(112, sum of the index dimensions' resolutions), at least 1."""
+    return max(1, min(MAX_LENGTH, sum(_Dimension(a).resolution() for a in schema.index)))
+
+
+class SpatialIndex:
+    """Maps event values to the dz of length L of their cell. Immutable."""
+
+    def __init__(self, schema: Schema, length: int | None = None):
+        if length is None:
+            length = default_length(schema)
+        if not 1 <= length <= MAX_LENGTH:
+            raise ValueError(f"index length {length} is outside 1..{MAX_LENGTH}")
+        self.schema = schema
+        self.length = length
+        self.dims = [_Dimension(a) for a in schema.index]
+        bits_of = [0] * len(self.dims)
+        dim_at = []
+        turn = 0
+        for _ in range(length):
+            chosen = -1
+            for tried in range(len(self.dims)):
+                d = (turn + tried) % len(self.dims)
+                if bits_of[d] < self.dims[d].resolution():
+                    chosen = d
+                    bits_of[d] += 1
+                    turn = d + 1
+                    break
+            dim_at.append(chosen)
+        self.dim_at = dim_at
+        self.bits_of = bits_of
+        # Per dimension and per byte of its code, the dz bits that byte contributes: the bits of
+        # a code are spread by table look-ups instead of a loop over the L bits.
+        self._spread = []
+        for d in range(len(self.dims)):
+            places = [length - 1 - i for i, x in enumerate(dim_at) if x == d]  # MSB of code first
+            k = len(places)
+            tables = []
+            for chunk in range((k + 7) // 8):
+                table = []
+                for byte in range(256):
+                    bits = 0
+                    for j in range(8):
+                        code_bit = 8 * chunk + j  # from the code's LSB
+                        if code_bit < k and byte >> j & 1:
+                            bits |= 1 << places[k - 1 - code_bit]
+                    table.append(bits)
+                tables.append(table)
+            self._spread.append(tables)
+
+    def bit_order(self) -> list[str]:
+        """The index dimension each bit refines ("" for a padding bit)."""
+        return ["" if d < 0 else self.schema.index[d].name for d in self.dim_at]
+
+    def code(self, d: int, value) -> int:
+        """The bits_of[d]-bit code of ``value`` in dimension d: floor(v * 2^k / size)."""
+        dim = self.dims[d]
+        return (dim.offset(value) << self.bits_of[d]) // dim.size
+
+    def dz(self, values) -> int:
+        """The dz bits of the event with ``values`` (schema order), as an int of ``length`` bits."""
+        bits = 0
+        for d, dim in enumerate(self.dims):
+            if dim.is_int:
+                code = ((values[dim.position] - dim.min) << self.bits_of[d]) // dim.size
+            else:
+                code = (dim.offset(values[dim.position]) << self.bits_of[d]) // dim.size
+            for table in self._spread[d]:
+                bits |= table[code & 0xFF]
+                code >>= 8
+        return bits
+
+    def dz_text(self, values) -> str:
+        return format(self.dz(values), f"0{self.length}b")
+
+    def address(self, values) -> int:
+        """The content address (128-bit int): ff0e::/16 followed by the dz."""
+        return PREFIX << 112 | self.dz(values) << (MAX_LENGTH - self.length)
+
+
+def format_address(address: int) -> str:
+    """RFC 5952 text of a 128-bit address, as Java's ContentAddress.format."""
+    groups = [(address >> (112 - 16 * i)) & 0xFFFF for i in range(8)]
+    best_start, best_len = -1, 1
+    i = 0
+    while i < 8:
+        if groups[i]:
+            i += 1
+            continue
+        j = i
+        while j < 8 and groups[j] == 0:
+            j += 1
+        if j - i > best_len:
+            best_start, best_len = i, j - i
+        i = j
+    out = ""
+    i = 0
+    while i < 8:
+        if i == best_start:
+            out += "::"
+            i += best_len
+            continue
+        if out and not out.endswith(":"):
+            out += ":"
+        out += format(groups[i], "x")
+        i += 1
+    return out

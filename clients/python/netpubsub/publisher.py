@@ -1,0 +1,143 @@
+"""A publisher: advertises a filter, then sends every event as one UDP datagram to its address
+(the content address under PLEROMA routing), as the Java ``Publisher``."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import socket
+import threading
+import time
+
+from . import host as hosts
+from .codec import EventCodec
+from .controller import ControllerClient, Registration
+from .evaluator import Filter
+from .event import Event, values_of
+
+LOG = logging.getLogger("netpubsub")
+DEFAULT_LINGER = 0.2
+
+
+class Publisher:
+    """``Publisher(url).advertise(filter)``, then ``publish(attrs, payload)``.
+
+    Without ``advertise`` the first ``publish`` advertises ``true`` (the whole event space).
+    ``destination=(address, port)`` sends to that unicast address instead (tests without
+    switches). ``close()`` waits until ``linger`` seconds have passed since the last event (the
+    datagrams still in the switches would lose their paths), then unadvertises.
+    """
+
+    def __init__(self, controller, host: str | None = None, config=None, destination=None,
+                 hops: int = 16, linger: float = DEFAULT_LINGER, publisher_id: int | None = None):
+        self.controller = controller if isinstance(controller, ControllerClient) else (
+            ControllerClient(controller))
+        self.config = config or self.controller.pubsub_config()
+        self.schema = self.config.schema
+        self.codec = EventCodec(self.schema)
+        self.host = host or hosts.detect(self.controller.url)
+        self.destination = destination
+        self.linger = linger
+        self.publisher_id = secrets.randbits(64) if publisher_id is None else publisher_id
+        self.sequence = 0
+        self.advertisement: Registration | None = None
+        self._filter: Filter | None = None
+        self._names = [a.name for a in self.schema.attributes]
+        self._addresses: dict[int, str] = {}
+        self._lock = threading.Lock()
+        self._last_sent = None
+        self._closed = False
+        if not 1 <= hops <= 255:
+            raise ValueError(f"multicast hops must be in 1..255, got {hops}")
+        self._socket = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+        try:
+            self._socket.bind((self.host, 0))
+            if destination is None:
+                name, index = hosts.interface_of(self.host)
+                self._socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, index)
+                self._socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, hops)
+                LOG.info("publishing from %s on %s (index %d) to content addresses, UDP port %d, "
+                         "hops %d", self.host, name, index, self.config.event_port, hops)
+        except BaseException:
+            self._socket.close()
+            raise
+
+    def advertise(self, filter: str = "true") -> Registration:
+        """Registers the advertisement (replacing an earlier one); events must match it.
+
+        Raises FilterError (parsed locally first, with Java's message and column) or
+        ControllerError."""
+        parsed = Filter(self.schema, filter)
+        if parsed.stateful:
+            raise ValueError("an advertisement cannot use stateful aggregates (count, sum, avg): "
+                             "hosts check filters per event")
+        registration = self.controller.advertise(self.host, filter)
+        old, self.advertisement, self._filter = self.advertisement, registration, parsed
+        if old is not None:
+            self.controller.unadvertise(old.id)
+        return registration
+
+    def publish(self, attrs: dict, payload: bytes = b"") -> Event:
+        """Stamps (publisher id, next sequence, wall-clock ns) and sends one event; the stamped
+        event. ValueError naming the attribute when ``attrs`` does not fit the schema or the
+        event is outside the advertisement."""
+        try:
+            values = [attrs[n] for n in self._names]
+        except (KeyError, TypeError):
+            values = values_of(self.schema, attrs)
+        if len(attrs) != len(values):
+            values_of(self.schema, attrs)
+        return self.publish_values(values, payload)
+
+    def publish_values(self, values: list, payload: bytes = b"") -> Event:
+        """``publish`` with the values in schema order."""
+        if self.advertisement is None:
+            self.advertise("true")
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("publisher is closed")
+            sequence = self.sequence + 1
+            now = time.time_ns()
+            data = self.codec.encode_values(values, payload, self.publisher_id, sequence, now)
+            if not self._filter.matches_values(values):
+                raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
+                                 f"advertisement '{self._filter.text}'")
+            to = self.destination or (self._address(values), self.config.event_port)
+            try:
+                self._socket.sendto(data, to)
+            except OSError as e:
+                raise OSError(f"cannot send the event to {to}: {e}") from e
+            self.sequence = sequence
+            self._last_sent = time.monotonic()
+        return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
+
+    def _address(self, values) -> str:
+        address = self.config.address(values)
+        text = self._addresses.get(address)
+        if text is None:
+            if len(self._addresses) > 65536:
+                self._addresses.clear()
+            text = socket.inet_ntop(socket.AF_INET6, address.to_bytes(16, "big"))
+            self._addresses[address] = text
+        return text
+
+    def close(self):
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        if self._last_sent is not None:
+            wait = self._last_sent + self.linger - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+        try:
+            if self.advertisement is not None:
+                self.controller.unadvertise(self.advertisement.id)
+        finally:
+            self._socket.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

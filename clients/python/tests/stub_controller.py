@@ -1,0 +1,79 @@
+"""A stand-in for the controller's pub/sub REST API (docs/pubsub.md) for the client's unit
+tests: it registers requests without switches. The real controller is used end to end on the
+test bed (testbed/tests/test_python_client_ovs.py)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import socket
+
+from randoms import schema_yaml
+
+
+class _Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+    daemon_threads = True
+
+
+class StubController:
+    def __init__(self, schema, length=16, routing="pleroma"):
+        self.schema, self.length, self.routing = schema, length, routing
+        self.registrations = {}
+        self.requests = []
+        self.refusals = []  # (status, body, headers) answered before the next requests
+        self._next = 0
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _answer(self, status, body, headers=()):
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                for k, v in headers:
+                    self.send_header(k, v)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _handle(self):
+                size = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(size)) if size else None
+                stub.requests.append((self.command, self.path, body))
+                if stub.refusals:
+                    self._answer(*stub.refusals.pop(0))
+                    return
+                self._answer(*stub.route(self.command, self.path, body))
+
+            do_GET = do_POST = do_DELETE = _handle
+
+        self.server = _Server(("::1", 0), Handler)
+        self.url = f"http://[::1]:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def route(self, method, path, body):
+        if (method, path) == ("GET", "/v1/pubsub"):
+            return 200, {"schema": schema_yaml(self.schema), "schema_id": self.schema.signed_id,
+                         "index": {"length": self.length,
+                                   "dimensions": [a.name for a in self.schema.index]},
+                         "event_port": 7073, "max_cells": 64, "routing": self.routing}
+        if method == "POST" and path in ("/v1/advertisements", "/v1/subscriptions"):
+            self._next += 1
+            rid = ("a-" if "advert" in path else "s-") + str(self._next)
+            self.registrations[rid] = body
+            return 201, dict(body, id=rid, cells=1, flow_changes=0, switches=0, response_ms=0.1)
+        if method == "DELETE":
+            rid = path.rsplit("/", 1)[1]
+            if self.registrations.pop(rid, None) is None:
+                return 404, {"error": f"no request {rid}"}
+            return 200, {"id": rid, "flow_changes": 0, "switches": 0, "response_ms": 0.1}
+        return 404, {"error": "no route"}
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,137 @@
+"""The publisher, subscriber and controller client against a stub controller, on loopback
+(content addresses need switches: the publisher's destination override sends to the subscriber's
+port, as the Java client's tests do)."""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import socket
+
+import pytest
+from stub_controller import StubController
+
+from netpubsub import (AsyncPublisher, AsyncSubscriber, ControllerClient, ControllerError,
+                       EventCodec, FilterError, Publisher, Schema, Subscriber)
+
+SCHEMA = Schema.of("quotes", [("symbol", "string", 8), ("price", "int", 0, 100000),
+                              ("volume", "int", 0, 1000000)], ["price", "volume"])
+TIMEOUT = 10.0
+
+
+@pytest.fixture
+def stub():
+    s = StubController(SCHEMA)
+    yield s
+    s.close()
+
+
+def _pair(stub, filter, **sub_options):
+    sub = Subscriber(stub.url, filter, host="::1", **sub_options)
+    pub = Publisher(stub.url, host="::1", destination=("::1", sub.port), linger=0)
+    return pub, sub
+
+
+def test_config_matches_the_controllers_schema(stub):
+    config = ControllerClient(stub.url).pubsub_config()
+    assert config.schema == SCHEMA and config.index.length == 16 and config.event_port == 7073
+
+
+def test_iterator_delivers_exactly_the_matching_events(stub):
+    pub, sub = _pair(stub, "price > 500")
+    with pub, sub:
+        assert stub.registrations[sub.subscription.id] == {
+            "host": "::1", "filter": "price > 500", "port": sub.port}
+        pub.advertise("price >= 100")
+        sent = [pub.publish({"symbol": "ACME", "price": p, "volume": 7}, b"p%d" % p)
+                for p in (100, 600, 400, 700)]
+        got = [sub.receive(TIMEOUT) for _ in range(2)]
+        assert [d.event for d in got] == [sent[1], sent[3]]
+        assert got[0].event.payload == b"p600" and got[0].event.sequence == 2
+        assert sub.stats.as_dict() == {"received": 4, "delivered": 2, "false_positives": 2,
+                                       "malformed": 0}
+    assert stub.registrations == {}  # both withdrawn by close()
+
+
+def test_malformed_datagrams_are_counted_and_skipped(stub):
+    pub, sub = _pair(stub, "true")
+    with pub, sub, socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as raw:
+        raw.sendto(b"\x01garbage", ("::1", sub.port))
+        good = EventCodec(SCHEMA).encode_values(["X", 1, 2])
+        raw.sendto(good[:-1], ("::1", sub.port))
+        sent = pub.publish({"symbol": "OK", "price": 1, "volume": 2})
+        assert sub.receive(TIMEOUT).event == sent
+        assert (sub.stats.malformed, sub.stats.delivered) == (2, 1)
+
+
+def test_callback_mode_survives_a_failing_callback(stub):
+    got = queue.Queue()
+
+    def callback(d):
+        got.put(d)
+        if d.event["price"] == 1:
+            raise RuntimeError("the application's bug")
+
+    pub, sub = _pair(stub, "true", on_delivery=callback)
+    with pub, sub:
+        pub.publish({"symbol": "A", "price": 1, "volume": 0})
+        pub.publish({"symbol": "B", "price": 2, "volume": 0})
+        assert [got.get(timeout=TIMEOUT).event["price"] for _ in range(2)] == [1, 2]
+
+
+def test_bad_filters_raise_before_anything_is_registered(stub):
+    with pytest.raises(FilterError) as e:
+        Subscriber(stub.url, "price > 10 && colour == 1", host="::1")
+    assert (e.value.column, e.value.reason) == (15, "unknown attribute 'colour'")
+    assert stub.requests == [("GET", "/v1/pubsub", None)]
+    with pytest.raises(ValueError, match="stateful aggregates"):
+        Subscriber(stub.url, "count() > 3 over 1s", host="::1")
+
+
+def test_events_outside_the_advertisement_are_refused(stub):
+    with Publisher(stub.url, host="::1", destination=("::1", 9), linger=0) as pub:
+        pub.advertise("price < 10")
+        with pytest.raises(ValueError, match="outside the advertisement 'price < 10'"):
+            pub.publish({"symbol": "A", "price": 11, "volume": 0})
+        with pytest.raises(ValueError, match="attribute volume has no value"):
+            pub.publish({"symbol": "A", "price": 1})
+        with pytest.raises(ValueError, match="unknown attribute colour"):
+            pub.publish({"symbol": "A", "price": 1, "volume": 0, "colour": 1})
+
+
+def test_controller_errors_keep_the_json_error(stub):
+    error = {"error": "line 1, column 3: unknown attribute 'x'", "column": 3}
+    stub.refusals.append((400, error))
+    with pytest.raises(ControllerError) as e:
+        ControllerClient(stub.url).advertise("::1", "x > 1")
+    assert (e.value.status, e.value.reason, e.value.body) == (400, error["error"], error)
+    with pytest.raises(ControllerError) as e:
+        ControllerClient("http://[::1]:1").pubsub_config()
+    assert e.value.status == ControllerError.UNREACHABLE
+
+
+def test_rate_limits_and_unknown_hosts_are_retried(stub):
+    announced = []
+    client = ControllerClient(stub.url, announcer=announced.append)
+    stub.refusals += [(429, {"error": "slow down"}, [("Retry-After", "0.01")]),
+                      (409, {"error": "host ::1 is not known"})]
+    registration = client.subscribe("::1", "true", 4000)
+    assert registration.id in stub.registrations and announced == ["::1"]
+    stub.refusals.append((503, {"error": "no switch is connected yet"}))
+    with pytest.raises(ControllerError) as e:
+        client.subscribe("::1", "true", 4000)
+    assert e.value.status == 503 and e.value.reason == "no switch is connected yet"
+
+
+def test_asyncio_variant(stub):
+    async def main():
+        async with AsyncSubscriber(stub.url, "volume == 7", host="::1") as sub:
+            async with AsyncPublisher(stub.url, host="::1", destination=("::1", sub._sub.port),
+                                      linger=0) as pub:
+                await pub.advertise("true")
+                pub.publish({"symbol": "A", "price": 1, "volume": 6})
+                sent = pub.publish({"symbol": "B", "price": 2, "volume": 7})
+                d = await sub.receive(TIMEOUT)
+                return d.event == sent, sub.stats.false_positives
+
+    assert asyncio.run(main()) == (True, 1)
