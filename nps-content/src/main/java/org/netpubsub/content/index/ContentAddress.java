@@ -78,15 +78,9 @@ public final class ContentAddress {
       throw new IllegalArgumentException(
           "not a content address (outside ff0e::/16): " + Ipv6Address.of(b) + "/" + prefixLength);
     }
-    long hi = 0;
-    long lo = 0;
-    for (int i = 2; i < 10; i++) {
-      hi = hi << 8 | (b[i] & 0xff);
-    }
-    for (int i = 10; i < 16; i++) {
-      lo = lo << 8 | (b[i] & 0xff);
-    }
-    return new ContentAddress(Dz.of(hi, lo << 16, prefixLength - 16));
+    Ipv6Address a = Ipv6Address.of(b); // the dz is bytes 2..15
+    return new ContentAddress(
+        Dz.of(a.high() << 16 | a.low() >>> 48, a.low() << 16, prefixLength - 16));
   }
 
   public Dz dz() {
@@ -100,16 +94,12 @@ public final class ContentAddress {
 
   /** The 16 address bytes: ff 0e, the dz bits, zeros. */
   public byte[] bytes() {
-    byte[] b = new byte[16];
-    b[0] = (byte) (PREFIX >>> 8);
-    b[1] = (byte) PREFIX;
-    for (int i = 0; i < 8; i++) {
-      b[2 + i] = (byte) (dz.hi() >>> (56 - 8 * i));
-    }
-    for (int i = 0; i < 6; i++) {
-      b[10 + i] = (byte) (dz.lo() >>> (56 - 8 * i));
-    }
-    return b;
+    return ipv6().bytes();
+  }
+
+  /** The address as a value: ff0e, then the dz's 112 bits. */
+  public Ipv6Address ipv6() {
+    return new Ipv6Address((long) PREFIX << 48 | dz.hi() >>> 16, dz.hi() << 48 | dz.lo() >>> 16);
   }
 
   public Inet6Address address() {
@@ -122,7 +112,7 @@ public final class ContentAddress {
 
   /** The address in compressed form (RFC 5952), e.g. {@code ff0e:c800::}. */
   public String addressString() {
-    return Ipv6Address.of(bytes()).toString();
+    return ipv6().toString();
   }
 
   /** Whether the prefix of this address contains {@code other}'s: the dz covers. */
