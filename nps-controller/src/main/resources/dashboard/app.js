@@ -21,7 +21,7 @@ const view = {
   seenLinks: new Map(), // every link discovered since the page opened: a vanished one is down
 };
 
-// ---- DOM helpers -------------------------------------------------------------------------
+// ---- DOM helpers ----------------------------------------------------------------------------
 
 function el(tag, attrs, ...children) {
   return build(document.createElement(tag), attrs, children);
@@ -56,7 +56,7 @@ function table(headers, rows) {
   return el('table', {class: 'grid'}, el('tr', {}, headers.map((t) => el('th', {}, t))), rows);
 }
 
-// ---- Reading the controller ----------------------------------------------------------------
+// ---- Reading the controller -----------------------------------------------------------------
 
 /** GET a JSON resource: {ok, status, body}; never throws (status 0: no answer). */
 async function getJson(path) {
@@ -92,7 +92,7 @@ async function readController() {
   return {topology, pubsub, subscriptions, advertisements, groups, metrics, flows};
 }
 
-// ---- Prometheus text format ------------------------------------------------------------------
+// ---- Prometheus text format -----------------------------------------------------------------
 
 /** The samples of a Prometheus text exposition: {types: name -> type, samples: [...]}. */
 function parseMetrics(text) {
@@ -177,7 +177,7 @@ function falsePositives(metrics) {
   return out;
 }
 
-// ---- Names ---------------------------------------------------------------------------------------
+// ---- Names ----------------------------------------------------------------------------------
 
 /** A switch's short name: sN for the test bed's small dpids, else the dpid's last digits. */
 function switchName(dpid) {
@@ -217,13 +217,14 @@ function fmt(n) {
   return n >= 100 || Number.isInteger(n) ? String(Math.round(n)) : n.toFixed(1);
 }
 
-// ---- Topology layout --------------------------------------------------------------------------
+// ---- Topology layout ------------------------------------------------------------------------
 
 /**
  * Layers by hop distance from the switches with hosts (bottom) up to the core; when no switch or
- * every switch has hosts (a WAN), from the most central switch (top) outwards, hosts beside. Within a layer, switches sit under the mean
- * position of their neighbours in the layer before (one barycentre pass), so trees hardly cross.
- * Every link seen since the page opened counts, so a link going down does not move the switches.
+ * every switch has hosts (a WAN), from the most central switch (top) outwards, hosts beside.
+ * Within a layer, switches sit under the mean position of their neighbours in the layer before
+ * (one barycentre pass), so trees hardly cross. Every link seen since the page opened counts, so
+ * a link going down does not move the switches.
  */
 function layout(topo, links, width, height) {
   const ids = topo.switches.map((s) => s.dpid).sort();
@@ -302,7 +303,7 @@ function centre(ids, adjacent) {
   return ids.reduce((best, d) => (eccentricity(d) < eccentricity(best) ? d : best));
 }
 
-// ---- Panels ---------------------------------------------------------------------------------------
+// ---- Panels ---------------------------------------------------------------------------------
 
 function renderSummary(data) {
   const topo = data.topology.body;
@@ -444,7 +445,7 @@ function countFlows(data) {
 
 function renderFlows(data, counts) {
   const switches = [...data.topology.body.switches].sort((a, b) => (a.dpid < b.dpid ? -1 : 1));
-  const most = Math.max(1, ...[...counts.values()].map((c) => c.content + c.multicast + c.unicast + c.other));
+  const most = Math.max(1, ...[...counts.values()].map((c) => FLOW_KINDS.reduce((n, k) => n + c[k], 0)));
   const rows = switches.map((s) => {
     const c = counts.get(s.dpid);
     const bars = FLOW_KINDS.map((k) => (c[k] ? el('span', {class: `bar ${k}`, title: `${c[k]} ${k}`,
@@ -548,7 +549,7 @@ function renderGroups(data) {
     (writer ? ` · written by cluster member ${writer}` : '')), cards);
 }
 
-// ---- The loop --------------------------------------------------------------------------------------
+// ---- The loop -------------------------------------------------------------------------------
 
 let last = null; // the last complete read
 

@@ -93,6 +93,25 @@ class ControllerApiTest {
   }
 
   @Test
+  void rootIsTheDashboardBesideTheApi() throws Exception {
+    HttpResponse<String> page = get("/");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+    assertThat(page.body()).contains("<script src=\"app.js\">", "href=\"app.css\"");
+    HttpResponse<String> script = get("/app.js");
+    assertThat(script.statusCode()).isEqualTo(200);
+    assertThat(script.headers().firstValue("Content-Type").orElse(""))
+        .startsWith("text/javascript");
+    assertThat(script.body()).contains("/v1/topology", "/metrics");
+    HttpResponse<String> style = get("/app.css");
+    assertThat(style.statusCode()).isEqualTo(200);
+    assertThat(style.headers().firstValue("Content-Type").orElse("")).startsWith("text/css");
+    assertThat(get("/missing.js").statusCode()).isEqualTo(404);
+    assertThat(get("/dashboard/app.js").statusCode()).isEqualTo(404);
+    assertThat(post("/", "{}").statusCode()).isIn(404, 405);
+  }
+
+  @Test
   void badInputIsAJsonErrorWithAReason() throws Exception {
     assertError(post("/v1/hosts", "{\"address\":\"nope\"}"), 400, "");
     assertError(post("/v1/hosts", "{not json"), 400, "malformed JSON");
