@@ -118,7 +118,7 @@ def test_python_publisher_java_subscribers(session):
         path, events = write_events(session, "python-published.jsonl")
         pub = PythonClient(tb, hosts[0], "pub", "true", path, "200")
         pub.wait_for(lambda o: o.get("kind") == "published", 120, "the Python publisher")
-        assert pub.terminate() == 0, pub.error_text()
+        assert pub.proc.wait(timeout=60) == 0, pub.error_text()
         truths = ground_truth(session["schema_path"], path, filters)
         for s, f, want in zip(subs, filters, truths):
             poll(lambda: len(s.deliveries()) >= len(want), 20, f"deliveries at {s.host}")
