@@ -157,8 +157,12 @@ def test_the_docs_example_works_as_written(session):
     sub = JsonLines([TESTBED, "exec", hosts[2], "--", sys.executable, path, "sub"], env=env)
     try:
         address = tb.host(hosts[2])["address"]
-        poll(lambda: any(s["host"] == address for s in c.get("/v1/subscriptions")["subscriptions"]),
-             60, "the example's subscription")
+
+        def subscribed() -> bool:
+            assert sub.proc.poll() is None, f"the example's subscriber ended: {sub.error_text()}"
+            return any(s["host"] == address for s in c.get("/v1/subscriptions")["subscriptions"])
+
+        poll(subscribed, 60, "the example's subscription")
         pub = tb.exec(hosts[0], "env", f"PYTHONPATH={env['PYTHONPATH']}", sys.executable, path,
                       "pub")
         assert pub.returncode == 0, pub.stderr

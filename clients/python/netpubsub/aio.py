@@ -56,6 +56,10 @@ class AsyncSubscriber:
     def subscription(self):
         return self._sub.subscription
 
+    @property
+    def port(self) -> int:
+        return self._sub.port
+
     def _datagram(self, data: bytes):
         d = self._sub.handle(data, time.time_ns())
         if d is not None:

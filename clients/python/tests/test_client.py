@@ -126,7 +126,7 @@ def test_rate_limits_and_unknown_hosts_are_retried(stub):
 def test_asyncio_variant(stub):
     async def main():
         async with AsyncSubscriber(stub.url, "volume == 7", host="::1") as sub:
-            async with AsyncPublisher(stub.url, host="::1", destination=("::1", sub._sub.port),
+            async with AsyncPublisher(stub.url, host="::1", destination=("::1", sub.port),
                                       linger=0) as pub:
                 await pub.advertise("true")
                 pub.publish({"symbol": "A", "price": 1, "volume": 6})
