@@ -132,6 +132,10 @@ def test_asyncio_variant(stub):
                 pub.publish({"symbol": "A", "price": 1, "volume": 6})
                 sent = pub.publish({"symbol": "B", "price": 2, "volume": 7})
                 d = await sub.receive(TIMEOUT)
+                waiting = asyncio.ensure_future(sub.__anext__())
+                await sub.close()  # wakes the iteration
+                with pytest.raises(StopAsyncIteration):
+                    await asyncio.wait_for(waiting, TIMEOUT)
                 return d.event == sent, sub.stats.false_positives
 
     assert asyncio.run(main()) == (True, 1)
