@@ -192,7 +192,7 @@ class EventCodec:
         if len(values) != len(self.schema.attributes):
             raise ValueError(f"{len(values)} values for the {len(self.schema.attributes)} "
                              f"attributes of {self.schema.name}")
-        return self._encode(values, payload, publisher & U64, sequence & U64, timestamp_ns)
+        return bytes(self._encode(values, payload, publisher & U64, sequence & U64, timestamp_ns))
 
     def decode(self, data: bytes) -> Event:
         """The event in ``data``; raises DecodeError (reason, offset) for anything else."""
@@ -265,7 +265,7 @@ def _generate(schema: Schema):
             "    else: out += _varint(c)",
             "    out += payload",
             f"    if len(out) > {MAX_SIZE}: _too_large(len(out), c)",
-            "    return bytes(out)"]
+            "    return out"]
     dec += ["        c = b[p]",
             "        if c < 128: p += 1",
             "        else: c, p = _read_varint(b, p)",

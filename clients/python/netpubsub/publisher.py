@@ -35,7 +35,8 @@ class Publisher:
         self.config = config or self.controller.pubsub_config()
         self.schema = self.config.schema
         self.codec = EventCodec(self.schema)
-        self._encode = self.codec._encode  # values already counted: the checked entry is slower
+        # The generated encoder itself (a bytearray, no copy): the values are already counted.
+        self._encode = self.codec._encode
         self.host = host or hosts.detect(self.controller.url)
         self.destination = destination
         self.linger = linger
