@@ -3,13 +3,14 @@ issue: a Python client): on a tree of four switches, a Python publisher and Java
 (`nps sub`), then a Java publisher (`nps pub`) and Python subscribers. Every subscriber must
 receive exactly the events that direct evaluation (`nps filter match`) says match its filter,
 each once: the two clients agree on the codec and on the content addresses the switches
-forward by."""
+forward by. Last, the example of docs/clients.md runs as it is written there."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 
@@ -21,46 +22,32 @@ from pubsub.session import (TESTBED, Controller, JsonLines, SubscriberProcess, T
 
 SEED = int(os.environ.get("NPS_TEST_SEED", "20261127"))
 CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "py_client.py")
-SCHEMA = """name: quotes
-attributes:
-  - name: symbol
-    type: string
-    max_length: 4
-  - name: price
-    type: int
-    min: 0
-    max: 1023
-  - name: volume
-    type: int
-    min: -500
-    max: 65535
-index: [price, volume]
-"""
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCHEMA = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")  # the docs' example's schema
 EVENTS = 200
 
 
 def random_filter(r: random.Random) -> str:
-    atoms = [lambda: f"price {r.choice(['<', '>='])} {r.randint(0, 1023)}",
-             lambda: f"volume in [{(lo := r.randint(-500, 30000))}, {lo + r.randint(0, 40000)}]",
+    atoms = [lambda: f"price {r.choice(['<', '>='])} {r.randint(0, 100000)}",
+             lambda: f"volume in [{(lo := r.randint(0, 600000))}, {lo + r.randint(0, 400000)}]",
              lambda: f'symbol prefix "{r.choice("AB")}"',
-             lambda: f'symbol == "{r.choice(["AA", "AB", "BA"])}"']
+             lambda: f'exchange == "{r.choice(["XNYS", "XNAS"])}"']
     text = " && ".join(r.choice(atoms)() for _ in range(r.randint(1, 2)))
     return text if r.random() < 0.7 else f"({text}) || {r.choice(atoms)()}"
 
 
 def random_events(r: random.Random) -> list[dict]:
     return [{"kind": "event", "attributes": {"symbol": r.choice(["AA", "AB", "BA", "B", ""]),
-                                             "price": r.randint(0, 1023),
-                                             "volume": r.randint(-500, 65535)}}
+                                             "price": r.randint(0, 100000),
+                                             "volume": r.randint(0, 1000000),
+                                             "exchange": r.choice(["XNYS", "XNAS", ""])}}
             for _ in range(EVENTS)]
 
 
 @pytest.fixture(scope="module")
 def session():
     work = tempfile.mkdtemp(prefix="nps-python-client-")
-    path = os.path.join(work, "schema.yaml")
-    with open(path, "w") as f:
-        f.write(SCHEMA)
+    path = SCHEMA
     build()
     controller = Controller(path, log_path=os.path.join(work, "controller.log"))
     testbed = None
@@ -118,7 +105,7 @@ def test_python_publisher_java_subscribers(session):
         path, events = write_events(session, "python-published.jsonl")
         pub = PythonClient(tb, hosts[0], "pub", "true", path, "200")
         pub.wait_for(lambda o: o.get("kind") == "published", 120, "the Python publisher")
-        assert pub.terminate() == 0, pub.error_text()
+        assert pub.proc.wait(timeout=60) == 0, pub.error_text()
         truths = ground_truth(session["schema_path"], path, filters)
         for s, f, want in zip(subs, filters, truths):
             poll(lambda: len(s.deliveries()) >= len(want), 20, f"deliveries at {s.host}")
@@ -153,3 +140,34 @@ def test_java_publisher_python_subscribers(session):
             stats += [o for o in s.all if o.get("kind") == "stats"]
     assert len(stats) == 4 and all(st["malformed"] == 0 for st in stats), stats
     assert all(st["delivered"] == len(w) for st, w in zip(stats, truths)), stats
+
+
+@needs_root
+def test_the_docs_example_works_as_written(session):
+    tb, c = session["testbed"], session["controller"]
+    with open(os.path.join(ROOT, "docs", "clients.md")) as f:
+        docs = f.read()
+    code = re.search(r"## Python\n.*?```python\n(.*?)```", docs, re.S).group(1)
+    assert len(code.strip().splitlines()) <= 10
+    path = os.path.join(session["work"], "example.py")
+    with open(path, "w") as f:
+        f.write(code.replace("http://[fd6e:7073:ffff::c0]:8080", tb.api_for_hosts))
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "clients", "python"))
+    hosts = [h["name"] for h in tb.hosts]
+    sub = JsonLines([TESTBED, "exec", hosts[2], "--", sys.executable, path, "sub"], env=env)
+    try:
+        address = tb.host(hosts[2])["address"]
+
+        def subscribed() -> bool:
+            assert sub.proc.poll() is None, f"the example's subscriber ended: {sub.error_text()}"
+            return any(s["host"] == address for s in c.get("/v1/subscriptions")["subscriptions"])
+
+        poll(subscribed, 60, "the example's subscription")
+        pub = tb.exec(hosts[0], "env", f"PYTHONPATH={env['PYTHONPATH']}", sys.executable, path,
+                      "pub")
+        assert pub.returncode == 0, pub.stderr
+        line = sub.wait_for(lambda o: o.get("kind") == "text", 20, "the example's delivery")
+        assert line["text"].startswith("{'symbol': 'ACME', 'price': 600, 'volume': 7, "
+                                       "'exchange': 'XNYS'} b'hi' "), line
+    finally:
+        sub.terminate()

@@ -56,6 +56,10 @@ class AsyncSubscriber:
     def subscription(self):
         return self._sub.subscription
 
+    @property
+    def port(self) -> int:
+        return self._sub.port
+
     def _datagram(self, data: bytes):
         d = self._sub.handle(data, time.time_ns())
         if d is not None:
@@ -65,7 +69,7 @@ class AsyncSubscriber:
                 self.overflowed += 1
 
     async def receive(self, timeout: float | None = None) -> Delivery | None:
-        """The next delivery, or None after ``timeout`` seconds."""
+        """The next delivery, or None after ``timeout`` seconds or once closed."""
         try:
             return await asyncio.wait_for(self._queue.get(), timeout)
         except asyncio.TimeoutError:
@@ -77,11 +81,18 @@ class AsyncSubscriber:
     async def __anext__(self) -> Delivery:
         if self._transport is None or self._transport.is_closing():
             raise StopAsyncIteration
-        return await self._queue.get()
+        d = await self._queue.get()
+        if d is None:  # close() woke us
+            raise StopAsyncIteration
+        return d
 
     async def close(self):
         if self._transport is not None:
             self._transport.close()
+            try:
+                self._queue.put_nowait(None)
+            except asyncio.QueueFull:
+                pass
         if self._sub is not None:
             await asyncio.to_thread(self._sub.close)
 

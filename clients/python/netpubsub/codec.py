@@ -35,6 +35,7 @@ MAX_SIZE = 65_000
 HEADER_SIZE = 30
 _HEADER = struct.Struct(">BBIQQq")
 _HEADER_FIELDS = struct.Struct(">IQQq")
+_THREE_BYTES = struct.Struct("BBB")
 
 
 def varint(value: int) -> bytes:
@@ -50,6 +51,10 @@ def varint(value: int) -> bytes:
 def _signed64(v: int) -> int:
     v &= U64
     return v - (1 << 64) if v >> 63 else v
+
+
+# The two-byte varints, looked up rather than computed: most int offsets are below 16 384.
+_TWO_BYTE_VARINTS = [b""] * 128 + [varint(v) for v in range(128, 16384)]
 
 
 class _Reader:
@@ -187,7 +192,7 @@ class EventCodec:
         if len(values) != len(self.schema.attributes):
             raise ValueError(f"{len(values)} values for the {len(self.schema.attributes)} "
                              f"attributes of {self.schema.name}")
-        return self._encode(values, payload, publisher & U64, sequence & U64, timestamp_ns)
+        return bytes(self._encode(values, payload, publisher & U64, sequence & U64, timestamp_ns))
 
     def decode(self, data: bytes) -> Event:
         """The event in ``data``; raises DecodeError (reason, offset) for anything else."""
@@ -227,6 +232,9 @@ def _generate(schema: Schema):
                     f"v = _fix(_attrs[{i}], v)",
                     f"    v -= {a.min}",
                     "    if v < 128: out.append(v)",
+                    "    elif v < 16384: out += _two[v]" if span >= 128 else "",
+                    "    elif v < 2097152: out += _three(v & 127 | 128, v >> 7 & 127 | 128, v >> 14)"
+                    if span >= 16384 else "",
                     "    else: out += _varint(v)"]
             dec += ["        c = b[p]",
                     "        if c < 128: p += 1",
@@ -257,7 +265,7 @@ def _generate(schema: Schema):
             "    else: out += _varint(c)",
             "    out += payload",
             f"    if len(out) > {MAX_SIZE}: _too_large(len(out), c)",
-            "    return bytes(out)"]
+            "    return out"]
     dec += ["        c = b[p]",
             "        if c < 128: p += 1",
             "        else: c, p = _read_varint(b, p)",
@@ -265,10 +273,11 @@ def _generate(schema: Schema):
             "    except (IndexError, UnicodeDecodeError, _Slow):",
             "        return _slow(_schema, b)",
             f"    return _Event(_schema, [{', '.join(names)}], b[p:], pub, seq, ts)"]
-    scope = {"_head": _HEADER.pack, "_fields": _HEADER_FIELDS.unpack_from, "_varint": varint,
+    scope = {"_two": _TWO_BYTE_VARINTS, "_three": _THREE_BYTES.pack, "_head": _HEADER.pack, "_fields": _HEADER_FIELDS.unpack_from, "_varint": varint,
              "_fix": _fix, "_attrs": schema.attributes, "_too_large": _too_large,
              "_slow": decode_reference, "_schema": schema, "_read_varint": _read_varint,
              "_Slow": _Slow, "_Event": Event}
+    enc = [line for line in enc if line]
     exec(compile("\n".join(enc) + "\n\n" + "\n".join(dec) + "\n", f"<codec {schema.name}>",
                  "exec"), scope)
     return scope["encode"], scope["decode"]

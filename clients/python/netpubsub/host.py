@@ -33,10 +33,13 @@ def _interfaces_v6() -> list[tuple[str, ipaddress.IPv6Address]]:
 
 
 def _flags(name: str) -> int:
+    """SIOCGIFFLAGS: asks the kernel in this process's network namespace (/sys/class/net can
+    belong to another one, e.g. after ``nsenter -n``)."""
     try:
-        with open(f"/sys/class/net/{name}/flags") as f:
-            return int(f.read().strip(), 16)
-    except (OSError, ValueError):
+        with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as s:
+            raw = fcntl.ioctl(s.fileno(), 0x8913, struct.pack("16sH14x", name.encode()[:15], 0))
+            return struct.unpack_from("H", raw, 16)[0]
+    except OSError:
         return 0
 
 

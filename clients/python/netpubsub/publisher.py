@@ -35,6 +35,8 @@ class Publisher:
         self.config = config or self.controller.pubsub_config()
         self.schema = self.config.schema
         self.codec = EventCodec(self.schema)
+        # The generated encoder itself (a bytearray, no copy): the values are already counted.
+        self._encode = self.codec._encode
         self.host = host or hosts.detect(self.controller.url)
         self.destination = destination
         self.linger = linger
@@ -87,10 +89,16 @@ class Publisher:
             values = values_of(self.schema, attrs)
         if len(attrs) != len(values):
             values_of(self.schema, attrs)
-        return self.publish_values(values, payload)
+        return self._send(values, payload)
 
     def publish_values(self, values: list, payload: bytes = b"") -> Event:
         """``publish`` with the values in schema order."""
+        if len(values) != len(self._names):
+            raise ValueError(f"{len(values)} values for the {len(self._names)} attributes of "
+                             f"{self.schema.name}")
+        return self._send(list(values), payload)
+
+    def _send(self, values: list, payload: bytes) -> Event:
         if self.advertisement is None:
             self.advertise("true")
         with self._lock:
@@ -98,11 +106,16 @@ class Publisher:
                 raise RuntimeError("publisher is closed")
             sequence = self.sequence + 1
             now = time.time_ns()
-            data = self.codec.encode_values(values, payload, self.publisher_id, sequence, now)
+            data = self._encode(values, payload, self.publisher_id, sequence, now)
             if not self._filter.matches_values(values):
                 raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
                                  f"advertisement '{self._filter.text}'")
-            to = self.destination or (self._address(values), self.config.event_port)
+            if self.destination is None:
+                address = self.config.address(values)
+                to = (self._addresses.get(address) or self._address_text(address),
+                      self.config.event_port)
+            else:
+                to = self.destination
             try:
                 self._socket.sendto(data, to)
             except OSError as e:
@@ -111,14 +124,12 @@ class Publisher:
             self._last_sent = time.monotonic()
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
 
-    def _address(self, values) -> str:
-        address = self.config.address(values)
-        text = self._addresses.get(address)
-        if text is None:
-            if len(self._addresses) > 65536:
-                self._addresses.clear()
-            text = socket.inet_ntop(socket.AF_INET6, address.to_bytes(16, "big"))
-            self._addresses[address] = text
+    def _address_text(self, address: int) -> str:
+        """The text of an address, cached: sendto wants text, and formatting it is slow."""
+        if len(self._addresses) > 65536:
+            self._addresses.clear()
+        text = socket.inet_ntop(socket.AF_INET6, address.to_bytes(16, "big"))
+        self._addresses[address] = text
         return text
 
     def close(self):

@@ -126,12 +126,16 @@ def test_rate_limits_and_unknown_hosts_are_retried(stub):
 def test_asyncio_variant(stub):
     async def main():
         async with AsyncSubscriber(stub.url, "volume == 7", host="::1") as sub:
-            async with AsyncPublisher(stub.url, host="::1", destination=("::1", sub._sub.port),
+            async with AsyncPublisher(stub.url, host="::1", destination=("::1", sub.port),
                                       linger=0) as pub:
                 await pub.advertise("true")
                 pub.publish({"symbol": "A", "price": 1, "volume": 6})
                 sent = pub.publish({"symbol": "B", "price": 2, "volume": 7})
                 d = await sub.receive(TIMEOUT)
+                waiting = asyncio.ensure_future(sub.__anext__())
+                await sub.close()  # wakes the iteration
+                with pytest.raises(StopAsyncIteration):
+                    await asyncio.wait_for(waiting, TIMEOUT)
                 return d.event == sent, sub.stats.false_positives
 
     assert asyncio.run(main()) == (True, 1)
