@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.content.InvalidInputException;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.DecodeException;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.event.EventCodec;
@@ -39,7 +40,6 @@ import org.netpubsub.content.schema.IntAttribute;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.SchemaLoader;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
-import org.netpubsub.network.openflow.Ipv6Address;
 
 /**
  * The Java side of the Python client's differential tests (clients/python/tests): reads one JSON
