@@ -5,13 +5,17 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.staticfiles.Location;
+import io.javalin.util.JavalinLogger;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -161,6 +165,9 @@ public final class RestServer implements Closeable {
         byte[] doc = resource(openApi);
         route("GET", "/v1/openapi.json", r -> Reply.ok(Json.MAPPER.readTree(doc)));
       }
+      // bound here, before Jetty starts, so a taken port is one exception and no framework log
+      ServerSocketChannel channel = bind();
+      JavalinLogger.startupInfo = false; // "Javalin started in ..." and the like: not ours to say
       List<String> registered = new ArrayList<>();
       Javalin app =
           Javalin.create(
@@ -178,6 +185,11 @@ public final class RestServer implements Closeable {
                       c.setHost(address.getHostString());
                       c.setPort(address.getPort());
                       c.setIdleTimeout(idleTimeout.toMillis());
+                      try {
+                        c.open(channel);
+                      } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                      }
                       server.addBean(new NetworkConnectionLimit(maxConnections, c));
                       return c;
                     });
@@ -214,15 +226,28 @@ public final class RestServer implements Closeable {
       try {
         app.start();
       } catch (RuntimeException e) {
-        if (causedByBind(e)) {
-          throw new PortInUseException(name, address, e);
-        }
+        channel.close();
         throw e;
       }
       return new RestServer(
           app,
           List.copyOf(new LinkedHashSet<>(registered)),
           new InetSocketAddress(address.getAddress(), app.port()));
+    }
+
+    private ServerSocketChannel bind() throws IOException {
+      ServerSocketChannel ch = ServerSocketChannel.open();
+      try {
+        ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+        ch.bind(address, 128);
+        return ch;
+      } catch (BindException e) {
+        ch.close();
+        throw new PortInUseException(name, address, e);
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
     }
 
     private void serve(Context ctx, String path, Route route) {
@@ -301,15 +326,6 @@ public final class RestServer implements Closeable {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static boolean causedByBind(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof BindException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static byte[] resource(String name) throws IOException {
