@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * (docs/operations.md): JSON answers, errors as {@code {"error":{"code","message","field"?}}}, 405
  * with {@code Allow}, 413 over the body limit, one access-log line per request, an idle timeout and
  * a bound on open connections, {@code /health/live}, {@code /health/ready}, {@code /metrics}
- * (Prometheus text) and {@code /v1/openapi.json}. Requests run on virtual threads, so a route may
- * block until switches answer.
+ * (Prometheus text) and {@code /v1/openapi.json}. Requests run on Jetty's thread pool (up to 200
+ * threads), so a route may block until switches answer.
  */
 public final class RestServer implements Closeable {
   private static final Logger ACCESS = LoggerFactory.getLogger("org.netpubsub.http.access");
@@ -174,7 +174,11 @@ public final class RestServer implements Closeable {
               config -> {
                 config.startup.showJavalinBanner = false;
                 config.startup.showOldJavalinVersionWarning = false;
-                config.concurrency.useVirtualThreads = true;
+                // Jetty's own pool (up to 200 threads) runs short requests on the selector's
+                // thread; virtual
+                // threads cost a hand-off per request and measured 4x slower
+                // (docs/results/rest-layer.md)
+                config.concurrency.useVirtualThreads = false;
                 config.http.maxRequestSize = maxBody;
                 config.http.prefer405over404 = false; // 405 is answered by the routes themselves
                 config.jetty.addConnector(

@@ -28,8 +28,8 @@ import org.netpubsub.http.RestServer;
  * docs/operations.md): {@code PUT/DELETE /v1/edges/{name}}, {@code GET /v1/edges}, {@code POST
  * /v1/edges/{name}/filters}, {@code GET /v1/edges/{name}/changes?after=V[&wait_ms=N]}, {@code GET
  * /v1/routes?topic=T&origin=E[&retain=true]}, health, metrics and the OpenAPI document. Errors are
- * {@code {"error":{"code","message","field"?}}} with 400, 404, 405 or 413 (body over 64 KiB).
- * Requests run on virtual threads: long-polls only park.
+ * {@code {"error":{"code","message","field"?}}} with 400, 404, 405 or 413 (body over 64 KiB). A
+ * change poll holds one of Jetty's threads while it waits (at most {@link #MAX_WAIT}).
  */
 final class CoordinatorApi implements Closeable {
   static final int MAX_BODY = 64 * 1024;
