@@ -77,6 +77,7 @@ final class CoordinatorApi implements Closeable {
             .maxBody(MAX_BODY)
             // a change poll waits up to MAX_WAIT without a byte on the wire
             .idleTimeout(MAX_WAIT.plusSeconds(30))
+            .virtualThreads(true) // every edge keeps a change poll waiting
             .openApi("coordinator-openapi.json")
             .ready("database", () -> service.version() >= 0)
             .error(NoSuchElementException.class, e -> new ApiError(404, e.getMessage()))
