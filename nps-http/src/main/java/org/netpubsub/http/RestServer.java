@@ -40,18 +40,20 @@ import org.slf4j.LoggerFactory;
  * threads), so a route may block until switches answer.
  */
 public final class RestServer implements Closeable {
-  private static final Logger ACCESS = LoggerFactory.getLogger("org.netpubsub.http.access");
   private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
   private static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH");
 
   private final Javalin app;
   private final List<String> routes;
   private final InetSocketAddress address;
+  private final AccessLog accessLog;
 
-  private RestServer(Javalin app, List<String> routes, InetSocketAddress address) {
+  private RestServer(
+      Javalin app, List<String> routes, InetSocketAddress address, AccessLog accessLog) {
     this.app = app;
     this.routes = routes;
     this.address = address;
+    this.accessLog = accessLog;
   }
 
   public static Builder builder(String name, PrometheusMeterRegistry registry) {
@@ -74,6 +76,7 @@ public final class RestServer implements Closeable {
   @Override
   public void close() {
     app.stop();
+    accessLog.close();
   }
 
   /** Configures one server; {@link #start} binds it. */
@@ -180,6 +183,7 @@ public final class RestServer implements Closeable {
       ServerSocketChannel channel = bind();
       JavalinLogger.startupInfo = false; // "Javalin started in ..." and the like: not ours to say
       List<String> registered = new ArrayList<>();
+      AccessLog accessLog = new AccessLog(name, registry);
       Javalin app =
           Javalin.create(
               config -> {
@@ -211,7 +215,7 @@ public final class RestServer implements Closeable {
                 if (staticDir != null) {
                   config.staticFiles.add(staticDir, Location.CLASSPATH);
                 }
-                config.requestLogger.http(this::access);
+                config.requestLogger.http((ctx, ms) -> access(accessLog, ctx, ms));
                 config.routes.exception(
                     HttpResponseException.class,
                     (e, ctx) -> write(ctx, notFoundOr(e, ctx).reply()));
@@ -242,12 +246,14 @@ public final class RestServer implements Closeable {
         app.start();
       } catch (RuntimeException e) {
         channel.close();
+        accessLog.close();
         throw e;
       }
       return new RestServer(
           app,
           List.copyOf(new LinkedHashSet<>(registered)),
-          new InetSocketAddress(address.getAddress(), app.port()));
+          new InetSocketAddress(address.getAddress(), app.port()),
+          accessLog);
     }
 
     private ServerSocketChannel bind() throws IOException {
@@ -314,15 +320,20 @@ public final class RestServer implements Closeable {
       return new ApiError(500, String.valueOf(e));
     }
 
-    private void access(Context ctx, Float ms) {
-      ACCESS.info(
-          "{} {} \"{} {}\" {} {} ms",
-          name,
-          ctx.ip(),
-          ctx.method().name(),
-          ctx.path(),
-          ctx.statusCode(),
-          String.format("%.1f", ms));
+    private void access(AccessLog log, Context ctx, Float ms) {
+      log.log(
+          name
+              + " "
+              + ctx.ip()
+              + " \""
+              + ctx.method().name()
+              + " "
+              + ctx.path()
+              + "\" "
+              + ctx.statusCode()
+              + " "
+              + Math.round(ms * 10) / 10.0
+              + " ms");
     }
   }
 
