@@ -182,7 +182,7 @@ def test_a_host_and_a_group_put_at_one_process_reach_every_process(cluster):
     code, body = cs[0].call("POST", "/v1/hosts", extra)
     assert code == 200, body
     code, body = cs[1].call("POST", "/v1/hosts", {**extra, "dpid": "00000000000000ff"})
-    assert code == 400 and "unknown switch" in body["error"], body  # refused where it is sent
+    assert code == 400 and "unknown switch" in body["error"]["message"], body  # refused where it is sent
     poll(lambda: all(any(h["address"] == extra["address"] and h["port"] == extra["port"]
                          for h in c.get("/v1/topology")["hosts"]) for c in cs),
          20, "every process knows the registered host", interval=0.5)

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
+import org.netpubsub.http.PortInUseException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,7 +74,11 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
     } catch (IOException e) {
       spec.commandLine()
           .getErr()
-          .println("error: cannot listen on " + listen + ": " + e.getMessage());
+          .println(
+              "error: "
+                  + (e instanceof PortInUseException
+                      ? e.getMessage()
+                      : "cannot listen on " + listen + ": " + e.getMessage()));
       return 1;
     }
     InetSocketAddress a = coordinator.address();

@@ -254,13 +254,18 @@ public final class ControllerClient implements Closeable {
     }
   }
 
-  /** The {@code error} of a JSON error body, else the body itself (cut short), else the status. */
+  /**
+   * The {@code error.message} of a JSON error body ({@code {"error":{"code","message","field"?}}},
+   * with the field when it names one), else the body itself (cut short), else the status.
+   */
   static String reason(HttpResponse<String> r) {
     String body = r.body() == null ? "" : r.body().strip();
     try {
       JsonNode n = JSON.readTree(body);
-      if (n != null && n.hasNonNull("error")) {
-        return n.get("error").asText();
+      JsonNode e = n == null ? null : n.get("error");
+      if (e != null && e.hasNonNull("message")) {
+        return e.get("message").asText()
+            + (e.hasNonNull("field") ? " (field " + e.get("field").asText() + ")" : "");
       }
     } catch (JsonProcessingException e) {
       // not JSON: use the text

@@ -1,8 +1,8 @@
 package org.netpubsub.client;
 
 /**
- * The controller refused a request (its HTTP status and the reason from its {@code {"error": …}}
- * body), or could not be reached at all ({@link #status()} 0).
+ * The controller refused a request (its HTTP status and the reason from its {@code
+ * {"error":{"message": …}}} body), or could not be reached at all ({@link #status()} 0).
  */
 public final class ControllerException extends RuntimeException {
   /** The status of a request that got no HTTP answer (connection refused, timeout). */
@@ -27,7 +27,7 @@ public final class ControllerException extends RuntimeException {
     return status;
   }
 
-  /** The controller's reason (its {@code error} field), or what went wrong on the way. */
+  /** The controller's reason (its {@code error.message}), or what went wrong on the way. */
   public String reason() {
     return reason;
   }

@@ -84,7 +84,7 @@ public final class StubController implements Closeable {
     }
   }
 
-  /** The next request is answered {@code status} {"error": reason}. */
+  /** The next request is answered {@code status} {"error":{"code","message": reason}}. */
   public synchronized void failNext(int status, String reason) {
     failures.add(new Object[] {status, reason});
   }
@@ -242,6 +242,8 @@ public final class StubController implements Closeable {
   }
 
   private static ObjectNode error(String reason) {
-    return JSON.createObjectNode().put("error", reason);
+    ObjectNode root = JSON.createObjectNode();
+    root.putObject("error").put("code", "bad_request").put("message", reason);
+    return root;
   }
 }

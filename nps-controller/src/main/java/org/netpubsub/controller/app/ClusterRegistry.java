@@ -216,7 +216,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
   /** Every group as the writer placed it, with its summary ({@code GET /v1/groups}). */
   public JsonNode placements() throws Exception {
     JsonNode summary = read(placementsPath);
-    ObjectNode out = ApiReply.JSON.createObjectNode();
+    ObjectNode out = GroupJson.JSON.createObjectNode();
     out.put("segments", summary == null ? 0 : summary.path("segments").asInt());
     ArrayNode all = out.putArray("groups");
     List<String> nodes = new ArrayList<>(zk.getChildren().forPath(placementsPath));
@@ -229,11 +229,16 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
     }
     out.set(
         "avoided_links",
-        summary == null ? ApiReply.JSON.createArrayNode() : summary.path("avoided_links"));
+        summary == null ? GroupJson.JSON.createArrayNode() : summary.path("avoided_links"));
     if (summary != null && summary.hasNonNull("writer")) {
       out.put("writer", summary.get("writer").asText()); // the member that writes them
     }
     return out;
+  }
+
+  /** True while this process holds a ZooKeeper session (readiness, the session-state gauge). */
+  public boolean zooKeeperConnected() {
+    return zk.getZookeeperClient().isConnected();
   }
 
   /** True while this process writes the cluster's multicast state. */
@@ -402,13 +407,13 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
     if (placed.isEmpty()) {
       return;
     }
-    ObjectNode d = ApiReply.JSON.createObjectNode().put("zxid", zxid);
-    d.set("placement", GroupRoutes.placement(placed.get()));
+    ObjectNode d = GroupJson.JSON.createObjectNode().put("zxid", zxid);
+    d.set("placement", GroupJson.placement(placed.get()));
     zk.create().orSetData().forPath(placementsPath + "/" + node, bytes(d));
   }
 
   private void publishSummary() throws Exception {
-    ObjectNode s = GroupRoutes.snapshot(groups.snapshot().join());
+    ObjectNode s = GroupJson.snapshot(groups.snapshot().join());
     s.remove("groups");
     s.put("writer", member);
     zk.setData().forPath(placementsPath, bytes(s));
@@ -443,7 +448,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
   private JsonNode read(String path) throws Exception {
     try {
       byte[] data = zk.getData().forPath(path);
-      return data == null || data.length == 0 ? null : ApiReply.JSON.readTree(data);
+      return data == null || data.length == 0 ? null : GroupJson.JSON.readTree(data);
     } catch (KeeperException.NoNodeException e) {
       return null;
     }

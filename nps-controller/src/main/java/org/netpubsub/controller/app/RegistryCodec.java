@@ -26,7 +26,7 @@ final class RegistryCodec {
   private RegistryCodec() {}
 
   static byte[] host(Host h) {
-    ObjectNode n = ApiReply.JSON.createObjectNode();
+    ObjectNode n = GroupJson.JSON.createObjectNode();
     n.put("address", h.address().toString());
     n.put("mac", h.mac().toString());
     n.put("dpid", Long.toHexString(h.attachment().dpid()));
@@ -36,7 +36,7 @@ final class RegistryCodec {
 
   static Host host(byte[] bytes) {
     try {
-      JsonNode n = ApiReply.JSON.readTree(bytes);
+      JsonNode n = GroupJson.JSON.readTree(bytes);
       return new Host(
           Ipv6Address.parse(n.required("address").asText()),
           MacAddress.parse(n.required("mac").asText()),
@@ -53,7 +53,7 @@ final class RegistryCodec {
   }
 
   static byte[] group(GroupSpec g) {
-    ObjectNode n = ApiReply.JSON.createObjectNode();
+    ObjectNode n = GroupJson.JSON.createObjectNode();
     n.put("name", g.name());
     ArrayNode members = n.putArray("members");
     g.members().forEach(a -> members.add(a.toString()));
@@ -65,7 +65,7 @@ final class RegistryCodec {
 
   static GroupSpec group(byte[] bytes) {
     try {
-      JsonNode n = ApiReply.JSON.readTree(bytes);
+      JsonNode n = GroupJson.JSON.readTree(bytes);
       return GroupSpec.of(
           n.required("name").asText(),
           addresses(n.required("members")),

@@ -1,5 +1,6 @@
 /**
  * The controller application: a thin adapter that feeds southbound events into the pure discovery
- * and forwarding logic of nps-network on one thread, and serves the result over REST.
+ * and forwarding logic of nps-network on one thread. Its REST API is in {@code
+ * org.netpubsub.controller.api}.
  */
 package org.netpubsub.controller.app;

@@ -154,7 +154,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
         .whenComplete(
             (r, e) -> {
               if (e == null) {
-                metrics.reconciled();
+                metrics.reconciled(r.plan().mods().size());
               } else {
                 metrics.reconcileFailed();
               }

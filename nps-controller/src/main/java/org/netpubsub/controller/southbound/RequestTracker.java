@@ -70,8 +70,8 @@ final class RequestTracker {
     }
     remove(b);
     if (b.errors.isEmpty()) {
-      metrics.batchAcknowledged();
       Duration latency = Duration.ofNanos(System.nanoTime() - b.startNanos);
+      metrics.batchAcknowledged(latency.toNanos());
       BatchResult r = new BatchResult(dpid, b.modsByXid.size(), latency);
       callbacks.execute(() -> b.future.complete(r));
     } else {

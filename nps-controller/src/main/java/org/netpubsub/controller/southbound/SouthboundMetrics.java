@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /**
  * Counters of one OpenFlow server: connections, handshakes, disconnects by reason, messages,
@@ -25,6 +26,8 @@ public final class SouthboundMetrics {
   private final LongAdder listenerFailures = new LongAdder();
   private final LongAdder reconciles = new LongAdder();
   private final LongAdder reconcileFailures = new LongAdder();
+  private final LongAdder reconcileDifferences = new LongAdder();
+  private volatile LongConsumer barrierLatencyNanos = n -> {};
 
   public SouthboundMetrics() {
     for (DisconnectReason r : DisconnectReason.values()) {
@@ -90,6 +93,19 @@ public final class SouthboundMetrics {
     return reconcileFailures.sum();
   }
 
+  /** Messages the reconciles sent: flows and groups that differed from the desired state. */
+  public long reconcileDifferences() {
+    return reconcileDifferences.sum();
+  }
+
+  /**
+   * Where each acknowledged batch's barrier latency goes (send to barrier reply, nanoseconds): a
+   * histogram of the metrics registry. One listener; a later call replaces it.
+   */
+  public void onBarrierLatency(LongConsumer nanos) {
+    barrierLatencyNanos = nanos;
+  }
+
   /** Every counter by name ({@code disconnects.DEAD_PEER}, ...), in a stable order. */
   public Map<String, Long> snapshot() {
     Map<String, Long> m = new LinkedHashMap<>();
@@ -109,6 +125,7 @@ public final class SouthboundMetrics {
     m.put("listenerFailures", listenerFailures());
     m.put("reconciles", reconciles());
     m.put("reconcileFailures", reconcileFailures());
+    m.put("reconcileDifferences", reconcileDifferences());
     return m;
   }
 
@@ -141,8 +158,9 @@ public final class SouthboundMetrics {
     modsSent.add(n);
   }
 
-  void batchAcknowledged() {
+  void batchAcknowledged(long latencyNanos) {
     batchesAcknowledged.increment();
+    barrierLatencyNanos.accept(latencyNanos);
   }
 
   void batchFailed() {
@@ -165,8 +183,9 @@ public final class SouthboundMetrics {
     listenerFailures.increment();
   }
 
-  void reconciled() {
+  void reconciled(int differences) {
     reconciles.increment();
+    reconcileDifferences.add(differences);
   }
 
   void reconcileFailed() {

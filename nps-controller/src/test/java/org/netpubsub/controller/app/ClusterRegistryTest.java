@@ -19,6 +19,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.api.ControllerApi;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
@@ -99,7 +100,7 @@ class ClusterRegistryTest {
     HttpResponse<String> bad = // validated where it is accepted, and not recorded
         b.rest().send("POST", "/v1/hosts", hostBody(OneSwitchNetwork.host(4), "00000000000000ff"));
     assertThat(bad.statusCode()).isEqualTo(400);
-    assertThat(Rest.json(bad).get("error").asText()).contains("unknown switch");
+    assertThat(Rest.json(bad).at("/error/message").asText()).contains("unknown switch");
     assertThat(client(zk.getConnectString()).checkExists().forPath("/nps/hosts/fd6e:7073:1::4"))
         .isNull();
 

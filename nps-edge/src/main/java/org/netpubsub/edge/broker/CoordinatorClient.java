@@ -186,7 +186,7 @@ final class CoordinatorClient {
               + " → "
               + r.statusCode()
               + ": "
-              + reply.path("error").asText(""));
+              + reply.path("error").path("message").asText(""));
     }
     return reply;
   }

@@ -1,36 +1,35 @@
 package org.netpubsub.edge.coordinator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import org.netpubsub.http.ApiError;
+import org.netpubsub.http.Fields;
+import org.netpubsub.http.HttpMetrics;
+import org.netpubsub.http.Reply;
+import org.netpubsub.http.Request;
+import org.netpubsub.http.RestServer;
 
 /**
- * The coordinator's REST API (docs/edge.md), JDK HttpServer and JSON like the controller's: {@code
- * PUT/DELETE /v1/edges/{name}}, {@code GET /v1/edges}, {@code POST /v1/edges/{name}/filters},
- * {@code GET /v1/edges/{name}/changes?after=V[&wait_ms=N]}, {@code GET
- * /v1/routes?topic=T&origin=E[&retain=true]}. Errors are {@code {"error":"..."}} with 400, 404, 405
- * or 413 (body over 64 KiB). One virtual thread per request: long-polls only park.
+ * The coordinator's REST API (docs/edge.md) on the shared HTTP layer (nps-http,
+ * docs/operations.md): {@code PUT/DELETE /v1/edges/{name}}, {@code GET /v1/edges}, {@code POST
+ * /v1/edges/{name}/filters}, {@code GET /v1/edges/{name}/changes?after=V[&wait_ms=N]}, {@code GET
+ * /v1/routes?topic=T&origin=E[&retain=true]}, health, metrics and the OpenAPI document. Errors are
+ * {@code {"error":{"code","message","field"?}}} with 400, 404, 405 or 413 (body over 64 KiB). A
+ * change poll holds one of Jetty's threads while it waits (at most {@link #MAX_WAIT}).
  */
 final class CoordinatorApi implements Closeable {
   static final int MAX_BODY = 64 * 1024;
@@ -40,143 +39,125 @@ final class CoordinatorApi implements Closeable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private final CoordinatorService service;
-  private final HttpServer server;
-  private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   private final Duration defaultWait;
+  private final Counter routeLookups;
+  private RestServer server;
 
-  private CoordinatorApi(CoordinatorService service, HttpServer server, Duration defaultWait) {
+  private CoordinatorApi(
+      CoordinatorService service, Duration defaultWait, PrometheusMeterRegistry metrics) {
     this.service = service;
-    this.server = server;
     this.defaultWait = defaultWait;
-    server.setExecutor(workers);
-    server.createContext("/", this::handle);
+    this.routeLookups =
+        Counter.builder("nps.coordinator.route.lookups")
+            .description("GET /v1/routes answered")
+            .register(metrics);
+    Gauge.builder("nps.coordinator.edges", service, s -> s.snapshot().size())
+        .description("edges registered")
+        .register(metrics);
+    Gauge.builder(
+            "nps.coordinator.filters",
+            service,
+            s -> s.snapshot().values().stream().mapToInt(Set::size).sum())
+        .description("topic filters reported, over every edge")
+        .register(metrics);
+    Gauge.builder("nps.coordinator.version", service, CoordinatorService::version)
+        .description("the routing state's version (one more per change)")
+        .register(metrics);
   }
 
+  /** Serves on {@code address}; {@link org.netpubsub.http.PortInUseException} if it is taken. */
   static CoordinatorApi start(
       CoordinatorService service, InetSocketAddress address, Duration defaultWait)
       throws IOException {
-    CoordinatorApi api = new CoordinatorApi(service, HttpServer.create(address, 64), defaultWait);
-    api.server.start();
+    PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
+    CoordinatorApi api = new CoordinatorApi(service, defaultWait, metrics);
+    api.server =
+        RestServer.builder("coordinator", metrics)
+            .address(address)
+            .maxBody(MAX_BODY)
+            // a change poll waits up to MAX_WAIT without a byte on the wire
+            .idleTimeout(MAX_WAIT.plusSeconds(30))
+            .virtualThreads(true) // every edge keeps a change poll waiting
+            .openApi("coordinator-openapi.json")
+            .ready("database", () -> service.version() >= 0)
+            .error(NoSuchElementException.class, e -> new ApiError(404, e.getMessage()))
+            .error(
+                InterruptedException.class,
+                e -> {
+                  Thread.currentThread().interrupt();
+                  return new ApiError(503, "shutting down");
+                })
+            .route("GET", "/v1/edges", r -> Reply.ok(api.edges()))
+            .route("GET", "/v1/exchanges", r -> Reply.ok(api.exchanges()))
+            .route("GET", "/v1/routes", api::routes)
+            .route("PUT", "/v1/edges/{name}", r -> api.register(r.pathParam("name"), r.json()))
+            .route("DELETE", "/v1/edges/{name}", r -> api.leave(r.pathParam("name")))
+            .route(
+                "POST", "/v1/edges/{name}/filters", r -> api.filters(r.pathParam("name"), r.json()))
+            .route(
+                "POST",
+                "/v1/edges/{name}/exchanges",
+                r -> api.reportExchanges(r.pathParam("name"), r.json()))
+            .route("GET", "/v1/edges/{name}/changes", api::changes)
+            .start();
     return api;
   }
 
   InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
+  }
+
+  /** The routes served (the OpenAPI document must list the same). */
+  List<String> routes() {
+    return server.routes();
   }
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
     service.wakeAll();
-    workers.shutdownNow();
   }
 
-  private record Reply(int status, JsonNode body) {}
-
-  private static Reply error(int status, String message) {
-    return new Reply(status, JSON.createObjectNode().put("error", message));
-  }
-
-  private void handle(HttpExchange ex) throws IOException {
-    Reply r;
-    try {
-      r = route(ex);
-    } catch (BadRequest e) {
-      r = e.reply;
-    } catch (NoSuchElementException e) {
-      r = error(404, e.getMessage());
-    } catch (IllegalArgumentException e) {
-      r = error(400, e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      r = error(503, "shutting down");
-    } catch (RuntimeException e) {
-      r = error(500, String.valueOf(e));
-    }
-    byte[] bytes = JSON.writeValueAsBytes(r.body());
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(r.status(), bytes.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(bytes);
-    }
-  }
-
-  private Reply route(HttpExchange ex) throws IOException, InterruptedException {
-    String path = ex.getRequestURI().getRawPath();
-    String method = ex.getRequestMethod();
-    Map<String, String> query = query(ex.getRequestURI().getRawQuery());
-    String[] parts = path.split("/", -1);
-    if (path.equals("/v1/edges")) {
-      return method.equals("GET") ? new Reply(200, edges()) : error(405, "method not allowed");
-    }
-    if (path.equals("/v1/exchanges")) {
-      return method.equals("GET") ? new Reply(200, exchanges()) : error(405, "method not allowed");
-    }
-    if (path.equals("/v1/routes")) {
-      return method.equals("GET") ? routes(query) : error(405, "method not allowed");
-    }
-    if (parts.length >= 4 && path.startsWith("/v1/edges/")) {
-      String name = URLDecoder.decode(parts[3], StandardCharsets.UTF_8);
-      if (parts.length == 4) {
-        return switch (method) {
-          case "PUT" -> register(name, jsonBody(ex));
-          case "DELETE" -> {
-            long v = service.leave(name);
-            yield new Reply(200, JSON.createObjectNode().put("name", name).put("version", v));
-          }
-          default -> error(405, "method not allowed");
-        };
-      }
-      if (parts.length == 5 && parts[4].equals("filters")) {
-        return method.equals("POST")
-            ? filters(name, jsonBody(ex))
-            : error(405, "method not allowed");
-      }
-      if (parts.length == 5 && parts[4].equals("exchanges")) {
-        return method.equals("POST")
-            ? reportExchanges(name, jsonBody(ex))
-            : error(405, "method not allowed");
-      }
-      if (parts.length == 5 && parts[4].equals("changes")) {
-        return method.equals("GET") ? changes(name, query) : error(405, "method not allowed");
-      }
-    }
-    return error(404, "no such resource: " + path);
+  private Reply leave(String name) {
+    long v = service.leave(name);
+    return Reply.ok(JSON.createObjectNode().put("name", name).put("version", v));
   }
 
   private Reply register(String name, JsonNode body) {
-    onlyKeys(body, Set.of("address", "port"));
+    Fields.onlyKeys(body, Set.of("address", "port"));
     String address = text(body, "address");
     JsonNode port = body.get("port");
     if (port == null || !port.canConvertToInt() || !port.isIntegralNumber()) {
-      throw new IllegalArgumentException("'port' must be an integer");
+      throw ApiError.field("port", "'port' must be an integer");
     }
     Edge e = new Edge(name, address, port.asInt());
     Set<String> filters = service.register(e);
     ObjectNode o = edgeJson(e, filters);
     o.put("version", service.version());
     o.put("mode", service.mode());
-    return new Reply(200, o);
+    return Reply.ok(o);
   }
 
   private Reply filters(String name, JsonNode body) {
-    onlyKeys(body, Set.of("added", "removed"));
-    List<String> added = strings(body, "added");
-    List<String> removed = strings(body, "removed");
+    Fields.onlyKeys(body, Set.of("added", "removed"));
+    List<String> added = Fields.strings(body, "added", "topic filters");
+    List<String> removed = Fields.strings(body, "removed", "topic filters");
     CoordinatorService.FilterReply r = service.updateFilters(name, added, removed);
     ObjectNode o = JSON.createObjectNode().put("version", r.version()).put("synced", r.synced());
     r.changed().forEach(o.putArray("changed")::add);
-    return new Reply(200, o);
+    return Reply.ok(o);
   }
 
-  private Reply changes(String name, Map<String, String> query) throws InterruptedException {
+  private Reply changes(Request req) throws InterruptedException {
+    String name = req.pathParam("name");
+    Map<String, String> query = req.queryParams();
     long after = longParam(query, "after", -1);
     if (after < 0) {
-      throw new IllegalArgumentException("'after' must be a version (an integer >= 0)");
+      throw ApiError.field("after", "'after' must be a version (an integer >= 0)");
     }
     long waitMs = longParam(query, "wait_ms", defaultWait.toMillis());
     if (waitMs < 0) {
-      throw new IllegalArgumentException("'wait_ms' must not be negative");
+      throw ApiError.field("wait_ms", "'wait_ms' must not be negative");
     }
     Duration wait = Duration.ofMillis(Math.min(waitMs, MAX_WAIT.toMillis()));
     CoordinatorState.Changes c = service.changes(name, after, wait);
@@ -184,24 +165,26 @@ final class CoordinatorApi implements Closeable {
     o.put("exchanges", c.exchanges());
     ArrayNode topics = o.putArray("topics");
     c.topics().stream().sorted().forEach(topics::add);
-    return new Reply(200, o);
+    return Reply.ok(o);
   }
 
-  private Reply routes(Map<String, String> query) {
+  private Reply routes(Request req) {
+    Map<String, String> query = req.queryParams();
     for (String k : query.keySet()) {
       if (!Set.of("topic", "origin", "retain").contains(k)) {
-        throw new IllegalArgumentException("unknown parameter '" + k + "'");
+        throw ApiError.field(k, "unknown parameter '" + k + "'");
       }
     }
     String topic = query.get("topic");
     String origin = query.get("origin");
     if (topic == null || origin == null) {
-      throw new IllegalArgumentException("'topic' and 'origin' are required");
+      throw ApiError.field(topic == null ? "topic" : "origin", "'topic' and 'origin' are required");
     }
     String retain = query.getOrDefault("retain", "false");
     if (!retain.equals("true") && !retain.equals("false")) {
-      throw new IllegalArgumentException("'retain' must be true or false");
+      throw ApiError.field("retain", "'retain' must be true or false");
     }
+    routeLookups.increment();
     CoordinatorService.RouteReply r = service.route(topic, origin, retain.equals("true"));
     ObjectNode o = JSON.createObjectNode();
     o.put("topic", r.topic()).put("version", r.version()).put("mode", r.mode());
@@ -213,31 +196,30 @@ final class CoordinatorApi implements Closeable {
       }
       n.put("address", t.address().getHostString()).put("port", t.address().getPort());
     }
-    return new Reply(200, o);
+    return Reply.ok(o);
   }
 
   private Reply reportExchanges(String name, JsonNode body) {
-    onlyKeys(body, Set.of("created", "deleted"));
+    Fields.onlyKeys(body, Set.of("created", "deleted"));
     List<Exchange> created = new ArrayList<>();
     JsonNode c = body.path("created");
     if (!c.isMissingNode() && !c.isArray()) {
-      throw new IllegalArgumentException("'created' must be an array of exchanges");
+      throw ApiError.field("created", "'created' must be an array of exchanges");
     }
     for (JsonNode x : c) {
       if (!x.isObject()) {
-        throw new IllegalArgumentException("'created' must be an array of exchanges");
+        throw ApiError.field("created", "'created' must be an array of exchanges");
       }
-      onlyKeys(x, Set.of("name", "type", "durable"));
+      Fields.onlyKeys(x, Set.of("name", "type", "durable"));
       JsonNode durable = x.path("durable");
       if (!durable.isMissingNode() && !durable.isBoolean()) {
-        throw new IllegalArgumentException("'durable' must be true or false");
+        throw ApiError.field("durable", "'durable' must be true or false");
       }
       created.add(new Exchange(text(x, "name"), text(x, "type"), durable.asBoolean(false)));
     }
-    List<String> deleted = strings(body, "deleted");
+    List<String> deleted = Fields.strings(body, "deleted", "topic filters");
     CoordinatorService.FilterReply r = service.updateExchanges(name, created, deleted);
-    return new Reply(
-        200, JSON.createObjectNode().put("version", r.version()).put("synced", r.synced()));
+    return Reply.ok(JSON.createObjectNode().put("version", r.version()).put("synced", r.synced()));
   }
 
   private ObjectNode exchanges() {
@@ -270,39 +252,12 @@ final class CoordinatorApi implements Closeable {
     return o;
   }
 
-  private static void onlyKeys(JsonNode body, Set<String> allowed) {
-    for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-      String k = it.next();
-      if (!allowed.contains(k)) {
-        throw new IllegalArgumentException("unknown field '" + k + "'; expected " + allowed);
-      }
-    }
-  }
-
   private static String text(JsonNode body, String key) {
     JsonNode n = body.get(key);
     if (n == null || !n.isTextual()) {
-      throw new IllegalArgumentException("'" + key + "' must be a string");
+      throw ApiError.field(key, "'" + key + "' must be a string");
     }
     return n.asText();
-  }
-
-  private static List<String> strings(JsonNode body, String key) {
-    JsonNode n = body.get(key);
-    List<String> out = new ArrayList<>();
-    if (n == null) {
-      return out;
-    }
-    if (!n.isArray()) {
-      throw new IllegalArgumentException("'" + key + "' must be an array of topic filters");
-    }
-    for (JsonNode x : n) {
-      if (!x.isTextual()) {
-        throw new IllegalArgumentException("'" + key + "' must be an array of topic filters");
-      }
-      out.add(x.asText());
-    }
-    return out;
   }
 
   private static long longParam(Map<String, String> query, String key, long missing) {
@@ -313,52 +268,7 @@ final class CoordinatorApi implements Closeable {
     try {
       return Long.parseLong(v);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + key + "' must be an integer, not '" + v + "'");
-    }
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> out = new HashMap<>();
-    if (raw == null || raw.isEmpty()) {
-      return out;
-    }
-    for (String kv : raw.split("&")) {
-      int eq = kv.indexOf('=');
-      String k = URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), StandardCharsets.UTF_8);
-      String v = eq < 0 ? "" : URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
-      if (out.put(k, v) != null) {
-        throw new IllegalArgumentException("parameter '" + k + "' given twice");
-      }
-    }
-    return out;
-  }
-
-  private static JsonNode jsonBody(HttpExchange ex) throws IOException {
-    byte[] body;
-    try (InputStream in = ex.getRequestBody()) {
-      body = in.readNBytes(MAX_BODY + 1);
-    }
-    if (body.length > MAX_BODY) {
-      throw new BadRequest(error(413, "request body over " + MAX_BODY + " bytes"));
-    }
-    JsonNode n;
-    try {
-      n = JSON.readTree(new String(body, StandardCharsets.UTF_8));
-    } catch (JsonProcessingException e) {
-      throw new BadRequest(error(400, "malformed JSON: " + e.getOriginalMessage()));
-    }
-    if (n == null || !n.isObject()) {
-      throw new BadRequest(error(400, "expected a JSON object"));
-    }
-    return n;
-  }
-
-  private static final class BadRequest extends RuntimeException {
-    final transient Reply reply;
-
-    BadRequest(Reply reply) {
-      super(reply.body().toString(), null, false, false);
-      this.reply = reply;
+      throw ApiError.field(key, "'" + key + "' must be an integer, not '" + v + "'");
     }
   }
 }

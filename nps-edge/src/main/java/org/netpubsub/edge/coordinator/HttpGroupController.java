@@ -122,7 +122,7 @@ final class HttpGroupController implements GroupController {
               + " → "
               + r.statusCode()
               + ": "
-              + body.path("error").asText(r.body()));
+              + body.path("error").path("message").asText(r.body()));
     }
     return body;
   }

@@ -1,6 +1,7 @@
 package org.netpubsub.edge.coordinator;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,6 +36,11 @@ final class RunningCoordinator implements EdgeCoordinator {
   @Override
   public Optional<String> groupName(String topic) {
     return service.groupName(topic);
+  }
+
+  /** The routes its API serves. */
+  List<String> routes() {
+    return api.routes();
   }
 
   @Override

@@ -107,24 +107,57 @@ class CoordinatorApiTest {
         .isEqualTo(400);
     Answer unknown = call("PUT", "/v1/edges/a", "{\"address\":\"x\",\"port\":7,\"colour\":1}");
     assertThat(unknown.status()).isEqualTo(400);
-    assertThat(unknown.body().get("error").asText()).contains("colour");
+    assertThat(unknown.body().at("/error/message").asText()).contains("colour");
+    assertThat(unknown.body().at("/error/field").asText()).isEqualTo("colour");
+    assertThat(unknown.body().at("/error/code").asText()).isEqualTo("bad_request");
     assertThat(call("PUT", "/v1/edges/bad%20name", "{\"address\":\"x\",\"port\":7}").status())
         .isEqualTo(400);
     assertThat(call("PUT", "/v1/edges/a", "{not json").status()).isEqualTo(400);
     assertThat(call("PUT", "/v1/edges/a", "x".repeat(70_000)).status()).isEqualTo(413);
     Answer bad = call("POST", "/v1/edges/a/filters", "{\"added\":[\"ok\",\"a/#/b\"]}");
     assertThat(bad.status()).isEqualTo(400);
-    assertThat(bad.body().get("error").asText()).contains("a/#/b");
+    assertThat(bad.body().at("/error/message").asText()).contains("a/#/b");
     assertThat(call("POST", "/v1/edges/zz/filters", "{\"added\":[\"ok\"]}").status())
         .isEqualTo(404);
     assertThat(call("GET", "/v1/routes?topic=a/%2B&origin=a", null).status()).isEqualTo(400);
     assertThat(call("GET", "/v1/routes?topic=a&origin=zz", null).status()).isEqualTo(404);
     assertThat(call("GET", "/v1/edges/a/changes?after=x", null).status()).isEqualTo(400);
     assertThat(call("POST", "/v1/routes", "{}").status()).isEqualTo(405);
+    assertThat(call("GET", "/v1/edges/a/changes?after=x", null).body().at("/error/field").asText())
+        .isEqualTo("after");
     assertThat(call("GET", "/v1/nothing", null).status()).isEqualTo(404);
     // nothing was half-applied
     assertThat(coordinator.edges().values().iterator().next()).isEmpty();
     assertThat(coordinator.edges().keySet().iterator().next().port()).isEqualTo(7001);
+  }
+
+  @Test
+  void theOpenApiDocumentListsExactlyTheRoutesServed() throws Exception {
+    JsonNode doc = call("GET", "/v1/openapi.json", null).body();
+    java.util.TreeSet<String> documented = new java.util.TreeSet<>();
+    doc.get("paths")
+        .fields()
+        .forEachRemaining(
+            p ->
+                p.getValue()
+                    .fieldNames()
+                    .forEachRemaining(m -> documented.add(m.toUpperCase() + " " + p.getKey())));
+    assertThat(documented)
+        .isEqualTo(new java.util.TreeSet<>(((RunningCoordinator) coordinator).routes()));
+    assertThat(documented).contains("GET /v1/edges/{name}/changes", "GET /metrics");
+  }
+
+  @Test
+  void metricsShowTheEdgesAndRouteLookups() throws Exception {
+    call("PUT", "/v1/edges/a", "{\"address\":\"127.0.0.1\",\"port\":7001}");
+    call("GET", "/v1/routes?topic=s&origin=a", null);
+    URI u = URI.create("http://127.0.0.1:" + coordinator.address().getPort() + "/metrics");
+    String text =
+        http.send(HttpRequest.newBuilder(u).build(), HttpResponse.BodyHandlers.ofString()).body();
+    assertThat(text)
+        .contains("nps_coordinator_edges 1.0")
+        .contains("nps_coordinator_route_lookups_total 1.0")
+        .contains("nps_http_requests_seconds_bucket{");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package org.netpubsub.controller.app;
+package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.FaultMode;
@@ -151,11 +152,11 @@ class PubSubApiTest {
 
     HttpResponse<String> other = send("POST", "/v1/subscriptions", body.replace("100", "200"), key);
     assertThat(other.statusCode()).isEqualTo(409);
-    assertThat(json(other).get("error").asText()).contains("Idempotency-Key order-17");
+    assertThat(json(other).at("/error/message").asText()).contains("Idempotency-Key order-17");
     HttpResponse<String> bad =
         send("POST", "/v1/subscriptions", body, Map.of("Idempotency-Key", "a/b"));
     assertThat(bad.statusCode()).isEqualTo(400);
-    assertThat(json(bad).get("error").asText()).contains("Idempotency-Key");
+    assertThat(json(bad).at("/error/message").asText()).contains("Idempotency-Key");
 
     assertThat(send("DELETE", "/v1/subscriptions/s:order-17", null).statusCode()).isEqualTo(200);
     assertThat(json(send("GET", "/v1/subscriptions", null)).get("subscriptions")).isEmpty();
@@ -165,18 +166,18 @@ class PubSubApiTest {
   void refusalsCarryTheirStatusAndReason() throws Exception {
     HttpResponse<String> bad = sub("fd6e:7073:1::2", "price >> 3");
     assertThat(bad.statusCode()).isEqualTo(400);
-    assertThat(json(bad).get("error").asText()).contains("price >> 3").contains("^");
+    assertThat(json(bad).at("/error/message").asText()).contains("price >> 3").contains("^");
 
     HttpResponse<String> unknown = sub("fd6e:7073:1::99", "price > 3");
     assertThat(unknown.statusCode()).isEqualTo(409);
-    assertThat(json(unknown).get("error").asText()).contains("is not known");
+    assertThat(json(unknown).at("/error/message").asText()).contains("is not known");
 
     HttpResponse<String> huge = sub("fd6e:7073:1::2", "price > 3 " + "|| price > 3 ".repeat(800));
     assertThat(huge.statusCode()).isEqualTo(413);
 
     HttpResponse<String> agg = sub("fd6e:7073:1::2", "count() > 5 over 1s");
     assertThat(agg.statusCode()).isEqualTo(400);
-    assertThat(json(agg).get("error").asText()).contains("aggregates");
+    assertThat(json(agg).at("/error/message").asText()).contains("aggregates");
 
     assertThat(send("POST", "/v1/subscriptions", "{\"host\":\"x\"").statusCode()).isEqualTo(400);
     assertThat(sub("not-an-address", "true").statusCode()).isEqualTo(400);
@@ -190,7 +191,7 @@ class PubSubApiTest {
       if (r.statusCode() == 429) {
         refused++;
         retryAfter = r.headers().firstValue("Retry-After").orElse(null);
-        assertThat(json(r).get("error").asText()).contains("too many requests");
+        assertThat(json(r).at("/error/message").asText()).contains("too many requests");
       } else {
         assertThat(r.statusCode()).isEqualTo(201);
       }

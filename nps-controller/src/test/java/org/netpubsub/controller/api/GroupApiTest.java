@@ -1,4 +1,4 @@
-package org.netpubsub.controller.app;
+package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
@@ -114,10 +115,12 @@ class GroupApiTest {
     HttpResponse<String> strategy =
         send("PUT", "/v1/groups/t", "{\"members\":[],\"sources\":[],\"strategy\":\"flood\"}");
     assertThat(strategy.statusCode()).isEqualTo(400);
-    assertThat(json(strategy).get("error").asText()).contains("direct or rp");
+    assertThat(json(strategy).at("/error/message").asText()).contains("direct or rp");
+    assertThat(json(strategy).at("/error/field").asText()).isEqualTo("strategy");
     HttpResponse<String> members = send("PUT", "/v1/groups/t", "{\"sources\":[]}");
     assertThat(members.statusCode()).isEqualTo(400);
-    assertThat(json(members).get("error").asText()).contains("members");
+    assertThat(json(members).at("/error/message").asText()).contains("members");
+    assertThat(json(members).at("/error/field").asText()).isEqualTo("members");
     HttpResponse<String> address =
         send("PUT", "/v1/groups/t", "{\"members\":[\"not-an-address\"],\"sources\":[]}");
     assertThat(address.statusCode()).isEqualTo(400);

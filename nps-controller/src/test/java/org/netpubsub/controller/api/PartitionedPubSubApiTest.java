@@ -1,6 +1,7 @@
-package org.netpubsub.controller.app;
+package org.netpubsub.controller.api;
 
 import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;

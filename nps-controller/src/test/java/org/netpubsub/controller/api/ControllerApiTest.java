@@ -1,4 +1,4 @@
-package org.netpubsub.controller.app;
+package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,8 +13,11 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.netpubsub.controller.app.ControllerConfig;
+import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.http.ApiError;
 
 /** The REST API over real HTTP on a free port, against a controller with one simulated switch. */
 class ControllerApiTest {
@@ -128,12 +131,25 @@ class ControllerApiTest {
     assertError(get("/v1/switches/zz/flows"), 400, "datapath id");
     assertError(get("/v1/switches/77/flows"), 404, "unknown switch");
     assertError(get("/v1/switches/77/flows?source=switch"), 404, "not connected");
-    assertError(get("/v1/hosts"), 405, "method");
+    HttpResponse<String> notAllowed = get("/v1/hosts");
+    assertError(notAllowed, 405, "not allowed");
+    assertThat(notAllowed.headers().firstValue("Allow")).hasValue("POST");
+    assertField(post("/v1/hosts", "{\"address\":\"nope\"}"), "address");
+    assertField(post("/v1/hosts", "{\"address\":7}"), "address");
+    assertField(get("/v1/switches/zz/flows"), "dpid");
+    assertField(get("/v1/switches/2a/flows?source=elsewhere"), "source");
+  }
+
+  private static void assertField(HttpResponse<String> r, String field) throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+    assertThat(JSON.readTree(r.body()).at("/error/field").asText()).isEqualTo(field);
   }
 
   private static void assertError(HttpResponse<String> r, int status, String reason)
       throws Exception {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
-    assertThat(JSON.readTree(r.body()).get("error").asText()).contains(reason);
+    JsonNode error = JSON.readTree(r.body()).get("error");
+    assertThat(error.get("message").asText()).contains(reason);
+    assertThat(error.get("code").asText()).isEqualTo(ApiError.codeOf(status));
   }
 }

@@ -1,4 +1,4 @@
-package org.netpubsub.controller.app;
+package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

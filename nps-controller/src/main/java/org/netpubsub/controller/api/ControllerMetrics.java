@@ -1,0 +1,181 @@
+package org.netpubsub.controller.api;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import org.netpubsub.controller.app.ClusterRegistry;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.nbi.NorthboundBus;
+import org.netpubsub.controller.pubsub.PubSubRequest;
+import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.southbound.DisconnectReason;
+import org.netpubsub.controller.southbound.SouthboundMetrics;
+import org.netpubsub.http.HttpMetrics;
+
+/**
+ * The controller's meters (docs/operations.md lists them with units): the counters the southbound,
+ * the northbound bus and the pub/sub service keep already, read through function counters and
+ * gauges at each scrape, and the barrier latency histogram.
+ */
+final class ControllerMetrics {
+  private ControllerMetrics() {}
+
+  static void bind(
+      MeterRegistry r,
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<ClusterRegistry> cluster) {
+    Gauge.builder("nps.switches.connected", controller, c -> c.connectedSwitches().size())
+        .description("switches connected over OpenFlow")
+        .register(r);
+    Gauge.builder("nps.topology.links", controller, c -> c.topology().links().size())
+        .description("links discovered")
+        .register(r);
+    Gauge.builder("nps.topology.hosts", controller, c -> c.topology().hosts().size())
+        .description("hosts known")
+        .register(r);
+    southbound(r, controller.server().metrics());
+    northbound(r, controller.northbound());
+    pubsub.ifPresent(s -> pubsub(r, s));
+    cluster.ifPresent(
+        c ->
+            Gauge.builder("nps.zookeeper.connected", c, x -> x.zooKeeperConnected() ? 1 : 0)
+                .description("1 while this process holds a ZooKeeper session, else 0")
+                .register(r));
+  }
+
+  private static void southbound(MeterRegistry r, SouthboundMetrics m) {
+    count(
+        r,
+        "nps.openflow.connections.accepted",
+        "OpenFlow connections accepted",
+        m,
+        SouthboundMetrics::connectionsAccepted);
+    count(
+        r,
+        "nps.openflow.handshakes",
+        "OpenFlow handshakes completed",
+        m,
+        SouthboundMetrics::handshakesCompleted);
+    for (DisconnectReason reason : DisconnectReason.values()) {
+      FunctionCounter.builder("nps.openflow.disconnects", m, x -> x.disconnects(reason))
+          .description("switch connections ended, by reason")
+          .tag("reason", reason.name().toLowerCase())
+          .register(r);
+    }
+    count(
+        r,
+        "nps.openflow.messages.received",
+        "OpenFlow messages received",
+        m,
+        SouthboundMetrics::messagesReceived);
+    count(
+        r,
+        "nps.openflow.messages.sent",
+        "OpenFlow messages sent",
+        m,
+        SouthboundMetrics::messagesSent);
+    count(
+        r,
+        "nps.openflow.flow.mods.sent",
+        "flow-mods and group-mods sent",
+        m,
+        SouthboundMetrics::modsSent);
+    for (String outcome : new String[] {"acknowledged", "failed", "timed_out"}) {
+      FunctionCounter.builder("nps.openflow.batches", m, batches(outcome))
+          .description("flow-mod batches (each closed by a barrier), by outcome")
+          .tag("outcome", outcome)
+          .register(r);
+    }
+    count(
+        r,
+        "nps.openflow.errors.unsolicited",
+        "OpenFlow errors that answered no pending request",
+        m,
+        SouthboundMetrics::unsolicitedErrors);
+    count(
+        r,
+        "nps.openflow.reconciles",
+        "switch reconciles completed",
+        m,
+        SouthboundMetrics::reconciles);
+    count(
+        r,
+        "nps.openflow.reconcile.failures",
+        "switch reconciles failed",
+        m,
+        SouthboundMetrics::reconcileFailures);
+    count(
+        r,
+        "nps.openflow.reconcile.differences",
+        "flows and groups the reconciles found different and rewrote",
+        m,
+        SouthboundMetrics::reconcileDifferences);
+    Timer barrier =
+        HttpMetrics.latency(
+                "nps.openflow.barrier.latency", "flow-mod batch sent to its barrier reply")
+            .register(r);
+    m.onBarrierLatency(nanos -> barrier.record(nanos, TimeUnit.NANOSECONDS));
+  }
+
+  private static ToDoubleFunction<SouthboundMetrics> batches(String outcome) {
+    return switch (outcome) {
+      case "acknowledged" -> SouthboundMetrics::batchesAcknowledged;
+      case "failed" -> SouthboundMetrics::batchesFailed;
+      default -> SouthboundMetrics::batchesTimedOut;
+    };
+  }
+
+  private static void northbound(MeterRegistry r, NorthboundBus bus) {
+    count(
+        r,
+        "nps.nbi.packet.ins",
+        "packet-ins published on the northbound bus (see BusMetrics)",
+        bus,
+        b -> b.metrics().packetIns());
+    count(
+        r,
+        "nps.nbi.deliveries",
+        "packet-ins delivered to apps",
+        bus,
+        b -> b.metrics().deliveries());
+    count(
+        r,
+        "nps.nbi.unclaimed",
+        "packet-ins no app's topic matched",
+        bus,
+        b -> b.metrics().unclaimed());
+    count(r, "nps.nbi.packet.outs", "packet-outs apps sent", bus, b -> b.metrics().packetOuts());
+    count(r, "nps.nbi.flow.mods", "flow-mods apps sent", bus, b -> b.metrics().flowMods());
+    count(
+        r,
+        "nps.nbi.refused.flow.mods",
+        "flow-mods of apps refused by the checks",
+        bus,
+        b -> b.metrics().refusedFlowMods());
+    count(
+        r,
+        "nps.nbi.app.failures",
+        "apps that threw on a packet-in",
+        bus,
+        b -> b.metrics().appFailures());
+  }
+
+  private static void pubsub(MeterRegistry r, PubSubService s) {
+    for (PubSubRequest.Kind kind : PubSubRequest.Kind.values()) {
+      Gauge.builder("nps.pubsub.standing", s, x -> x.requests(kind).size())
+          .description("advertisements and subscriptions standing, by kind")
+          .tag("kind", PubSubRoutes.noun(kind))
+          .register(r);
+    }
+  }
+
+  private static <T> void count(
+      MeterRegistry r, String name, String description, T obj, ToDoubleFunction<T> f) {
+    FunctionCounter.builder(name, obj, f).description(description).register(r);
+  }
+}

@@ -1,0 +1,227 @@
+package org.netpubsub.controller.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.netpubsub.content.InvalidInputException;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.schema.SchemaWriter;
+import org.netpubsub.controller.app.GroupJson;
+import org.netpubsub.controller.pubsub.PubSubRequest;
+import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.pubsub.RequestOutcome;
+import org.netpubsub.controller.pubsub.RequestRefusedException;
+import org.netpubsub.http.ApiError;
+import org.netpubsub.http.Fields;
+import org.netpubsub.http.Reply;
+import org.netpubsub.http.Request;
+import org.netpubsub.http.RestServer;
+import org.netpubsub.http.Route;
+import org.netpubsub.network.pleroma.ContentFlows;
+
+/**
+ * The pub/sub part of the REST API (docs/pubsub.md): {@code GET /v1/pubsub}, and {@code
+ * /v1/advertisements}, {@code /v1/subscriptions} (POST, GET, DELETE by body or by id). A request
+ * answers once every switch it touched has acknowledged. Counts every request it answers in {@code
+ * nps_pubsub_requests_total} by kind, action and status.
+ */
+final class PubSubRoutes {
+  /** How long a request may wait for the switches before the answer is 504. */
+  static final long ANSWER_TIMEOUT_SECONDS = 30;
+
+  private final PubSubService service;
+  private final MeterRegistry metrics;
+
+  PubSubRoutes(PubSubService service, MeterRegistry metrics) {
+    this.service = service;
+    this.metrics = metrics;
+  }
+
+  /** The routes, answered 404 "pub/sub is off" when the controller runs without a schema. */
+  static void register(RestServer.Builder b, Optional<PubSubRoutes> routes) {
+    for (PubSubRequest.Kind kind : PubSubRequest.Kind.values()) {
+      String base = "/v1/" + noun(kind) + "s";
+      b.route("GET", base, on(routes, (p, r) -> Reply.ok(p.list(kind))));
+      b.route("POST", base, on(routes, (p, r) -> p.counted(kind, "post", () -> p.post(kind, r))));
+      b.route(
+          "DELETE",
+          base,
+          on(routes, (p, r) -> p.counted(kind, "withdraw", () -> p.delete(kind, r))));
+      b.route(
+          "DELETE",
+          base + "/{id}",
+          on(
+              routes,
+              (p, r) ->
+                  p.counted(
+                      kind, "withdraw", () -> answer(p.service.withdraw(r.pathParam("id")), 200))));
+    }
+    b.route("GET", "/v1/pubsub", on(routes, (p, r) -> Reply.ok(p.settings())));
+  }
+
+  private interface Handler {
+    Reply handle(PubSubRoutes routes, Request r) throws IOException;
+  }
+
+  private interface Call {
+    Reply call() throws IOException;
+  }
+
+  private static Route on(Optional<PubSubRoutes> routes, Handler h) {
+    return r -> {
+      if (routes.isEmpty()) {
+        throw new ApiError(404, "pub/sub is off: start the controller with --schema");
+      }
+      return h.handle(routes.get(), r);
+    };
+  }
+
+  /** The answer of {@code call}, refusals included, counted by kind, action and status. */
+  private Reply counted(PubSubRequest.Kind kind, String action, Call call) throws IOException {
+    Reply reply;
+    try {
+      reply = call.call();
+    } catch (RuntimeException e) {
+      reply = mapped(e).reply();
+    }
+    Counter.builder("nps.pubsub.requests")
+        .description("pub/sub requests answered, by kind, action and status")
+        .tags("kind", noun(kind), "action", action, "status", Integer.toString(reply.status()))
+        .register(metrics)
+        .increment();
+    return reply;
+  }
+
+  private Reply post(PubSubRequest.Kind kind, Request r) throws IOException {
+    JsonNode n = r.json();
+    String host = Fields.text(n, "host", true);
+    String filter = Fields.text(n, "filter", true);
+    Optional<String> key = Optional.ofNullable(r.header("Idempotency-Key"));
+    return kind == PubSubRequest.Kind.ADVERTISEMENT
+        ? answer(service.advertise(host, filter, key), 201)
+        : answer(service.subscribe(host, filter, port(n), key), 201);
+  }
+
+  private Reply delete(PubSubRequest.Kind kind, Request r) throws IOException {
+    JsonNode n = r.json();
+    String host = Fields.text(n, "host", true);
+    String filter = Fields.text(n, "filter", true);
+    int port = kind == PubSubRequest.Kind.ADVERTISEMENT ? ContentFlows.EVENT_PORT : port(n);
+    return service
+        .find(kind, host, filter, port)
+        .map(found -> answer(service.withdraw(found.id()), 200))
+        .orElseGet(() -> new ApiError(404, "no such " + noun(kind) + " of " + host).reply());
+  }
+
+  private static int port(JsonNode n) {
+    JsonNode p = n.get("port");
+    if (p == null || p.isNull()) {
+      return ContentFlows.EVENT_PORT;
+    }
+    if (!p.canConvertToInt()) {
+      throw ApiError.field("port", "port must be a number");
+    }
+    return p.asInt();
+  }
+
+  /** Waits for the switches, then answers with the outcome (or the refusal). */
+  private static Reply answer(CompletableFuture<RequestOutcome> f, int status) {
+    try {
+      return new Reply(status, outcome(f.get(ANSWER_TIMEOUT_SECONDS, TimeUnit.SECONDS)));
+    } catch (ExecutionException e) {
+      return mapped(e.getCause()).reply();
+    } catch (TimeoutException e) {
+      return new ApiError(504, "switches did not acknowledge within 30 s; still trying").reply();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new ApiError(503, "interrupted").reply();
+    }
+  }
+
+  /** A refusal as its error: the status the service chose, with Retry-After when it gave one. */
+  static ApiError refused(RequestRefusedException r) {
+    return new ApiError(
+        r.status(),
+        r.getMessage(),
+        null,
+        r.retryAfterSeconds().isPresent()
+            ? Map.of("Retry-After", Long.toString(r.retryAfterSeconds().getAsLong()))
+            : Map.of());
+  }
+
+  private static ApiError mapped(Throwable e) {
+    if (e instanceof CompletionException c && c.getCause() != null) {
+      e = c.getCause();
+    }
+    return switch (e) {
+      case RequestRefusedException r -> refused(r);
+      case InvalidInputException bad -> new ApiError(400, bad.render());
+      case ApiError a -> a;
+      case IllegalArgumentException bad -> new ApiError(400, bad.getMessage());
+      default -> new ApiError(500, String.valueOf(e));
+    };
+  }
+
+  private static ObjectNode outcome(RequestOutcome o) {
+    ObjectNode n = describe(o.request());
+    n.put("flow_changes", o.flowChanges());
+    n.put("switches", o.switches());
+    n.put("paths", o.paths());
+    n.put("response_ms", Math.round(o.responseMillis() * 1000) / 1000.0);
+    return n;
+  }
+
+  private static ObjectNode describe(PubSubRequest r) {
+    ObjectNode n = GroupJson.JSON.createObjectNode();
+    n.put("id", r.id());
+    n.put("host", r.host().toString());
+    n.put("filter", r.filter());
+    if (r.kind() == PubSubRequest.Kind.SUBSCRIPTION) {
+      n.put("port", r.port());
+    }
+    n.put("cells", r.cells().size());
+    return n;
+  }
+
+  private JsonNode list(PubSubRequest.Kind kind) {
+    ObjectNode root = GroupJson.JSON.createObjectNode();
+    ArrayNode out = root.putArray(noun(kind) + "s");
+    for (PubSubRequest r : service.requests(kind)) {
+      ObjectNode n = describe(r);
+      ArrayNode dz = n.putArray("dz");
+      for (Dz d : r.cells()) {
+        dz.add(d.bits());
+      }
+      out.add(n);
+    }
+    return root;
+  }
+
+  private ObjectNode settings() {
+    ObjectNode n = GroupJson.JSON.createObjectNode();
+    n.put("schema", SchemaWriter.toYaml(service.index().schema()));
+    n.put("schema_id", service.index().schema().id());
+    ObjectNode index = n.putObject("index");
+    index.put("length", service.index().length());
+    ArrayNode dims = index.putArray("dimensions");
+    service.index().schema().indexDimensions().forEach(a -> dims.add(a.name()));
+    n.put("event_port", ContentFlows.EVENT_PORT);
+    n.put("max_cells", service.limits().maxCells());
+    n.put("routing", service.routing());
+    return n;
+  }
+
+  static String noun(PubSubRequest.Kind kind) {
+    return kind == PubSubRequest.Kind.ADVERTISEMENT ? "advertisement" : "subscription";
+  }
+}

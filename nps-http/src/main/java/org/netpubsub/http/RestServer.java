@@ -1,0 +1,371 @@
+package org.netpubsub.http;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.staticfiles.Location;
+import io.javalin.util.JavalinLogger;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.ServerConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One REST server on Javalin (Jetty 12), the same for the controller and the edge coordinator
+ * (docs/operations.md): JSON answers, errors as {@code {"error":{"code","message","field"?}}}, 405
+ * with {@code Allow}, 413 over the body limit, one access-log line per request, an idle timeout and
+ * a bound on open connections, {@code /health/live}, {@code /health/ready}, {@code /metrics}
+ * (Prometheus text) and {@code /v1/openapi.json}. Requests run on Jetty's thread pool (up to 200
+ * threads), so a route may block until switches answer.
+ */
+public final class RestServer implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
+  private static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH");
+
+  private final Javalin app;
+  private final List<String> routes;
+  private final InetSocketAddress address;
+  private final AccessLog accessLog;
+
+  private RestServer(
+      Javalin app, List<String> routes, InetSocketAddress address, AccessLog accessLog) {
+    this.app = app;
+    this.routes = routes;
+    this.address = address;
+    this.accessLog = accessLog;
+  }
+
+  public static Builder builder(String name, PrometheusMeterRegistry registry) {
+    return new Builder(name, registry);
+  }
+
+  /** Where the server listens (the real port when it was asked for port 0). */
+  public InetSocketAddress address() {
+    return address;
+  }
+
+  /**
+   * The routes registered, {@code "METHOD /path/{param}"}, in the OpenAPI path syntax: the
+   * application's and the built-in ones alike.
+   */
+  public List<String> routes() {
+    return routes;
+  }
+
+  @Override
+  public void close() {
+    app.stop();
+    accessLog.close();
+  }
+
+  /** Configures one server; {@link #start} binds it. */
+  public static final class Builder {
+    private final String name;
+    private final PrometheusMeterRegistry registry;
+    private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 0);
+    private int maxBody = 64 * 1024;
+    private Duration idleTimeout = Duration.ofSeconds(30);
+    private int maxConnections = 1024;
+    private final List<Health.Check> ready = new ArrayList<>();
+    private final Map<String, Map<String, Route>> table = new LinkedHashMap<>();
+    private final List<Mapper<?>> mappers = new ArrayList<>();
+    private String openApi;
+    private String staticDir;
+    private boolean virtualThreads;
+
+    private Builder(String name, PrometheusMeterRegistry registry) {
+      this.name = name;
+      this.registry = registry;
+    }
+
+    public Builder address(InetSocketAddress a) {
+      this.address = a;
+      return this;
+    }
+
+    /** The largest request body accepted (413 beyond). */
+    public Builder maxBody(int bytes) {
+      this.maxBody = bytes;
+      return this;
+    }
+
+    /**
+     * How long a connection may stay without reading or writing (a client that sends a request
+     * slowly, or keeps an idle keep-alive connection); a route that blocks longer is not cut.
+     */
+    public Builder idleTimeout(Duration d) {
+      this.idleTimeout = d;
+      return this;
+    }
+
+    /** Connections beyond this many wait in the listen backlog until one closes. */
+    public Builder maxConnections(int n) {
+      this.maxConnections = n;
+      return this;
+    }
+
+    /**
+     * Requests on virtual threads, for servers whose requests mostly wait (the coordinator's change
+     * polls). Off by default: Jetty's own pool (up to 200 threads) serves short requests with no
+     * hand-off, about 4x the requests/s on one connection (docs/operations.md).
+     */
+    public Builder virtualThreads(boolean on) {
+      this.virtualThreads = on;
+      return this;
+    }
+
+    /** A readiness condition, reported by name in {@code /health/ready}. */
+    public Builder ready(String check, BooleanSupplier holds) {
+      ready.add(new Health.Check(check, holds));
+      return this;
+    }
+
+    /** The OpenAPI document served at {@code /v1/openapi.json}: a classpath resource. */
+    public Builder openApi(String resource) {
+      this.openApi = resource;
+      return this;
+    }
+
+    /** Static files under {@code /}, from a classpath directory (the controller's dashboard). */
+    public Builder staticFiles(String classpathDir) {
+      this.staticDir = classpathDir;
+      return this;
+    }
+
+    /**
+     * A route; {@code path} uses {@code {param}} for one segment and {@code <param>} for the rest
+     * of the path, slashes included.
+     */
+    public Builder route(String method, String path, Route route) {
+      if (table.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, route) != null) {
+        throw new IllegalArgumentException("route registered twice: " + method + " " + path);
+      }
+      return this;
+    }
+
+    /** How an exception of this type is answered (checked before the built-in mapping). */
+    public <E extends Throwable> Builder error(Class<E> type, Function<E, ApiError> mapping) {
+      mappers.add(new Mapper<>(type, mapping));
+      return this;
+    }
+
+    /** Binds the address and serves; {@link PortInUseException} if it is taken. */
+    public RestServer start() throws IOException {
+      Health health = new Health(ready);
+      route("GET", "/health/live", r -> health.live());
+      route("GET", "/health/ready", r -> health.ready());
+      if (openApi != null) {
+        byte[] doc = resource(openApi);
+        route("GET", "/v1/openapi.json", r -> Reply.ok(Json.MAPPER.readTree(doc)));
+      }
+      // bound here, before Jetty starts, so a taken port is one exception and no framework log
+      ServerSocketChannel channel = bind();
+      JavalinLogger.startupInfo = false; // "Javalin started in ..." and the like: not ours to say
+      List<String> registered = new ArrayList<>();
+      AccessLog accessLog = new AccessLog(name, registry);
+      Javalin app =
+          Javalin.create(
+              config -> {
+                config.startup.showJavalinBanner = false;
+                config.startup.showOldJavalinVersionWarning = false;
+                // Jetty's own pool (up to 200 threads) runs short requests on the selector's
+                // thread; virtual
+                // threads cost a hand-off per request and measured 4x slower
+                // (docs/results/rest-layer.md)
+                config.concurrency.useVirtualThreads = false;
+                config.http.maxRequestSize = maxBody;
+                config.http.prefer405over404 = false; // 405 is answered by the routes themselves
+                config.jetty.addConnector(
+                    (server, http) -> {
+                      http.setSendServerVersion(false);
+                      ServerConnector c =
+                          new ServerConnector(server, new HttpConnectionFactory(http));
+                      c.setHost(address.getHostString());
+                      c.setPort(address.getPort());
+                      c.setIdleTimeout(idleTimeout.toMillis());
+                      try {
+                        c.open(channel);
+                      } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                      }
+                      server.addBean(new NetworkConnectionLimit(maxConnections, c));
+                      return c;
+                    });
+                if (staticDir != null) {
+                  config.staticFiles.add(staticDir, Location.CLASSPATH);
+                }
+                config.requestLogger.http((ctx, ms) -> access(accessLog, ctx, ms));
+                config.routes.exception(
+                    HttpResponseException.class,
+                    (e, ctx) -> write(ctx, notFoundOr(e, ctx).reply()));
+                config.routes.get(
+                    "/metrics",
+                    ctx -> {
+                      ctx.contentType("text/plain; version=0.0.4; charset=utf-8");
+                      ctx.result(registry.scrape());
+                    });
+                registered.add("GET /metrics");
+                config.routes.before(ctx -> checkLength(ctx));
+                table.forEach(
+                    (path, byMethod) -> {
+                      String allow = String.join(", ", new TreeSet<>(byMethod.keySet()));
+                      for (String m : METHODS) {
+                        Route r = byMethod.get(m);
+                        if (r != null) {
+                          registered.add(m + " " + path.replace('<', '{').replace('>', '}'));
+                        }
+                        config.routes.addHttpHandler(
+                            HandlerType.findOrCreate(m),
+                            path,
+                            r == null ? ctx -> notAllowed(ctx, allow) : ctx -> serve(ctx, path, r));
+                      }
+                    });
+              });
+      try {
+        app.start();
+      } catch (RuntimeException e) {
+        channel.close();
+        accessLog.close();
+        throw e;
+      }
+      return new RestServer(
+          app,
+          List.copyOf(new LinkedHashSet<>(registered)),
+          new InetSocketAddress(address.getAddress(), app.port()),
+          accessLog);
+    }
+
+    private ServerSocketChannel bind() throws IOException {
+      ServerSocketChannel ch = ServerSocketChannel.open();
+      try {
+        ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+        ch.bind(address, 128);
+        return ch;
+      } catch (BindException e) {
+        ch.close();
+        throw new PortInUseException(name, address, e);
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+    }
+
+    private void serve(Context ctx, String path, Route route) {
+      Timer.Sample sample = Timer.start(registry);
+      Reply r;
+      try {
+        r = route.handle(new Request(ctx, maxBody));
+      } catch (Exception e) {
+        r = map(e).reply();
+      }
+      write(ctx, r);
+      sample.stop(
+          HttpMetrics.latency("nps.http.requests", "REST requests, by route and status")
+              .tags("method", ctx.method().name(), "route", path, "status", "" + r.status())
+              .register(registry));
+    }
+
+    private void notAllowed(Context ctx, String allow) {
+      write(
+          ctx,
+          new ApiError(
+                  405, ctx.method().name() + " is not allowed here", null, Map.of("Allow", allow))
+              .reply());
+    }
+
+    private void checkLength(Context ctx) {
+      long n = ctx.req().getContentLengthLong();
+      if (n > maxBody) {
+        write(ctx, Request.tooLarge(maxBody).reply());
+        ctx.skipRemainingHandlers();
+      }
+    }
+
+    /** Bad input is 400 with its message; anything unexpected is 500, logged with its trace. */
+    private ApiError map(Throwable e) {
+      for (Mapper<?> m : mappers) {
+        ApiError mapped = m.apply(e);
+        if (mapped != null) {
+          return mapped;
+        }
+      }
+      if (e instanceof ApiError a) {
+        return a;
+      }
+      if (e instanceof IllegalArgumentException bad) {
+        return new ApiError(400, bad.getMessage());
+      }
+      LOG.warn("{}: request failed", name, e);
+      return new ApiError(500, String.valueOf(e));
+    }
+
+    private void access(AccessLog log, Context ctx, Float ms) {
+      log.log(
+          name
+              + " "
+              + ctx.ip()
+              + " \""
+              + ctx.method().name()
+              + " "
+              + ctx.path()
+              + "\" "
+              + ctx.statusCode()
+              + " "
+              + Math.round(ms * 10) / 10.0
+              + " ms");
+    }
+  }
+
+  private static ApiError notFoundOr(HttpResponseException e, Context ctx) {
+    return e.getStatus() == 404
+        ? new ApiError(404, "no such resource: " + ctx.path())
+        : new ApiError(e.getStatus(), e.getMessage());
+  }
+
+  private static void write(Context ctx, Reply r) {
+    ctx.status(r.status());
+    r.headers().forEach(ctx::header);
+    ctx.contentType("application/json");
+    try {
+      ctx.result(Json.MAPPER.writeValueAsBytes(r.body()));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static byte[] resource(String name) throws IOException {
+    try (InputStream in = RestServer.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("no resource " + name);
+      }
+      return in.readAllBytes();
+    }
+  }
+
+  private record Mapper<E extends Throwable>(Class<E> type, Function<E, ApiError> mapping) {
+    ApiError apply(Throwable e) {
+      return type.isInstance(e) ? mapping.apply(type.cast(e)) : null;
+    }
+  }
+}
