@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.app.ClusterRegistry;
 import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.multicast.MulticastGroups;
@@ -20,7 +21,6 @@ import org.netpubsub.http.RestServer;
 import org.netpubsub.http.Route;
 import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.multicast.TreeStrategy;
-import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The multicast part of the REST API (docs/multicast.md): {@code GET /v1/groups}, and {@code GET,

@@ -3,10 +3,10 @@ package org.netpubsub.controller.app;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.TreeStrategy;
-import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * Multicast groups as JSON, the same in {@code GET /v1/groups} and in what {@link ClusterRegistry}
