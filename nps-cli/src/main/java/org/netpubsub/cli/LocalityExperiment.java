@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
-import org.netpubsub.edge.overlay.LinkProfile;
 import org.netpubsub.edge.overlay.RoutingBroker;
-import org.netpubsub.edge.overlay.WanEmulation;
 import org.netpubsub.edge.overlay.Zk;
 
 /**

@@ -25,12 +25,12 @@ import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
-import org.netpubsub.edge.overlay.LinkProfile;
 import org.netpubsub.edge.overlay.RoutingBroker;
-import org.netpubsub.edge.overlay.WanEmulation;
 import org.netpubsub.edge.overlay.Zk;
 
 /**

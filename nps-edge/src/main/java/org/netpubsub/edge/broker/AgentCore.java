@@ -15,7 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.netpubsub.edge.broker.RepairCodec.Repair;
-import org.netpubsub.edge.overlay.DatagramLink;
+import org.netpubsub.edge.link.DatagramLink;
 
 /**
  * The broker-neutral half of an {@link EdgeAgent}: registration at the coordinator, route lookup

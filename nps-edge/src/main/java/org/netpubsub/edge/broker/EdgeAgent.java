@@ -7,7 +7,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
-import org.netpubsub.edge.overlay.WanEmulation;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * The SNAPS agent beside one unmodified MQTT or AMQP broker (docs/edge.md): Agent-Sub forwards what

@@ -30,6 +30,7 @@ import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.broker.FilterChange;
 import org.netpubsub.edge.broker.LocalBroker;
 import org.netpubsub.edge.broker.LocalSubscriptions;
+import org.netpubsub.edge.link.DatagramLink;
 import org.netpubsub.edge.mqtt.TopicFilters;
 
 /**

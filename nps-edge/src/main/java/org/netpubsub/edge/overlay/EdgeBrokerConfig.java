@@ -5,6 +5,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.mqtt.TopicFilters;
 
 /**

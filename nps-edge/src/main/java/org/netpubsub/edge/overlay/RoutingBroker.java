@@ -25,6 +25,8 @@ import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.DatagramException;
 import org.netpubsub.edge.broker.Datagrams;
 import org.netpubsub.edge.broker.EdgeMessage;
+import org.netpubsub.edge.link.DatagramLink;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * A routing broker (paper §2.1, Algorithm 1): registers its ephemeral {@code /brokers/<rb>},

@@ -17,8 +17,8 @@ import org.netpubsub.edge.broker.RepairCodec.Kind;
 import org.netpubsub.edge.broker.RepairCodec.Repair;
 import org.netpubsub.edge.broker.TestClient.Received;
 import org.netpubsub.edge.client.Poll;
-import org.netpubsub.edge.overlay.LinkProfile;
-import org.netpubsub.edge.overlay.WanEmulation;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * Reliable mode over a lossy datagram path: every agent sends through an emulated link that drops

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.broker.TestClient;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * Coordination faults and the deadline-aware path: a ZooKeeper member lost under a running overlay,
