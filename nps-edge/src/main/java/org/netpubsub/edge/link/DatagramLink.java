@@ -26,4 +26,10 @@ public interface DatagramLink extends Closeable {
   static DatagramLink of(DatagramSocket socket, WanEmulation emulation) {
     return emulation == null ? udp(socket) : new EmulatedLink(socket, emulation);
   }
+
+  /** As above, every datagram sealed with {@code auth}'s tag first (unless it is insecure). */
+  static DatagramLink of(DatagramSocket socket, WanEmulation emulation, DatagramAuth auth) {
+    DatagramLink raw = of(socket, emulation);
+    return auth.secure() ? new SealingLink(raw, auth) : raw;
+  }
 }
