@@ -12,6 +12,7 @@ import subprocess
 import time
 import urllib.parse
 
+from pubsub.datagram_key import key_args
 from pubsub.session import (NPS, TESTBED, Controller, JsonLines, SessionError, Testbed,
                             client_env, poll, wait_for_network)
 from pubsub.rabbitmq import AMQP_PORT, RabbitNode
@@ -239,7 +240,8 @@ def start_agents(net: Network, d: Deployment, hosts: list[str], broker: str,
     for h in hosts:
         agents.append(d.add(in_host(h, NPS, "edge-agent", "--broker", broker, "--coordinator",
                                     coordinator, "--edge", h, "--listen",
-                                    f"[{net.address(h)}]:{AGENT_PORT}", "--json",
+                                    f"[{net.address(h)}]:{AGENT_PORT}",
+                                    *key_args(net.work), "--json",
                                     env=client_env(),
                                     log_path=os.path.join(net.work, f"agent-{h}.log"))))
     for h, a in zip(hosts, agents):

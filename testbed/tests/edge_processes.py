@@ -10,6 +10,7 @@ import sys
 from live import TESTBED, poll
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pubsub.datagram_key import key_args  # noqa: E402
 from pubsub.session import NPS, JsonLines, client_env  # noqa: E402
 from pubsub.snaps_modes import AGENT_PORT, COORDINATOR_PORT, tcp_open  # noqa: E402
 
@@ -35,7 +36,8 @@ def start_agent(host: dict, broker: str, coordinator: str, *extra: str) -> JsonL
     (and reported network mode: the coordinator found the controller's groups)."""
     agent = JsonLines([TESTBED, "exec", host["name"], "--", NPS, "edge-agent", "--broker", broker,
                        "--coordinator", coordinator, "--edge", host["name"], "--listen",
-                       f"[{host['address']}]:{AGENT_PORT}", "--json", *extra], env=client_env())
+                       f"[{host['address']}]:{AGENT_PORT}", *key_args(), "--json", *extra],
+                      env=client_env())
     try:
         started = agent.wait_for(lambda o: o.get("kind") == "edge-agent", 120,
                                  f"the agent on {host['name']}")

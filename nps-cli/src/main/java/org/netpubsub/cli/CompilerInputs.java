@@ -2,9 +2,6 @@ package org.netpubsub.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,20 +120,10 @@ final class CompilerInputs {
   }
 
   private static String read(Path file, String what) {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new InvalidInputException("cannot read " + what + " " + file + ": no such file");
-    } catch (IOException e) {
-      throw new InvalidInputException("cannot read " + what + " " + file + ": " + e.getMessage());
-    }
+    return BoundedInput.file(file, what);
   }
 
   private static String stdin() {
-    try {
-      return new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new InvalidInputException("cannot read stdin: " + e.getMessage());
-    }
+    return BoundedInput.stdin();
   }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.netpubsub.edge.broker.AgentStats;
 import org.netpubsub.edge.broker.EdgeAgent;
+import org.netpubsub.edge.link.DatagramAuth;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -96,6 +97,8 @@ final class EdgeAgentCommand implements Callable<Integer> {
 
   @Mixin WanEmulationOptions wanEmulation;
 
+  @Mixin DatagramKeyOptions datagramKey;
+
   @Option(
       names = "--leave-on-exit",
       description =
@@ -118,6 +121,10 @@ final class EdgeAgentCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--retransmit-buffer must be at least 1");
     }
     EdgeAgent.Builder builder = EdgeAgent.builder().emulation(wanEmulation.emulation());
+    DatagramAuth auth = datagramKey.auth();
+    if (auth != null) {
+      builder.auth(auth); // none: the builder refuses, after checking the other options
+    }
     if (reliable) {
       builder.reliable(retransmitBuffer);
     }

@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
-import org.netpubsub.edge.overlay.LinkProfile;
 import org.netpubsub.edge.overlay.RoutingBroker;
-import org.netpubsub.edge.overlay.WanEmulation;
 import org.netpubsub.edge.overlay.Zk;
 
 /**
@@ -49,6 +50,7 @@ final class LocalityExperiment {
     InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
     List<AutoCloseable> open = new ArrayList<>();
     List<RoutingBroker> rbs = new ArrayList<>();
+    DatagramAuth auth = DatagramAuth.random(); // one key for this run's brokers
     List<Outcome> out = new ArrayList<>();
     try {
       for (int r = 0; r < brokers; r++) {
@@ -58,7 +60,8 @@ final class LocalityExperiment {
                 Zk.client(zookeeper, Duration.ofSeconds(5)),
                 any,
                 AssignmentStrategy.TOPIC_COUNT,
-                new WanEmulation(wan, Map.of(), r));
+                new WanEmulation(wan, Map.of(), r),
+                auth);
         open.add(rb);
         rbs.add(rb);
       }
@@ -69,7 +72,8 @@ final class LocalityExperiment {
         EdgeBroker e =
             EdgeBroker.start(
                 EdgeBrokerConfig.of("site" + s, "site" + s, sitesX.uri(s), any)
-                    .withEmulation(new WanEmulation(wan, Map.of(), 100 + s)),
+                    .withEmulation(new WanEmulation(wan, Map.of(), 100 + s))
+                    .withAuth(auth),
                 Zk.client(zookeeper, Duration.ofSeconds(5)));
         open.add(e);
         edges.add(e);

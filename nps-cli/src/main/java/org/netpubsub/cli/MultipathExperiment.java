@@ -25,12 +25,13 @@ import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
-import org.netpubsub.edge.overlay.LinkProfile;
 import org.netpubsub.edge.overlay.RoutingBroker;
-import org.netpubsub.edge.overlay.WanEmulation;
 import org.netpubsub.edge.overlay.Zk;
 
 /**
@@ -103,16 +104,18 @@ final class MultipathExperiment implements Closeable {
       throws Exception {
     InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
     String topic = "fig7/" + seed + (multiPath ? "/multi" : "/single");
+    DatagramAuth auth = DatagramAuth.random(); // one key for this run's brokers
     try (RoutingBroker rb =
             RoutingBroker.start(
                 "rb-fig7",
                 Zk.client(zookeeper, java.time.Duration.ofSeconds(5)),
                 any,
                 AssignmentStrategy.TOPIC_COUNT,
-                new WanEmulation(l2, Map.of(), seed));
+                new WanEmulation(l2, Map.of(), seed),
+                auth);
         EdgeBroker rome =
             EdgeBroker.start(
-                EdgeBrokerConfig.of("rome", "rome", uri(1), any),
+                EdgeBrokerConfig.of("rome", "rome", uri(1), any).withAuth(auth),
                 Zk.client(zookeeper, java.time.Duration.ofSeconds(5)))) {
       WanEmulation paris =
           new WanEmulation(l3, Map.of(rb.address(), l1), seed + 1); // to rome: L3, to rb: L1
@@ -120,7 +123,8 @@ final class MultipathExperiment implements Closeable {
               EdgeBroker.start(
                   EdgeBrokerConfig.of("paris", "paris", uri(0), any)
                       .withDeadlines(multiPath ? Map.of("fig7/#", 100L) : Map.of(), 1)
-                      .withEmulation(paris),
+                      .withEmulation(paris)
+                      .withAuth(auth),
                   Zk.client(zookeeper, java.time.Duration.ofSeconds(5)));
           Client sub = new Client(ports.get(1), "fig7-sub");
           Client pub = new Client(ports.get(0), "fig7-pub")) {

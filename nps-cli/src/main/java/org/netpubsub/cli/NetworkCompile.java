@@ -3,8 +3,6 @@ package org.netpubsub.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -522,18 +520,10 @@ final class NetworkCompile {
   }
 
   private static String read(Path file) {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new InvalidInputException("cannot read rules " + file + ": " + e.getMessage());
-    }
+    return BoundedInput.file(file, "rules");
   }
 
   private static String stdin() {
-    try {
-      return new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new InvalidInputException("cannot read stdin: " + e.getMessage());
-    }
+    return BoundedInput.stdin();
   }
 }

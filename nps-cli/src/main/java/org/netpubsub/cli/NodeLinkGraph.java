@@ -30,9 +30,9 @@ final class NodeLinkGraph {
     Path file = spec.startsWith("zoo:") ? zoo(spec.substring(4)) : Path.of(spec);
     String text;
     try {
-      text = Files.readString(file);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read topology " + file + ": " + e.getMessage(), e);
+      text = BoundedInput.file(file, "topology");
+    } catch (org.netpubsub.content.InvalidInputException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
     return parse(text, spec);
   }

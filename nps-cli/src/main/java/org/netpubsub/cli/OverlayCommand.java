@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
       OverlayEdgeBrokerCommand.class,
       OverlayBenchJoinCommand.class,
       OverlayBenchMultipathCommand.class,
-      OverlayBenchLocalityCommand.class
+      OverlayBenchLocalityCommand.class,
+      OverlayBenchRelayCommand.class
     })
 final class OverlayCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -91,6 +91,8 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Mixin WanEmulationOptions wanEmulation;
 
+  @Mixin DatagramKeyOptions datagramKey;
+
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
 
@@ -117,7 +119,8 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
                 ControllerCommand.hostPort(listen, "--listen"))
             .withDeadlines(d, maxDirect)
             .withDurable(durable)
-            .withEmulation(wanEmulation.emulation());
+            .withEmulation(wanEmulation.emulation())
+            .withAuth(datagramKey.auth());
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     CuratorFramework client;

@@ -76,6 +76,8 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
 
   @Mixin WanEmulationOptions wanEmulation;
 
+  @Mixin DatagramKeyOptions datagramKey;
+
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
 
@@ -88,6 +90,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
     var interval = OverlayRun.interval(statusInterval);
     String n = name != null ? name : null;
     var emulation = wanEmulation.emulation();
+    var auth = datagramKey.auth();
     CuratorFramework client;
     try {
       client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
@@ -101,7 +104,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
         // the port is known only once bound: name after the requested one, or the bound one
         n = "rb-" + (at.getPort() != 0 ? at.getPort() : ProcessHandle.current().pid());
       }
-      rb = RoutingBroker.start(n, client, at, s, emulation);
+      rb = RoutingBroker.start(n, client, at, s, emulation, auth);
     } catch (IllegalArgumentException e) {
       client.close();
       throw e;

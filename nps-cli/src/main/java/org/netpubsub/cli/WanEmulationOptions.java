@@ -4,8 +4,8 @@ import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.netpubsub.edge.overlay.LinkProfile;
-import org.netpubsub.edge.overlay.WanEmulation;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.overlay.ZnodeData;
 import picocli.CommandLine.Option;
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +77,8 @@ class EdgeCommandsTest {
               "--reliable",
               "--retransmit-buffer",
               "50",
+              "--datagram-key",
+              keyFile(),
               "--json",
               "--exit-after-start");
       assertThat(code).as(err.toString()).isZero();
@@ -144,6 +147,37 @@ class EdgeCommandsTest {
                 "0"))
         .isEqualTo(2);
     assertThat(err.toString()).contains("--retransmit-buffer must be at least 1");
+    // secure by default: no key and no explicit opt-out is refused, as is a key too short
+    String[] agent = {
+      "edge-agent",
+      "--broker",
+      "mqtt://127.0.0.1:1883",
+      "--coordinator",
+      "http://127.0.0.1:1",
+      "--edge",
+      "e",
+      "--listen",
+      "127.0.0.1:0"
+    };
+    assertThat(run(agent)).isEqualTo(2);
+    assertThat(err.toString()).contains("datagrams are authenticated").contains("--datagram-key");
+    Path shortKey = dir.resolve("short.key");
+    try {
+      Files.writeString(shortKey, "00112233\n");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    List<String> withShortKey = new java.util.ArrayList<>(List.of(agent));
+    withShortKey.addAll(List.of("--datagram-key", shortKey.toString()));
+    assertThat(run(withShortKey.toArray(String[]::new))).isEqualTo(2);
+    assertThat(err.toString()).contains("4 bytes, at least 32 needed");
+  }
+
+  /** A datagram key file in the test's directory. */
+  private String keyFile() throws java.io.IOException {
+    Path k = dir.resolve("datagram.key");
+    Files.writeString(k, "# test key\n" + "ab".repeat(32) + "\n");
+    return k.toString();
   }
 
   @Test
@@ -158,7 +192,9 @@ class EdgeCommandsTest {
             "--edge",
             "e",
             "--listen",
-            "127.0.0.1:0");
+            "127.0.0.1:0",
+            "--datagram-key",
+            keyFile());
     assertThat(code).isEqualTo(1);
     assertThat(err.toString()).contains("coordinator unreachable");
   }

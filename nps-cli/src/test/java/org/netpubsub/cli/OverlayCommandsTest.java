@@ -108,6 +108,8 @@ class OverlayCommandsTest {
               "127.0.0.1:0",
               "--name",
               "rb1",
+              "--datagram-key",
+              keyFile(),
               "--json",
               "--exit-after-start");
       assertThat(code).as(err.toString()).isZero();
@@ -129,6 +131,7 @@ class OverlayCommandsTest {
               "127.0.0.1:0",
               "--deadline",
               "alarms/#=50",
+              "--insecure-datagrams",
               "--json",
               "--exit-after-start");
       assertThat(code).as(err.toString()).isZero();
@@ -160,9 +163,44 @@ class OverlayCommandsTest {
                   "127.0.0.1:0"))
           .isEqualTo(2);
       assertThat(err.toString()).contains("'a b' is not a broker name");
+      // secure by default: neither a key nor the explicit opt-out is refused, both at once too
+      assertThat(
+              run(
+                  "overlay",
+                  "routing-broker",
+                  "--zookeeper",
+                  zk.connectString(),
+                  "--listen",
+                  "127.0.0.1:0"))
+          .isEqualTo(2);
+      assertThat(err.toString()).contains("a routing broker needs --datagram-key FILE");
+      assertThat(
+              run(
+                  "overlay",
+                  "edge-broker",
+                  "--zookeeper",
+                  zk.connectString(),
+                  "--local",
+                  "mqtt://127.0.0.1:" + m.port(),
+                  "--site",
+                  "rome",
+                  "--listen",
+                  "127.0.0.1:0",
+                  "--datagram-key",
+                  keyFile(),
+                  "--insecure-datagrams"))
+          .isEqualTo(2);
+      assertThat(err.toString()).contains("exclude each other");
       assertThat(run("overlay", "bench-multipath", "--a", "latency=3ms")).isEqualTo(2);
       assertThat(err.toString()).contains("unknown key 'latency'");
     }
+  }
+
+  /** A datagram key file in the test's directory. */
+  private String keyFile() throws java.io.IOException {
+    Path k = dir.resolve("datagram.key");
+    java.nio.file.Files.writeString(k, "cd".repeat(32) + "\n");
+    return k.toString();
   }
 
   /** 50 subscribers of 10 topics at 2 edges with one routing broker, plus {@code extra}. */

@@ -47,6 +47,13 @@ class SchemaCheckCommandTest {
   }
 
   @Test
+  void aDeviceWithoutEndIsRefusedBySizeNotReadWhole() {
+    assertThat(run("schema", "check", "/dev/zero")).isEqualTo(2);
+    assertThat(err.toString()).contains("zero: larger than 1048576 bytes; not a schema");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
   void printsJson() throws IOException {
     assertThat(run("schema", "check", "--json", QUOTES.toString())).isZero();
     JsonNode j = new ObjectMapper().readTree(out.toString());

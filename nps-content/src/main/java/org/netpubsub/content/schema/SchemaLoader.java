@@ -1,7 +1,10 @@
 package org.netpubsub.content.schema;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,12 +34,24 @@ public final class SchemaLoader {
     String sourceName =
         file.getFileName() == null ? file.toString() : file.getFileName().toString();
     YamlSource source = new YamlSource(sourceName, "");
-    if (Files.size(file) > MAX_SIZE) {
+    byte[] bytes;
+    // counted as read, not by Files.size: a device or a growing file reports a size it does not
+    // have
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(MAX_SIZE + 1);
+    }
+    if (bytes.length > MAX_SIZE) {
       throw source.error((Node) null, "larger than " + MAX_SIZE + " bytes; not a schema");
     }
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
     } catch (CharacterCodingException e) {
       throw source.error((Node) null, "not valid UTF-8 text");
     }

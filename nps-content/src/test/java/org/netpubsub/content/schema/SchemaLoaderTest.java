@@ -326,6 +326,14 @@ class SchemaLoaderTest {
   }
 
   @Test
+  void aFileIsMeasuredByTheBytesReadNotItsReportedSize() {
+    // /dev/zero reports size 0 and never ends: refused after MAX_SIZE + 1 bytes, not read whole
+    assertThatThrownBy(() -> SchemaLoader.load(java.nio.file.Path.of("/dev/zero")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("zero: larger than 1048576 bytes; not a schema");
+  }
+
+  @Test
   void tagsConstructNothing() {
     expect("!!javax.script.ScriptEngineManager [a]\n", 1, 1, "Global tag is not allowed");
     expect(attr("type: int\n    min: !!str 1\n    max: 2"), 5, 10, "min must be an integer");

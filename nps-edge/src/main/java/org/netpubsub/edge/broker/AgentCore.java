@@ -5,17 +5,20 @@ import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.netpubsub.edge.broker.RepairCodec.Repair;
-import org.netpubsub.edge.overlay.DatagramLink;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.DatagramLink;
+import org.netpubsub.edge.link.Datagrams;
 
 /**
  * The broker-neutral half of an {@link EdgeAgent}: registration at the coordinator, route lookup
@@ -52,6 +55,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   final AgentCounters counters = new AgentCounters();
   private final DatagramSocket socket;
   private final DatagramLink link; // the socket, or an emulated lossy WAN around it (experiments)
+  private final DatagramAuth auth; // every datagram sent is sealed, every one received checked
   private final ReliableDelivery reliable; // null unless --reliable
   private final RetainedReplay replay;
   private final RouteCache routes;
@@ -69,7 +73,8 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
     this.edge = b.edge;
     this.coordinator = new CoordinatorClient(b.coordinator, b.coordinatorTimeout);
     this.socket = socket;
-    this.link = DatagramLink.of(socket, b.emulation);
+    this.auth = Objects.requireNonNull(b.auth, "datagram authentication (a key, or insecure)");
+    this.link = DatagramLink.of(socket, b.emulation, auth);
     this.reliable =
         b.reliable == null
             ? null
@@ -85,14 +90,19 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
         Thread.ofPlatform().daemon().name("nps-agent-changes-" + edge).unstarted(this::pollChanges);
   }
 
-  /** A non-zero random session: a restarted agent's numbers are never taken for old ones. */
+  /**
+   * A non-zero random session from a strong source: a restarted agent's numbers are never taken for
+   * old ones, and nobody who saw none of its datagrams can guess it.
+   */
   private static long session() {
     long s;
     do {
-      s = ThreadLocalRandom.current().nextLong();
+      s = SESSIONS.nextLong();
     } while (s == 0);
     return s;
   }
+
+  private static final SecureRandom SESSIONS = new SecureRandom();
 
   /** Binds a socket for an agent (large receive buffer: bursts arrive faster than brokers take). */
   static DatagramSocket bind(InetSocketAddress listen) throws IOException {
@@ -235,7 +245,8 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   // ---- Agent-Pub (receiver thread) ----
 
   private void receive() {
-    Datagrams.receiveUntil(socket, () -> closed, LOG, this::onDatagram);
+    Datagrams.receiveUntil(
+        socket, () -> closed, LOG, auth, () -> counters.drop("unauthenticated"), this::onDatagram);
   }
 
   /** One datagram from another edge: a control datagram, or a message to publish locally. */

@@ -6,6 +6,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
+import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.mqtt.TopicFilters;
 
 /**
@@ -34,8 +35,17 @@ public final class DatagramCodec {
    */
   public record Datagram(EdgeMessage message, long session, boolean replay) {}
 
-  /** The largest UDP payload over IPv6 without jumbograms: 65 535 − 40 (IPv6) − 8 (UDP). */
-  public static final int MAX_DATAGRAM = 65_487;
+  /**
+   * The largest datagram: a UDP payload over IPv6 without jumbograms (65 535 − 40 (IPv6) − 8 (UDP))
+   * less the authentication tag sent after it ({@link DatagramAuth#TAG}).
+   */
+  public static final int MAX_DATAGRAM = 65_487 - DatagramAuth.TAG;
+
+  /**
+   * The longest topic in bytes (MQTT allows 65 535; receivers key state by topic, so a sender of
+   * huge topics would cost them memory per datagram).
+   */
+  public static final int MAX_TOPIC = 1024;
 
   /** Edge names: what the coordinator accepts and what fits the 1-byte origin length. */
   public static final Pattern EDGE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -76,6 +86,9 @@ public final class DatagramCodec {
     }
     if (!TopicFilters.isTopic(m.topic())) {
       throw new DatagramException("bad_topic", "not a topic name: '" + m.topic() + "'");
+    }
+    if (utf8Length(m.topic()) > MAX_TOPIC) {
+      throw new DatagramException("topic_too_long", "topic over " + MAX_TOPIC + " bytes");
     }
     int size = size(m, session);
     if (size > MAX_DATAGRAM) {
@@ -138,6 +151,9 @@ public final class DatagramCodec {
     }
     long sequence = b.getLong();
     int topicLength = b.getShort() & 0xffff;
+    if (topicLength > MAX_TOPIC) {
+      throw new DatagramException("topic_too_long", "topic over " + MAX_TOPIC + " bytes");
+    }
     need(b, topicLength + 2);
     String topic = utf8(b, topicLength, "bad_topic");
     if (!TopicFilters.isTopic(topic)) {

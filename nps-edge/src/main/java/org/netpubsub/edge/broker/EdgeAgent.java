@@ -7,7 +7,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
-import org.netpubsub.edge.overlay.WanEmulation;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * The SNAPS agent beside one unmodified MQTT or AMQP broker (docs/edge.md): Agent-Sub forwards what
@@ -54,8 +55,18 @@ public interface EdgeAgent extends Closeable {
     Duration coordinatorTimeout = Duration.ofSeconds(5);
     ReliableDelivery.Settings reliable;
     WanEmulation emulation;
+    DatagramAuth auth;
 
     private Builder() {}
+
+    /**
+     * How datagrams are authenticated (required): {@link DatagramAuth#fromFile a shared key}, or
+     * {@link DatagramAuth#insecure()} where a test or an experiment asks for none.
+     */
+    public Builder auth(DatagramAuth a) {
+      this.auth = Objects.requireNonNull(a);
+      return this;
+    }
 
     /** The edge's name (1–64 of A-Z a-z 0-9 . _ -). */
     public Builder edge(String name) {
@@ -151,6 +162,11 @@ public interface EdgeAgent extends Closeable {
       if (listen.isUnresolved() || listen.getAddress().isAnyLocalAddress()) {
         throw new IllegalArgumentException(
             "--listen needs a specific address (other edges send to it), not " + listen);
+      }
+      if (auth == null) {
+        throw new IllegalArgumentException(
+            "datagrams are authenticated: an agent needs --datagram-key FILE"
+                + " (or --insecure-datagrams for tests)");
       }
       return amqp ? AmqpEdgeAgent.start(this) : MqttEdgeAgent.start(this);
     }

@@ -2,7 +2,7 @@ package org.netpubsub.edge.broker;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -77,16 +77,33 @@ final class OrderedWindows {
   private final int maxGap;
   private final long retryMillis;
   private final int tries;
-  private final Map<Key, Window> windows = new HashMap<>();
+  // access order: when full, the least recently used window goes (remote input is bounded)
+  private final LinkedHashMap<Key, Window> windows = new LinkedHashMap<>(16, 0.75f, true);
+  private final int maxWindows;
+  private long evicted;
   private long lost;
   private long unknown;
   private long duplicates;
   private long recovered;
 
+  /** The most windows kept by default. */
+  static final int MAX_WINDOWS = 16_384;
+
   OrderedWindows(int maxGap, long retryMillis, int tries) {
-    if (maxGap < 1 || maxGap > RepairCodec.MAX_RANGE) {
-      throw new IllegalArgumentException("maxGap must be 1.." + RepairCodec.MAX_RANGE);
+    this(maxGap, retryMillis, tries, MAX_WINDOWS);
+  }
+
+  /**
+   * As above, keeping at most {@code maxWindows} windows: a new one beyond that evicts the least
+   * recently used, giving up what it still missed and delivering what it held. (Windows do not
+   * expire by age: a window opened again would ask its origin for the numbers before, again.)
+   */
+  OrderedWindows(int maxGap, long retryMillis, int tries, int maxWindows) {
+    if (maxGap < 1 || maxGap > RepairCodec.MAX_RANGE || maxWindows < 1) {
+      throw new IllegalArgumentException(
+          "maxGap must be 1.." + RepairCodec.MAX_RANGE + ", maxWindows positive");
     }
+    this.maxWindows = maxWindows;
     this.maxGap = maxGap;
     this.retryMillis = retryMillis;
     this.tries = tries;
@@ -200,6 +217,11 @@ final class OrderedWindows {
     return unknown;
   }
 
+  /** Windows evicted to make room for new ones. */
+  long evicted() {
+    return evicted;
+  }
+
   long duplicates() {
     return duplicates;
   }
@@ -233,6 +255,11 @@ final class OrderedWindows {
     }
     if (w != null) {
       giveUp(w, w.max, step); // the origin restarted: its old numbers cannot be repaired
+    }
+    if (w == null && windows.size() >= maxWindows) {
+      Window eldest = windows.pollFirstEntry().getValue();
+      giveUp(eldest, eldest.max, step); // delivers what it held, in order
+      evicted++;
     }
     w = new Window(session, first, Math.max(1, first - maxGap + 1), at);
     windows.put(k, w);

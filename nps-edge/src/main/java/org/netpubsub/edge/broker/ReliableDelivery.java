@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 import java.util.logging.Logger;
 import org.netpubsub.edge.broker.RepairCodec.Kind;
 import org.netpubsub.edge.broker.RepairCodec.Repair;
-import org.netpubsub.edge.overlay.DatagramLink;
+import org.netpubsub.edge.link.DatagramLink;
 
 /**
  * Reliable mode of an agent (docs/edge.md): the I/O around {@link RetransmitBuffer} (sending side:

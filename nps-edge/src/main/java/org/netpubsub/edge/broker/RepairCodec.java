@@ -92,6 +92,9 @@ public final class RepairCodec {
     }
     long session = b.getLong();
     int t = b.getShort() & 0xffff;
+    if (t > DatagramCodec.MAX_TOPIC) {
+      throw new DatagramException("topic_too_long", "control topic over the limit");
+    }
     need(b, t + 16);
     if (b.remaining() > t + 16) {
       throw new DatagramException("bad_length", "bytes after a control datagram");

@@ -27,4 +27,21 @@ public final class Counters {
     counts.forEach((k, v) -> out.put(k, v.sum()));
     return out;
   }
+
+  /**
+   * CPU time so far of the live threads whose names end with {@code suffix}, in ns (-1: unknown).
+   */
+  static long threadCpuNanos(String suffix) {
+    var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    if (!mx.isThreadCpuTimeSupported()) {
+      return -1;
+    }
+    long sum = 0;
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().endsWith(suffix)) {
+        sum += Math.max(0, mx.getThreadCpuTime(t.threadId()));
+      }
+    }
+    return sum;
+  }
 }

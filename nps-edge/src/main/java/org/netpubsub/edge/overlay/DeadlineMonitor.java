@@ -20,6 +20,9 @@ public final class DeadlineMonitor {
   private final Map<String, Long> deadlines;
   private final Map<String, long[]> last = new HashMap<>(); // topic -> {deadline, last, reported}
 
+  /** The most topics watched: further topics matching a deadline filter are not. */
+  static final int MAX_TOPICS = 4096;
+
   public DeadlineMonitor(Map<String, Long> deadlines) {
     this.deadlines = Map.copyOf(deadlines);
   }
@@ -29,7 +32,7 @@ public final class DeadlineMonitor {
     long[] s = last.get(topic);
     if (s == null) {
       Optional<Long> d = deadline(topic);
-      if (d.isPresent()) {
+      if (d.isPresent() && last.size() < MAX_TOPICS) { // arriving topics are remote input
         last.put(topic, new long[] {d.get(), now, 0});
       }
       return Optional.empty();

@@ -25,12 +25,13 @@ import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.netpubsub.edge.broker.BrokerEvent;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.DatagramException;
-import org.netpubsub.edge.broker.Datagrams;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.broker.FilterChange;
 import org.netpubsub.edge.broker.LocalBroker;
 import org.netpubsub.edge.broker.LocalSubscriptions;
-import org.netpubsub.edge.mqtt.TopicFilters;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.DatagramLink;
+import org.netpubsub.edge.link.Datagrams;
 
 /**
  * An overlay edge broker (paper §2.2, §2.6.2) in front of an unmodified local MQTT broker, over the
@@ -61,14 +62,14 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final OverlayTree tree;
   private final Counters counters = new Counters();
   private final EndpointEntries entries; // written by the worker thread
-  private final Map<String, Long> sequences = new ConcurrentHashMap<>();
-  private final Set<String> direct = ConcurrentHashMap.newKeySet(); // admitted deadline topics
-  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  private final OriginSequences sequences = new OriginSequences();
+  private final DirectAdmission direct; // admitted deadline topics
   // topic -> local messages waiting for its cache to load (guarded by itself)
   private final Map<String, java.util.ArrayDeque<MqttMessage>> waiting = new HashMap<>();
   // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
   private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
-  private final long sequenceBase = System.currentTimeMillis() * 1000; // above a predecessor's
+  private final NackBudget nackBudget = new NackBudget(4 << 20, 4 << 20, 4096); // guarded by itself
+  private final DatagramAuth auth;
   private final DeadlineMonitor deadlines; // guarded by itself
   private final java.util.function.Consumer<DeadlineMonitor.Miss> onMiss;
   private final ScheduledExecutorService worker;
@@ -84,10 +85,12 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       throws Exception {
     this.config = config;
     this.deadlines = new DeadlineMonitor(config.deadlines());
+    this.direct = new DirectAdmission(config.deadlines(), config.maxDirectTopics(), counters);
     this.onMiss = onMiss;
     this.client = client;
     this.socket = socket;
-    this.link = DatagramLink.of(socket, config.emulation());
+    this.auth = config.auth();
+    this.link = DatagramLink.of(socket, config.emulation(), auth);
     String clientId = "nps-overlay-edge-" + config.name();
     this.mqtt = new LocalBroker(config.local(), clientId, this);
     this.subscriptions = new LocalSubscriptions(List.of(clientId));
@@ -122,6 +125,11 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       CuratorFramework client,
       java.util.function.Consumer<DeadlineMonitor.Miss> onMiss)
       throws Exception {
+    if (config.auth() == null) {
+      throw new IllegalArgumentException(
+          "datagrams are authenticated: an edge broker needs --datagram-key FILE"
+              + " (or --insecure-datagrams for tests)");
+    }
     DatagramSocket socket = new DatagramSocket(null);
     socket.setReceiveBufferSize(4 << 20);
     socket.bind(config.listen());
@@ -165,17 +173,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
    * client's threads are not told apart. Threads that ended are not counted.
    */
   public long cpuNanos() {
-    var mx = java.lang.management.ManagementFactory.getThreadMXBean();
-    if (!mx.isThreadCpuTimeSupported()) {
-      return -1;
-    }
-    long sum = 0;
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getName().endsWith("-" + config.name())) {
-        sum += Math.max(0, mx.getThreadCpuTime(t.threadId()));
-      }
-    }
-    return sum;
+    return Counters.threadCpuNanos("-" + config.name());
   }
 
   /** The topics this edge caches: those it holds entries for (paper Algorithm 1's scope). */
@@ -266,7 +264,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       counters.add("kept_local"); // local topics never leave the site
       return;
     }
-    long seq = sequences.merge(topic, sequenceBase, (a, b) -> a + 1);
+    long seq = sequences.next(topic);
     EdgeMessage m =
         new EdgeMessage(
             config.name(),
@@ -277,7 +275,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
             message.isRetained());
     byte[] bytes;
     try {
-      bytes = DatagramCodec.encode(m);
+      bytes = DatagramCodec.encode(m, sequences.session(), false);
     } catch (DatagramException e) {
       counters.drop(e.reason());
       return;
@@ -294,7 +292,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       counters.add("kept_local"); // buffered for late joiners only
       return;
     }
-    boolean multiPath = admitted(topic);
+    boolean multiPath = direct.admit(topic);
     if (t.assignment().isPresent()) {
       send(bytes, t.assignment().get().address(), "sent_to_broker");
     } else if (!multiPath) {
@@ -305,29 +303,6 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
         send(bytes, e.address(), "sent_direct");
       }
     }
-  }
-
-  /** Deadline topics take the direct path too, up to the admission limit (first come). */
-  private synchronized boolean admitted(String topic) {
-    if (direct.contains(topic)) {
-      return true;
-    }
-    if (refused.contains(topic)) {
-      return false;
-    }
-    boolean declared =
-        config.deadlines().keySet().stream().anyMatch(f -> TopicFilters.matches(f, topic));
-    if (!declared) {
-      return false;
-    }
-    if (direct.size() < config.maxDirectTopics()) {
-      direct.add(topic);
-      counters.add("direct_admitted");
-      return true;
-    }
-    refused.add(topic);
-    counters.add("direct_refused");
-    return false;
   }
 
   private void send(byte[] bytes, InetSocketAddress to, String counter) {
@@ -342,7 +317,8 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   // ---- arriving datagrams (receiver thread) ----
 
   private void receive() {
-    Datagrams.receiveUntil(socket, () -> closed, LOG, this::onDatagram);
+    Datagrams.receiveUntil(
+        socket, () -> closed, LOG, auth, () -> counters.drop("unauthenticated"), this::onDatagram);
   }
 
   /** One datagram: a NACK to answer, or a message to publish locally. */
@@ -352,13 +328,14 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       onNack(p);
       return;
     }
-    EdgeMessage m;
+    DatagramCodec.Datagram d;
     try {
-      m = DatagramCodec.decode(p.getData(), p.getOffset(), p.getLength());
+      d = DatagramCodec.decodeDatagram(p.getData(), p.getOffset(), p.getLength());
     } catch (DatagramException e) {
       counters.drop(e.reason());
       return;
     }
+    EdgeMessage m = d.message();
     if (m.origin().equals(config.name())) {
       counters.drop("own_origin");
       return;
@@ -366,7 +343,8 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     List<ReceiveWindows.Nack> nacks = new ArrayList<>();
     ReceiveWindows.Verdict v;
     synchronized (windows) {
-      v = windows.accept(m.origin(), m.topic(), m.sequence(), System.currentTimeMillis(), nacks);
+      long now = System.currentTimeMillis();
+      v = windows.accept(m.origin(), m.topic(), d.session(), m.sequence(), now, nacks);
     }
     nacks.forEach(this::sendNack);
     if (v == ReceiveWindows.Verdict.DUPLICATE) {
@@ -398,14 +376,31 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       return;
     }
     counters.add("nacks_received");
+    InetSocketAddress from = (InetSocketAddress) p.getSocketAddress();
+    Optional<String> asker = NackBudget.asker(tree.view().topics().get(n.topic()), from, name());
+    if (asker.isEmpty()) {
+      counters.drop("nack_not_subscriber"); // answered only to a subscribed edge's own address
+      return;
+    }
     for (long s = n.from(); s <= n.to(); s++) {
       Optional<byte[]> d;
       synchronized (buffer) {
         d = buffer.get(n.topic(), s);
       }
-      if (d.isPresent()) {
-        send(d.get(), (InetSocketAddress) p.getSocketAddress(), "retransmitted");
+      if (d.isEmpty()) {
+        continue;
       }
+      if (!spend(asker.get(), d.get().length)) {
+        counters.drop("nack_over_budget");
+        return;
+      }
+      send(d.get(), from, "retransmitted");
+    }
+  }
+
+  private boolean spend(String edge, int bytes) {
+    synchronized (nackBudget) {
+      return nackBudget.take(edge, bytes, System.currentTimeMillis());
     }
   }
 
@@ -456,7 +451,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       TopicState t = tree.view().topics().get(p.topic());
       if (t != null && Relay.isGlobal(t, config.site())) {
         t.assignment().ifPresent(a -> send(p.datagram(), a.address(), "tail_probes"));
-        if (direct.contains(p.topic())) {
+        if (direct.admitted(p.topic())) {
           Relay.targets(t, config.name())
               .forEach(e -> send(p.datagram(), e.address(), "tail_probes"));
         }

@@ -5,6 +5,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.mqtt.TopicFilters;
 
 /**
@@ -14,8 +16,9 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * control; at a receiving edge, a topic silent longer than its deadline is a missed deadline), how
  * long a topic without local publishes keeps its publisher entry, and how many reliable messages
  * per topic stay buffered for retransmission, how many of those a late-joining subscriber edge is
- * sent (durability; 0: none); and, for experiments only, the emulated WAN its datagrams cross
- * (null: the production path).
+ * sent (durability; 0: none); for experiments only, the emulated WAN its datagrams cross (null: the
+ * production path); and how its datagrams are authenticated (required before it starts: a shared
+ * key, or insecure where a test or an experiment asks for it).
  */
 public record EdgeBrokerConfig(
     String name,
@@ -27,7 +30,8 @@ public record EdgeBrokerConfig(
     Duration publisherIdle,
     int buffer,
     int durable,
-    WanEmulation emulation) {
+    WanEmulation emulation,
+    DatagramAuth auth) {
   public EdgeBrokerConfig {
     ZnodePaths.checkName(name);
     ZnodePaths.checkName(site);
@@ -58,23 +62,59 @@ public record EdgeBrokerConfig(
   /** Defaults: no deadlines, 16 direct topics, publishers idle after 10 min, 1024 buffered. */
   public static EdgeBrokerConfig of(String name, String site, URI local, InetSocketAddress listen) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, 0, null);
+        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, 0, null, null);
   }
 
   public EdgeBrokerConfig withDeadlines(Map<String, Long> d, int maxDirect) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, d, maxDirect, publisherIdle, buffer, durable, emulation);
+        name, site, local, listen, d, maxDirect, publisherIdle, buffer, durable, emulation, auth);
+  }
+
+  /** How datagrams are authenticated: a shared key, or {@link DatagramAuth#insecure()}. */
+  public EdgeBrokerConfig withAuth(DatagramAuth a) {
+    return new EdgeBrokerConfig(
+        name,
+        site,
+        local,
+        listen,
+        deadlines,
+        maxDirectTopics,
+        publisherIdle,
+        buffer,
+        durable,
+        emulation,
+        a);
   }
 
   /** Experiments only: send over an emulated WAN. */
   public EdgeBrokerConfig withEmulation(WanEmulation e) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, deadlines, maxDirectTopics, publisherIdle, buffer, durable, e);
+        name,
+        site,
+        local,
+        listen,
+        deadlines,
+        maxDirectTopics,
+        publisherIdle,
+        buffer,
+        durable,
+        e,
+        auth);
   }
 
   /** Durability: replay the last {@code n} reliable messages of a topic to each late joiner. */
   public EdgeBrokerConfig withDurable(int n) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, deadlines, maxDirectTopics, publisherIdle, buffer, n, emulation);
+        name,
+        site,
+        local,
+        listen,
+        deadlines,
+        maxDirectTopics,
+        publisherIdle,
+        buffer,
+        n,
+        emulation,
+        auth);
   }
 }

@@ -22,6 +22,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
+import org.netpubsub.edge.link.DatagramAuth;
 
 /**
  * The paper's coordination-layer experiment (§3.3.2, Figures 6c and 6f) with the overlay's own
@@ -120,7 +121,8 @@ public final class JoinBenchmark {
                 "rb" + r,
                 client(connect, ns),
                 new InetSocketAddress("127.0.0.1", 0),
-                AssignmentStrategy.TOPIC_COUNT);
+                AssignmentStrategy.TOPIC_COUNT,
+                DatagramAuth.random());
         brokers.add(rb);
         open.add(rb);
       }

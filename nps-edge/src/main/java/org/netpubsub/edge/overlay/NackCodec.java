@@ -49,6 +49,9 @@ public final class NackCodec {
       throw new DatagramException("bad_version", "unsupported NACK version");
     }
     int t = b.getShort() & 0xffff;
+    if (t > DatagramCodec.MAX_TOPIC) {
+      throw new DatagramException("topic_too_long", "NACK topic over the limit");
+    }
     if (b.remaining() != t + 16) {
       throw new DatagramException(b.remaining() < t + 16 ? "truncated" : "bad_length", "NACK size");
     }

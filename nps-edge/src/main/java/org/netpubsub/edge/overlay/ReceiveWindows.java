@@ -1,8 +1,8 @@
 package org.netpubsub.edge.overlay;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,8 +13,10 @@ import java.util.TreeMap;
  * message of a sequence starts it; a jump of more than {@code maxGap} (a restarted origin, or more
  * than its buffer could hold) restarts it without NACKs. Numbers below the first one seen (up to
  * {@code maxGap} below) are delivered once each: the history sent to a late joiner. Missing numbers
- * are asked for again every {@code retryMillis} up to {@code tries} times, then given up as lost.
- * Pure, not thread-safe.
+ * are asked for again every {@code retryMillis} up to {@code tries} times, then given up as lost. A
+ * message of another session of the origin (a restart) starts the sequence again. Windows are
+ * remote input: at most {@code maxWindows} are kept (the least recently used goes first), and one
+ * without news for {@code idleMillis} and nothing missing is forgotten. Pure, not thread-safe.
  */
 public final class ReceiveWindows {
   /** What to do with an arriving message. */
@@ -30,34 +32,69 @@ public final class ReceiveWindows {
   private record Key(String origin, String topic) {}
 
   private static final class Window {
+    long session;
+    long seen; // when its last message arrived
     long base; // the first number seen
     final java.util.TreeSet<Long> history = new java.util.TreeSet<>(); // delivered below base
     long max;
     final TreeMap<Long, long[]> missing = new TreeMap<>(); // seq -> {last ask, tries}
   }
 
+  /** Defaults of {@link #ReceiveWindows(int, long, int)}: windows kept, and for how long idle. */
+  public static final int MAX_WINDOWS = 16_384;
+
+  public static final long IDLE_MILLIS = 10 * 60_000;
+
   private final int maxGap;
   private final long retryMillis;
   private final int tries;
-  private final Map<Key, Window> windows = new HashMap<>();
+  private final int maxWindows;
+  private final long idleMillis;
+  private final LinkedHashMap<Key, Window> windows = new LinkedHashMap<>(16, 0.75f, true);
   private long lost;
+  private long evicted;
 
   public ReceiveWindows(int maxGap, long retryMillis, int tries) {
+    this(maxGap, retryMillis, tries, MAX_WINDOWS, IDLE_MILLIS);
+  }
+
+  public ReceiveWindows(int maxGap, long retryMillis, int tries, int maxWindows, long idleMillis) {
+    if (maxWindows < 1 || idleMillis < 1) {
+      throw new IllegalArgumentException("maxWindows and idleMillis must be positive");
+    }
     this.maxGap = maxGap;
     this.retryMillis = retryMillis;
     this.tries = tries;
+    this.maxWindows = maxWindows;
+    this.idleMillis = idleMillis;
   }
 
-  /** Accepts {@code seq}; new gaps are appended to {@code nacks}. */
+  /** Accepts {@code seq} of an unsessioned origin; new gaps are appended to {@code nacks}. */
   public Verdict accept(String origin, String topic, long seq, long now, List<Nack> nacks) {
-    Window w = windows.get(new Key(origin, topic));
-    if (w == null) {
+    return accept(origin, topic, 0, seq, now, nacks);
+  }
+
+  /**
+   * Accepts {@code seq} of {@code origin}'s {@code session}; gaps are appended to {@code nacks}.
+   */
+  public Verdict accept(
+      String origin, String topic, long session, long seq, long now, List<Nack> nacks) {
+    Key key = new Key(origin, topic);
+    Window w = windows.get(key);
+    if (w == null || w.session != session) {
+      if (w == null && windows.size() >= maxWindows) {
+        windows.pollFirstEntry(); // the least recently used
+        evicted++;
+      }
       w = new Window();
+      w.session = session;
+      w.seen = now;
       w.base = seq;
       w.max = seq;
-      windows.put(new Key(origin, topic), w);
+      windows.put(key, w);
       return Verdict.DELIVER;
     }
+    w.seen = now;
     if (seq > w.max) {
       long gap = seq - w.max - 1;
       if (gap > maxGap) {
@@ -84,9 +121,15 @@ public final class ReceiveWindows {
     return Verdict.DUPLICATE;
   }
 
-  /** NACKs to repeat now; numbers asked for {@code tries} times are given up. */
+  /**
+   * NACKs to repeat now; numbers asked for {@code tries} times are given up, windows idle too long
+   * with nothing missing forgotten.
+   */
   public List<Nack> due(long now) {
     List<Nack> out = new ArrayList<>();
+    windows
+        .values()
+        .removeIf(w -> w.missing.isEmpty() && now - w.seen > idleMillis); // no access: order kept
     for (Map.Entry<Key, Window> e : windows.entrySet()) {
       Iterator<Map.Entry<Long, long[]>> it = e.getValue().missing.entrySet().iterator();
       long runFrom = -1;
@@ -125,6 +168,16 @@ public final class ReceiveWindows {
   /** Numbers given up after every retry. */
   public long lost() {
     return lost;
+  }
+
+  /** Windows forgotten to make room for new ones. */
+  public long evicted() {
+    return evicted;
+  }
+
+  /** Windows held now. */
+  public int size() {
+    return windows.size();
   }
 
   public int missing() {

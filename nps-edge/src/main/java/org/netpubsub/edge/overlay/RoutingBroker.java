@@ -23,8 +23,11 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.DatagramException;
-import org.netpubsub.edge.broker.Datagrams;
 import org.netpubsub.edge.broker.EdgeMessage;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.DatagramLink;
+import org.netpubsub.edge.link.Datagrams;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * A routing broker (paper §2.1, Algorithm 1): registers its ephemeral {@code /brokers/<rb>},
@@ -40,6 +43,7 @@ public final class RoutingBroker implements Closeable {
   private final CuratorFramework client;
   private final DatagramSocket socket;
   private final DatagramLink link;
+  private final DatagramAuth auth;
   private final PersistentNode registration;
   private final LeaderLatch latch;
   private final OverlayTree tree;
@@ -65,9 +69,11 @@ public final class RoutingBroker implements Closeable {
       CuratorFramework client,
       DatagramSocket socket,
       AssignmentStrategy strategy,
-      WanEmulation emulation)
+      WanEmulation emulation,
+      DatagramAuth auth)
       throws Exception {
-    this.link = DatagramLink.of(socket, emulation);
+    this.link = DatagramLink.of(socket, emulation); // relays sealed datagrams as they came
+    this.auth = auth;
     this.name = ZnodePaths.checkName(name);
     this.client = client;
     this.socket = socket;
@@ -92,25 +98,38 @@ public final class RoutingBroker implements Closeable {
    * datagrams at {@code listen} (a specific address: it is what edges are told).
    */
   public static RoutingBroker start(
-      String name, CuratorFramework client, InetSocketAddress listen, AssignmentStrategy strategy)
+      String name,
+      CuratorFramework client,
+      InetSocketAddress listen,
+      AssignmentStrategy strategy,
+      DatagramAuth auth)
       throws Exception {
-    return start(name, client, listen, strategy, null);
+    return start(name, client, listen, strategy, null, auth);
   }
 
-  /** As above, sending over an emulated WAN (experiments only; null: the production path). */
+  /**
+   * As above, sending over an emulated WAN (experiments only; null: the production path). Only
+   * datagrams whose tag verifies under {@code auth} are relayed, with their tag.
+   */
   public static RoutingBroker start(
       String name,
       CuratorFramework client,
       InetSocketAddress listen,
       AssignmentStrategy strategy,
-      WanEmulation emulation)
+      WanEmulation emulation,
+      DatagramAuth auth)
       throws Exception {
+    if (auth == null) {
+      throw new IllegalArgumentException(
+          "datagrams are authenticated: a routing broker needs --datagram-key FILE"
+              + " (or --insecure-datagrams for tests)");
+    }
     DatagramSocket socket = new DatagramSocket(null);
     socket.setReceiveBufferSize(4 << 20);
     socket.bind(listen);
     RoutingBroker rb;
     try {
-      rb = new RoutingBroker(name, client, socket, strategy, emulation);
+      rb = new RoutingBroker(name, client, socket, strategy, emulation, auth);
     } catch (Exception e) {
       socket.close();
       throw e;
@@ -252,7 +271,13 @@ public final class RoutingBroker implements Closeable {
   // ---- the data path (relay thread) ----
 
   private void relay() {
-    Datagrams.receiveUntil(socket, () -> closed, LOG, this::relayDatagram);
+    Datagrams.receiveUntil(
+        socket,
+        () -> closed,
+        LOG,
+        auth,
+        () -> counters.drop("unauthenticated"),
+        this::relayDatagram);
   }
 
   /** One datagram: relayed to the edges with remote subscribers. */
@@ -288,7 +313,7 @@ public final class RoutingBroker implements Closeable {
     }
     for (Endpoint e : targets) {
       try {
-        link.send(p.getData(), p.getOffset(), p.getLength(), e.address());
+        link.send(p.getData(), p.getOffset(), p.getLength() + auth.overhead(), e.address());
         counters.add("relayed");
       } catch (IOException x) {
         counters.drop("send_failed");

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.netpubsub.client.Poll;
 import org.netpubsub.edge.amqp.AmqpTopics;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
+import org.netpubsub.edge.link.TestKeys;
 
 /**
  * One script of AMQP client actions against one RabbitMQ (virtual host {@code ref} of node 0) and
@@ -66,6 +67,7 @@ class AmqpEdgeDifferentialTest {
     for (int i = 0; i < 3; i++) {
       AGENTS.add(
           EdgeAgent.builder()
+              .auth(TestKeys.AUTH)
               .edge("e" + i)
               .broker(NODES.get(i).uri())
               .coordinator(URI.create("http://127.0.0.1:" + coordinator.address().getPort()))
@@ -226,6 +228,8 @@ class AmqpEdgeDifferentialTest {
                 "e0", 1, AmqpTopics.topic("sensors", "a.b"), new byte[] {1, 2}, 0, false));
     try (DatagramSocket s = new DatagramSocket()) {
       byte[] garbage = "garbage, not a datagram".getBytes(StandardCharsets.UTF_8);
+      garbage = TestKeys.seal(garbage); // authentic, but not a datagram
+      bad = TestKeys.seal(bad);
       s.send(new DatagramPacket(garbage, garbage.length, target.datagramAddress()));
       s.send(new DatagramPacket(bad, bad.length, target.datagramAddress()));
     }

@@ -12,6 +12,7 @@ import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import org.netpubsub.client.Poll;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
+import org.netpubsub.edge.link.TestKeys;
 
 /**
  * Edges on loopback for tests: an in-process coordinator (spray mode, SQLite in {@code dir}), and
@@ -97,7 +98,7 @@ final class EdgeCluster implements Closeable {
 
   private EdgeAgent startAgent(int i) throws IOException {
     InetSocketAddress c = coordinator.address();
-    return tune.apply(i, EdgeAgent.builder())
+    return tune.apply(i, EdgeAgent.builder().auth(TestKeys.AUTH))
         .edge("e" + i)
         .broker(brokers.get(i).uri())
         .coordinator(URI.create("http://127.0.0.1:" + c.getPort()))

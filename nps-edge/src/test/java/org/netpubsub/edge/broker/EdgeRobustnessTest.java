@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.TestClient.Received;
 import org.netpubsub.edge.coordinator.Edge;
+import org.netpubsub.edge.link.TestKeys;
 
 /** Two edges on real Mosquitto: the subscription guarantee, restarts, hostile datagrams. */
 class EdgeRobustnessTest {
@@ -158,6 +159,7 @@ class EdgeRobustnessTest {
               java.util.Arrays.copyOf(good, good.length - 1),
               own);
       for (byte[] x : bad) {
+        x = TestKeys.seal(x); // authentic, but malformed
         s.send(new DatagramPacket(x, x.length, b.datagramAddress()));
       }
       Poll.until("4 drops", Duration.ofSeconds(10), () -> b.stats().droppedTotal() == 4);

@@ -17,8 +17,9 @@ import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.RepairCodec.Kind;
 import org.netpubsub.edge.broker.RepairCodec.Repair;
 import org.netpubsub.edge.broker.TestClient.Received;
-import org.netpubsub.edge.overlay.LinkProfile;
-import org.netpubsub.edge.overlay.WanEmulation;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.TestKeys;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * Reliable mode over a lossy datagram path: every agent sends through an emulated link that drops
@@ -142,6 +143,7 @@ class ReliableEdgeTest {
       bad.add(RepairCodec.encode(new Repair(Kind.NACK, "e9", session, "small/t", 1, 2)));
       try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
         for (byte[] b : bad) {
+          b = TestKeys.seal(b);
           s.send(new DatagramPacket(b, b.length, at));
         }
         // an old session's NACK is answered "gone" for the whole range (asked until an answer
@@ -151,10 +153,12 @@ class ReliableEdgeTest {
         s.setSoTimeout(200);
         Repair answer = null;
         for (int i = 0; i < 50 && answer == null; i++) {
-          s.send(new DatagramPacket(ok, ok.length, at));
+          byte[] sealed = TestKeys.seal(ok);
+          s.send(new DatagramPacket(sealed, sealed.length, at));
           try {
             s.receive(p);
-            answer = RepairCodec.decode(buf, 0, p.getLength());
+            byte[] body = TestKeys.open(buf, p.getLength());
+            answer = RepairCodec.decode(body, 0, body.length);
           } catch (java.net.SocketTimeoutException e) {
             // lost on the way: ask again
           }

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.broker.TestClient;
+import org.netpubsub.edge.link.LinkProfile;
+import org.netpubsub.edge.link.TestKeys;
+import org.netpubsub.edge.link.WanEmulation;
 
 /**
  * Coordination faults and the deadline-aware path: a ZooKeeper member lost under a running overlay,
@@ -119,7 +122,8 @@ class OverlayCoordinationTest {
                           "paris",
                           ma.uri(),
                           new java.net.InetSocketAddress("127.0.0.1", 0))
-                      .withDeadlines(Map.of("d/#", 50L), 1),
+                      .withDeadlines(Map.of("d/#", 50L), 1)
+                      .withAuth(TestKeys.AUTH),
                   f.client(f.connect())));
       EdgeBroker b = f.edge("rome", mb);
       TestClient sub = f.mqttClient(mb, "sub");
@@ -167,7 +171,8 @@ class OverlayCoordinationTest {
                           ma.uri(),
                           new java.net.InetSocketAddress("127.0.0.1", 0))
                       .withDeadlines(Map.of("d/#", 100L), 1)
-                      .withEmulation(wan),
+                      .withEmulation(wan)
+                      .withAuth(TestKeys.AUTH),
                   f.client(f.connect())));
       f.edge("rome", mb);
       TestClient sub = f.mqttClient(mb, "sub");
@@ -199,7 +204,8 @@ class OverlayCoordinationTest {
               EdgeBroker.start(
                   EdgeBrokerConfig.of(
                           "rome", "rome", mb.uri(), new java.net.InetSocketAddress("127.0.0.1", 0))
-                      .withDeadlines(Map.of("dl/#", 400L), 0),
+                      .withDeadlines(Map.of("dl/#", 400L), 0)
+                      .withAuth(TestKeys.AUTH),
                   f.client(f.connect()),
                   misses::add));
       TestClient sub = f.mqttClient(mb, "sub");
@@ -234,7 +240,8 @@ class OverlayCoordinationTest {
                           "paris",
                           ma.uri(),
                           new java.net.InetSocketAddress("127.0.0.1", 0))
-                      .withDurable(5),
+                      .withDurable(5)
+                      .withAuth(TestKeys.AUTH),
                   f.client(f.connect())));
       f.edge("rome", mb);
       TestClient pub = f.mqttClient(ma, "pub");
@@ -287,6 +294,7 @@ class OverlayCoordinationTest {
           {'N', 'E', 1, 0}
         };
         for (byte[] d : bad) {
+          d = TestKeys.seal(d); // authentic, but malformed
           s.send(new java.net.DatagramPacket(d, d.length, rb.address()));
           s.send(new java.net.DatagramPacket(d, d.length, b.address()));
         }

@@ -14,6 +14,7 @@ import org.apache.curator.test.TestingServer;
 import org.netpubsub.client.Poll;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.broker.TestClient;
+import org.netpubsub.edge.link.TestKeys;
 
 /**
  * Real ZooKeeper (Curator's TestingServer, tick 100 ms so that 1 s sessions are allowed), real
@@ -71,7 +72,8 @@ final class OverlayFixture implements AutoCloseable {
 
   RoutingBroker routingBroker(String name, String connectString) throws Exception {
     return track(
-        RoutingBroker.start(name, client(connectString), ANY_PORT, AssignmentStrategy.TOPIC_COUNT));
+        RoutingBroker.start(
+            name, client(connectString), ANY_PORT, AssignmentStrategy.TOPIC_COUNT, TestKeys.AUTH));
   }
 
   /** A routing broker whose ZooKeeper connection goes through a proxy the test can cut. */
@@ -100,7 +102,9 @@ final class OverlayFixture implements AutoCloseable {
   EdgeBroker edge(String name, Mosquitto local, String connectString, Map<String, Long> deadlines)
       throws Exception {
     EdgeBrokerConfig c =
-        EdgeBrokerConfig.of(name, name, local.uri(), ANY_PORT).withDeadlines(deadlines, 4);
+        EdgeBrokerConfig.of(name, name, local.uri(), ANY_PORT)
+            .withDeadlines(deadlines, 4)
+            .withAuth(TestKeys.AUTH);
     return track(EdgeBroker.start(c, client(connectString)));
   }
 

@@ -1,4 +1,4 @@
-package org.netpubsub.edge.overlay;
+package org.netpubsub.edge.link;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -25,5 +25,11 @@ public interface DatagramLink extends Closeable {
   /** The socket, or the emulation around it when one is configured. */
   static DatagramLink of(DatagramSocket socket, WanEmulation emulation) {
     return emulation == null ? udp(socket) : new EmulatedLink(socket, emulation);
+  }
+
+  /** As above, every datagram sealed with {@code auth}'s tag first (unless it is insecure). */
+  static DatagramLink of(DatagramSocket socket, WanEmulation emulation, DatagramAuth auth) {
+    DatagramLink raw = of(socket, emulation);
+    return auth.secure() ? new SealingLink(raw, auth) : raw;
   }
 }

@@ -1,4 +1,4 @@
-package org.netpubsub.edge.overlay;
+package org.netpubsub.edge.link;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package org.netpubsub.edge.overlay;
+package org.netpubsub.edge.link;
 
 import java.time.Duration;
 import java.util.OptionalLong;

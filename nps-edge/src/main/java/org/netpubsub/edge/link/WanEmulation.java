@@ -1,4 +1,4 @@
-package org.netpubsub.edge.overlay;
+package org.netpubsub.edge.link;
 
 import java.net.InetSocketAddress;
 import java.util.Map;

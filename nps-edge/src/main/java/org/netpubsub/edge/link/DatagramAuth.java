@@ -1,0 +1,181 @@
+package org.netpubsub.edge.link;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The authentication every edge and overlay datagram carries (docs/security.md): a trailer of
+ * {@link #TAG} bytes after the datagram, HMAC-SHA-256 of the datagram's bytes truncated to 128 bits
+ * (RFC 4868's HMAC-SHA-256-128), under a key every agent or broker of one deployment shares. The
+ * first key signs; every key verifies, so a new key can be added everywhere before it signs. {@link
+ * #insecure()} (tests and experiments that ask for it by name only) adds and checks nothing.
+ * Thread-safe: each thread keeps its own {@link Mac}.
+ */
+public final class DatagramAuth {
+  /** The trailer's size: the truncated HMAC. */
+  public static final int TAG = 16;
+
+  /** Keys shorter than this are refused (HMAC-SHA-256's own strength). */
+  public static final int MIN_KEY = 32;
+
+  /** A key file larger than this is not a key file. */
+  private static final int MAX_FILE = 64 * 1024;
+
+  private static final String ALGORITHM = "HmacSHA256";
+  private static final DatagramAuth INSECURE = new DatagramAuth(List.of());
+
+  private final List<SecretKeySpec> keys;
+  private final ThreadLocal<PerThread> macs;
+
+  /** A thread's MACs, one per key, and a buffer for the full HMAC (no allocation per datagram). */
+  private record PerThread(Mac[] macs, byte[] tag) {}
+
+  private DatagramAuth(List<byte[]> keys) {
+    this.keys = keys.stream().map(k -> new SecretKeySpec(k, ALGORITHM)).toList();
+    this.macs = ThreadLocal.withInitial(this::newMacs);
+  }
+
+  /** Authenticates with {@code keys}: the first signs, all verify. */
+  public static DatagramAuth of(List<byte[]> keys) {
+    if (keys.isEmpty()) {
+      throw new IllegalArgumentException("datagram keys: none given");
+    }
+    for (byte[] k : keys) {
+      if (k.length < MIN_KEY) {
+        throw new IllegalArgumentException(
+            "datagram key: " + k.length + " bytes, at least " + MIN_KEY + " needed");
+      }
+    }
+    return new DatagramAuth(keys.stream().map(byte[]::clone).toList());
+  }
+
+  /** No authentication at all: only where a test or an experiment asks for it explicitly. */
+  public static DatagramAuth insecure() {
+    return INSECURE;
+  }
+
+  /** A fresh random key (in-process experiments, where every party shares this object). */
+  public static DatagramAuth random() {
+    byte[] k = new byte[MIN_KEY];
+    new SecureRandom().nextBytes(k);
+    return of(List.of(k));
+  }
+
+  /**
+   * The keys of a key file: one hex key per line (at least {@link #MIN_KEY} bytes), the first
+   * signing; blank lines and lines starting with {@code #} are skipped. Read by bytes, at most 64
+   * KiB, so a device or a huge file is refused rather than read.
+   */
+  public static DatagramAuth fromFile(Path file) throws IOException {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(MAX_FILE + 1);
+    }
+    if (bytes.length > MAX_FILE) {
+      throw new IllegalArgumentException("datagram key file " + file + ": over " + MAX_FILE + " B");
+    }
+    List<byte[]> keys = new ArrayList<>();
+    int line = 0;
+    for (String l : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+      line++;
+      String s = l.strip();
+      if (s.isEmpty() || s.startsWith("#")) {
+        continue;
+      }
+      try {
+        keys.add(HexFormat.of().parseHex(s));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "datagram key file " + file + " line " + line + ": not a hex key");
+      }
+    }
+    try {
+      return of(keys);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("datagram key file " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** Whether datagrams carry and need a tag. */
+  public boolean secure() {
+    return !keys.isEmpty();
+  }
+
+  /** Bytes the trailer adds to each datagram. */
+  public int overhead() {
+    return secure() ? TAG : 0;
+  }
+
+  /**
+   * Writes the tag of {@code len} bytes of {@code buf} from {@code off} right after them ({@code
+   * buf} must have {@link #overhead()} bytes of room there); returns the sealed length.
+   */
+  public int seal(byte[] buf, int off, int len) {
+    if (!secure()) {
+      return len;
+    }
+    PerThread t = macs.get();
+    t.macs()[0].update(buf, off, len);
+    doFinal(t.macs()[0], t.tag());
+    System.arraycopy(t.tag(), 0, buf, off + len, TAG);
+    return len + TAG;
+  }
+
+  /**
+   * The length of the datagram in {@code len} sealed bytes of {@code buf} from {@code off}, or -1
+   * when its tag does not verify under any key (or it is too short to carry one).
+   */
+  public int open(byte[] buf, int off, int len) {
+    if (!secure()) {
+      return len;
+    }
+    int body = len - TAG;
+    if (body < 0) {
+      return -1;
+    }
+    PerThread t = macs.get();
+    for (Mac mac : t.macs()) {
+      mac.update(buf, off, body);
+      doFinal(mac, t.tag());
+      int diff = 0; // constant time: every byte compared, whatever differs
+      for (int i = 0; i < TAG; i++) {
+        diff |= t.tag()[i] ^ buf[off + body + i];
+      }
+      if (diff == 0) {
+        return body;
+      }
+    }
+    return -1;
+  }
+
+  private static void doFinal(Mac mac, byte[] into) {
+    try {
+      mac.doFinal(into, 0);
+    } catch (javax.crypto.ShortBufferException e) {
+      throw new IllegalStateException("the buffer holds a whole HMAC-SHA-256", e);
+    }
+  }
+
+  private PerThread newMacs() {
+    Mac[] out = new Mac[keys.size()];
+    try {
+      for (int i = 0; i < out.length; i++) {
+        out[i] = Mac.getInstance(ALGORITHM);
+        out[i].init(keys.get(i));
+      }
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+    return new PerThread(out, new byte[32]);
+  }
+}

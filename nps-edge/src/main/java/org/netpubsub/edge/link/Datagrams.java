@@ -1,0 +1,54 @@
+package org.netpubsub.edge.link;
+
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** The receive loop every edge component runs on its datagram socket. */
+public final class Datagrams {
+  /** The largest UDP payload, so that no datagram is ever cut short. */
+  private static final int MAX = 65_535;
+
+  private Datagrams() {}
+
+  /**
+   * Receives datagrams until {@code stopped}. Each is checked with {@code auth} first: one whose
+   * tag does not verify goes to {@code rejected} (to be counted) and nowhere else, so no state
+   * changes on it. An authentic one goes to {@code handle} with the packet's length cut to the
+   * datagram without its tag (the tag stays in the buffer right after it, for a relay to forward as
+   * is). The packet and its buffer are reused: the handler must be done with them when it returns.
+   * A failed receive while running is logged and the loop goes on; closing the socket ends it.
+   */
+  public static void receiveUntil(
+      DatagramSocket socket,
+      BooleanSupplier stopped,
+      Logger log,
+      DatagramAuth auth,
+      Runnable rejected,
+      Consumer<DatagramPacket> handle) {
+    byte[] buf = new byte[MAX];
+    DatagramPacket p = new DatagramPacket(buf, buf.length);
+    while (!stopped.getAsBoolean()) {
+      try {
+        p.setLength(buf.length);
+        socket.receive(p);
+      } catch (IOException e) {
+        if (!stopped.getAsBoolean()) {
+          log.log(Level.WARNING, "receive", e);
+        }
+        continue;
+      }
+      int body = auth.open(p.getData(), p.getOffset(), p.getLength());
+      if (body < 0) {
+        rejected.run();
+        continue;
+      }
+      p.setLength(body);
+      handle.accept(p);
+    }
+  }
+}

@@ -1,0 +1,259 @@
+package org.netpubsub.edge.overlay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.edge.overlay.OverlayFixture.poll;
+
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.broker.DatagramCodec;
+import org.netpubsub.edge.broker.EdgeMessage;
+import org.netpubsub.edge.broker.Mosquitto;
+import org.netpubsub.edge.broker.TestClient;
+import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.TestKeys;
+
+/**
+ * The datagram attacks of issue #27 against real overlay brokers (real ZooKeeper, real Mosquitto,
+ * loopback UDP): forged messages, directly and through a routing broker; a forged sequence number
+ * at the top of the range; NACKs that would make a publishing edge send to another address or more
+ * than asked; and a flood of huge unique topics.
+ */
+class ForgedDatagramsTest {
+  static final Duration T = Duration.ofSeconds(20);
+  static final String TOPIC = "t/1";
+
+  @TempDir Path dir;
+
+  /** Two sites and a routing broker; rome's subscriber holds {@link #TOPIC}. */
+  private record Sites(
+      OverlayFixture f,
+      RoutingBroker rb,
+      EdgeBroker paris,
+      EdgeBroker rome,
+      TestClient pub,
+      TestClient sub) {}
+
+  private Sites sites(OverlayFixture f) throws Exception {
+    RoutingBroker rb = f.routingBroker("rb1");
+    Mosquitto ma = f.mosquitto();
+    Mosquitto mb = f.mosquitto();
+    EdgeBroker paris = f.edge("paris", ma);
+    EdgeBroker rome = f.edge("rome", mb);
+    TestClient sub = f.mqttClient(mb, "sub");
+    TestClient pub = f.mqttClient(ma, "pub");
+    sub.subscribe(TOPIC, 1);
+    poll("the topic assigned with rome's entry", T, () -> f.ready(TOPIC));
+    pub.publish(TOPIC, "real-0", 1, false);
+    poll("the first message at rome", T, () -> sub.received().size() == 1);
+    return new Sites(f, rb, paris, rome, pub, sub);
+  }
+
+  @Test
+  void forgedMessagesAreDroppedDirectAndViaTheRoutingBrokerAndATopSequenceBlocksNothing()
+      throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
+        DatagramSocket mallory = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      Sites s = sites(f);
+      long relayed = s.rb().counters().get("relayed");
+      // as paris, retained, at the top of the sequence range: unsigned, and signed by another key
+      byte[] forged =
+          DatagramCodec.encode(
+              new EdgeMessage(
+                  "paris",
+                  Long.MAX_VALUE,
+                  TOPIC,
+                  "forged".getBytes(StandardCharsets.UTF_8),
+                  1,
+                  true));
+      byte[] otherKey = java.util.Arrays.copyOf(forged, forged.length + DatagramAuth.TAG);
+      DatagramAuth.of(List.of(HexFormat.of().parseHex("11".repeat(32))))
+          .seal(otherKey, 0, forged.length);
+      for (byte[] d : List.of(forged, otherKey)) {
+        mallory.send(new DatagramPacket(d, d.length, s.rome().address()));
+        mallory.send(new DatagramPacket(d, d.length, s.rb().address()));
+      }
+      poll(
+          "the four forgeries counted",
+          T,
+          () ->
+              s.rome().counters().getOrDefault("dropped.unauthenticated", 0L) == 2
+                  && s.rb().counters().getOrDefault("dropped.unauthenticated", 0L) == 2);
+      assertThat(s.rb().counters().get("relayed")).isEqualTo(relayed);
+      // later real messages all arrive: no window moved to 2^63 - 1
+      for (int i = 1; i <= 5; i++) {
+        s.pub().publish(TOPIC, "real-" + i, 1, false);
+      }
+      poll("five more real messages at rome", T, () -> s.sub().received().size() == 6);
+      assertThat(s.sub().received())
+          .extracting(TestClient.Received::payload)
+          .containsExactly("real-0", "real-1", "real-2", "real-3", "real-4", "real-5");
+      assertThat(s.rome().counters()).doesNotContainKey("dropped.duplicate");
+    }
+  }
+
+  @Test
+  void nacksAreAnsweredOnlyToTheRegisteredSubscriberAndWithNoMoreThanItAskedFor() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
+        DatagramSocket insider = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        DatagramSocket elsewhere = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      Sites s = sites(f);
+      // an edge of its own site subscribes to the topic: it learns the real numbers from the relay
+      InetSocketAddress at = (InetSocketAddress) insider.getLocalSocketAddress();
+      try (var zk = f.client(f.connect())) {
+        zk.create()
+            .withMode(CreateMode.PERSISTENT)
+            .forPath(
+                ZnodePaths.endpoint(TOPIC, ZnodePaths.Role.SUBSCRIBER, "insider"),
+                ZnodeData.endpoint(new Endpoint("insider", at)));
+        poll(
+            "paris sees the insider subscribed",
+            T,
+            () ->
+                s.paris()
+                    .view()
+                    .topic(TOPIC)
+                    .filter(t -> t.subscribers().containsKey("insider"))
+                    .isPresent());
+        poll(
+            "the routing broker sees it too",
+            T,
+            () ->
+                s.rb()
+                    .view()
+                    .topic(TOPIC)
+                    .filter(t -> t.subscribers().containsKey("insider"))
+                    .isPresent());
+        for (int i = 1; i <= 5; i++) {
+          s.pub().publish(TOPIC, "m-" + i + "-" + "x".repeat(200), 1, false);
+        }
+        List<byte[]> seen = receive(insider, 5);
+        List<Long> seqs = new ArrayList<>();
+        for (byte[] d : seen) {
+          seqs.add(DatagramCodec.decode(d, 0, d.length).sequence());
+        }
+        long first = seqs.get(0);
+        assertThat(seqs).containsExactly(first, first + 1, first + 2, first + 3, first + 4);
+        long answered = s.paris().counters().getOrDefault("retransmitted", 0L);
+
+        // an unsigned NACK from the registered address, and a signed one from another address
+        byte[] nack = NackCodec.encode(new ReceiveWindows.Nack("paris", TOPIC, first, first + 4));
+        insider.send(new DatagramPacket(nack, nack.length, s.paris().address()));
+        byte[] signed = TestKeys.seal(nack);
+        elsewhere.send(new DatagramPacket(signed, signed.length, s.paris().address()));
+        poll(
+            "both refused",
+            T,
+            () ->
+                s.paris().counters().getOrDefault("dropped.unauthenticated", 0L) == 1
+                    && s.paris().counters().getOrDefault("dropped.nack_not_subscriber", 0L) == 1);
+        assertThat(s.paris().counters().getOrDefault("retransmitted", 0L)).isEqualTo(answered);
+        assertThat(receiveAny(elsewhere)).as("bytes sent to another address").isZero();
+
+        // the registered subscriber's signed NACK for 3 of them: exactly those 3, once each
+        byte[] three =
+            TestKeys.seal(
+                NackCodec.encode(new ReceiveWindows.Nack("paris", TOPIC, first + 1, first + 3)));
+        insider.send(new DatagramPacket(three, three.length, s.paris().address()));
+        List<byte[]> answers = receive(insider, 3);
+        long asked = 0;
+        for (int i = 1; i <= 3; i++) {
+          asked += seen.get(i).length + DatagramAuth.TAG;
+        }
+        long sent = 0;
+        for (byte[] d : answers) {
+          sent += d.length + DatagramAuth.TAG;
+          assertThat(DatagramCodec.decode(d, 0, d.length).sequence())
+              .isBetween(first + 1, first + 3);
+        }
+        assertThat(sent).as("bytes answered vs bytes asked for").isEqualTo(asked);
+        assertThat(s.paris().counters().get("retransmitted")).isEqualTo(answered + 3);
+        System.out.printf(
+            "forged NACK amplification: 0 B answered to %d B of NACKs; a subscriber's NACK for 3"
+                + " messages answered with %d B, %d B asked for (%.2fx)%n",
+            nack.length + signed.length, sent, asked, (double) sent / asked);
+      }
+    }
+  }
+
+  @Test
+  void twentyThousandHugeUniqueTopicsAreDroppedBeforeAnyStateIsKept() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
+        DatagramSocket mallory = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      Sites s = sites(f);
+      String pad = "x".repeat(3000);
+      int n = 20_000;
+      int batch = 500;
+      for (int i = 0; i < n; i += batch) {
+        for (int j = i; j < i + batch; j++) {
+          byte[] d = huge("u/" + j + "/" + pad, j);
+          // half of them even authentic: the topic cap refuses those
+          byte[] wire = j % 2 == 0 ? d : TestKeys.seal(d);
+          mallory.send(new DatagramPacket(wire, wire.length, s.rome().address()));
+        }
+        int sentSoFar = i + batch;
+        // paced, so that loopback's buffers lose none; every one is refused, none kept
+        poll("the batch refused", T, () -> refused(s.rome()) >= sentSoFar);
+      }
+      assertThat(s.rome().counters().get("dropped.unauthenticated")).isEqualTo(n / 2);
+      assertThat(s.rome().counters().get("dropped.topic_too_long")).isEqualTo(n / 2);
+      assertThat(s.sub().received()).hasSize(1);
+      s.pub().publish(TOPIC, "still works", 1, false);
+      poll("a real message after the flood", T, () -> s.sub().received().size() == 2);
+    }
+  }
+
+  private static long refused(EdgeBroker e) {
+    return e.counters().getOrDefault("dropped.unauthenticated", 0L)
+        + e.counters().getOrDefault("dropped.topic_too_long", 0L);
+  }
+
+  /** An NE datagram with a topic over the cap, built by hand (the codec refuses to encode one). */
+  private static byte[] huge(String topic, long seq) {
+    byte[] t = topic.getBytes(StandardCharsets.UTF_8);
+    byte[] origin = "paris".getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(5 + origin.length + 8 + 2 + t.length + 3);
+    b.put((byte) 'N').put((byte) 'E').put((byte) 1).put((byte) 2).put((byte) origin.length);
+    b.put(origin).putLong(seq).putShort((short) t.length).put(t).putShort((short) 1).put((byte) 7);
+    return b.array();
+  }
+
+  /** The next {@code n} datagrams at {@code s}, their tags checked and removed. */
+  private static List<byte[]> receive(DatagramSocket s, int n) throws Exception {
+    List<byte[]> out = new ArrayList<>();
+    byte[] buf = new byte[65_535];
+    s.setSoTimeout((int) T.toMillis());
+    while (out.size() < n) {
+      DatagramPacket p = new DatagramPacket(buf, buf.length);
+      s.receive(p);
+      out.add(TestKeys.open(buf, p.getLength()));
+    }
+    return out;
+  }
+
+  /** Bytes waiting at {@code s} now (everything sent to it before the caller's poll is there). */
+  private static long receiveAny(DatagramSocket s) throws Exception {
+    byte[] buf = new byte[65_535];
+    s.setSoTimeout(1);
+    long bytes = 0;
+    try {
+      while (true) {
+        DatagramPacket p = new DatagramPacket(buf, buf.length);
+        s.receive(p);
+        bytes += p.getLength();
+      }
+    } catch (SocketTimeoutException e) {
+      return bytes;
+    }
+  }
+}
