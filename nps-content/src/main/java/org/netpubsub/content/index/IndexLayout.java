@@ -43,7 +43,8 @@ public record IndexLayout(List<String> bits, Map<String, StringCoding> codings) 
   /**
    * The problem that makes this layout unusable with {@code schema}'s index, naming the field: bits
    * or codings of attributes that are not index dimensions, codings of int attributes, dictionary
-   * values longer than max_length, common bits longer than the attribute.
+   * values longer than max_length, common bits longer than the attribute, more bits of a dimension
+   * than resolve it.
    */
   public Optional<String> problem(Schema schema) {
     List<String> index = schema.indexDimensions().stream().map(Attribute::name).toList();
@@ -80,6 +81,20 @@ public record IndexLayout(List<String> bits, Map<String, StringCoding> codings) 
           }
         }
         default -> {}
+      }
+    }
+    for (Attribute a : schema.indexDimensions()) {
+      int resolution = new IndexDimension(a, coding(a.name())).resolution();
+      long given = bits.stream().filter(a.name()::equals).count();
+      if (given > resolution) {
+        return Optional.of(
+            "layout.bits: "
+                + given
+                + " bits of '"
+                + a.name()
+                + "', more than the "
+                + resolution
+                + " that resolve it");
       }
     }
     return Optional.empty();

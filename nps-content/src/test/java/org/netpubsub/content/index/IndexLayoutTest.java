@@ -124,7 +124,7 @@ class IndexLayoutTest {
         .hasMessageContaining(
             "layout.codings.symbol.values: 'MSFT_XXXX' is longer than max_length 8");
     assertThatThrownBy(() -> SchemaLoader.parse(QUOTES.replace("symbol:3", "symbol:4"), "q"))
-        .hasMessageContaining("more than 3 bits of 'symbol'");
+        .hasMessageContaining("layout.bits: 4 bits of 'symbol', more than the 3 that resolve it");
     assertThatThrownBy(() -> SchemaLoader.parse(QUOTES.replace("AAPL, ADBE", "ADBE, AAPL"), "q"))
         .hasMessageContaining("layout.codings.symbol: values must be distinct and sorted");
     assertThatThrownBy(
@@ -134,7 +134,7 @@ class IndexLayoutTest {
         .hasMessageContaining("layout.codings.exchange: level_bits: 68 bits in all, at most 64");
     Schema s = SchemaLoader.parse(QUOTES, "quotes.yaml");
     assertThatThrownBy(() -> new SpatialIndex(s, 8))
-        .hasMessageContaining("layout.bits: 10 bits, more than the dz length 8");
+        .hasMessageContaining("layout.bits: 9 bits, more than the dz length 8");
     assertThatThrownBy(() -> IndexLayout.expand(List.of("price")))
         .hasMessageContaining("layout.bits: 'price' is not name:count");
   }
