@@ -18,15 +18,18 @@ final class IndexDimension {
   private final Attribute attribute;
   private final long sizeMinus1;
   private final StringCoding coding; // null for ints
+  private final long[] cuts; // for ints coded by cuts, else null
 
-  IndexDimension(Attribute attribute, StringCoding coding) {
+  IndexDimension(Attribute attribute, StringCoding coding, IntCuts intCuts) {
     this.attribute = attribute;
     switch (attribute) {
       case IntAttribute i -> {
-        this.sizeMinus1 = i.max() - i.min(); // unsigned: up to 2^64 − 1
+        this.cuts = intCuts == null ? null : intCuts.cuts().stream().mapToLong(x -> x).toArray();
+        this.sizeMinus1 = cuts == null ? i.max() - i.min() : cuts.length; // unsigned: ≤ 2^64 − 1
         this.coding = null;
       }
       case StringAttribute s -> {
+        this.cuts = null;
         this.coding = coding;
         this.sizeMinus1 = coding.sizeMinus1(s);
       }
@@ -54,13 +57,17 @@ final class IndexDimension {
   /** The offset of this dimension's value in {@code event}. */
   long offset(Event event) {
     return switch (attribute) {
-      case IntAttribute i -> event.intValue(i.position()) - i.min();
+      case IntAttribute i -> intOffset(event.intValue(i.position()));
       case StringAttribute s -> coding.offset(s, event.stringValue(s.position()));
     };
   }
 
   /** The offset of an int value (unsigned); the value must be inside the domain. */
   long intOffset(long value) {
+    if (cuts != null) {
+      int i = java.util.Arrays.binarySearch(cuts, value);
+      return i >= 0 ? i + 1 : -i - 1; // the number of cuts ≤ value
+    }
     return value - ((IntAttribute) attribute).min();
   }
 

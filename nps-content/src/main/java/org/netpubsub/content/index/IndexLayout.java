@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.netpubsub.content.schema.Attribute;
+import org.netpubsub.content.schema.IntAttribute;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.StringAttribute;
 
@@ -19,16 +20,33 @@ import org.netpubsub.content.schema.StringAttribute;
  * <p>Written as segments: {@code symbol:4} is 4 bits of symbol, {@code price+volume:6} is 6 bits
  * alternating price, volume, price, …
  */
-public record IndexLayout(List<String> bits, Map<String, StringCoding> codings) {
+public record IndexLayout(
+    List<String> bits, Map<String, StringCoding> codings, Map<String, IntCuts> cuts) {
   public static final IndexLayout ROUND_ROBIN = new IndexLayout(List.of(), Map.of());
 
   public IndexLayout {
     bits = List.copyOf(bits);
     codings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(codings));
+    cuts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(cuts));
     if (bits.size() > Dz.MAX_LENGTH) {
       throw new IllegalArgumentException(
           "layout.bits: " + bits.size() + " bits, a dz has at most " + Dz.MAX_LENGTH);
     }
+  }
+
+  /** A layout without int cuts. */
+  public IndexLayout(List<String> bits, Map<String, StringCoding> codings) {
+    this(bits, codings, Map.of());
+  }
+
+  /** The same layout with other bits. */
+  public IndexLayout withBits(List<String> newBits) {
+    return new IndexLayout(newBits, codings, cuts);
+  }
+
+  /** The dimension of index attribute {@code a} under this layout's coding. */
+  IndexDimension dimension(Attribute a) {
+    return new IndexDimension(a, coding(a.name()), cuts.get(a.name()));
   }
 
   public boolean isRoundRobin() {
@@ -83,8 +101,21 @@ public record IndexLayout(List<String> bits, Map<String, StringCoding> codings) 
         default -> {}
       }
     }
+    for (var e : cuts.entrySet()) {
+      String where = "layout.codings." + e.getKey();
+      if (!index.contains(e.getKey())) {
+        return Optional.of(where + ": '" + e.getKey() + "' is not an index dimension");
+      }
+      if (!(schema.attribute(e.getKey()).orElseThrow() instanceof IntAttribute i)) {
+        return Optional.of(where + ": cuts apply to int attributes only");
+      }
+      String problem = e.getValue().problem(i);
+      if (problem != null) {
+        return Optional.of(where + ".cuts: " + problem);
+      }
+    }
     for (Attribute a : schema.indexDimensions()) {
-      int resolution = new IndexDimension(a, coding(a.name())).resolution();
+      int resolution = dimension(a).resolution();
       long given = bits.stream().filter(a.name()::equals).count();
       if (given > resolution) {
         return Optional.of(
@@ -171,6 +202,13 @@ public record IndexLayout(List<String> bits, Map<String, StringCoding> codings) 
     m.put("segments", segments());
     Map<String, Object> c = new LinkedHashMap<>();
     codings.forEach((name, coding) -> c.put(name, codingJson(coding)));
+    cuts.forEach(
+        (name, k) -> {
+          Map<String, Object> m2 = new LinkedHashMap<>();
+          m2.put("kind", "cuts");
+          m2.put("cuts", k.cuts());
+          c.put(name, m2);
+        });
     m.put("codings", c);
     return m;
   }

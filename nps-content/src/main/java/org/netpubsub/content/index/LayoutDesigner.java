@@ -6,13 +6,17 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.AttributeConstraint;
 import org.netpubsub.content.filter.Conjunction;
 import org.netpubsub.content.filter.Dnf;
+import org.netpubsub.content.filter.IntConstraint;
 import org.netpubsub.content.filter.StringConstraint;
 import org.netpubsub.content.schema.Attribute;
+import org.netpubsub.content.schema.IntAttribute;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.StringAttribute;
 
@@ -25,6 +29,9 @@ import org.netpubsub.content.schema.StringAttribute;
  */
 public final class LayoutDesigner {
   private static final int[] RUNS = {1, 2, 4, 8};
+
+  /** Int attributes whose subscriptions use more bounds than this keep the uniform code. */
+  static final int MAX_CUTS = 255;
 
   /** A dictionary is chosen for at most this many distinct values seen... */
   static final int DICTIONARY_VALUES = 1024;
@@ -51,13 +58,16 @@ public final class LayoutDesigner {
       throw new IllegalArgumentException("length " + length + " is outside 1.." + Dz.MAX_LENGTH);
     }
     Map<String, StringCoding> codings = new LinkedHashMap<>();
+    Map<String, IntCuts> cuts = new LinkedHashMap<>();
     for (Attribute a : schema.attributes()) {
-      if (a instanceof StringAttribute s) {
-        codings.put(a.name(), coding(s, sample));
+      switch (a) {
+        case StringAttribute s -> codings.put(a.name(), coding(s, sample));
+        case IntAttribute i -> cuts(i, sample).ifPresent(c -> cuts.put(a.name(), c));
       }
     }
     List<String> all = schema.attributes().stream().map(Attribute::name).toList();
-    Schema wide = schema.withIndex(all).withLayout(new IndexLayout(List.of(), codings));
+    IndexLayout coded = new IndexLayout(List.of(), codings, cuts);
+    Schema wide = schema.withIndex(all).withLayout(coded);
     SpatialIndex offsetsIndex = new SpatialIndex(wide, 1);
     long[][] offsets = new long[sample.events().size()][];
     for (int e = 0; e < offsets.length; e++) {
@@ -85,7 +95,7 @@ public final class LayoutDesigner {
           for (int k = 0; k < run; k++) {
             trial.add(all.get(d));
           }
-          long fp = falsePositives(wide, codings, trial, offsets, sample, maxCells);
+          long fp = falsePositives(wide, coded, trial, offsets, sample, maxCells);
           double gain = (double) (current - fp) / run;
           if (gain > bestGain) {
             bestGain = gain;
@@ -108,8 +118,7 @@ public final class LayoutDesigner {
         }
         turn = bestDim + 1;
         bestFp =
-            falsePositives(
-                wide, codings, append(bits, all.get(bestDim)), offsets, sample, maxCells);
+            falsePositives(wide, coded, append(bits, all.get(bestDim)), offsets, sample, maxCells);
       }
       for (int k = 0; k < bestRun; k++) {
         bits.add(all.get(bestDim));
@@ -117,7 +126,7 @@ public final class LayoutDesigner {
       used[bestDim] += bestRun;
       current = bestFp;
     }
-    Schema learned = narrowed(schema, bits, codings);
+    Schema learned = narrowed(schema, coded.withBits(bits));
     FalsePositiveSample.Result mine =
         sample.measure(new SpatialIndex(learned, bits.size()), maxCells);
     FalsePositiveSample.Result theirs =
@@ -134,28 +143,66 @@ public final class LayoutDesigner {
 
   private static long falsePositives(
       Schema wide,
-      Map<String, StringCoding> codings,
+      IndexLayout coded,
       List<String> bits,
       long[][] offsets,
       FalsePositiveSample sample,
       int maxCells) {
-    SpatialIndex index =
-        new SpatialIndex(wide.withLayout(new IndexLayout(bits, codings)), bits.size());
+    SpatialIndex index = new SpatialIndex(wide.withLayout(coded.withBits(bits)), bits.size());
     return sample.measure(index, offsets, maxCells).falsePositives();
   }
 
   /** The schema indexing the attributes that got bits, in the order of their first bit. */
-  private static Schema narrowed(
-      Schema schema, List<String> bits, Map<String, StringCoding> codings) {
-    Set<String> dims = new LinkedHashSet<>(bits);
-    Map<String, StringCoding> kept = new LinkedHashMap<>();
-    codings.forEach(
-        (name, c) -> {
-          if (dims.contains(name) && !c.equals(StringCoding.Ordered.DEFAULT)) {
-            kept.put(name, c);
+  private static Schema narrowed(Schema schema, IndexLayout layout) {
+    Set<String> dims = new LinkedHashSet<>(layout.bits());
+    Map<String, StringCoding> codings = new LinkedHashMap<>();
+    layout
+        .codings()
+        .forEach(
+            (name, c) -> {
+              if (dims.contains(name) && !c.equals(StringCoding.Ordered.DEFAULT)) {
+                codings.put(name, c);
+              }
+            });
+    Map<String, IntCuts> cuts = new LinkedHashMap<>(layout.cuts());
+    cuts.keySet().retainAll(dims);
+    return schema
+        .withIndex(List.copyOf(dims))
+        .withLayout(new IndexLayout(layout.bits(), codings, cuts));
+  }
+
+  /**
+   * Cuts at the bounds the subscriptions use (a range [lo, hi] cuts at lo and hi + 1, an excluded
+   * point e at e and e + 1), when there are at most {@value #MAX_CUTS} of them: then every range of
+   * the sample is a whole number of cells. More bounds than that: the uniform code.
+   */
+  static Optional<IntCuts> cuts(IntAttribute a, FalsePositiveSample sample) {
+    TreeSet<Long> out = new TreeSet<>();
+    for (Dnf dnf : sample.subscriptions()) {
+      for (Conjunction c : dnf.conjunctions()) {
+        if (c.constraint(a.position()).orElse(null) instanceof IntConstraint k) {
+          cut(out, a, k.low());
+          if (k.high() < a.max()) {
+            cut(out, a, k.high() + 1);
           }
-        });
-    return schema.withIndex(List.copyOf(dims)).withLayout(new IndexLayout(bits, kept));
+          for (long e : k.excluded()) {
+            cut(out, a, e);
+            if (e < a.max()) {
+              cut(out, a, e + 1);
+            }
+          }
+        }
+      }
+    }
+    return out.isEmpty() || out.size() > MAX_CUTS
+        ? Optional.empty()
+        : Optional.of(new IntCuts(List.copyOf(out)));
+  }
+
+  private static void cut(TreeSet<Long> out, IntAttribute a, long at) {
+    if (at > a.min() && at <= a.max()) {
+      out.add(at);
+    }
   }
 
   /**

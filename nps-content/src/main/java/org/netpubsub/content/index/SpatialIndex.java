@@ -47,7 +47,7 @@ public final class SpatialIndex {
     this.dims = new IndexDimension[index.size()];
     List<String> names = new ArrayList<>();
     for (int d = 0; d < dims.length; d++) {
-      dims[d] = new IndexDimension(index.get(d), layout.coding(index.get(d).name()));
+      dims[d] = layout.dimension(index.get(d));
       names.add(index.get(d).name());
     }
     if (layout.bits().size() > length) {
@@ -100,7 +100,7 @@ public final class SpatialIndex {
     }
     int sum = 0;
     for (Attribute a : schema.indexDimensions()) {
-      sum += new IndexDimension(a, schema.layout().coding(a.name())).resolution();
+      sum += schema.layout().dimension(a).resolution();
     }
     return Math.max(1, Math.min(Dz.MAX_LENGTH, sum));
   }

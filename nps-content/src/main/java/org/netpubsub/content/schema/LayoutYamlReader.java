@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.netpubsub.content.index.IndexLayout;
+import org.netpubsub.content.index.IntCuts;
 import org.netpubsub.content.index.StringCoding;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -19,7 +20,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 final class LayoutYamlReader {
   private static final List<String> LAYOUT_KEYS = List.of("bits", "codings");
   private static final List<String> CODING_KEYS =
-      List.of("kind", "values", "common_bits", "level_bits");
+      List.of("kind", "values", "common_bits", "level_bits", "cuts");
 
   private final YamlSource source;
 
@@ -40,6 +41,7 @@ final class LayoutYamlReader {
       }
     }
     Map<String, StringCoding> codings = new LinkedHashMap<>();
+    Map<String, IntCuts> cuts = new LinkedHashMap<>();
     if (m.has("codings")) {
       Node c = m.get("codings").orElseThrow();
       if (!(c instanceof MappingNode map)) {
@@ -47,19 +49,43 @@ final class LayoutYamlReader {
       }
       for (NodeTuple t : map.getValue()) {
         String name = source.string(t.getKeyNode(), "codings", "layout");
-        if (codings.containsKey(name)) {
+        if (codings.containsKey(name) || cuts.containsKey(name)) {
           throw source.error(t.getKeyNode(), "layout.codings names '" + name + "' twice");
         }
-        codings.put(name, coding(t.getValueNode(), "layout.codings." + name));
+        String where = "layout.codings." + name;
+        YamlMapping m2 =
+            YamlMapping.of(source, t.getValueNode(), where, "a mapping with keys kind, ...");
+        if (m2.has("kind") && m2.string("kind", m2.get("kind").orElseThrow()).equals("cuts")) {
+          cuts.put(name, cuts(m2, where));
+        } else {
+          codings.put(name, coding(t.getValueNode(), where));
+        }
       }
     }
-    return new IndexLayout(bits, codings);
+    return new IndexLayout(bits, codings, cuts);
+  }
+
+  private IntCuts cuts(YamlMapping m, String where) {
+    m.allowOnly(List.of("kind", "cuts"), key -> null);
+    Node list = m.require("cuts", "; int cuts list their cut points");
+    List<Long> out = new ArrayList<>();
+    if (!(list instanceof SequenceNode seq)) {
+      throw source.error(list, where + ".cuts must be a list, got " + YamlSource.describe(list));
+    }
+    for (Node item : seq.getValue()) {
+      out.add(source.integer(item, "cuts", where));
+    }
+    try {
+      return new IntCuts(out);
+    } catch (IllegalArgumentException e) {
+      throw source.error(list, where + ": " + e.getMessage());
+    }
   }
 
   private StringCoding coding(Node node, String where) {
     YamlMapping m = YamlMapping.of(source, node, where, "a mapping with keys kind, ...");
     m.allowOnly(CODING_KEYS, key -> null);
-    Node kindNode = m.require("kind", "; kind is ordered, hash, dictionary or topic");
+    Node kindNode = m.require("kind", "; kind is ordered, hash, dictionary, topic or cuts");
     String kind = m.string("kind", kindNode);
     try {
       return switch (kind) {

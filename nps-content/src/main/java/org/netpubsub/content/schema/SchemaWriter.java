@@ -39,8 +39,17 @@ public final class SchemaWriter {
             .append(String.join(", ", layout.segments().stream().map(s -> '"' + s + '"').toList()))
             .append("]\n");
       }
-      if (!layout.codings().isEmpty()) {
+      if (!layout.codings().isEmpty() || !layout.cuts().isEmpty()) {
         y.append("  codings:\n");
+        layout
+            .cuts()
+            .forEach(
+                (name, k) ->
+                    y.append("    ")
+                        .append(quote(name))
+                        .append(": {kind: cuts, cuts: ")
+                        .append(k.cuts())
+                        .append("}\n"));
         layout
             .codings()
             .forEach(

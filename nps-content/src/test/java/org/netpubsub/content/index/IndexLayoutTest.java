@@ -98,6 +98,57 @@ class IndexLayoutTest {
   }
 
   @Test
+  void intCutsMakeTheSubscriptionsBoundsCellBoundaries() {
+    Schema s =
+        SchemaLoader.parse(
+            QUOTES.replace("exchange: {kind: hash}", "price: {kind: cuts, cuts: [50000, 80001]}"),
+            "q");
+    SpatialIndex index = new SpatialIndex(s, SpatialIndex.defaultLength(s));
+    // price offsets: [0, 50000) → 0, [50000, 80001) → 1, [80001, 100000] → 2; 2 bits: 00, 01, 10.
+    var cover = index.cover(Normalizer.toDnf(FilterParser.parse(s, "price > 80000")));
+    assertThat(cover.members().stream().map(Dz::bits))
+        .allMatch(b -> b.length() == 6 && b.endsWith("1")) // exact: price's first bit is 1
+        .hasSize(32); // symbol (3 bits) and exchange (2 bits) come first: 2^5 cells
+    assertThat(
+            index
+                .dz(
+                    Event.builder(s)
+                        .set("symbol", "IBM")
+                        .set("price", 80001)
+                        .set("volume", 0)
+                        .set("exchange", "NYSE")
+                        .build())
+                .bits())
+        .endsWith("1000");
+    assertThatThrownBy(
+            () ->
+                SchemaLoader.parse(
+                    QUOTES.replace("exchange: {kind: hash}", "price: {kind: cuts, cuts: [0, 7]}"),
+                    "q"))
+        .hasMessageContaining("layout.codings.price.cuts: cut 0 is outside (0, 100000]");
+  }
+
+  @Test
+  void theDocsExampleAddress() {
+    Schema s =
+        SchemaLoader.parse(
+            QUOTES.replace(
+                "exchange: {kind: hash}",
+                "exchange: {kind: hash}\n    price: {kind: cuts, cuts: [50000, 80001]}"),
+            "q");
+    SpatialIndex index = new SpatialIndex(s, SpatialIndex.defaultLength(s));
+    Event e =
+        Event.builder(s)
+            .set("symbol", "IBM")
+            .set("price", 65000)
+            .set("volume", 550000)
+            .set("exchange", "NYSE")
+            .build();
+    assertThat(index.dz(e).bits()).isEqualTo("100010110");
+    assertThat(index.address(e).toString()).isEqualTo("ff0e:8b00::/25");
+  }
+
+  @Test
   void layoutsRoundTripThroughYaml() {
     Schema s = SchemaLoader.parse(QUOTES, "quotes.yaml");
     Schema back = SchemaLoader.parse(SchemaWriter.toYaml(s), "written.yaml");

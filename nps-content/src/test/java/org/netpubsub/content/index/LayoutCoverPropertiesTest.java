@@ -25,8 +25,8 @@ import org.netpubsub.content.schema.Schema;
 /**
  * No false negatives under any layout and coding: over every event of a small schema, each event a
  * filter matches lies in its cover, for random bit orders (hierarchies, interleavings, dimensions
- * without bits) and every string coding (ordered with random common bits, hash, dictionaries with
- * and without the values that occur, topics).
+ * without bits), every string coding (ordered with random common bits, hash, dictionaries with and
+ * without the values that occur, topics) and int cuts.
  */
 class LayoutCoverPropertiesTest {
   private static final List<Event> MIXED_EVENTS = mixedEvents();
@@ -81,7 +81,20 @@ class LayoutCoverPropertiesTest {
   static Schema withRandomLayout(Schema schema, String stringName, SplittableRandom r) {
     Map<String, StringCoding> codings = new HashMap<>();
     codings.put(stringName, randomCoding(r));
-    Schema coded = schema.withLayout(new IndexLayout(List.of(), codings));
+    Map<String, IntCuts> cuts = new HashMap<>();
+    for (var a : schema.attributes()) {
+      if (a instanceof org.netpubsub.content.schema.IntAttribute i && r.nextBoolean()) {
+        List<Long> points = new ArrayList<>();
+        for (long v = i.min() + 1; v <= i.max(); v++) {
+          if (r.nextInt(3) == 0) {
+            points.add(v);
+          }
+        }
+        cuts.put(i.name(), new IntCuts(points));
+      }
+    }
+    IndexLayout base = new IndexLayout(List.of(), codings, cuts);
+    Schema coded = schema.withLayout(base);
     SpatialIndex probe = new SpatialIndex(coded, 1);
     List<String> names = coded.indexDimensions().stream().map(a -> a.name()).toList();
     int[] left = new int[names.size()];
@@ -101,7 +114,7 @@ class LayoutCoverPropertiesTest {
         break;
       }
     }
-    return coded.withLayout(new IndexLayout(bits, codings));
+    return coded.withLayout(base.withBits(bits));
   }
 
   private static StringCoding randomCoding(SplittableRandom r) {
