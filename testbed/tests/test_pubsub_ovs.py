@@ -14,9 +14,10 @@
   the middle of a burst of subscriptions and comes back: every request completes and every
   subscription receives its events.
 After each part the controller's view equals the switches' tables (read by flow statistics).
-Everything runs twice: with one configurator on the controller loop, and with the partitioned
+Everything runs three times: with one configurator on the controller loop, with the partitioned
 control plane (4 configurators over 16 event-space partitions, SPA-LB; issue: partitioned control
-plane)."""
+plane), and with one configurator and an explicit index layout (a string dictionary first, int
+cuts, interleaving; issue: index layouts)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,16 @@ def random_schema(r: random.Random) -> dict:
     return {"name": "random", "attributes": attrs, "index": ["a0", "a1", "a2"]}
 
 
+def with_layout(s: dict) -> dict:
+    """The schema indexed with an explicit layout (docs/content-model.md): sym as a dictionary
+    first, a1 cut into quarters, then a0 and a2 interleaved."""
+    a1 = s["attributes"][1]["max"]
+    return {**s, "index": ["sym", "a0", "a1", "a2"], "layout": [
+        "layout:", '  bits: ["sym:3", "a1:2", "a0+a2:16"]', "  codings:",
+        "    sym: {kind: dictionary, values: [AA, AB, BA, BB, CA]}",
+        f"    a1: {{kind: cuts, cuts: [{a1 // 4}, {a1 // 2}, {3 * a1 // 4}]}}"]}
+
+
 def schema_yaml(s: dict) -> str:
     lines = [f"name: {s['name']}", "attributes:"]
     for a in s["attributes"]:
@@ -55,6 +66,7 @@ def schema_yaml(s: dict) -> str:
         else:
             lines.append(f"    max_length: {a['max_length']}")
     lines.append("index: [" + ", ".join(s["index"]) + "]")
+    lines += s.get("layout", [])
     return "\n".join(lines) + "\n"
 
 
@@ -89,13 +101,16 @@ def random_event(r: random.Random, s: dict, below: dict | None = None) -> dict:
 
 
 CONTROL_PLANES = {"one-configurator": [],
-                  "partitioned": ["--configurators", "4", "--partitions", "16"]}
+                  "partitioned": ["--configurators", "4", "--partitions", "16"],
+                  "layout": []}  # one configurator, the schema with an explicit index layout
 
 
 @pytest.fixture(scope="module", params=list(CONTROL_PLANES), ids=list(CONTROL_PLANES))
 def session(request):
     r = random.Random(SEED)
     schema = random_schema(r)
+    if request.param == "layout":
+        schema = with_layout(schema)
     work = tempfile.mkdtemp(prefix="nps-pubsub-test-")
     path = os.path.join(work, "schema.yaml")
     with open(path, "w") as f:

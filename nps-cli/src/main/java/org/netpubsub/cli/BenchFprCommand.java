@@ -217,7 +217,7 @@ final class BenchFprCommand implements Callable<Integer> {
     for (String m : models) {
       if (!List.of("uniform", "zipf", "topics", "itch").contains(m)) {
         throw new IllegalArgumentException(
-            "--models takes uniform, zipf, topics and itch, not '" + m + "'");
+            "--models takes uniform and zipf (int attributes), topics and itch, not '" + m + "'");
       }
     }
     for (String l : layouts) {
