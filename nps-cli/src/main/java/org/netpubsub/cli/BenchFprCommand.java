@@ -157,8 +157,8 @@ final class BenchFprCommand implements Callable<Integer> {
             row.put("segments", index.schema().layout().segments());
             rows.add(row);
             err.printf(
-                "fpr: %d/%d %s %s n=%d L=%d: %.4f%n",
-                rows.size(), steps, name, layout, n, length, c.rate());
+                "fpr: %d/%d %s n=%d L=%d (%s): %.4f%n",
+                rows.size(), steps, name, n, length, layout, c.rate());
             err.flush();
           }
         }

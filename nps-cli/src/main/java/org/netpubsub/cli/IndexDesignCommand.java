@@ -158,10 +158,8 @@ final class IndexDesignCommand implements Callable<Integer> {
       JsonOutput.printLine(w, out);
     } else {
       w.printf("layout (%d bits): %s%n", d.length(), d.schema().layout().segments());
-      d.schema()
-          .layout()
-          .codings()
-          .forEach((n, c) -> w.printf("  %s: %s%n", n, IndexLayout.codingJson(c)));
+      ((Map<?, ?>) d.schema().layout().toJson().get("codings"))
+          .forEach((n, c) -> w.printf("  %s: %s%n", n, c));
       w.printf(
           "expected false-positive rate: %.4f learned, %.4f round-robin (%d subscriptions, %d"
               + " events, at most %d cells)%n",
