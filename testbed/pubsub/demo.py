@@ -98,9 +98,10 @@ def main() -> int:
                 poll(lambda: len(s.deliveries()) >= len(want), 15, f"deliveries at {s.host}")
             except SessionError:
                 pass  # reported as missing below
+        # Cells per subscription (its content flows on a switch), while the subscriptions stand.
+        cells = [r["cells"] for r in controller.get("/v1/subscriptions")["subscriptions"]]
         stats = [s.stop() for s in subs]
         indexed = controller.get("/v1/pubsub")["index"]["dimensions"]
-        cells = [r["cells"] for r in controller.get("/v1/subscriptions")["subscriptions"]]
         return report(subs, truth, stats, flows, consistent, summary, indexed, design, cells)
     finally:
         for s in subs:
@@ -165,7 +166,7 @@ def report(subs, truth, stats, flows, consistent, summary, indexed, design, cell
     print(f"false positives: {false_pos} of {delivered} deliveries ({100 * share:.1f} %, worst "
           f"subscriber {100 * worst:.1f} %); round-robin: {rr['false_positives']} of "
           f"{rr['delivered']} ({100 * rr['fpr']:.1f} %)")
-    print(f"cells (content flows) per subscription: at most {max(cells)}")
+    print(f"cells (content flows) per subscription: at most {max(cells, default=0)}")
     print()
     print("content flows per switch: " + ", ".join(
         f"s{int(d, 16)}={n}" for d, n in sorted(flows.items(), key=lambda kv: int(kv[0], 16))))
