@@ -12,10 +12,11 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 
-from pubsub.session import (ROOT, Controller, PublisherProcess, SessionError, SubscriberProcess,
+from pubsub.session import (NPS, ROOT, Controller, PublisherProcess, SessionError, SubscriberProcess,
                             Testbed, build, ground_truth, log, percentile, poll,
                             wait_for_network)
 
@@ -56,8 +57,15 @@ def main() -> int:
         for e in quotes(args.events, args.seed):
             f.write(json.dumps(e) + "\n")
 
-    log(f"starting the controller with {os.path.relpath(SCHEMA, ROOT)}")
-    controller = Controller(SCHEMA, log_path=os.path.join(work, "controller.log"))
+    design = learn_layout(work, events_file, args.events, args.seed)
+    learned = os.path.join(work, "quotes-learned.yaml")
+    with open(learned, "w") as f:
+        f.write(design["schema_yaml"])
+    log(f"learned index layout ({design['length']} bits): "
+        f"{' '.join(design['layout']['segments'])}; codings "
+        + ", ".join(f"{n}={c['kind']}" for n, c in design['layout']['codings'].items()))
+    log(f"starting the controller with {os.path.relpath(SCHEMA, ROOT)} and the learned layout")
+    controller = Controller(learned, log_path=os.path.join(work, "controller.log"))
     testbed = None
     subs: list[SubscriberProcess] = []
     try:
@@ -90,9 +98,11 @@ def main() -> int:
                 poll(lambda: len(s.deliveries()) >= len(want), 15, f"deliveries at {s.host}")
             except SessionError:
                 pass  # reported as missing below
+        # Cells per subscription (its content flows on a switch), while the subscriptions stand.
+        cells = [r["cells"] for r in controller.get("/v1/subscriptions")["subscriptions"]]
         stats = [s.stop() for s in subs]
         indexed = controller.get("/v1/pubsub")["index"]["dimensions"]
-        return report(subs, truth, stats, flows, consistent, summary, indexed)
+        return report(subs, truth, stats, flows, consistent, summary, indexed, design, cells)
     finally:
         for s in subs:
             s.terminate()
@@ -102,12 +112,33 @@ def main() -> int:
         controller.terminate()
 
 
-def report(subs, truth, stats, flows, consistent, summary, indexed) -> int:
+def learn_layout(work: str, events_file: str, events: int, seed: int) -> dict:
+    """`nps index design` on a sample of the same generator (another seed) and the demo's
+    filters; the rates it prints are measured on the events the demo publishes."""
+    sample = os.path.join(work, "layout-sample.jsonl")
+    with open(sample, "w") as f:
+        for host, text in SUBSCRIPTIONS:
+            f.write(json.dumps({"kind": "filter", "filter": text, "host": host}) + "\n")
+        for e in quotes(events, seed + 1):
+            f.write(json.dumps(e) + "\n")
+    r = subprocess.run([NPS, "index", "design", "--schema", SCHEMA, "--workload", sample,
+                        "--measure", events_file, "--length", "40", "--json"],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        raise SessionError(f"nps index design failed: {r.stderr.strip()}")
+    return json.loads(r.stdout)
+
+
+def report(subs, truth, stats, flows, consistent, summary, indexed, design, cells) -> int:
     ok = True
     print()
     print(f"{'host':5} {'filter':52} {'expected':>8} {'received':>8} {'false+':>7} "
-          f"{'missing':>7} {'p50 µs':>8} {'p99 µs':>8}")
-    for s, want, st in zip(subs, truth, stats):
+          f"{'missing':>7} {'p50 µs':>8} {'p99 µs':>8} {'rr false+':>9}")
+    rows = design["per_subscription"]
+    false_pos = 0
+    delivered = 0
+    worst = 0.0
+    for s, want, st, row in zip(subs, truth, stats, rows):
         got = [d["sequence"] for d in s.deliveries()]
         indices = {seq - FIRST_SEQUENCE for seq in got}
         missing = len(want - indices)
@@ -115,16 +146,27 @@ def report(subs, truth, stats, flows, consistent, summary, indexed) -> int:
         dup = len(got) - len(set(got))
         lat = [d["latency_us"] for d in s.deliveries()]
         ok &= missing == 0 and extra == 0 and dup == 0
+        fp = st.get("false_positives", 0)
+        false_pos += fp
+        delivered += fp + len(got)
+        worst = max(worst, fp / max(1, fp + len(got)))
         print(f"{s.host:5} {s.filter[:52]:52} {len(want):8} {len(got):8} "
-              f"{st.get('false_positives', 0):7} {missing:7} {percentile(lat, 50):8.0f} "
-              f"{percentile(lat, 99):8.0f}" + ("" if extra == 0 and dup == 0 else
+              f"{fp:7} {missing:7} {percentile(lat, 50):8.0f} "
+              f"{percentile(lat, 99):8.0f} {row['false_positives_round_robin']:9}"
+              + ("" if extra == 0 and dup == 0 else
                                               f"  !! {extra} unexpected, {dup} duplicates"))
         if missing:
             print(f"      missing events (file lines): {sorted(want - indices)[:10]}; "
                   f"subscriber saw {st.get('received')} datagrams, {st.get('malformed')} malformed")
-    print(f"false+: delivered by the switches, dropped by the subscriber's exact filter. The "
-          f"switches filter on the\nindexed attributes ({', '.join(indexed)}); the rest of a "
-          f"filter is checked at the host (docs/pubsub.md).")
+    rr = design["round_robin"]
+    print(f"false+: delivered by the switches, dropped by the subscriber's exact filter (measured "
+          f"on OVS), with the\nlearned layout over {', '.join(indexed)} (docs/content-model.md); "
+          f"rr false+: computed for the round-robin\nindex of the schema as `nps bench fpr` does.")
+    share = false_pos / max(1, delivered)
+    print(f"false positives: {false_pos} of {delivered} deliveries ({100 * share:.1f} %, worst "
+          f"subscriber {100 * worst:.1f} %); round-robin: {rr['false_positives']} of "
+          f"{rr['delivered']} ({100 * rr['fpr']:.1f} %)")
+    print(f"cells (content flows) per subscription: at most {max(cells, default=0)}")
     print()
     print("content flows per switch: " + ", ".join(
         f"s{int(d, 16)}={n}" for d, n in sorted(flows.items(), key=lambda kv: int(kv[0], 16))))

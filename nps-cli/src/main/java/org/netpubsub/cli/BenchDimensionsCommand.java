@@ -11,6 +11,8 @@ import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.index.DimensionScore;
 import org.netpubsub.content.index.DimensionSelector;
 import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.index.FalsePositiveSample;
+import org.netpubsub.content.index.LayoutDesigner;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.workload.Arrival;
@@ -101,8 +103,22 @@ final class BenchDimensionsCommand implements Callable<Integer> {
       description = "Subscriptions, divided equally among the hosts (default: ${DEFAULT-VALUE}).")
   int subscriptions;
 
+  @Option(
+      names = "--layout",
+      defaultValue = "round-robin",
+      paramLabel = "LAYOUT",
+      description =
+          "round-robin: only the k best dimensions, interleaved; learned: also a layout learned"
+              + " from the first 500 subscriptions (`nps index design`) over every attribute at the"
+              + " same length, compared with them (default: ${DEFAULT-VALUE}).")
+  String layout;
+
   @Override
   public Integer call() {
+    if (!layout.equals("round-robin") && !layout.equals("learned")) {
+      throw new IllegalArgumentException(
+          "--layout must be round-robin or learned, not '" + layout + "'");
+    }
     if (restricted.stream().anyMatch(r -> r < 0 || r > attributes)) {
       throw new IllegalArgumentException("--restricted values must be in [0, --attributes]");
     }
@@ -170,6 +186,26 @@ final class BenchDimensionsCommand implements Callable<Integer> {
                       Map.<String, Object>of("attribute", s.attribute().name(), "score", s.score()))
               .toList());
       w.put("results", rows);
+      if (layout.equals("learned")) {
+        LayoutDesigner.Design d =
+            LayoutDesigner.design(
+                schema,
+                new FalsePositiveSample(in.events(), dnfs.subList(0, Math.min(500, dnfs.size()))),
+                length,
+                options.maxCells);
+        FalsePositiveRate.Count c =
+            fpr.at(new SpatialIndex(d.schema(), d.length()), options.maxCells);
+        Map<String, Object> learned = new LinkedHashMap<>();
+        learned.put("segments", d.schema().layout().segments());
+        learned.put("received", c.received());
+        learned.put("unnecessary", c.unnecessary());
+        learned.put("fpr", c.rate());
+        learned.put("benefit", all > 0 ? 1 - c.rate() / all : 0.0);
+        w.put("learned", learned);
+        err.printf(
+            "dimensions: restricted=%d learned %s: fpr %.4f%n",
+            r, learned.get("segments"), c.rate());
+      }
       workloads.add(w);
     }
     print(workloads);

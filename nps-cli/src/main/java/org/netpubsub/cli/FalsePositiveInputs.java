@@ -17,7 +17,7 @@ record FalsePositiveInputs(
             .map(
                 s ->
                     new FalsePositiveRate.HostFilter(
-                        s.host().orElseThrow(),
+                        s.host().orElseGet(() -> "port" + s.ports().get(0)),
                         Normalizer.toDnf(FilterParser.parse(w.schema(), s.filter()))))
             .toList();
     return new FalsePositiveInputs(w, subs, w.events().toList());

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
     name = "index",
     mixinStandardHelpOptions = true,
     description = "Spatial index: dz-expressions and content addresses.",
-    subcommands = {IndexEventCommand.class, IndexFilterCommand.class})
+    subcommands = {IndexEventCommand.class, IndexFilterCommand.class, IndexDesignCommand.class})
 final class IndexCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 

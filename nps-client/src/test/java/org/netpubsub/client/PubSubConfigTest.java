@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.event.Event;
+import org.netpubsub.content.index.IndexLayout;
 import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.content.index.StringCoding;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.content.schema.SchemaWriter;
 
 /** Where a publisher sends an event: its content address (PLEROMA) or its query address (Camus). */
 class PubSubConfigTest {
@@ -24,5 +29,22 @@ class PubSubConfigTest {
     assertThat(p.address(e)).isEqualTo(new SpatialIndex(QUOTES, 8).address(e).address());
     assertThatThrownBy(() -> new PubSubConfig(QUOTES, null, 7073, "ospf"))
         .hasMessageContaining("unknown routing");
+  }
+
+  @Test
+  void theControllersLayoutTravelsInItsSchema() throws Exception {
+    Schema laid =
+        QUOTES.withLayout(
+            new IndexLayout(
+                List.of("symbol", "symbol", "price", "price", "price"),
+                Map.of("symbol", StringCoding.Dictionary.of(List.of("IBM", "MSFT")))));
+    SpatialIndex controller = new SpatialIndex(laid, 5);
+    PubSubConfig c =
+        PubSubConfig.of(SchemaWriter.toYaml(laid), laid.id(), 5, List.of("symbol", "price"), 7073);
+    assertThat(c.schema().layout()).isEqualTo(laid.layout());
+    Event e = Event.builder(QUOTES).set("symbol", "MSFT").set("price", 40000).build();
+    // MSFT is value 1 of 2 (+ other): 2 bits → 01; price 40000 of 65536, 3 bits → 100
+    assertThat(controller.dz(e).bits()).isEqualTo("01100");
+    assertThat(c.address(e)).isEqualTo(controller.address(e).address());
   }
 }

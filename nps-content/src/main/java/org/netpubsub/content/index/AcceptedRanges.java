@@ -91,24 +91,35 @@ final class AcceptedRanges {
   }
 
   /**
-   * Equality is one point, prefixes are ranges (intersected: all must hold); every other string
-   * relation is not order-shaped and allows the whole dimension.
+   * Equality is one point, prefixes are ranges under the dimension's coding (intersected: all must
+   * hold); every other string relation allows the whole dimension.
    */
   private static AcceptedRanges ofString(IndexDimension dim, StringConstraint c) {
     if (c.equalTo() != null) {
-      long v = dim.stringOffset(c.equalTo(), 0);
+      long v = dim.stringOffset(c.equalTo());
       return new AcceptedRanges(new long[] {v}, new long[] {v}, 1);
     }
-    long lo = 0;
-    long hi = dim.sizeMinus1();
+    long[] lows = {0};
+    long[] highs = {dim.sizeMinus1()};
     for (String p : c.prefixes()) {
-      lo = unsignedMax(lo, dim.stringOffset(p, 0));
-      hi = unsignedMin(hi, dim.stringOffset(p, 0xff));
+      long[] r = dim.prefixRanges(p);
+      long[] nl = new long[lows.length * (r.length / 2)];
+      long[] nh = new long[nl.length];
+      int n = 0;
+      for (int i = 0; i < lows.length; i++) {
+        for (int j = 0; j < r.length; j += 2) {
+          long lo = unsignedMax(lows[i], r[j]);
+          long hi = unsignedMin(highs[i], r[j + 1]);
+          if (Long.compareUnsigned(lo, hi) <= 0) {
+            nl[n] = lo;
+            nh[n++] = hi;
+          }
+        }
+      }
+      lows = Arrays.copyOf(nl, n);
+      highs = Arrays.copyOf(nh, n);
     }
-    if (Long.compareUnsigned(lo, hi) > 0) {
-      return new AcceptedRanges(new long[0], new long[0], 0);
-    }
-    return new AcceptedRanges(new long[] {lo}, new long[] {hi}, 1);
+    return new AcceptedRanges(lows, highs, lows.length);
   }
 
   private static long unsignedMax(long a, long b) {

@@ -31,8 +31,10 @@ final class BoxDecomposer {
   void decompose(int budget, List<Dz> out) {
     int n = dims.length;
     boolean[] partialAlong = new boolean[n];
-    for (int d = 0; d < n; d++) {
-      partialAlong[d] = !ranges[d].isWhole(dims[d]);
+    for (int d : dimAt) {
+      if (d >= 0) {
+        partialAlong[d] = !ranges[d].isWhole(dims[d]); // a dimension without bits never narrows
+      }
     }
     int capacity = Math.min(budget, 64) + 2;
     CellBuffer cur = new CellBuffer(n, capacity);

@@ -1,6 +1,5 @@
 package org.netpubsub.content.index;
 
-import java.nio.charset.StandardCharsets;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.schema.Attribute;
 import org.netpubsub.content.schema.IntAttribute;
@@ -8,36 +7,41 @@ import org.netpubsub.content.schema.StringAttribute;
 
 /**
  * One index dimension as the spatial index sees it: values mapped to unsigned offsets {@code 0 ..
- * sizeMinus1}, order-preserving.
+ * sizeMinus1}.
  *
- * <p>Int attributes: {@code v − min}. String attributes: the first {@code min(max_length, 8)} UTF-8
- * bytes, zero-padded, read as an unsigned big-endian number, so that byte-wise string order is kept
- * and all strings with a given prefix form one contiguous range.
+ * <p>Int attributes: {@code v − min}, order-preserving. String attributes: their {@link
+ * StringCoding} (by default the first {@code min(max_length, 8)} UTF-8 bytes, zero-padded, read as
+ * an unsigned big-endian number, so that byte-wise string order is kept and all strings with a
+ * given prefix form one contiguous range).
  */
 final class IndexDimension {
-  /** String dimensions look at this many leading bytes at most. */
-  static final int STRING_BYTES = 8;
-
   private final Attribute attribute;
   private final long sizeMinus1;
-  private final int stringBytes;
+  private final StringCoding coding; // null for ints
+  private final long[] cuts; // for ints coded by cuts, else null
 
-  IndexDimension(Attribute attribute) {
+  IndexDimension(Attribute attribute, StringCoding coding, IntCuts intCuts) {
     this.attribute = attribute;
     switch (attribute) {
       case IntAttribute i -> {
-        this.sizeMinus1 = i.max() - i.min(); // unsigned: up to 2^64 − 1
-        this.stringBytes = 0;
+        this.cuts = intCuts == null ? null : intCuts.cuts().stream().mapToLong(x -> x).toArray();
+        this.sizeMinus1 = cuts == null ? i.max() - i.min() : cuts.length; // unsigned: ≤ 2^64 − 1
+        this.coding = null;
       }
       case StringAttribute s -> {
-        this.stringBytes = Math.min(s.maxLength(), STRING_BYTES);
-        this.sizeMinus1 = stringBytes == STRING_BYTES ? -1L : (1L << (8 * stringBytes)) - 1;
+        this.cuts = null;
+        this.coding = coding;
+        this.sizeMinus1 = coding.sizeMinus1(s);
       }
     }
   }
 
   Attribute attribute() {
     return attribute;
+  }
+
+  StringCoding coding() {
+    return coding;
   }
 
   /** The number of values minus one, unsigned. */
@@ -53,26 +57,27 @@ final class IndexDimension {
   /** The offset of this dimension's value in {@code event}. */
   long offset(Event event) {
     return switch (attribute) {
-      case IntAttribute i -> event.intValue(i.position()) - i.min();
-      case StringAttribute s -> stringOffset(event.stringValue(s.position()), 0);
+      case IntAttribute i -> intOffset(event.intValue(i.position()));
+      case StringAttribute s -> coding.offset(s, event.stringValue(s.position()));
     };
   }
 
   /** The offset of an int value (unsigned); the value must be inside the domain. */
   long intOffset(long value) {
+    if (cuts != null) {
+      int i = java.util.Arrays.binarySearch(cuts, value);
+      return i >= 0 ? i + 1 : -i - 1; // the number of cuts ≤ value
+    }
     return value - ((IntAttribute) attribute).min();
   }
 
-  /**
-   * The offset of a string: its first bytes, each missing byte replaced by {@code pad} (0x00 gives
-   * the least string with this prefix, 0xFF the greatest).
-   */
-  long stringOffset(String value, int pad) {
-    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    long v = 0;
-    for (int i = 0; i < stringBytes; i++) {
-      v = v << 8 | (i < bytes.length ? bytes[i] & 0xff : pad);
-    }
-    return v;
+  /** The offset of a string value under this dimension's coding. */
+  long stringOffset(String value) {
+    return coding.offset((StringAttribute) attribute, value);
+  }
+
+  /** The offsets of the strings starting with {@code prefix}: {lo0, hi0, lo1, hi1, …}. */
+  long[] prefixRanges(String prefix) {
+    return coding.prefixRanges((StringAttribute) attribute, prefix);
   }
 }

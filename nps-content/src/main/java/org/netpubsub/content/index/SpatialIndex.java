@@ -17,7 +17,8 @@ import org.netpubsub.content.schema.Schema;
  * dimension whose cells already hold single values (2^k ≥ its number of values) is skipped in the
  * rotation, so no bit is wasted; once every dimension is resolved, the remaining bits are 0. An int
  * value v of domain [min, max] has the k-bit code floor((v − min) · 2^k / (max − min + 1)); strings
- * use their first 8 UTF-8 bytes (see {@link IndexDimension}).
+ * are coded by their {@link StringCoding} (see {@link IndexDimension}). The schema's {@link
+ * IndexLayout} may name the dimension of the first bits explicitly; the rest take turns as above.
  *
  * <p>Immutable and thread-safe.
  */
@@ -41,15 +42,36 @@ public final class SpatialIndex {
     }
     this.schema = schema;
     this.length = length;
+    IndexLayout layout = schema.layout();
     List<Attribute> index = schema.indexDimensions();
     this.dims = new IndexDimension[index.size()];
+    List<String> names = new ArrayList<>();
     for (int d = 0; d < dims.length; d++) {
-      dims[d] = new IndexDimension(index.get(d));
+      dims[d] = layout.dimension(index.get(d));
+      names.add(index.get(d).name());
+    }
+    if (layout.bits().size() > length) {
+      throw new IllegalArgumentException(
+          "layout.bits: " + layout.bits().size() + " bits, more than the dz length " + length);
     }
     this.dimAt = new int[length];
     this.bitsOf = new int[dims.length];
+    for (int i = 0; i < layout.bits().size(); i++) {
+      int d = names.indexOf(layout.bits().get(i));
+      if (++bitsOf[d] > dims[d].resolution()) {
+        throw new IllegalArgumentException(
+            "layout.bits: more than "
+                + dims[d].resolution()
+                + " bits of '"
+                + names.get(d)
+                + "', which "
+                + dims[d].resolution()
+                + " bits resolve");
+      }
+      dimAt[i] = d;
+    }
     int turn = 0;
-    for (int i = 0; i < length; i++) {
+    for (int i = layout.bits().size(); i < length; i++) {
       dimAt[i] = -1;
       for (int tried = 0; tried < dims.length; tried++) {
         int d = (turn + tried) % dims.length;
@@ -69,13 +91,16 @@ public final class SpatialIndex {
   }
 
   /**
-   * min(112, Σ over index dimensions of ceil(log2(values))): the bits that resolve every value (at
-   * least 1).
+   * The length of the schema's layout's explicit bits if it has any; else min(112, Σ over index
+   * dimensions of ceil(log2(values))): the bits that resolve every value (at least 1).
    */
   public static int defaultLength(Schema schema) {
+    if (!schema.layout().bits().isEmpty()) {
+      return schema.layout().bits().size();
+    }
     int sum = 0;
     for (Attribute a : schema.indexDimensions()) {
-      sum += new IndexDimension(a).resolution();
+      sum += schema.layout().dimension(a).resolution();
     }
     return Math.max(1, Math.min(Dz.MAX_LENGTH, sum));
   }
@@ -104,9 +129,28 @@ public final class SpatialIndex {
       throw new IllegalArgumentException(
           "event of schema " + event.schema().name() + " given to an index of " + schema.name());
     }
+    return dz(offsets(event));
+  }
+
+  /** The bits that resolve index dimension {@code d} under its coding. */
+  int resolution(int d) {
+    return dims[d].resolution();
+  }
+
+  /** The offsets of {@code event} along the index dimensions (see {@link #dz(long[])}). */
+  long[] offsets(Event event) {
+    long[] offsets = new long[dims.length];
+    for (int d = 0; d < dims.length; d++) {
+      offsets[d] = dims[d].offset(event);
+    }
+    return offsets;
+  }
+
+  /** The dz of the event with these offsets: for callers that place many events repeatedly. */
+  Dz dz(long[] offsets) {
     long[] codes = new long[dims.length];
     for (int d = 0; d < dims.length; d++) {
-      codes[d] = Codes.code(dims[d].offset(event), dims[d].sizeMinus1(), bitsOf[d]);
+      codes[d] = Codes.code(offsets[d], dims[d].sizeMinus1(), bitsOf[d]);
     }
     int[] taken = new int[dims.length];
     long hi = 0;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.zip.CRC32C;
+import org.netpubsub.content.index.IndexLayout;
 
 /**
  * The attributes every event carries, in order, and the dimensions used for spatial indexing.
@@ -18,9 +19,11 @@ public final class Schema {
   private final List<Attribute> attributes;
   private final Map<String, Attribute> byName;
   private final List<Attribute> index;
+  private final IndexLayout layout;
   private final int id;
 
-  private Schema(String name, List<Attribute> attributes, List<Attribute> index) {
+  private Schema(
+      String name, List<Attribute> attributes, List<Attribute> index, IndexLayout layout) {
     this.name = name;
     this.attributes = List.copyOf(attributes);
     this.byName = new HashMap<>();
@@ -30,7 +33,14 @@ public final class Schema {
       }
     }
     this.index = List.copyOf(index);
+    this.layout = layout;
     this.id = fingerprint(attributes);
+    layout
+        .problem(this)
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
   }
 
   public static Builder builder(String name) {
@@ -62,9 +72,28 @@ public final class Schema {
     return index;
   }
 
-  /** The same attributes with other index dimensions (dimension selection). */
+  /**
+   * The same attributes with other index dimensions (dimension selection); the layout is kept if it
+   * names only those dimensions, else the index is round-robin.
+   */
   public Schema withIndex(List<String> names) {
-    return new Schema(name, attributes, resolve(names));
+    List<Attribute> dims = resolve(names);
+    Schema kept = new Schema(name, attributes, dims, IndexLayout.ROUND_ROBIN);
+    return layout.problem(kept).isEmpty() ? new Schema(name, attributes, dims, layout) : kept;
+  }
+
+  /** How the index's bits and string codes are laid out (round-robin unless the schema says). */
+  public IndexLayout layout() {
+    return layout;
+  }
+
+  /**
+   * The same schema with {@code newLayout}.
+   *
+   * @throws IllegalArgumentException naming the field when the layout does not fit the index
+   */
+  public Schema withLayout(IndexLayout newLayout) {
+    return new Schema(name, attributes, index, newLayout);
   }
 
   /**
@@ -110,12 +139,13 @@ public final class Schema {
     return o instanceof Schema s
         && s.name.equals(name)
         && s.attributes.equals(attributes)
-        && s.index.equals(index);
+        && s.index.equals(index)
+        && s.layout.equals(layout);
   }
 
   @Override
   public int hashCode() {
-    return attributes.hashCode() * 31 + index.hashCode();
+    return (attributes.hashCode() * 31 + index.hashCode()) * 31 + layout.hashCode();
   }
 
   @Override
@@ -126,6 +156,7 @@ public final class Schema {
         + attributes
         + ", index="
         + index.stream().map(Attribute::name).toList()
+        + (layout.isRoundRobin() ? "" : ", layout=" + layout.segments() + " " + layout.codings())
         + "]";
   }
 
@@ -134,6 +165,7 @@ public final class Schema {
     private final String name;
     private final List<Attribute> attributes = new ArrayList<>();
     private List<String> index;
+    private IndexLayout layout = IndexLayout.ROUND_ROBIN;
 
     private Builder(String name) {
       this.name = name;
@@ -155,9 +187,15 @@ public final class Schema {
       return this;
     }
 
+    /** The index layout; default round-robin. */
+    public Builder layout(IndexLayout newLayout) {
+      this.layout = newLayout;
+      return this;
+    }
+
     public Schema build() {
-      Schema all = new Schema(name, attributes, attributes);
-      return index == null ? all : all.withIndex(index);
+      Schema all = new Schema(name, attributes, attributes, IndexLayout.ROUND_ROBIN);
+      return (index == null ? all : all.withIndex(index)).withLayout(layout);
     }
   }
 }

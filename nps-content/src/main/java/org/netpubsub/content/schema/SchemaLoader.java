@@ -66,7 +66,8 @@ public final class SchemaLoader {
     }
     YamlSource source = new YamlSource(sourceName, yaml);
     Node root =
-        source.compose("a schema", "a schema is a mapping with keys name, attributes, index");
+        source.compose(
+            "a schema", "a schema is a mapping with keys name, attributes, index, layout");
     return new SchemaYamlReader(source, SchemaNames.fromSourceName(sourceName)).read(root);
   }
 }

@@ -1,6 +1,8 @@
 package org.netpubsub.content.schema;
 
 import java.util.List;
+import org.netpubsub.content.index.IndexLayout;
+import org.netpubsub.content.index.StringCoding;
 
 /** Writes a schema as the YAML that {@link SchemaLoader} reads. */
 public final class SchemaWriter {
@@ -29,7 +31,62 @@ public final class SchemaWriter {
           .append(String.join(", ", index.stream().map(a -> quote(a.name())).toList()))
           .append("]\n");
     }
+    IndexLayout layout = schema.layout();
+    if (!layout.isRoundRobin()) {
+      y.append("layout:\n");
+      if (!layout.bits().isEmpty()) {
+        y.append("  bits: [")
+            .append(String.join(", ", layout.segments().stream().map(s -> '"' + s + '"').toList()))
+            .append("]\n");
+      }
+      if (!layout.codings().isEmpty() || !layout.cuts().isEmpty()) {
+        y.append("  codings:\n");
+        layout
+            .cuts()
+            .forEach(
+                (name, k) ->
+                    y.append("    ")
+                        .append(quote(name))
+                        .append(": {kind: cuts, cuts: ")
+                        .append(k.cuts())
+                        .append("}\n"));
+        layout
+            .codings()
+            .forEach(
+                (name, coding) -> {
+                  y.append("    ").append(quote(name)).append(": {kind: ").append(coding.kind());
+                  switch (coding) {
+                    case StringCoding.Ordered o ->
+                        y.append(", common_bits: \"").append(o.commonBits()).append('"');
+                    case StringCoding.Dictionary d ->
+                        y.append(", values: [")
+                            .append(
+                                String.join(", ", d.values().stream().map(v -> json(v)).toList()))
+                            .append(']');
+                    case StringCoding.Topic t ->
+                        y.append(", level_bits: ").append(t.levelBits().toString());
+                    case StringCoding.Hash h -> {}
+                  }
+                  y.append("}\n");
+                });
+      }
+    }
     return y.toString();
+  }
+
+  /** A double-quoted YAML scalar: JSON's escapes are YAML's, so any string round-trips. */
+  private static String json(String s) {
+    StringBuilder b = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        b.append('\\').append(c);
+      } else if (c < 0x20 || c == 0x7f || c == 0x85 || c == 0x2028 || c == 0x2029 || c == 0xfeff) {
+        b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.append('"').toString();
   }
 
   private static String quote(String s) {

@@ -14,11 +14,11 @@ final class SchemaYamlReader {
   /** The largest max_length: a string must fit one datagram with its 16-bit-ish length. */
   static final int MAX_STRING_LENGTH = 65535;
 
-  private static final List<String> TOP_KEYS = List.of("name", "attributes", "index");
+  private static final List<String> TOP_KEYS = List.of("name", "attributes", "index", "layout");
   private static final List<String> INT_KEYS = List.of("name", "type", "min", "max");
   private static final List<String> STRING_KEYS = List.of("name", "type", "max_length");
   private static final List<String> ANY_KEYS = List.of("name", "type", "min", "max", "max_length");
-  private static final String TOP_SHAPE = "a mapping with keys name, attributes, index";
+  private static final String TOP_SHAPE = "a mapping with keys name, attributes, index, layout";
 
   private final YamlSource source;
   private final String defaultName;
@@ -56,7 +56,15 @@ final class SchemaYamlReader {
       readAttribute(builder, list.getValue().get(i), i + 1);
     }
     top.get("index").ifPresent(index -> builder.index(readIndex(index)));
-    return builder.build();
+    Node layout = top.get("layout").orElse(null);
+    if (layout != null) {
+      builder.layout(new LayoutYamlReader(source).read(layout));
+    }
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException e) {
+      throw source.error(layout, e.getMessage()); // the layout does not fit the index
+    }
   }
 
   private void readAttribute(Schema.Builder builder, Node item, int number) {

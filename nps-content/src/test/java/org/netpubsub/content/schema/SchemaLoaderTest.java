@@ -102,7 +102,7 @@ class SchemaLoaderTest {
         "name: q\nattribute: []\n",
         2,
         1,
-        "unknown key 'attribute' in a schema; expected one of name, attributes, index");
+        "unknown key 'attribute' in a schema; expected one of name, attributes, index, layout");
   }
 
   @Test
@@ -275,16 +275,16 @@ class SchemaLoaderTest {
         "- a\n- b\n",
         1,
         1,
-        "a schema must be a mapping with keys name, attributes, index, got a list");
+        "a schema must be a mapping with keys name, attributes, index, layout, got a list");
     expect(
         "hello\n",
         1,
         1,
-        "a schema must be a mapping with keys name, attributes, index, got 'hello'");
+        "a schema must be a mapping with keys name, attributes, index, layout, got 'hello'");
     assertThatThrownBy(() -> SchemaLoader.parse("# nothing\n", "e.yaml"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(
-            "e.yaml: empty document; a schema is a mapping with keys name, attributes, index");
+            "e.yaml: empty document; a schema is a mapping with keys name, attributes, index, layout");
     expect(
         "attributes: [{name: a, type: int, min: 0, max: 1}]\n---\nname: b\n",
         2,

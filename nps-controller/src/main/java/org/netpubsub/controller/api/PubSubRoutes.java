@@ -215,6 +215,7 @@ final class PubSubRoutes {
     index.put("length", service.index().length());
     ArrayNode dims = index.putArray("dimensions");
     service.index().schema().indexDimensions().forEach(a -> dims.add(a.name()));
+    index.set("layout", GroupJson.JSON.valueToTree(service.index().schema().layout().toJson()));
     n.put("event_port", ContentFlows.EVENT_PORT);
     n.put("max_cells", service.limits().maxCells());
     n.put("routing", service.routing());

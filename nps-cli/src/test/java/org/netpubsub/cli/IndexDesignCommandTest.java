@@ -1,0 +1,92 @@
+package org.netpubsub.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code nps index design}, end to end through the command line. */
+class IndexDesignCommandTest {
+  @TempDir Path dir;
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  int run(String... args) {
+    CommandLine cl = Nps.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  @Test
+  void aSymbolPointIsExactWithTheLearnedLayoutAndNotWithRoundRobin() throws IOException {
+    Path schema = dir.resolve("q.yaml");
+    Files.writeString(
+        schema,
+        """
+        name: q
+        attributes:
+          - {name: symbol, type: string, max_length: 4}
+          - {name: price, type: int, min: 0, max: 1023}
+        index: [price]
+        """);
+    List<String> lines = new ArrayList<>();
+    lines.add("{\"kind\":\"filter\",\"filter\":\"symbol == \\\"IBM\\\"\"}");
+    lines.add("{\"kind\":\"filter\",\"filter\":\"price > 800\"}");
+    String[] symbols = {"IBM", "AAPL", "MSFT", "NVDA"};
+    for (int i = 0; i < 400; i++) {
+      lines.add(
+          "{\"kind\":\"event\",\"attributes\":{\"symbol\":\""
+              + symbols[i % 4]
+              + "\",\"price\":"
+              + (i * 7 % 1024)
+              + "}}");
+    }
+    Path workload = dir.resolve("w.jsonl");
+    Files.write(workload, lines);
+    int code =
+        run(
+            "index",
+            "design",
+            "--schema",
+            schema.toString(),
+            "--workload",
+            workload.toString(),
+            "--length",
+            "10",
+            "--json");
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(j.get("layout").get("codings").get("symbol").get("kind").asText())
+        .isEqualTo("dictionary");
+    assertThat(j.get("layout").get("codings").get("price").get("kind").asText()).isEqualTo("cuts");
+    assertThat(j.get("expected_fpr").asDouble()).isZero();
+    // round-robin indexes price only: symbol == "IBM" receives every event
+    assertThat(j.get("per_subscription").get(0).get("false_positives_round_robin").asInt())
+        .isEqualTo(300);
+    assertThat(j.get("round_robin_fpr").asDouble()).isGreaterThan(0.3);
+    assertThat(j.get("schema_yaml").asText()).contains("layout:");
+
+    Files.writeString(workload, "{\"kind\":\"filter\",\"filter\":\"nope > 1\"}\n");
+    assertThat(
+            run(
+                "index",
+                "design",
+                "--schema",
+                schema.toString(),
+                "--workload",
+                workload.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("w.jsonl line 1:").contains("nope");
+  }
+}

@@ -1,0 +1,299 @@
+package org.netpubsub.content.index;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.netpubsub.content.schema.StringAttribute;
+
+/**
+ * How a string index dimension maps values to unsigned offsets {@code 0 .. sizeMinus1}: the codes
+ * the dz bits refine (docs/content-model.md, "Index layouts"). Every coding is a function of the
+ * value alone, and a filter's accepted ranges are computed with the same function, so a cover is a
+ * superset of the matching events whatever the coding.
+ */
+public sealed interface StringCoding {
+  /** Dictionaries hold at most this many values (they are published with the index). */
+  int MAX_DICTIONARY = 4096;
+
+  /** Topic codings have at most this many levels. */
+  int MAX_LEVELS = 16;
+
+  /** The number of offsets minus one (unsigned: -1 is 2^64). */
+  long sizeMinus1(StringAttribute a);
+
+  /** The offset of {@code value}. */
+  long offset(StringAttribute a, String value);
+
+  /**
+   * The offsets of the values that start with {@code prefix}, as ascending disjoint inclusive
+   * intervals {@code {lo0, hi0, lo1, hi1, …}} (a superset; the whole dimension when the coding
+   * keeps no order).
+   */
+  long[] prefixRanges(StringAttribute a, String prefix);
+
+  /** The kind as published: ordered, hash, dictionary or topic. */
+  String kind();
+
+  /**
+   * Order-preserving: the UTF-8 bytes, zero-padded, read as one bit string; the leading bits equal
+   * to {@code commonBits} (which the values seen share) are skipped and the next min(64, 8 ·
+   * max_length − |commonBits|) bits are the offset. A value below the common bits clamps to 0,
+   * above to the last offset: order is kept, so a prefix is one range. {@code ""} is the default
+   * coding (the first 8 bytes).
+   */
+  record Ordered(String commonBits) implements StringCoding {
+    public static final Ordered DEFAULT = new Ordered("");
+
+    public Ordered {
+      if (!commonBits.matches("[01]*")) {
+        throw new IllegalArgumentException(
+            "common_bits must be 0s and 1s, got '" + commonBits + "'");
+      }
+    }
+
+    int width(StringAttribute a) {
+      return (int) Math.min(64, 8L * a.maxLength() - commonBits.length());
+    }
+
+    @Override
+    public long sizeMinus1(StringAttribute a) {
+      int w = width(a);
+      return w == 64 ? -1L : (1L << w) - 1;
+    }
+
+    @Override
+    public long offset(StringAttribute a, String value) {
+      return offset(a, value.getBytes(StandardCharsets.UTF_8), 0);
+    }
+
+    private long offset(StringAttribute a, byte[] bytes, int pad) {
+      int skip = commonBits.length();
+      for (int i = 0; i < skip; i++) {
+        int c = bit(bytes, i, pad) - (commonBits.charAt(i) - '0');
+        if (c != 0) {
+          return c < 0 ? 0 : sizeMinus1(a);
+        }
+      }
+      long v = 0;
+      for (int i = 0, w = width(a); i < w; i++) {
+        v = v << 1 | bit(bytes, skip + i, pad);
+      }
+      return v;
+    }
+
+    @Override
+    public long[] prefixRanges(StringAttribute a, String prefix) {
+      byte[] p = prefix.getBytes(StandardCharsets.UTF_8);
+      return new long[] {offset(a, p, 0), offset(a, p, 0xff)};
+    }
+
+    @Override
+    public String kind() {
+      return "ordered";
+    }
+
+    private static int bit(byte[] bytes, int i, int pad) {
+      int b = i >> 3 < bytes.length ? bytes[i >> 3] & 0xff : pad;
+      return b >> (7 - (i & 7)) & 1;
+    }
+  }
+
+  /**
+   * A 64-bit hash of the UTF-8 bytes (FNV-1a, then MurmurHash3's fmix64 so that the top bits mix
+   * every byte): values spread evenly over the cells, so equality is one point whatever the values
+   * share, but a prefix is the whole dimension. For attributes compared with == and !=.
+   */
+  record Hash() implements StringCoding {
+    @Override
+    public long sizeMinus1(StringAttribute a) {
+      return -1L;
+    }
+
+    @Override
+    public long offset(StringAttribute a, String value) {
+      return hash(value);
+    }
+
+    @Override
+    public long[] prefixRanges(StringAttribute a, String prefix) {
+      return new long[] {0, -1L};
+    }
+
+    @Override
+    public String kind() {
+      return "hash";
+    }
+  }
+
+  /**
+   * An explicit dictionary: value i of the values sorted by UTF-8 bytes has offset i, every other
+   * value offset n (the "other" cell). Sorted, so the members with a prefix are one range (plus
+   * "other").
+   */
+  record Dictionary(List<String> values) implements StringCoding {
+    public Dictionary {
+      values = List.copyOf(values);
+      if (values.size() > MAX_DICTIONARY) {
+        throw new IllegalArgumentException(
+            "values: " + values.size() + " values, at most " + MAX_DICTIONARY);
+      }
+      for (int i = 1; i < values.size(); i++) {
+        if (compareBytes(values.get(i - 1), values.get(i)) >= 0) {
+          throw new IllegalArgumentException(
+              "values must be distinct and sorted by UTF-8 bytes: '"
+                  + values.get(i - 1)
+                  + "' before '"
+                  + values.get(i)
+                  + "'");
+        }
+      }
+    }
+
+    /** The dictionary of {@code values} in any order, duplicates dropped. */
+    public static Dictionary of(java.util.Collection<String> values) {
+      String[] v = values.stream().distinct().toArray(String[]::new);
+      Arrays.sort(v, StringCoding::compareBytes);
+      return new Dictionary(List.of(v));
+    }
+
+    @Override
+    public long sizeMinus1(StringAttribute a) {
+      return values.size();
+    }
+
+    @Override
+    public long offset(StringAttribute a, String value) {
+      int i = java.util.Collections.binarySearch(values, value, StringCoding::compareBytes);
+      return i >= 0 ? i : values.size();
+    }
+
+    @Override
+    public long[] prefixRanges(StringAttribute a, String prefix) {
+      int first = -1;
+      int last = -1;
+      for (int i = 0; i < values.size(); i++) {
+        if (values.get(i).startsWith(prefix)) {
+          first = first < 0 ? i : first;
+          last = i;
+        }
+      }
+      long other = values.size();
+      return first < 0 ? new long[] {other, other} : new long[] {first, last, other, other};
+    }
+
+    @Override
+    public String kind() {
+      return "dictionary";
+    }
+  }
+
+  /**
+   * A hierarchical topic {@code a/b/c}: level i (split at '/') is hashed to {@code levelBits[i]}
+   * bits, levels concatenated in order, absent levels 0, levels past the last coded one ignored. A
+   * prefix of whole levels ({@code a/b/}, MQTT's {@code a/b/#}) fixes the leading levels' bits: one
+   * range.
+   */
+  record Topic(List<Integer> levelBits) implements StringCoding {
+    public Topic {
+      levelBits = List.copyOf(levelBits);
+      if (levelBits.isEmpty() || levelBits.size() > MAX_LEVELS) {
+        throw new IllegalArgumentException("level_bits: 1 to " + MAX_LEVELS + " levels");
+      }
+      int sum = 0;
+      for (int b : levelBits) {
+        if (b < 1 || b > 64) {
+          throw new IllegalArgumentException("level_bits: " + b + " is outside 1..64");
+        }
+        sum += b;
+      }
+      if (sum > 64) {
+        throw new IllegalArgumentException("level_bits: " + sum + " bits in all, at most 64");
+      }
+    }
+
+    private int width() {
+      return levelBits.stream().mapToInt(Integer::intValue).sum();
+    }
+
+    @Override
+    public long sizeMinus1(StringAttribute a) {
+      return width() == 64 ? -1L : (1L << width()) - 1;
+    }
+
+    @Override
+    public long offset(StringAttribute a, String value) {
+      return code(value.split("/", -1), levelBits.size());
+    }
+
+    /** The code of the first {@code known} levels, the rest 0. */
+    private long code(String[] levels, int known) {
+      long v = 0;
+      for (int i = 0; i < levelBits.size(); i++) {
+        int b = levelBits.get(i);
+        long h = i < known && i < levels.length ? hash(levels[i]) >>> (64 - b) : 0;
+        v = b == 64 ? h : v << b | h;
+      }
+      return v;
+    }
+
+    @Override
+    public long[] prefixRanges(StringAttribute a, String prefix) {
+      String[] levels = prefix.split("/", -1);
+      int whole = levels.length - 1; // the last piece may continue in a value
+      long lo = code(levels, whole);
+      int fixed = 0;
+      for (int i = 0; i < Math.min(whole, levelBits.size()); i++) {
+        fixed += levelBits.get(i);
+      }
+      int freeBits = width() - fixed;
+      long free = freeBits == 64 ? -1L : (1L << freeBits) - 1;
+      return new long[] {lo, lo | free};
+    }
+
+    @Override
+    public String kind() {
+      return "topic";
+    }
+  }
+
+  /** FNV-1a over the UTF-8 bytes, then fmix64. */
+  static long hash(String value) {
+    long h = 0xcbf29ce484222325L;
+    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+      h = (h ^ (b & 0xff)) * 0x100000001b3L;
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return h;
+  }
+
+  /** Unsigned lexicographic order of the UTF-8 bytes (the order of the Ordered coding). */
+  static int compareBytes(String x, String y) {
+    return Arrays.compareUnsigned(
+        x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The leading bits that every one of {@code values} shares (their UTF-8 bytes zero-padded). */
+  static String commonBits(java.util.Collection<String> values, int maxLength) {
+    List<byte[]> bytes = new ArrayList<>();
+    values.forEach(v -> bytes.add(v.getBytes(StandardCharsets.UTF_8)));
+    StringBuilder out = new StringBuilder();
+    if (bytes.isEmpty()) {
+      return "";
+    }
+    for (int i = 0; i < 8 * maxLength; i++) {
+      int first = Ordered.bit(bytes.get(0), i, 0);
+      for (byte[] b : bytes) {
+        if (Ordered.bit(b, i, 0) != first) {
+          return out.toString();
+        }
+      }
+      out.append(first);
+    }
+    return out.toString();
+  }
+}

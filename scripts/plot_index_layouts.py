@@ -1,0 +1,45 @@
+"""Plots docs/results/index-layouts.json (`nps bench fpr --layout round-robin,learned` runs):
+false-positive rate and edge flows against the dz length, per workload and cell budget.
+
+usage: plot_index_layouts.py RESULTS.json OUT.png
+"""
+import json
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main(result_path, out_path):
+    runs = json.load(open(result_path))["runs"]
+    fig, (fp, flows) = plt.subplots(1, 2, figsize=(11, 4.5))
+    colours = ["#3b7dd8", "#d8813b", "#3bb26b", "#b23b8f", "#777777"]
+    for i, run in enumerate(runs):
+        colour = colours[i % len(colours)]
+        for layout, style in (("round-robin", "s--"), ("learned", "o-")):
+            rows = sorted((r for r in run["results"] if r["layout"] == layout),
+                          key=lambda r: r["length"])
+            if not rows:
+                continue
+            label = f"{run['label']}, {layout}"
+            x = [r["length"] for r in rows]
+            fp.plot(x, [r["fpr"] for r in rows], style, color=colour, label=label)
+            flows.plot(x, [r["edge_flows_max"] for r in rows], style, color=colour, label=label)
+    fp.set_yscale("log")
+    fp.set_xlabel("dz length L (bits)")
+    fp.set_ylabel("false-positive rate (share of deliveries)")
+    flows.set_yscale("log")
+    flows.set_xlabel("dz length L (bits)")
+    flows.set_ylabel("flows on a subscriber's edge switch (max over hosts)")
+    for ax in (fp, flows):
+        ax.grid(True, which="both", alpha=0.3)
+    fp.legend(fontsize=7)
+    fig.suptitle("Index layouts: round-robin (PLEROMA) vs learned (nps index design)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out_path, dpi=110)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
