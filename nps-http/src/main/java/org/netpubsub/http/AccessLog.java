@@ -9,9 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One access-log line per request, written by one thread of its own: a request only queues its
- * line, so a slow log backend never slows requests (with slf4j-jdk14 every record walks the
- * caller's stack: on a request thread 16x fewer requests/s). A line that finds the queue full is
- * dropped and counted in {@code nps_http_access_log_dropped_total}.
+ * line, so a slow log backend never slows requests (slf4j-jdk14 walks the caller's stack for every
+ * record, Jetty's stack is deep). A line that finds the queue full is dropped and counted in {@code
+ * nps_http_access_log_dropped_total}.
  */
 final class AccessLog implements AutoCloseable {
   private static final Logger ACCESS = LoggerFactory.getLogger("org.netpubsub.http.access");
