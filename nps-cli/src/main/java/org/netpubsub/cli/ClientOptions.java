@@ -125,9 +125,9 @@ final class ClientOptions {
    * Reports a refusal: a filter or request the controller calls bad is bad input (exit 2), anything
    * else (unreachable, 409, 429, 5xx) exit 1.
    */
-  static int fail(ControllerException e, PrintWriter err) {
-    err.println("error: " + e.getMessage());
-    err.flush();
-    return e.isClientError() ? Nps.EXIT_BAD_INPUT : EXIT_CONTROLLER;
+  static int fail(ControllerException e, PrintWriter err, boolean json) {
+    boolean bad = e.isClientError();
+    CommandFailure.print(err, json, bad ? "bad_input" : "controller_error", e.getMessage(), null);
+    return bad ? Nps.EXIT_BAD_INPUT : EXIT_CONTROLLER;
   }
 }

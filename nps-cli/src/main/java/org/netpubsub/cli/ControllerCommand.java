@@ -48,6 +48,8 @@ import picocli.CommandLine.Spec;
 final class ControllerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Mixin PubSubOptions pubsub;
 
   @Mixin TrafficEngineeringOptions te;

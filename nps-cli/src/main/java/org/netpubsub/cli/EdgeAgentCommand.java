@@ -34,6 +34,8 @@ import picocli.CommandLine.Spec;
 final class EdgeAgentCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -134,8 +136,7 @@ final class EdgeAgentCommand implements Callable<Integer> {
               .listen(at)
               .start();
     } catch (IOException e) {
-      spec.commandLine().getErr().println("error: " + e.getMessage());
-      return 1;
+      throw CommandFailure.io(e);
     }
     PrintWriter out = spec.commandLine().getOut();
     InetSocketAddress d = agent.datagramAddress();

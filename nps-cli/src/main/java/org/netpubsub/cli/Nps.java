@@ -2,6 +2,8 @@ package org.netpubsub.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 /** The {@code nps} command: one subcommand class per command, every one takes {@code --json}. */
 @Command(
@@ -39,13 +41,31 @@ public final class Nps implements Runnable {
   }
 
   public static void main(String[] args) {
+    Logging.bridgeJul();
     System.exit(commandLine().execute(args));
   }
 
   /** The configured command line; tests call {@code execute} on it. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Nps());
-    cl.setExecutionExceptionHandler(new ErrorHandler());
+    ErrorHandler errors = new ErrorHandler(cl.getParameterExceptionHandler());
+    cl.setExecutionExceptionHandler(errors);
+    cl.setParameterExceptionHandler(errors);
+    cl.setExecutionStrategy(Nps::execute);
     return cl;
+  }
+
+  /** Runs the chosen command after applying its logging options, before it logs anything. */
+  private static int execute(ParseResult parsed) {
+    ParseResult leaf = parsed;
+    while (leaf.hasSubcommand()) {
+      leaf = leaf.subcommand();
+    }
+    for (CommandSpec mixin : leaf.commandSpec().mixins().values()) {
+      if (mixin.userObject() instanceof ServerOptions server) {
+        server.applyLogging();
+      }
+    }
+    return new CommandLine.RunLast().execute(parsed);
   }
 }

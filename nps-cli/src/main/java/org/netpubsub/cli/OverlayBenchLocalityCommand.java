@@ -69,7 +69,6 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     LinkProfile link = LinkProfile.parse(wan);
     if (sites < 2
         || brokerCounts.stream().anyMatch(b -> b < 1)

@@ -53,7 +53,6 @@ final class OverlayBenchMultipathCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     LinkProfile pa = LinkProfile.parse(a);
     LinkProfile pb = LinkProfile.parse(b);
     Path dir = Files.createTempDirectory("nps-fig7");

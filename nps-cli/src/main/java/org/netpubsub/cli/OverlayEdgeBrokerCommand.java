@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
-import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.edge.overlay.ZnodeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,6 +27,8 @@ import picocli.CommandLine.Spec;
     })
 final class OverlayEdgeBrokerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
+
+  @Mixin ServerOptions server;
 
   @Spec CommandSpec spec;
 
@@ -96,7 +97,6 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     Map<String, Long> d = new LinkedHashMap<>();
     for (String s : deadlines) {
       int eq = s.lastIndexOf('=');
@@ -120,13 +120,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
             .withEmulation(wanEmulation.emulation());
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
-    CuratorFramework client;
-    try {
-      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
-    } catch (java.io.IOException x) {
-      spec.commandLine().getErr().println("error: " + x.getMessage());
-      return 1;
-    }
+    CuratorFramework client = OverlayRun.zookeeper(zookeeper, session);
     EdgeBroker e;
     PrintWriter events = spec.commandLine().getOut();
     try {
@@ -156,8 +150,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
               });
     } catch (Exception x) {
       client.close();
-      spec.commandLine().getErr().println("error: " + x.getMessage());
-      return 1;
+      throw CommandFailure.io(x);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {

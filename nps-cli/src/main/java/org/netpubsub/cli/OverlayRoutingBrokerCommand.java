@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.RoutingBroker;
-import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.edge.overlay.ZnodeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,6 +26,8 @@ import picocli.CommandLine.Spec;
     })
 final class OverlayRoutingBrokerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
+
+  @Mixin ServerOptions server;
 
   @Spec CommandSpec spec;
 
@@ -81,20 +82,13 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     var at = ControllerCommand.hostPort(listen, "--listen");
     AssignmentStrategy s = AssignmentStrategy.named(strategy);
     var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     String n = name != null ? name : null;
     var emulation = wanEmulation.emulation();
-    CuratorFramework client;
-    try {
-      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
-    } catch (java.io.IOException x) {
-      spec.commandLine().getErr().println("error: " + x.getMessage());
-      return 1;
-    }
+    CuratorFramework client = OverlayRun.zookeeper(zookeeper, session);
     RoutingBroker rb;
     try {
       if (n == null) {
@@ -107,8 +101,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       throw e;
     } catch (Exception e) {
       client.close();
-      spec.commandLine().getErr().println("error: " + e.getMessage());
-      return 1;
+      throw CommandFailure.io(e);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {

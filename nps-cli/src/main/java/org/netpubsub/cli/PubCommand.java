@@ -129,7 +129,7 @@ final class PubCommand implements Callable<Integer> {
       try {
         config = controller.pubsubConfig();
       } catch (ControllerException e) {
-        return ClientOptions.fail(e, err);
+        return ClientOptions.fail(e, err, json.enabled());
       }
       // Bad input is found before anything is advertised.
       EventSource source =
@@ -148,7 +148,7 @@ final class PubCommand implements Callable<Integer> {
         try {
           pub = b.build();
         } catch (ControllerException e) {
-          return ClientOptions.fail(e, err);
+          return ClientOptions.fail(e, err, json.enabled());
         }
         Map<String, Object> advertised = new LinkedHashMap<>();
         advertised.put("kind", "advertised");
@@ -182,13 +182,13 @@ final class PubCommand implements Callable<Integer> {
         progress.maybePrint(sent);
       }
     } catch (UncheckedIOException e) {
-      err.println("error: " + e.getMessage());
+      CommandFailure.print(err, json.enabled(), "io_error", e.getMessage(), null);
       code.set(ClientOptions.EXIT_CONTROLLER);
     } finally {
       try {
         pub.close();
       } catch (ControllerException e) {
-        code.set(ClientOptions.fail(e, err));
+        code.set(ClientOptions.fail(e, err, json.enabled()));
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       summary(out, sent, seconds, pub.advertisement().id());

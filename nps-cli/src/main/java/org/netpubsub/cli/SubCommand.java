@@ -42,6 +42,8 @@ import picocli.CommandLine.Spec;
 final class SubCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Spec CommandSpec spec;
 
   @Mixin ClientOptions client;
@@ -101,7 +103,7 @@ final class SubCommand implements Callable<Integer> {
                 .onDelivery(d -> print(d, out, printed, done))
                 .build();
       } catch (ControllerException e) {
-        return ClientOptions.fail(e, err);
+        return ClientOptions.fail(e, err, json.enabled());
       }
       Map<String, Object> subscribed = new LinkedHashMap<>();
       subscribed.put("kind", "subscribed");
@@ -121,7 +123,7 @@ final class SubCommand implements Callable<Integer> {
         try {
           sub.close();
         } catch (ControllerException e) {
-          code.set(ClientOptions.fail(e, err));
+          code.set(ClientOptions.fail(e, err, json.enabled()));
         }
         if (stats) {
           JsonOutput.printLine(out, stats(sub.stats(), printed.get()));
