@@ -3,12 +3,9 @@ package org.netpubsub.cli;
 import java.io.PrintWriter;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.netpubsub.edge.client.ControllerClient;
 import org.netpubsub.edge.client.ControllerException;
 import org.netpubsub.edge.client.Ipv6Text;
@@ -20,8 +17,6 @@ import picocli.CommandLine.Option;
 final class ClientOptions {
   /** Exit code when the controller refuses or cannot be reached. */
   static final int EXIT_CONTROLLER = 1;
-
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
 
   @Option(
       names = "--controller",
@@ -45,28 +40,6 @@ final class ClientOptions {
   /** The address given with --host, or null to detect it. */
   Inet6Address hostAddress() {
     return host == null ? null : Ipv6Text.parse(host);
-  }
-
-  /** {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}; a bare number is seconds. */
-  static Duration parseDuration(String text, String option) {
-    Matcher m = DURATION.matcher(text.strip());
-    if (!m.matches()) {
-      throw new IllegalArgumentException(
-          option + " must be a duration such as 10s, 500ms or 2m, not '" + text + "'");
-    }
-    double value = Double.parseDouble(m.group(1));
-    String unit = m.group(2) == null ? "s" : m.group(2);
-    double seconds =
-        switch (unit) {
-          case "ms" -> value / 1000;
-          case "m" -> value * 60;
-          case "h" -> value * 3600;
-          default -> value;
-        };
-    if (seconds <= 0 || seconds > 365 * 86400.0) {
-      throw new IllegalArgumentException(option + " must be positive and at most a year");
-    }
-    return Duration.ofNanos((long) (seconds * 1e9));
   }
 
   /** {@code ADDR:PORT} or {@code [ADDR]:PORT}, an IPv6 literal. */

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.broker.AgentStats;
 import org.netpubsub.edge.broker.EdgeAgent;
 import picocli.CommandLine.Command;
@@ -115,7 +116,7 @@ final class EdgeAgentCommand implements Callable<Integer> {
     Duration interval =
         statusInterval.strip().equals("0")
             ? Duration.ZERO
-            : ClientOptions.parseDuration(statusInterval, "--status-interval");
+            : Durations.positive(statusInterval, "--status-interval");
     if (retransmitBuffer < 1) {
       throw new IllegalArgumentException("--retransmit-buffer must be at least 1");
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -49,10 +50,18 @@ final class ItchGenCommand implements Callable<Integer> {
   String itchModel = "rich";
 
   @Option(
+      names = "--progress",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Progress on stderr this often (default: ${DEFAULT-VALUE}; 0: none).")
+  Duration progress = Duration.ofSeconds(1);
+
+  @Option(
       names = "--progress-ms",
       paramLabel = "MS",
-      description = "Progress on stderr every MS ms (default: ${DEFAULT-VALUE}; 0: none).")
-  long progressMs = 1000;
+      description =
+          "Deprecated alias of --progress, in milliseconds (removed in the release after 0.1).")
+  Long progressMs;
 
   @Override
   public Integer call() throws IOException {
@@ -62,7 +71,8 @@ final class ItchGenCommand implements Callable<Integer> {
     ItchModel.Variant variant = ItchModel.Variant.parse(itchModel);
     ItchFeedGenerator feed = new ItchFeedGenerator(variant, seed, messages);
     ProgressMeter progress =
-        new ProgressMeter(spec.commandLine().getErr(), json.enabled(), "itch gen", progressMs);
+        new ProgressMeter(
+            spec.commandLine().getErr(), json.enabled(), "itch gen", progressMillis());
     byte[] m = new byte[2 + ItchMessageTypes.MAX_LENGTH];
     long bytes = 0;
     try (OutputStream o = ItchFiles.create(out)) {
@@ -95,5 +105,9 @@ final class ItchGenCommand implements Callable<Integer> {
       w.flush();
     }
     return 0;
+  }
+
+  private long progressMillis() {
+    return progressMs != null ? progressMs : progress.toMillis();
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,10 +117,18 @@ final class ItchReplayCommand implements Callable<Integer> {
   boolean write;
 
   @Option(
+      names = "--progress",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Progress on stderr this often (default: ${DEFAULT-VALUE}; 0: none).")
+  Duration progress = Duration.ofSeconds(1);
+
+  @Option(
       names = "--progress-ms",
       paramLabel = "MS",
-      description = "Progress on stderr every MS ms (default: ${DEFAULT-VALUE}; 0: none).")
-  long progressMs = 1000;
+      description =
+          "Deprecated alias of --progress, in milliseconds (removed in the release after 0.1).")
+  Long progressMs;
 
   @Override
   public Integer call() throws IOException {
@@ -159,7 +168,8 @@ final class ItchReplayCommand implements Callable<Integer> {
     double compileMs = (System.nanoTime() - t0) / 1e6;
 
     ProgressMeter progress =
-        new ProgressMeter(spec.commandLine().getErr(), json.enabled(), "itch replay", progressMs);
+        new ProgressMeter(
+            spec.commandLine().getErr(), json.enabled(), "itch replay", progressMillis());
     ItchReplayLoop loop =
         new ItchReplayLoop(splitter, sessionBytes, batch, payload, write, progress);
     Malformation fileEnd = null;
@@ -280,5 +290,9 @@ final class ItchReplayCommand implements Callable<Integer> {
 
   private static double round(double seconds) {
     return Math.round(seconds * 1000) / 1000.0;
+  }
+
+  private long progressMillis() {
+    return progressMs != null ? progressMs : progress.toMillis();
   }
 }

@@ -1,5 +1,6 @@
 package org.netpubsub.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -9,7 +10,7 @@ import picocli.CommandLine.ParseResult;
 @Command(
     name = "nps",
     mixinStandardHelpOptions = true,
-    version = "netpubsub 0.1.0",
+    versionProvider = VersionInfo.class,
     description =
         "netpubsub: publish/subscribe in which the network filters and replicates events.",
     subcommands = {
@@ -52,6 +53,9 @@ public final class Nps implements Runnable {
     cl.setExecutionExceptionHandler(errors);
     cl.setParameterExceptionHandler(errors);
     cl.setExecutionStrategy(Nps::execute);
+    // over the PrintStream itself (picocli wraps a writer around it): checkError then sees a
+    // broken pipe, which PipeWriter turns into a quiet stop
+    cl.setOut(new PrintWriter(System.out, true, System.out.charset()));
     return cl;
   }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
 import org.netpubsub.edge.overlay.ZnodeData;
@@ -32,7 +33,11 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--zookeeper", required = true, paramLabel = "HOST:PORT[,...]")
+  @Option(
+      names = "--zookeeper",
+      required = true,
+      paramLabel = "HOST:PORT[,...]",
+      description = "The ZooKeeper server or ensemble.")
   String zookeeper;
 
   @Option(
@@ -60,11 +65,12 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Option(
       names = "--deadline",
-      paramLabel = "FILTER=MS",
+      paramLabel = "FILTER=DURATION",
       description =
           "Topics with a deadline (repeatable): published here, they also take the direct"
               + " edge-to-edge path; received here, a silence longer than the deadline is reported"
-              + " (a deadline-missed line and counter).")
+              + " (a deadline-missed line and counter). A bare number is milliseconds"
+              + " (deprecated).")
   List<String> deadlines = List.of();
 
   @Option(
@@ -84,10 +90,20 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
               + " subscribes later (default: ${DEFAULT-VALUE}; at most 1024).")
   int durable;
 
-  @Option(names = "--session-timeout", defaultValue = "2s", paramLabel = "DURATION")
+  @Option(
+      names = "--session-timeout",
+      defaultValue = "2s",
+      paramLabel = "DURATION",
+      description =
+          "ZooKeeper session timeout: how soon a crash is noticed (default: ${DEFAULT-VALUE}).")
   String sessionTimeout;
 
-  @Option(names = "--status-interval", defaultValue = "10s", paramLabel = "DURATION")
+  @Option(
+      names = "--status-interval",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      description =
+          "How often to print the counters (default: ${DEFAULT-VALUE}; 0: only at the end).")
   String statusInterval;
 
   @Mixin WanEmulationOptions wanEmulation;
@@ -101,13 +117,13 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
     for (String s : deadlines) {
       int eq = s.lastIndexOf('=');
       if (eq < 1) {
-        throw new IllegalArgumentException("--deadline needs FILTER=MS, not '" + s + "'");
+        throw new IllegalArgumentException("--deadline needs FILTER=DURATION, not '" + s + "'");
       }
-      try {
-        d.put(s.substring(0, eq), Long.parseLong(s.substring(eq + 1)));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--deadline: bad milliseconds in '" + s + "'");
+      long ms = Durations.parse(s.substring(eq + 1), "--deadline", "ms").toMillis();
+      if (ms < 1) {
+        throw new IllegalArgumentException("--deadline must be at least 1ms in '" + s + "'");
       }
+      d.put(s.substring(0, eq), ms);
     }
     EdgeBrokerConfig c =
         EdgeBrokerConfig.of(
@@ -118,7 +134,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
             .withDeadlines(d, maxDirect)
             .withDurable(durable)
             .withEmulation(wanEmulation.emulation());
-    var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
+    var session = Durations.positive(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     CuratorFramework client = OverlayRun.zookeeper(zookeeper, session);
     EdgeBroker e;

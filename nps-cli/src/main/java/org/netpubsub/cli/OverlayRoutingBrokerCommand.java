@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.ZnodeData;
@@ -84,7 +85,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     var at = ControllerCommand.hostPort(listen, "--listen");
     AssignmentStrategy s = AssignmentStrategy.named(strategy);
-    var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
+    var session = Durations.positive(sessionTimeout, "--session-timeout");
     var interval = OverlayRun.interval(statusInterval);
     String n = name != null ? name : null;
     var emulation = wanEmulation.emulation();

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.overlay.Zk;
 
 /** What the overlay commands share: run until SIGTERM, printing counters now and then. */
@@ -76,8 +77,6 @@ final class OverlayRun {
   }
 
   static Duration interval(String text) {
-    return text.strip().equals("0")
-        ? Duration.ZERO
-        : ClientOptions.parseDuration(text, "--status-interval");
+    return text.strip().equals("0") ? Duration.ZERO : Durations.positive(text, "--status-interval");
   }
 }

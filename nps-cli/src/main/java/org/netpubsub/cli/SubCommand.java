@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.netpubsub.content.Durations;
 import org.netpubsub.content.event.EventText;
 import org.netpubsub.edge.client.ControllerClient;
 import org.netpubsub.edge.client.ControllerException;
@@ -85,7 +86,7 @@ final class SubCommand implements Callable<Integer> {
     if (count != null && count < 1) {
       throw new IllegalArgumentException("--count must be at least 1");
     }
-    Duration limit = duration == null ? null : ClientOptions.parseDuration(duration, "--duration");
+    Duration limit = duration == null ? null : Durations.positive(duration, "--duration");
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     CountDownLatch done = new CountDownLatch(1);
