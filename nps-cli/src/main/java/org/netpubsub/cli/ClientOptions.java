@@ -19,10 +19,12 @@ final class ClientOptions {
   static final int EXIT_CONTROLLER = 1;
 
   @Option(
-      names = "--controller",
-      required = true,
+      names = {"-c", "--controller"},
+      defaultValue = "${env:NPS_CONTROLLER}",
       paramLabel = "URL",
-      description = "The controller's REST API, e.g. http://[fd6e:7073:ffff::c0]:8080.")
+      description =
+          "The controller's REST API, e.g. http://[fd6e:7073:ffff::c0]:8080 (default: the"
+              + " NPS_CONTROLLER environment variable).")
   String controller;
 
   @Option(
@@ -34,6 +36,9 @@ final class ClientOptions {
   String host;
 
   ControllerClient connect() {
+    if (controller == null || controller.isBlank()) {
+      throw new IllegalArgumentException("--controller is required (or set NPS_CONTROLLER)");
+    }
     return ControllerClient.of(controller);
   }
 

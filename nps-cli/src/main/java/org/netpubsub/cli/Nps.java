@@ -1,6 +1,7 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
+import org.netpubsub.content.InvalidInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,7 +44,26 @@ public final class Nps implements Runnable {
 
   public static void main(String[] args) {
     Logging.bridgeJul();
-    System.exit(commandLine().execute(args));
+    System.exit(run(commandLine(), args));
+  }
+
+  /** Executes {@code args} after expanding a {@code --config} file into options. */
+  static int run(CommandLine cl, String... args) {
+    String[] expanded;
+    try {
+      expanded = ConfigFile.expand(cl, args);
+    } catch (InvalidInputException | CommandFailure e) {
+      boolean json = java.util.Arrays.asList(args).contains("--json");
+      boolean bad = e instanceof InvalidInputException;
+      CommandFailure.print(
+          cl.getErr(),
+          json,
+          bad ? "bad_input" : ((CommandFailure) e).code,
+          e.getMessage(),
+          "--config");
+      return bad ? EXIT_BAD_INPUT : CommandFailure.EXIT_FAILURE;
+    }
+    return cl.execute(expanded);
   }
 
   /** The configured command line; tests call {@code execute} on it. */
@@ -53,6 +73,7 @@ public final class Nps implements Runnable {
     cl.setExecutionExceptionHandler(errors);
     cl.setParameterExceptionHandler(errors);
     cl.setExecutionStrategy(Nps::execute);
+    cl.setOverwrittenOptionsAllowed(true); // a --config file's options, then the command line's
     // over the PrintStream itself (picocli wraps a writer around it): checkError then sees a
     // broken pipe, which PipeWriter turns into a quiet stop
     cl.setOut(new PrintWriter(System.out, true, System.out.charset()));

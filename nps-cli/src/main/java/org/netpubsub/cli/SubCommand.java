@@ -56,6 +56,13 @@ final class SubCommand implements Callable<Integer> {
       description = "UDP port to receive on (default 0: any free port; printed when subscribed).")
   int port;
 
+  @Option(
+      names = {"-q", "--quiet"},
+      description =
+          "Print no delivery lines, only their count when it stops ({\"kind\":\"count\","
+              + "\"delivered\":N} with --json).")
+  boolean quiet;
+
   @Option(names = "--count", paramLabel = "N", description = "Stop after N deliveries.")
   Long count;
 
@@ -129,6 +136,9 @@ final class SubCommand implements Callable<Integer> {
         if (stats) {
           JsonOutput.printLine(out, stats(sub.stats(), printed.get()));
         }
+        if (quiet) {
+          printCount(out, printed.get());
+        }
         finished.countDown();
         ClientOptions.removeHook(hook);
       }
@@ -142,9 +152,20 @@ final class SubCommand implements Callable<Integer> {
       printed.decrementAndGet(); // arrived after --count, before the unsubscription
       return;
     }
-    JsonOutput.printLine(out, delivery(d));
+    if (!quiet) {
+      JsonOutput.printLine(out, delivery(d));
+    }
     if (count != null && n == count) {
       done.countDown();
+    }
+  }
+
+  private void printCount(PrintWriter out, long delivered) {
+    if (json.enabled()) {
+      JsonOutput.printLine(out, Map.of("kind", "count", "delivered", delivered));
+    } else {
+      out.println(delivered + " delivered");
+      out.flush();
     }
   }
 
