@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -49,19 +48,7 @@ final class ItchGenCommand implements Callable<Integer> {
       description = "Events of the simple or rich model (default: ${DEFAULT-VALUE}).")
   String itchModel = "rich";
 
-  @Option(
-      names = "--progress",
-      paramLabel = "DURATION",
-      converter = DurationConverter.class,
-      description = "Progress on stderr this often (default: ${DEFAULT-VALUE}; 0: none).")
-  Duration progress = Duration.ofSeconds(1);
-
-  @Option(
-      names = "--progress-ms",
-      paramLabel = "MS",
-      description =
-          "Deprecated alias of --progress, in milliseconds (removed in the release after 0.1).")
-  Long progressMs;
+  @Mixin ProgressOptions progress;
 
   @Override
   public Integer call() throws IOException {
@@ -72,7 +59,7 @@ final class ItchGenCommand implements Callable<Integer> {
     ItchFeedGenerator feed = new ItchFeedGenerator(variant, seed, messages);
     ProgressMeter progress =
         new ProgressMeter(
-            spec.commandLine().getErr(), json.enabled(), "itch gen", progressMillis());
+            spec.commandLine().getErr(), json.enabled(), "itch gen", progress.millis());
     byte[] m = new byte[2 + ItchMessageTypes.MAX_LENGTH];
     long bytes = 0;
     try (OutputStream o = ItchFiles.create(out)) {
@@ -105,9 +92,5 @@ final class ItchGenCommand implements Callable<Integer> {
       w.flush();
     }
     return 0;
-  }
-
-  private long progressMillis() {
-    return progressMs != null ? progressMs : progress.toMillis();
   }
 }

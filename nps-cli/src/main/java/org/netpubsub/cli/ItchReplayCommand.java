@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,19 +115,7 @@ final class ItchReplayCommand implements Callable<Integer> {
       description = "Also cut and copy every port's packets (the replication a switch does).")
   boolean write;
 
-  @Option(
-      names = "--progress",
-      paramLabel = "DURATION",
-      converter = DurationConverter.class,
-      description = "Progress on stderr this often (default: ${DEFAULT-VALUE}; 0: none).")
-  Duration progress = Duration.ofSeconds(1);
-
-  @Option(
-      names = "--progress-ms",
-      paramLabel = "MS",
-      description =
-          "Deprecated alias of --progress, in milliseconds (removed in the release after 0.1).")
-  Long progressMs;
+  @Mixin ProgressOptions progress;
 
   @Override
   public Integer call() throws IOException {
@@ -169,7 +156,7 @@ final class ItchReplayCommand implements Callable<Integer> {
 
     ProgressMeter progress =
         new ProgressMeter(
-            spec.commandLine().getErr(), json.enabled(), "itch replay", progressMillis());
+            spec.commandLine().getErr(), json.enabled(), "itch replay", progress.millis());
     ItchReplayLoop loop =
         new ItchReplayLoop(splitter, sessionBytes, batch, payload, write, progress);
     Malformation fileEnd = null;
@@ -290,9 +277,5 @@ final class ItchReplayCommand implements Callable<Integer> {
 
   private static double round(double seconds) {
     return Math.round(seconds * 1000) / 1000.0;
-  }
-
-  private long progressMillis() {
-    return progressMs != null ? progressMs : progress.toMillis();
   }
 }

@@ -33,12 +33,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--zookeeper",
-      required = true,
-      paramLabel = "HOST:PORT[,...]",
-      description = "The ZooKeeper server or ensemble.")
-  String zookeeper;
+  @Mixin OverlayBrokerOptions broker;
 
   @Option(
       names = "--local",
@@ -90,22 +85,6 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
               + " subscribes later (default: ${DEFAULT-VALUE}; at most 1024).")
   int durable;
 
-  @Option(
-      names = "--session-timeout",
-      defaultValue = "2s",
-      paramLabel = "DURATION",
-      description =
-          "ZooKeeper session timeout: how soon a crash is noticed (default: ${DEFAULT-VALUE}).")
-  String sessionTimeout;
-
-  @Option(
-      names = "--status-interval",
-      defaultValue = "10s",
-      paramLabel = "DURATION",
-      description =
-          "How often to print the counters (default: ${DEFAULT-VALUE}; 0: only at the end).")
-  String statusInterval;
-
   @Mixin WanEmulationOptions wanEmulation;
 
   @Option(names = "--exit-after-start", hidden = true)
@@ -134,9 +113,8 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
             .withDeadlines(d, maxDirect)
             .withDurable(durable)
             .withEmulation(wanEmulation.emulation());
-    var session = Durations.positive(sessionTimeout, "--session-timeout");
-    var interval = OverlayRun.interval(statusInterval);
-    CuratorFramework client = OverlayRun.zookeeper(zookeeper, session);
+    var interval = broker.interval();
+    CuratorFramework client = broker.connect();
     EdgeBroker e;
     PrintWriter events = spec.commandLine().getOut();
     try {
@@ -176,7 +154,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
       o.put("site", site);
       o.put("listen", ZnodeData.address(e.address()));
       o.put("local", local);
-      o.put("zookeeper", zookeeper);
+      o.put("zookeeper", broker.zookeeper);
       JsonOutput.printLine(out, o);
     } else {
       out.println(

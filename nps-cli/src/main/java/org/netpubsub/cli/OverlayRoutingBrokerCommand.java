@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
-import org.netpubsub.content.Durations;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.ZnodeData;
@@ -32,12 +31,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--zookeeper",
-      required = true,
-      paramLabel = "HOST:PORT[,...]",
-      description = "The ZooKeeper server or ensemble.")
-  String zookeeper;
+  @Mixin OverlayBrokerOptions broker;
 
   @Option(
       names = "--listen",
@@ -60,22 +54,6 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
           "Assignment when leading: topic-count or message-rate (default: ${DEFAULT-VALUE}).")
   String strategy;
 
-  @Option(
-      names = "--session-timeout",
-      defaultValue = "2s",
-      paramLabel = "DURATION",
-      description =
-          "ZooKeeper session timeout: how soon a crash is noticed (default: ${DEFAULT-VALUE}).")
-  String sessionTimeout;
-
-  @Option(
-      names = "--status-interval",
-      defaultValue = "10s",
-      paramLabel = "DURATION",
-      description =
-          "How often to print the counters (default: ${DEFAULT-VALUE}; 0: only at the end).")
-  String statusInterval;
-
   @Mixin WanEmulationOptions wanEmulation;
 
   @Option(names = "--exit-after-start", hidden = true)
@@ -85,11 +63,10 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     var at = ControllerCommand.hostPort(listen, "--listen");
     AssignmentStrategy s = AssignmentStrategy.named(strategy);
-    var session = Durations.positive(sessionTimeout, "--session-timeout");
-    var interval = OverlayRun.interval(statusInterval);
+    var interval = broker.interval();
     String n = name != null ? name : null;
     var emulation = wanEmulation.emulation();
-    CuratorFramework client = OverlayRun.zookeeper(zookeeper, session);
+    CuratorFramework client = broker.connect();
     RoutingBroker rb;
     try {
       if (n == null) {
@@ -110,7 +87,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       o.put("kind", "routing-broker");
       o.put("name", rb.name());
       o.put("listen", ZnodeData.address(rb.address()));
-      o.put("zookeeper", zookeeper);
+      o.put("zookeeper", broker.zookeeper);
       o.put("strategy", s.name());
       JsonOutput.printLine(out, o);
     } else {

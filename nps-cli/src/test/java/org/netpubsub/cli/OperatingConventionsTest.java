@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -27,43 +30,30 @@ class OperatingConventionsTest {
     return Nps.run(cl, args);
   }
 
-  @Test
-  void anOpenFlowPortInUseIsOneLineAndExit1() throws IOException {
-    try (ServerSocket busy = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      int code =
-          run(
-              "controller",
-              "--openflow",
-              "tcp:127.0.0.1:" + busy.getLocalPort(),
-              "--api",
-              "http://127.0.0.1:0",
-              "--exit-after-start");
-      assertThat(code).isEqualTo(1);
-      assertThat(err.toString().strip())
-          .isEqualTo(
-              "error: cannot listen on 127.0.0.1:"
-                  + busy.getLocalPort()
-                  + ": address already in use");
+  /** Runs the controller with its OpenFlow listener on a port that is taken. */
+  private int controllerOnABusyPort(String... more) throws IOException {
+    try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      List<String> args = new ArrayList<>(List.of("controller", "--exit-after-start"));
+      args.addAll(List.of("--openflow", "tcp:127.0.0.1:" + busy.getLocalPort()));
+      args.addAll(List.of("--api", "http://127.0.0.1:0"));
+      args.addAll(List.of(more));
+      return run(args.toArray(String[]::new));
     }
   }
 
   @Test
+  void anOpenFlowPortInUseIsOneLineAndExit1() throws IOException {
+    assertThat(controllerOnABusyPort()).isEqualTo(1);
+    assertThat(err.toString())
+        .matches("error: cannot listen on 127\\.0\\.0\\.1:\\d+: address already in use\\s*");
+  }
+
+  @Test
   void withJsonAStartupFailureIsAJsonErrorObject() throws IOException {
-    try (ServerSocket busy = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      int code =
-          run(
-              "controller",
-              "--json",
-              "--openflow",
-              "tcp:127.0.0.1:" + busy.getLocalPort(),
-              "--api",
-              "http://127.0.0.1:0",
-              "--exit-after-start");
-      assertThat(code).isEqualTo(1);
-      JsonNode e = new ObjectMapper().readTree(err.toString()).get("error");
-      assertThat(e.get("code").asText()).isEqualTo("io_error");
-      assertThat(e.get("message").asText()).contains("address already in use");
-    }
+    assertThat(controllerOnABusyPort("--json")).isEqualTo(1);
+    JsonNode e = new ObjectMapper().readTree(err.toString()).get("error");
+    assertThat(e.get("code").asText()).isEqualTo("io_error");
+    assertThat(e.get("message").asText()).contains("address already in use");
   }
 
   @Test
