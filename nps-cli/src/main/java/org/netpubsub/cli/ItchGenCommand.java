@@ -48,7 +48,7 @@ final class ItchGenCommand implements Callable<Integer> {
       description = "Events of the simple or rich model (default: ${DEFAULT-VALUE}).")
   String itchModel = "rich";
 
-  @Mixin ProgressOptions progress;
+  @Mixin ProgressOptions progressOptions;
 
   @Override
   public Integer call() throws IOException {
@@ -59,7 +59,7 @@ final class ItchGenCommand implements Callable<Integer> {
     ItchFeedGenerator feed = new ItchFeedGenerator(variant, seed, messages);
     ProgressMeter progress =
         new ProgressMeter(
-            spec.commandLine().getErr(), json.enabled(), "itch gen", progress.millis());
+            spec.commandLine().getErr(), json.enabled(), "itch gen", progressOptions.millis());
     byte[] m = new byte[2 + ItchMessageTypes.MAX_LENGTH];
     long bytes = 0;
     try (OutputStream o = ItchFiles.create(out)) {

@@ -115,7 +115,7 @@ final class ItchReplayCommand implements Callable<Integer> {
       description = "Also cut and copy every port's packets (the replication a switch does).")
   boolean write;
 
-  @Mixin ProgressOptions progress;
+  @Mixin ProgressOptions progressOptions;
 
   @Override
   public Integer call() throws IOException {
@@ -156,7 +156,7 @@ final class ItchReplayCommand implements Callable<Integer> {
 
     ProgressMeter progress =
         new ProgressMeter(
-            spec.commandLine().getErr(), json.enabled(), "itch replay", progress.millis());
+            spec.commandLine().getErr(), json.enabled(), "itch replay", progressOptions.millis());
     ItchReplayLoop loop =
         new ItchReplayLoop(splitter, sessionBytes, batch, payload, write, progress);
     Malformation fileEnd = null;
