@@ -19,8 +19,8 @@ def main(result_path, out_path):
         if not rows:
             continue
         batches = [r["batch"] for r in rows]
-        ax.plot(batches, [r["addsPerSecond"] for r in rows], "o-", color=colour, label=f"{target} adds")
-        ax.plot(batches, [r["deletesPerSecond"] for r in rows], "s--", color=colour, label=f"{target} deletes")
+        ax.plot(batches, [r["adds_per_second"] for r in rows], "o-", color=colour, label=f"{target} adds")
+        ax.plot(batches, [r["deletes_per_second"] for r in rows], "s--", color=colour, label=f"{target} deletes")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("flow-mods per barrier (batch size)")

@@ -47,7 +47,7 @@ class ReactiveController(JsonLines):
         self.api = f"http://127.0.0.1:{api_port}"
         nbi, topics = MODES[mode]
         super().__init__([NPS, "controller", "--openflow", f"tcp:127.0.0.1:{openflow_port}",
-                          "--api", self.api, "--probe-interval-ms", "1000", "--json",
+                          "--api", self.api, "--probe-interval", "1s", "--json",
                           "--forwarding", "reactive", "--apps", apps, "--nbi", nbi,
                           "--nbi-topics", topics], stderr=open(log_path, "a"))
         self.started = self.wait_for(lambda o: o.get("kind") == "controller", 120, "the controller")

@@ -49,7 +49,7 @@ RATE_MBIT, SIZE = 17, 1500
 INTERVAL_MS = SIZE * 8 / (RATE_MBIT * 1e6) * 1000  # 0.71 ms
 THRESHOLD = 0.65
 TE_ARGS = ("--te-link-mbps", str(LINK_RATE_MBIT), "--te-threshold", str(THRESHOLD),
-           "--te-interval-ms", "500")
+           "--te-interval", "500ms")
 BACKGROUND_PORT = 5001
 
 

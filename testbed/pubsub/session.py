@@ -128,7 +128,7 @@ class Controller(JsonLines):
         self.api = f"http://127.0.0.1:{self.api_port}"
         err = open(log_path, "w") if log_path else None
         super().__init__([NPS, "controller", "--openflow", f"tcp:127.0.0.1:{self.openflow_port}",
-                          "--api", self.api, "--probe-interval-ms", "1000",
+                          "--api", self.api, "--probe-interval", "1s",
                           *(["--schema", schema] if schema else []), "--json", *extra],
                          stderr=err)
         self.started = self.wait_for(lambda o: o.get("kind") == "controller", 120, "the controller")

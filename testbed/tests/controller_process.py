@@ -37,7 +37,7 @@ class Controller:
             if os.path.isdir(os.path.join(ROOT, "target")) else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [NPS, "controller", "--openflow", f"tcp:127.0.0.1:{openflow_port}", "--api", self.api,
-             "--probe-interval-ms", "1000", "--json", *extra],
+             "--probe-interval", "1s", "--json", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         self.started: dict = {}
         reader = threading.Thread(target=self._first_line, daemon=True)

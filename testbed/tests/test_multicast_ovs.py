@@ -36,8 +36,8 @@ def controller():
 @pytest.fixture
 def te_controller():
     """Traffic engineering on: links of 10 Mbit/s, avoided from 65 %, held 30 s."""
-    yield from running_controller("--te-link-mbps", "10", "--te-interval-ms", "500",
-                                  "--te-hold-ms", "30000")
+    yield from running_controller("--te-link-mbps", "10", "--te-interval", "500ms",
+                                  "--te-hold", "30s")
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,10 +101,21 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
   double rate;
 
   @Option(
-      names = "--ack-latency-us",
+      names = "--ack-latency",
       defaultValue = "0",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "Switch acknowledgement delay per batch, e.g. 50us (default: ${DEFAULT-VALUE}).")
+  Duration ackLatency;
+
+  @Option(
+      names = "--ack-latency-us",
       paramLabel = "US",
-      description = "Switch acknowledgement delay per batch, µs (default: ${DEFAULT-VALUE}).")
+      description =
+          "Deprecated alias of --ack-latency, in microseconds (removed in the release after 0.1).")
+  Long ackLatencyUs;
+
   long ackLatencyMicros;
 
   @Option(
@@ -169,6 +181,7 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     List<Balancing> modes = balancing.stream().map(BenchControlPlaneCommand::balancing).toList();
+    ackLatencyMicros = ackLatencyUs != null ? ackLatencyUs : ackLatency.toNanos() / 1000;
     check();
     PrintWriter err = spec.commandLine().getErr();
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -332,7 +345,7 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
         || ackLatencyMicros < 0
         || updateRate < 0) {
       throw new IllegalArgumentException(
-          "--requests and --standing must be positive; --warmup, --rate, --ack-latency-us and"
+          "--requests and --standing must be positive; --warmup, --rate, --ack-latency and"
               + " --update-rate non-negative");
     }
   }

@@ -99,10 +99,10 @@ final class BenchFlowmodsCommand implements Callable<Integer> {
     m.put("target", r.target().name().toLowerCase());
     m.put("batch", r.batchSize());
     m.put("flows", r.count());
-    m.put("addsPerSecond", Math.round(r.addsPerSecond()));
-    m.put("deletesPerSecond", Math.round(r.deletesPerSecond()));
-    m.put("addSeconds", r.add().toNanos() / 1e9);
-    m.put("deleteSeconds", r.delete().toNanos() / 1e9);
+    m.put("adds_per_second", Math.round(r.addsPerSecond()));
+    m.put("deletes_per_second", Math.round(r.deletesPerSecond()));
+    m.put("add_seconds", r.add().toNanos() / 1e9);
+    m.put("delete_seconds", r.delete().toNanos() / 1e9);
     return m;
   }
 

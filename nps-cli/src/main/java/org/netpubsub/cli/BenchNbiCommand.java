@@ -82,13 +82,24 @@ final class BenchNbiCommand implements Callable<Integer> {
   List<Integer> subscribed;
 
   @Option(
-      names = "--red-work-us",
+      names = "--red-work",
       split = ",",
       defaultValue = "0",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "CPU time each redundant app spends per event besides its ten increments, e.g. 20us"
+              + " (default: ${DEFAULT-VALUE}: the paper's app; Ryu spends tens of µs per event).")
+  List<Duration> redWork;
+
+  @Option(
+      names = "--red-work-us",
+      split = ",",
       paramLabel = "US",
       description =
-          "CPU time each redundant app spends per event besides its ten increments, µs"
-              + " (default: ${DEFAULT-VALUE}: the paper's app; Ryu spends tens of µs per event).")
+          "Deprecated alias of --red-work, in microseconds (removed in the release after 0.1).")
+  List<Integer> redWorkUs;
+
   List<Integer> redWorkMicros;
 
   @Option(
@@ -109,29 +120,58 @@ final class BenchNbiCommand implements Callable<Integer> {
   int rounds;
 
   @Option(
+      names = "--round",
+      defaultValue = "1s",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Round length (default: ${DEFAULT-VALUE}).")
+  Duration round;
+
+  @Option(
       names = "--round-ms",
-      defaultValue = "1000",
       paramLabel = "MS",
-      description = "Round length in ms (default: ${DEFAULT-VALUE}).")
+      description =
+          "Deprecated alias of --round, in milliseconds (removed in the release after 0.1).")
+  Long roundMs;
+
   long roundMillis;
 
   @Option(
-      names = "--warmup-s",
-      defaultValue = "4",
-      paramLabel = "S",
+      names = "--warmup",
+      defaultValue = "4s",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description =
-          "Seconds of unmeasured load before the first run, so every run meets compiled code"
+          "Unmeasured load before the first run, so every run meets compiled code"
               + " (default: ${DEFAULT-VALUE}; 0 = none).")
+  Duration warmup;
+
+  @Option(
+      names = "--warmup-s",
+      paramLabel = "S",
+      description = "Deprecated alias of --warmup, in seconds (removed in the release after 0.1).")
+  Integer warmupS;
+
   int warmupSeconds;
 
   @Override
   public Integer call() throws IOException, InterruptedException {
+    // the deprecated unit-named aliases win when given
+    roundMillis = roundMs != null ? roundMs : round.toMillis();
+    Duration warm = warmupS != null ? Duration.ofSeconds(warmupS) : warmup;
+    warmupSeconds = (int) warm.toSeconds();
+    redWorkMicros =
+        redWorkUs != null
+            ? redWorkUs
+            : redWork.stream()
+                .map(d -> (int) Math.min(Integer.MAX_VALUE, d.toNanos() / 1000))
+                .toList();
     List<NbiBenchmark.Run> runs = runs();
     PrintWriter err = spec.commandLine().getErr();
-    if (warmupSeconds > 0) {
-      err.printf("nbi: warming up for %d s...%n", warmupSeconds);
+    if (warm.isPositive()) {
+      err.printf("nbi: warming up for %s...%n", warm);
       err.flush();
-      NbiBenchmark.warmUp(Duration.ofSeconds(warmupSeconds));
+      NbiBenchmark.warmUp(warm);
     }
     List<Map<String, Object>> rows = new ArrayList<>();
     for (NbiBenchmark.Run run : runs) {
@@ -175,7 +215,7 @@ final class BenchNbiCommand implements Callable<Integer> {
         || switches.stream().anyMatch(n -> n < 1)
         || redWorkMicros.stream().anyMatch(w -> w < 0)) {
       throw new IllegalArgumentException(
-          "--rounds, --round-ms and --switches must be positive, --warmup-s and --red-work-us"
+          "--rounds, --round and --switches must be positive, --warmup and --red-work"
               + " not negative");
     }
     List<NbiBenchmark.Run> out = new ArrayList<>();

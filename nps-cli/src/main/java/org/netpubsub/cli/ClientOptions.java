@@ -3,7 +3,6 @@ package org.netpubsub.cli;
 import java.io.PrintWriter;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,13 +20,13 @@ final class ClientOptions {
   /** Exit code when the controller refuses or cannot be reached. */
   static final int EXIT_CONTROLLER = 1;
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
-
   @Option(
-      names = "--controller",
-      required = true,
+      names = {"-c", "--controller"},
+      defaultValue = "${env:NPS_CONTROLLER}",
       paramLabel = "URL",
-      description = "The controller's REST API, e.g. http://[fd6e:7073:ffff::c0]:8080.")
+      description =
+          "The controller's REST API, e.g. http://[fd6e:7073:ffff::c0]:8080 (default: the"
+              + " NPS_CONTROLLER environment variable).")
   String controller;
 
   @Option(
@@ -39,34 +38,15 @@ final class ClientOptions {
   String host;
 
   ControllerClient connect() {
+    if (controller == null || controller.isBlank()) {
+      throw new IllegalArgumentException("--controller is required (or set NPS_CONTROLLER)");
+    }
     return ControllerClient.of(controller);
   }
 
   /** The address given with --host, or null to detect it. */
   Inet6Address hostAddress() {
     return host == null ? null : Ipv6Text.parse(host);
-  }
-
-  /** {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}; a bare number is seconds. */
-  static Duration parseDuration(String text, String option) {
-    Matcher m = DURATION.matcher(text.strip());
-    if (!m.matches()) {
-      throw new IllegalArgumentException(
-          option + " must be a duration such as 10s, 500ms or 2m, not '" + text + "'");
-    }
-    double value = Double.parseDouble(m.group(1));
-    String unit = m.group(2) == null ? "s" : m.group(2);
-    double seconds =
-        switch (unit) {
-          case "ms" -> value / 1000;
-          case "m" -> value * 60;
-          case "h" -> value * 3600;
-          default -> value;
-        };
-    if (seconds <= 0 || seconds > 365 * 86400.0) {
-      throw new IllegalArgumentException(option + " must be positive and at most a year");
-    }
-    return Duration.ofNanos((long) (seconds * 1e9));
   }
 
   /** {@code ADDR:PORT} or {@code [ADDR]:PORT}, an IPv6 literal. */
@@ -125,9 +105,9 @@ final class ClientOptions {
    * Reports a refusal: a filter or request the controller calls bad is bad input (exit 2), anything
    * else (unreachable, 409, 429, 5xx) exit 1.
    */
-  static int fail(ControllerException e, PrintWriter err) {
-    err.println("error: " + e.getMessage());
-    err.flush();
-    return e.isClientError() ? Nps.EXIT_BAD_INPUT : EXIT_CONTROLLER;
+  static int fail(ControllerException e, PrintWriter err, boolean json) {
+    boolean bad = e.isClientError();
+    CommandFailure.print(err, json, bad ? "bad_input" : "controller_error", e.getMessage(), null);
+    return bad ? Nps.EXIT_BAD_INPUT : EXIT_CONTROLLER;
   }
 }

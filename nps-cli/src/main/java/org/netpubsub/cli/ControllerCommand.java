@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,8 @@ import picocli.CommandLine.Spec;
 final class ControllerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Mixin PubSubOptions pubsub;
 
   @Mixin TrafficEngineeringOptions te;
@@ -71,11 +74,19 @@ final class ControllerCommand implements Callable<Integer> {
   String api;
 
   @Option(
-      names = "--probe-interval-ms",
-      defaultValue = "2000",
-      paramLabel = "MS",
+      names = "--probe-interval",
+      defaultValue = "2s",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "LLDP probe interval; links expire after 3 (default: ${DEFAULT-VALUE}).")
-  long probeIntervalMs;
+  Duration probeInterval;
+
+  @Option(
+      names = "--probe-interval-ms",
+      paramLabel = "MS",
+      description =
+          "Deprecated alias of --probe-interval, in milliseconds (removed in the release after 0.1).")
+  Long probeIntervalMs;
 
   @Option(
       names = "--nbi",
@@ -103,8 +114,9 @@ final class ControllerCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     InetSocketAddress of = parseOpenflow(openflow);
     InetSocketAddress http = parseApi(api);
-    if (probeIntervalMs < 100) {
-      throw new IllegalArgumentException("--probe-interval-ms must be at least 100");
+    long probeMs = probeIntervalMs != null ? probeIntervalMs : probeInterval.toMillis();
+    if (probeMs < 100) {
+      throw new IllegalArgumentException("--probe-interval must be at least 100ms");
     }
     Optional<LinkLoadMonitor.Settings> teSettings = te.settings();
     NetworkController.Forwarding how = forwarding.mode();
@@ -114,7 +126,7 @@ final class ControllerCommand implements Callable<Integer> {
         NetworkController.start(
             ControllerConfig.defaults()
                 .withPort(of.getHostString(), of.getPort())
-                .withProbeInterval(probeIntervalMs)
+                .withProbeInterval(probeMs)
                 .withNorthbound(distribution(nbi), remoteApps(nbiRemote))
                 .withForwarding(how, busApps)
                 .withReconcileScope(pubsub.reconcileScope()));

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.broker.AgentStats;
 import org.netpubsub.edge.broker.EdgeAgent;
 import org.netpubsub.edge.link.DatagramAuth;
@@ -34,6 +35,8 @@ import picocli.CommandLine.Spec;
     })
 final class EdgeAgentCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
+
+  @Mixin ServerOptions server;
 
   @Spec CommandSpec spec;
 
@@ -116,7 +119,7 @@ final class EdgeAgentCommand implements Callable<Integer> {
     Duration interval =
         statusInterval.strip().equals("0")
             ? Duration.ZERO
-            : ClientOptions.parseDuration(statusInterval, "--status-interval");
+            : Durations.positive(statusInterval, "--status-interval");
     if (retransmitBuffer < 1) {
       throw new IllegalArgumentException("--retransmit-buffer must be at least 1");
     }
@@ -141,8 +144,7 @@ final class EdgeAgentCommand implements Callable<Integer> {
               .listen(at)
               .start();
     } catch (IOException e) {
-      spec.commandLine().getErr().println("error: " + e.getMessage());
-      return 1;
+      throw CommandFailure.io(e);
     }
     PrintWriter out = spec.commandLine().getOut();
     InetSocketAddress d = agent.datagramAddress();

@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
 final class EdgeCoordinatorCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Spec CommandSpec spec;
 
   @Option(

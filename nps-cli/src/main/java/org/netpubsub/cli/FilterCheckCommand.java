@@ -65,7 +65,7 @@ final class FilterCheckCommand implements Callable<Integer> {
     if (json.enabled()) {
       Map<String, Object> result = new LinkedHashMap<>();
       result.put("filter", filter);
-      result.put("normalForm", FilterPrinter.print(dnf));
+      result.put("normal_form", FilterPrinter.print(dnf));
       result.put("conjunctions", n);
       result.put("aggregates", aggregates);
       JsonOutput.printLine(out, result);

@@ -42,7 +42,11 @@ final class FilterMatchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--schema", required = true, paramLabel = "SCHEMA.yaml")
+  @Option(
+      names = "--schema",
+      required = true,
+      paramLabel = "SCHEMA.yaml",
+      description = "The schema the filters and events are checked against.")
   Path schemaFile;
 
   @Option(

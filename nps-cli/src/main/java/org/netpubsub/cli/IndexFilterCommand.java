@@ -103,12 +103,12 @@ final class IndexFilterCommand implements Callable<Integer> {
     CoverEstimate estimate = CoverQuality.estimate(index, dnf, cover, samples, seed);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("length", index.length());
-    m.put("maxCells", maxCells);
+    m.put("max_cells", maxCells);
     m.put("cells", cells);
-    m.put("cellCount", cover.size());
-    m.put("coveredFraction", cover.volume());
-    m.put("overCoverFraction", samples == 0 ? null : estimate.overCoverFraction());
-    m.put("matchFraction", samples == 0 ? null : estimate.matchFraction());
+    m.put("cell_count", cover.size());
+    m.put("covered_fraction", cover.volume());
+    m.put("over_cover_fraction", samples == 0 ? null : estimate.overCoverFraction());
+    m.put("match_fraction", samples == 0 ? null : estimate.matchFraction());
     m.put("samples", samples);
     return m;
   }
@@ -123,9 +123,9 @@ final class IndexFilterCommand implements Callable<Integer> {
             "%d %s (at most %d, dz length %d) covering %s of the index space%n",
             cells.size(),
             cells.size() == 1 ? "cell" : "cells",
-            (Integer) d.get("maxCells"),
+            (Integer) d.get("max_cells"),
             (Integer) d.get("length"),
-            percent((Double) d.get("coveredFraction"))));
+            percent((Double) d.get("covered_fraction"))));
     int width = 1;
     for (Map<String, Object> c : cells) {
       width = Math.max(width, ((String) c.get("dz")).length());
@@ -136,13 +136,13 @@ final class IndexFilterCommand implements Callable<Integer> {
           String.format(
               Locale.ROOT, "  %-" + width + "s  %s%n", dz.isEmpty() ? "ε" : dz, c.get("prefix")));
     }
-    if (d.get("overCoverFraction") != null) {
+    if (d.get("over_cover_fraction") != null) {
       sb.append(
           String.format(
               Locale.ROOT,
               "over-cover %s (covered but not matched), match %s, of %d sampled events%n",
-              percent((Double) d.get("overCoverFraction")),
-              percent((Double) d.get("matchFraction")),
+              percent((Double) d.get("over_cover_fraction")),
+              percent((Double) d.get("match_fraction")),
               (Integer) d.get("samples")));
     }
     return sb.toString();

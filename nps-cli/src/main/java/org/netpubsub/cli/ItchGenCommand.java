@@ -48,11 +48,7 @@ final class ItchGenCommand implements Callable<Integer> {
       description = "Events of the simple or rich model (default: ${DEFAULT-VALUE}).")
   String itchModel = "rich";
 
-  @Option(
-      names = "--progress-ms",
-      paramLabel = "MS",
-      description = "Progress on stderr every MS ms (default: ${DEFAULT-VALUE}; 0: none).")
-  long progressMs = 1000;
+  @Mixin ProgressOptions progressOptions;
 
   @Override
   public Integer call() throws IOException {
@@ -62,7 +58,8 @@ final class ItchGenCommand implements Callable<Integer> {
     ItchModel.Variant variant = ItchModel.Variant.parse(itchModel);
     ItchFeedGenerator feed = new ItchFeedGenerator(variant, seed, messages);
     ProgressMeter progress =
-        new ProgressMeter(spec.commandLine().getErr(), json.enabled(), "itch gen", progressMs);
+        new ProgressMeter(
+            spec.commandLine().getErr(), json.enabled(), "itch gen", progressOptions.millis());
     byte[] m = new byte[2 + ItchMessageTypes.MAX_LENGTH];
     long bytes = 0;
     try (OutputStream o = ItchFiles.create(out)) {

@@ -115,11 +115,7 @@ final class ItchReplayCommand implements Callable<Integer> {
       description = "Also cut and copy every port's packets (the replication a switch does).")
   boolean write;
 
-  @Option(
-      names = "--progress-ms",
-      paramLabel = "MS",
-      description = "Progress on stderr every MS ms (default: ${DEFAULT-VALUE}; 0: none).")
-  long progressMs = 1000;
+  @Mixin ProgressOptions progressOptions;
 
   @Override
   public Integer call() throws IOException {
@@ -159,7 +155,8 @@ final class ItchReplayCommand implements Callable<Integer> {
     double compileMs = (System.nanoTime() - t0) / 1e6;
 
     ProgressMeter progress =
-        new ProgressMeter(spec.commandLine().getErr(), json.enabled(), "itch replay", progressMs);
+        new ProgressMeter(
+            spec.commandLine().getErr(), json.enabled(), "itch replay", progressOptions.millis());
     ItchReplayLoop loop =
         new ItchReplayLoop(splitter, sessionBytes, batch, payload, write, progress);
     Malformation fileEnd = null;

@@ -2,14 +2,18 @@ package org.netpubsub.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
 /** The {@code --json} option every command mixes in, and the one JSON writer they share. */
 public final class JsonOutput {
+  /** Snake_case for records and beans too, as the hand-built maps' keys are. */
   static final ObjectMapper MAPPER =
-      new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+      new ObjectMapper()
+          .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
   @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
   boolean json;

@@ -122,7 +122,6 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     if (edges < 1
         || topics < 1
         || interest < 1

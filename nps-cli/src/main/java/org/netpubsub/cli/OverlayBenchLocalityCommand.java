@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.link.LinkProfile;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import picocli.CommandLine.Command;
@@ -31,7 +32,11 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--sites", defaultValue = "3", paramLabel = "N")
+  @Option(
+      names = "--sites",
+      defaultValue = "3",
+      paramLabel = "N",
+      description = "Sites, each with an edge broker (default: ${DEFAULT-VALUE}).")
   int sites;
 
   @Option(
@@ -58,18 +63,30 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
       names = "--locality",
       defaultValue = "0,0.25,0.5,0.75,1",
       split = ",",
-      paramLabel = "F,...")
+      paramLabel = "F,...",
+      description =
+          "Shares of each site's subscribers that want only local topics; one run per value"
+              + " (default: ${DEFAULT-VALUE}).")
   List<Double> localities;
 
-  @Option(names = "--rounds", defaultValue = "20", paramLabel = "N")
+  @Option(
+      names = "--rounds",
+      defaultValue = "20",
+      paramLabel = "N",
+      description = "Messages per topic and run (default: ${DEFAULT-VALUE}).")
   int rounds;
 
-  @Option(names = "--interval", defaultValue = "50", paramLabel = "MS")
-  long interval;
+  @Option(
+      names = "--interval",
+      defaultValue = "50ms",
+      paramLabel = "DURATION",
+      description =
+          "Between two messages of a topic (default: ${DEFAULT-VALUE}; a bare number is"
+              + " milliseconds, deprecated).")
+  String interval;
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     LinkProfile link = LinkProfile.parse(wan);
     if (sites < 2
         || brokerCounts.stream().anyMatch(b -> b < 1)
@@ -94,7 +111,7 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
                 link,
                 localities,
                 rounds,
-                interval)) {
+                Durations.parse(interval, "--interval", "ms").toMillis())) {
           if (json.enabled()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("kind", "overlay-locality");

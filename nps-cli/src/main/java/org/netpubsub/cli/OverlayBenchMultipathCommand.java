@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.link.LinkProfile;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import picocli.CommandLine.Command;
@@ -45,15 +46,24 @@ final class OverlayBenchMultipathCommand implements Callable<Integer> {
       description = "Link class B (default: ${DEFAULT-VALUE}).")
   String b;
 
-  @Option(names = "--messages", defaultValue = "150", paramLabel = "N")
+  @Option(
+      names = "--messages",
+      defaultValue = "150",
+      paramLabel = "N",
+      description = "Messages per run (default: ${DEFAULT-VALUE}).")
   int messages;
 
-  @Option(names = "--interval", defaultValue = "20", paramLabel = "MS")
-  long interval;
+  @Option(
+      names = "--interval",
+      defaultValue = "20ms",
+      paramLabel = "DURATION",
+      description =
+          "Between two messages of a topic (default: ${DEFAULT-VALUE}; a bare number is"
+              + " milliseconds, deprecated).")
+  String interval;
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     LinkProfile pa = LinkProfile.parse(a);
     LinkProfile pb = LinkProfile.parse(b);
     Path dir = Files.createTempDirectory("nps-fig7");
@@ -72,7 +82,14 @@ final class OverlayBenchMultipathCommand implements Callable<Integer> {
             continue; // L3 does not matter on the single path: case 2k+1 = case 2k
           }
           MultipathExperiment.Outcome o =
-              x.run(l1, l2, l3, multi, messages, interval, c * 2L + (multi ? 1 : 0));
+              x.run(
+                  l1,
+                  l2,
+                  l3,
+                  multi,
+                  messages,
+                  Durations.parse(interval, "--interval", "ms").toMillis(),
+                  c * 2L + (multi ? 1 : 0));
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("kind", "overlay-multipath");
           r.put("case", c + 1);

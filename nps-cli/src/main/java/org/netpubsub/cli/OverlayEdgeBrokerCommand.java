@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.content.Durations;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
-import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.edge.overlay.ZnodeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,10 +29,11 @@ import picocli.CommandLine.Spec;
 final class OverlayEdgeBrokerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Spec CommandSpec spec;
 
-  @Option(names = "--zookeeper", required = true, paramLabel = "HOST:PORT[,...]")
-  String zookeeper;
+  @Mixin OverlayBrokerOptions broker;
 
   @Option(
       names = "--local",
@@ -59,11 +60,12 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Option(
       names = "--deadline",
-      paramLabel = "FILTER=MS",
+      paramLabel = "FILTER=DURATION",
       description =
           "Topics with a deadline (repeatable): published here, they also take the direct"
               + " edge-to-edge path; received here, a silence longer than the deadline is reported"
-              + " (a deadline-missed line and counter).")
+              + " (a deadline-missed line and counter). A bare number is milliseconds"
+              + " (deprecated).")
   List<String> deadlines = List.of();
 
   @Option(
@@ -83,12 +85,6 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
               + " subscribes later (default: ${DEFAULT-VALUE}; at most 1024).")
   int durable;
 
-  @Option(names = "--session-timeout", defaultValue = "2s", paramLabel = "DURATION")
-  String sessionTimeout;
-
-  @Option(names = "--status-interval", defaultValue = "10s", paramLabel = "DURATION")
-  String statusInterval;
-
   @Mixin WanEmulationOptions wanEmulation;
 
   @Mixin DatagramKeyOptions datagramKey;
@@ -98,18 +94,17 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     Map<String, Long> d = new LinkedHashMap<>();
     for (String s : deadlines) {
       int eq = s.lastIndexOf('=');
       if (eq < 1) {
-        throw new IllegalArgumentException("--deadline needs FILTER=MS, not '" + s + "'");
+        throw new IllegalArgumentException("--deadline needs FILTER=DURATION, not '" + s + "'");
       }
-      try {
-        d.put(s.substring(0, eq), Long.parseLong(s.substring(eq + 1)));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--deadline: bad milliseconds in '" + s + "'");
+      long ms = Durations.parse(s.substring(eq + 1), "--deadline", "ms").toMillis();
+      if (ms < 1) {
+        throw new IllegalArgumentException("--deadline must be at least 1ms in '" + s + "'");
       }
+      d.put(s.substring(0, eq), ms);
     }
     EdgeBrokerConfig c =
         EdgeBrokerConfig.of(
@@ -121,15 +116,8 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
             .withDurable(durable)
             .withEmulation(wanEmulation.emulation())
             .withAuth(datagramKey.auth());
-    var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
-    var interval = OverlayRun.interval(statusInterval);
-    CuratorFramework client;
-    try {
-      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
-    } catch (java.io.IOException x) {
-      spec.commandLine().getErr().println("error: " + x.getMessage());
-      return 1;
-    }
+    var interval = broker.interval();
+    CuratorFramework client = broker.connect();
     EdgeBroker e;
     PrintWriter events = spec.commandLine().getOut();
     try {
@@ -159,8 +147,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
               });
     } catch (Exception x) {
       client.close();
-      spec.commandLine().getErr().println("error: " + x.getMessage());
-      return 1;
+      throw CommandFailure.io(x);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
@@ -170,7 +157,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
       o.put("site", site);
       o.put("listen", ZnodeData.address(e.address()));
       o.put("local", local);
-      o.put("zookeeper", zookeeper);
+      o.put("zookeeper", broker.zookeeper);
       JsonOutput.printLine(out, o);
     } else {
       out.println(

@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.RoutingBroker;
-import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.edge.overlay.ZnodeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,14 +27,11 @@ import picocli.CommandLine.Spec;
 final class OverlayRoutingBrokerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--zookeeper",
-      required = true,
-      paramLabel = "HOST:PORT[,...]",
-      description = "The ZooKeeper server or ensemble.")
-  String zookeeper;
+  @Mixin OverlayBrokerOptions broker;
 
   @Option(
       names = "--listen",
@@ -58,22 +54,6 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
           "Assignment when leading: topic-count or message-rate (default: ${DEFAULT-VALUE}).")
   String strategy;
 
-  @Option(
-      names = "--session-timeout",
-      defaultValue = "2s",
-      paramLabel = "DURATION",
-      description =
-          "ZooKeeper session timeout: how soon a crash is noticed (default: ${DEFAULT-VALUE}).")
-  String sessionTimeout;
-
-  @Option(
-      names = "--status-interval",
-      defaultValue = "10s",
-      paramLabel = "DURATION",
-      description =
-          "How often to print the counters (default: ${DEFAULT-VALUE}; 0: only at the end).")
-  String statusInterval;
-
   @Mixin WanEmulationOptions wanEmulation;
 
   @Mixin DatagramKeyOptions datagramKey;
@@ -83,21 +63,13 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     var at = ControllerCommand.hostPort(listen, "--listen");
     AssignmentStrategy s = AssignmentStrategy.named(strategy);
-    var session = ClientOptions.parseDuration(sessionTimeout, "--session-timeout");
-    var interval = OverlayRun.interval(statusInterval);
+    var interval = broker.interval();
     String n = name != null ? name : null;
     var emulation = wanEmulation.emulation();
     var auth = datagramKey.auth();
-    CuratorFramework client;
-    try {
-      client = Zk.connected(zookeeper, session, java.time.Duration.ofSeconds(10));
-    } catch (java.io.IOException x) {
-      spec.commandLine().getErr().println("error: " + x.getMessage());
-      return 1;
-    }
+    CuratorFramework client = broker.connect();
     RoutingBroker rb;
     try {
       if (n == null) {
@@ -110,8 +82,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       throw e;
     } catch (Exception e) {
       client.close();
-      spec.commandLine().getErr().println("error: " + e.getMessage());
-      return 1;
+      throw CommandFailure.io(e);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
@@ -119,7 +90,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       o.put("kind", "routing-broker");
       o.put("name", rb.name());
       o.put("listen", ZnodeData.address(rb.address()));
-      o.put("zookeeper", zookeeper);
+      o.put("zookeeper", broker.zookeeper);
       o.put("strategy", s.name());
       JsonOutput.printLine(out, o);
     } else {

@@ -7,20 +7,23 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.content.Durations;
+import org.netpubsub.edge.overlay.Zk;
 
 /** What the overlay commands share: run until SIGTERM, printing counters now and then. */
 final class OverlayRun {
-  // held: java.util.logging keeps loggers weakly
-  private static final java.util.List<java.util.logging.Logger> QUIET = new java.util.ArrayList<>();
-
   private OverlayRun() {}
 
-  /** ZooKeeper's and Curator's INFO lines (every connection attempt) would drown the output. */
-  static synchronized void quietCoordinationLogs() {
-    for (String name : java.util.List.of("org.apache.zookeeper", "org.apache.curator")) {
-      java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
-      l.setLevel(java.util.logging.Level.WARNING);
-      QUIET.add(l);
+  /**
+   * A connected ZooKeeper client, or a one-line failure: while it waits, Curator's own lines about
+   * each failed attempt (the command says it in one line) are held back.
+   */
+  static CuratorFramework zookeeper(String connect, Duration session) throws InterruptedException {
+    try (var quiet = Logging.quieter("org.apache.curator")) {
+      return Zk.connected(connect, session, Duration.ofSeconds(10));
+    } catch (java.io.IOException x) {
+      throw CommandFailure.io(x);
     }
   }
 
@@ -74,8 +77,6 @@ final class OverlayRun {
   }
 
   static Duration interval(String text) {
-    return text.strip().equals("0")
-        ? Duration.ZERO
-        : ClientOptions.parseDuration(text, "--status-interval");
+    return text.strip().equals("0") ? Duration.ZERO : Durations.positive(text, "--status-interval");
   }
 }

@@ -27,6 +27,8 @@ import picocli.CommandLine.Spec;
 final class OverlayZooKeeperCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -55,7 +57,6 @@ final class OverlayZooKeeperCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     if (tick < 10) {
       throw new IllegalArgumentException("--tick must be at least 10 ms");
     }
@@ -64,8 +65,7 @@ final class OverlayZooKeeperCommand implements Callable<Integer> {
     try {
       zk = EmbeddedZooKeeper.start(ControllerCommand.hostPort(listen, "--listen"), dir, tick);
     } catch (IOException e) {
-      spec.commandLine().getErr().println("error: " + e.getMessage());
-      return 1;
+      throw CommandFailure.io(e);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {

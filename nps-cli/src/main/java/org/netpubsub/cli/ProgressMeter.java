@@ -20,7 +20,7 @@ final class ProgressMeter {
   /** {@code intervalMs} 0 turns progress off. */
   ProgressMeter(PrintWriter err, boolean json, String what, long intervalMs) {
     if (intervalMs < 0) {
-      throw new IllegalArgumentException("--progress-ms must be >= 0, got " + intervalMs);
+      throw new IllegalArgumentException("--progress must be >= 0, got " + intervalMs + " ms");
     }
     this.err = err;
     this.json = json;

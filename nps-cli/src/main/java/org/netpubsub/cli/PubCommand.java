@@ -99,6 +99,17 @@ final class PubCommand implements Callable<Integer> {
       description = "Multicast hop limit (default: ${DEFAULT-VALUE}).")
   int hops;
 
+  @Option(
+      names = {"-m", "--message"},
+      paramLabel = "TEXT",
+      description = "The NAME=VALUE event's payload, as UTF-8 text (as mosquitto_pub -m).")
+  String message;
+
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "Print errors only: no advertised line, no summary.")
+  boolean quiet;
+
   @Parameters(arity = "0..*", paramLabel = "NAME=VALUE", description = "The event's values.")
   List<String> assignments;
 
@@ -109,6 +120,10 @@ final class PubCommand implements Callable<Integer> {
     boolean words = assignments != null && !assignments.isEmpty();
     if (words == (from != null)) {
       throw new IllegalArgumentException("give the event as NAME=VALUE words or --from FILE");
+    }
+    if (from != null && message != null) {
+      throw new IllegalArgumentException(
+          "--message is the payload of a NAME=VALUE event; not with --from");
     }
     if (from != null && count != null) {
       throw new IllegalArgumentException("--count repeats a NAME=VALUE event; not with --from");
@@ -129,12 +144,13 @@ final class PubCommand implements Callable<Integer> {
       try {
         config = controller.pubsubConfig();
       } catch (ControllerException e) {
-        return ClientOptions.fail(e, err);
+        return ClientOptions.fail(e, err, json.enabled());
       }
       // Bad input is found before anything is advertised.
       EventSource source =
           words
-              ? EventSource.repeat(EventText.fromAssignments(config.schema(), assignments), n)
+              ? EventSource.repeat(
+                  withPayload(EventText.fromAssignments(config.schema(), assignments)), n)
               : EventSource.lines(config.schema(), from, open(from));
       try (source) {
         Publisher.Builder b =
@@ -148,13 +164,15 @@ final class PubCommand implements Callable<Integer> {
         try {
           pub = b.build();
         } catch (ControllerException e) {
-          return ClientOptions.fail(e, err);
+          return ClientOptions.fail(e, err, json.enabled());
         }
         Map<String, Object> advertised = new LinkedHashMap<>();
         advertised.put("kind", "advertised");
         advertised.put("id", pub.advertisement().id());
         advertised.put("response_ms", pub.advertisement().responseMs());
-        JsonOutput.printLine(json.enabled() ? out : err, advertised);
+        if (!quiet) {
+          JsonOutput.printLine(json.enabled() ? out : err, advertised);
+        }
         return publishAll(pub, source, out, err);
       }
     }
@@ -182,20 +200,28 @@ final class PubCommand implements Callable<Integer> {
         progress.maybePrint(sent);
       }
     } catch (UncheckedIOException e) {
-      err.println("error: " + e.getMessage());
+      CommandFailure.print(err, json.enabled(), "io_error", e.getMessage(), null);
       code.set(ClientOptions.EXIT_CONTROLLER);
     } finally {
       try {
         pub.close();
       } catch (ControllerException e) {
-        code.set(ClientOptions.fail(e, err));
+        code.set(ClientOptions.fail(e, err, json.enabled()));
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      summary(out, sent, seconds, pub.advertisement().id());
+      if (!quiet) {
+        summary(out, sent, seconds, pub.advertisement().id());
+      }
       finished.countDown();
       ClientOptions.removeHook(hook);
     }
     return code.get();
+  }
+
+  private Event withPayload(Event e) {
+    return message == null
+        ? e
+        : e.toBuilder().payload(message.getBytes(StandardCharsets.UTF_8)).build();
   }
 
   private void summary(PrintWriter out, long sent, double seconds, String advertisement) {

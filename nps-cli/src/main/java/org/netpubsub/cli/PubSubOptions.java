@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.content.Durations;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
@@ -192,7 +193,7 @@ final class PubSubOptions {
           "--configurators does not apply with --cluster: each partition a process owns is"
               + " served by its own thread");
     }
-    ClientOptions.parseDuration(clusterSessionTimeout, "--cluster-session-timeout");
+    Durations.positive(clusterSessionTimeout, "--cluster-session-timeout");
   }
 
   /** Leaves the cluster (its partitions move to the others at once) and closes the client. */
@@ -252,8 +253,7 @@ final class PubSubOptions {
 
   private PubSubService attachCluster(
       NetworkController controller, SpatialIndex index, PubSubLimits limits) {
-    Duration session =
-        ClientOptions.parseDuration(clusterSessionTimeout, "--cluster-session-timeout");
+    Duration session = Durations.positive(clusterSessionTimeout, "--cluster-session-timeout");
     String id = member != null ? member : defaultMember();
     memberId = id;
     try {

@@ -59,7 +59,7 @@ final class SchemaCheckCommand implements Callable<Integer> {
         }
         case StringAttribute s -> {
           m.put("type", "string");
-          m.put("maxLength", s.maxLength());
+          m.put("max_length", s.maxLength());
         }
       }
       attributes.add(m);

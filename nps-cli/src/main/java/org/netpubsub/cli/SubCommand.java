@@ -16,6 +16,7 @@ import org.netpubsub.client.ControllerException;
 import org.netpubsub.client.Delivery;
 import org.netpubsub.client.Subscriber;
 import org.netpubsub.client.SubscriberStats;
+import org.netpubsub.content.Durations;
 import org.netpubsub.content.event.EventText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,6 +43,8 @@ import picocli.CommandLine.Spec;
 final class SubCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
 
+  @Mixin ServerOptions server;
+
   @Spec CommandSpec spec;
 
   @Mixin ClientOptions client;
@@ -52,6 +55,13 @@ final class SubCommand implements Callable<Integer> {
       paramLabel = "PORT",
       description = "UDP port to receive on (default 0: any free port; printed when subscribed).")
   int port;
+
+  @Option(
+      names = {"-q", "--quiet"},
+      description =
+          "Print no delivery lines, only their count when it stops ({\"kind\":\"count\","
+              + "\"delivered\":N} with --json).")
+  boolean quiet;
 
   @Option(names = "--count", paramLabel = "N", description = "Stop after N deliveries.")
   Long count;
@@ -83,7 +93,7 @@ final class SubCommand implements Callable<Integer> {
     if (count != null && count < 1) {
       throw new IllegalArgumentException("--count must be at least 1");
     }
-    Duration limit = duration == null ? null : ClientOptions.parseDuration(duration, "--duration");
+    Duration limit = duration == null ? null : Durations.positive(duration, "--duration");
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     CountDownLatch done = new CountDownLatch(1);
@@ -101,7 +111,7 @@ final class SubCommand implements Callable<Integer> {
                 .onDelivery(d -> print(d, out, printed, done))
                 .build();
       } catch (ControllerException e) {
-        return ClientOptions.fail(e, err);
+        return ClientOptions.fail(e, err, json.enabled());
       }
       Map<String, Object> subscribed = new LinkedHashMap<>();
       subscribed.put("kind", "subscribed");
@@ -121,10 +131,13 @@ final class SubCommand implements Callable<Integer> {
         try {
           sub.close();
         } catch (ControllerException e) {
-          code.set(ClientOptions.fail(e, err));
+          code.set(ClientOptions.fail(e, err, json.enabled()));
         }
         if (stats) {
           JsonOutput.printLine(out, stats(sub.stats(), printed.get()));
+        }
+        if (quiet) {
+          printCount(out, printed.get());
         }
         finished.countDown();
         ClientOptions.removeHook(hook);
@@ -139,9 +152,20 @@ final class SubCommand implements Callable<Integer> {
       printed.decrementAndGet(); // arrived after --count, before the unsubscription
       return;
     }
-    JsonOutput.printLine(out, delivery(d));
+    if (!quiet) {
+      JsonOutput.printLine(out, delivery(d));
+    }
     if (count != null && n == count) {
       done.countDown();
+    }
+  }
+
+  private void printCount(PrintWriter out, long delivered) {
+    if (json.enabled()) {
+      JsonOutput.printLine(out, Map.of("kind", "count", "delivered", delivered));
+    } else {
+      out.println(delivered + " delivered");
+      out.flush();
     }
   }
 

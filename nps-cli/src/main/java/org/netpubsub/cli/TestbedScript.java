@@ -27,8 +27,7 @@ final class TestbedScript {
     try {
       script = script();
     } catch (IllegalStateException e) {
-      err.println("error: " + e.getMessage());
-      err.flush();
+      CommandFailure.print(err, json, "io_error", e.getMessage(), null);
       return 1;
     }
     List<String> argv = new ArrayList<>(List.of(python(), script.toString(), command));
@@ -36,16 +35,16 @@ final class TestbedScript {
     if (json) {
       argv.add("--json");
     }
-    return exec(argv, err);
+    return exec(argv, err, json);
   }
 
-  private static int exec(List<String> argv, PrintWriter err) {
+  private static int exec(List<String> argv, PrintWriter err, boolean json) {
     Process process;
     try {
       process = new ProcessBuilder(argv).inheritIO().start();
     } catch (IOException e) {
-      err.println("error: cannot run " + argv.get(0) + ": " + e.getMessage());
-      err.flush();
+      CommandFailure.print(
+          err, json, "io_error", "cannot run " + argv.get(0) + ": " + e.getMessage(), null);
       return 1;
     }
     // Ctrl-C reaches both processes; SIGTERM only the JVM: pass it on, and in both cases let the

@@ -31,38 +31,50 @@ final class TrafficEngineeringOptions {
   double release;
 
   @Option(
-      names = "--te-hold-ms",
-      defaultValue = "10000",
-      paramLabel = "MS",
+      names = "--te-hold",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "Least time a link stays avoided (default: ${DEFAULT-VALUE}).")
-  long holdMs;
+  Duration hold;
+
+  @Option(
+      names = "--te-hold-ms",
+      paramLabel = "MS",
+      description =
+          "Deprecated alias of --te-hold, in milliseconds (removed in the release after 0.1).")
+  Long holdMs;
+
+  @Option(
+      names = "--te-interval",
+      defaultValue = "1s",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "How often port counters are sampled (default: ${DEFAULT-VALUE}).")
+  Duration interval;
 
   @Option(
       names = "--te-interval-ms",
-      defaultValue = "1000",
       paramLabel = "MS",
-      description = "How often port counters are sampled (default: ${DEFAULT-VALUE}).")
-  long intervalMs;
+      description =
+          "Deprecated alias of --te-interval, in milliseconds (removed in the release after 0.1).")
+  Long intervalMs;
 
   /** The monitor's settings, if traffic engineering is on. */
   Optional<LinkLoadMonitor.Settings> settings() {
     if (linkMbps == null) {
       return Optional.empty();
     }
-    if (!(linkMbps > 0) || intervalMs < 100 || holdMs < 0) {
+    Duration h = holdMs != null ? Duration.ofMillis(holdMs) : hold;
+    Duration i = intervalMs != null ? Duration.ofMillis(intervalMs) : interval;
+    if (!(linkMbps > 0) || i.toMillis() < 100 || h.isNegative()) {
       throw new IllegalArgumentException(
-          "--te-link-mbps must be positive, --te-interval-ms at least 100, --te-hold-ms >= 0");
+          "--te-link-mbps must be positive, --te-interval at least 100ms, --te-hold >= 0");
     }
     if (!(threshold > 0 && threshold <= 1 && release >= 0 && release <= threshold)) {
       throw new IllegalArgumentException(
           "need 0 <= --te-release <= --te-threshold <= 1 and --te-threshold > 0");
     }
-    return Optional.of(
-        new LinkLoadMonitor.Settings(
-            linkMbps * 1e6,
-            threshold,
-            release,
-            Duration.ofMillis(holdMs),
-            Duration.ofMillis(intervalMs)));
+    return Optional.of(new LinkLoadMonitor.Settings(linkMbps * 1e6, threshold, release, h, i));
   }
 }

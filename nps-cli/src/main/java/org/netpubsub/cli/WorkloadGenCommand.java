@@ -200,8 +200,11 @@ final class WorkloadGenCommand implements Callable<Integer> {
     if (out != null) {
       write(out, w -> new WorkloadJson(w).writeAll(workload));
     } else {
-      new WorkloadJson(stdout).writeAll(workload);
-      stdout.flush();
+      try {
+        new WorkloadJson(new PipeWriter(stdout)).writeAll(workload);
+      } catch (PipeWriter.ClosedStdout e) {
+        return 0; // the reader has all it wanted (| head)
+      }
     }
     PrintWriter summaryTo = out != null ? stdout : spec.commandLine().getErr();
     printSummary(summaryTo, workload, workloadSpec);

@@ -41,8 +41,8 @@ class BenchFlowmodsCommandTest {
     assertThat(j.get("results")).hasSize(2);
     assertThat(j.get("results").get(0).get("target").asText()).isEqualTo("sim");
     assertThat(j.get("results").get(1).get("batch").asInt()).isEqualTo(10);
-    assertThat(j.get("results").get(1).get("addsPerSecond").asLong()).isPositive();
-    assertThat(j.get("results").get(1).get("deletesPerSecond").asLong()).isPositive();
+    assertThat(j.get("results").get(1).get("adds_per_second").asLong()).isPositive();
+    assertThat(j.get("results").get(1).get("deletes_per_second").asLong()).isPositive();
   }
 
   @Test

@@ -73,7 +73,7 @@ class FilterCheckCommandTest {
     assertThat(run("filter", "check", "--json", "--schema", schema.toString(), filter)).isZero();
     JsonNode json = JsonOutput.MAPPER.readTree(out.toString());
     assertThat(json.get("filter").asText()).isEqualTo(filter);
-    assertThat(json.get("normalForm").asText())
+    assertThat(json.get("normal_form").asText())
         .isEqualTo("symbol == \"IBM\" && avg(price) > 60.5 over 250ms || price == 1");
     assertThat(json.get("conjunctions").asInt()).isEqualTo(2);
     assertThat(json.get("aggregates").asBoolean()).isTrue();

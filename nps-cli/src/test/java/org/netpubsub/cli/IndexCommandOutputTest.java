@@ -42,9 +42,9 @@ class IndexCommandOutputTest {
     Map<String, Object> d =
         IndexFilterCommand.describe(new SpatialIndex(STOCKS, 6), upper, 64, 1000, 1);
     assertThat(d.get("cells")).isEqualTo(List.of(Map.of("dz", "11", "prefix", "ff0e:c000::/18")));
-    assertThat(d.get("cellCount")).isEqualTo(1);
-    assertThat(d.get("coveredFraction")).isEqualTo(0.25);
-    assertThat(d.get("overCoverFraction")).isEqualTo(0.0);
+    assertThat(d.get("cell_count")).isEqualTo(1);
+    assertThat(d.get("covered_fraction")).isEqualTo(0.25);
+    assertThat(d.get("over_cover_fraction")).isEqualTo(0.0);
     assertThat(d.get("samples")).isEqualTo(1000);
     assertThat(IndexFilterCommand.text(d))
         .contains("1 cell (at most 64, dz length 6) covering 25.00% of the index space")
@@ -58,7 +58,7 @@ class IndexCommandOutputTest {
     Map<String, Object> d =
         IndexFilterCommand.describe(new SpatialIndex(STOCKS, 6), always, 64, 0, 1);
     assertThat(d.get("cells")).isEqualTo(List.of(Map.of("dz", "", "prefix", "ff0e::/16")));
-    assertThat(d.get("overCoverFraction")).isNull();
+    assertThat(d.get("over_cover_fraction")).isNull();
     assertThat(IndexFilterCommand.text(d)).contains("  ε  ff0e::/16").doesNotContain("over-cover");
   }
 

@@ -52,12 +52,12 @@ class IndexFilterCommandTest {
             "6",
             "--json",
             "P >= 50 && V >= 50");
-    assertThat(j.get("cellCount").asInt()).isEqualTo(1);
+    assertThat(j.get("cell_count").asInt()).isEqualTo(1);
     assertThat(j.get("cells").get(0).get("dz").asText()).isEqualTo("11");
     assertThat(j.get("cells").get(0).get("prefix").asText()).isEqualTo("ff0e:c000::/18");
-    assertThat(j.get("coveredFraction").asDouble()).isEqualTo(0.25);
+    assertThat(j.get("covered_fraction").asDouble()).isEqualTo(0.25);
     // 50 is the midpoint of [0, 100): the cell is exactly the filter.
-    assertThat(j.get("overCoverFraction").asDouble()).isZero();
+    assertThat(j.get("over_cover_fraction").asDouble()).isZero();
     assertThat(j.get("samples").asInt()).isEqualTo(10000);
   }
 
@@ -76,7 +76,7 @@ class IndexFilterCommandTest {
     assertThat(j.get("cells").get(0).get("dz").asText()).isEqualTo("110010");
     assertThat(j.get("cells").get(0).get("prefix").asText()).isEqualTo("ff0e:c800::/22");
     // The 6-bit cell holds more than one (P, V): a sampled over-cover.
-    assertThat(j.get("overCoverFraction").asDouble()).isGreaterThan(0);
+    assertThat(j.get("over_cover_fraction").asDouble()).isGreaterThan(0);
   }
 
   @Test
@@ -91,7 +91,7 @@ class IndexFilterCommandTest {
             "1",
             "--json",
             "P in [60, 70] || V < 3");
-    assertThat(j.get("cellCount").asInt()).isEqualTo(1);
+    assertThat(j.get("cell_count").asInt()).isEqualTo(1);
     assertThat(j.get("cells")).hasSize(1);
   }
 
@@ -100,7 +100,7 @@ class IndexFilterCommandTest {
     JsonNode j =
         json(
             "index", "filter", "--schema", schema.toString(), "--samples", "0", "--json", "P < 10");
-    assertThat(j.get("overCoverFraction").isNull()).isTrue();
+    assertThat(j.get("over_cover_fraction").isNull()).isTrue();
     assertThat(j.get("samples").asInt()).isZero();
   }
 

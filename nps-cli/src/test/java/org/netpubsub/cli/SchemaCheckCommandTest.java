@@ -61,10 +61,10 @@ class SchemaCheckCommandTest {
     assertThat(j.get("id").asText()).matches("[0-9a-f]{8}");
     assertThat(j.get("attributes").toString())
         .isEqualTo(
-            "[{\"name\":\"symbol\",\"type\":\"string\",\"maxLength\":8},"
+            "[{\"name\":\"symbol\",\"type\":\"string\",\"max_length\":8},"
                 + "{\"name\":\"price\",\"type\":\"int\",\"min\":0,\"max\":100000},"
                 + "{\"name\":\"volume\",\"type\":\"int\",\"min\":0,\"max\":1000000},"
-                + "{\"name\":\"exchange\",\"type\":\"string\",\"maxLength\":4}]");
+                + "{\"name\":\"exchange\",\"type\":\"string\",\"max_length\":4}]");
     assertThat(j.get("index").toString()).isEqualTo("[\"price\",\"volume\"]");
     assertThat(out.toString().strip()).doesNotContain("\n");
   }

@@ -1,5 +1,7 @@
 package org.netpubsub.controller.nbi;
 
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -102,11 +104,19 @@ final class RemoteAppGateway implements AutoCloseable {
   private ZMQ.Socket bind(SocketType type, String endpoint, String what) {
     ZMQ.Socket s = context.createSocket(type);
     s.setLinger(0); // closing never waits for peers that are gone
+    String where = "cannot bind the " + what + " endpoint " + endpoint;
     try {
       s.bind(endpoint);
+    } catch (ZMQException e) {
+      if (e.getErrorCode() == ZMQ.Error.EADDRINUSE.getCode()) {
+        // an I/O failure, not a bug: the launcher prints it as one line
+        BindException busy = new BindException(where + ": address already in use");
+        busy.initCause(e);
+        throw new UncheckedIOException(busy);
+      }
+      throw new IllegalStateException(where + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "cannot bind the " + what + " endpoint " + endpoint + ": " + e.getMessage(), e);
+      throw new IllegalStateException(where + ": " + e.getMessage(), e);
     }
     return s;
   }

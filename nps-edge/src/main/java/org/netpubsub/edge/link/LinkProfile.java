@@ -3,6 +3,7 @@ package org.netpubsub.edge.link;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.random.RandomGenerator;
+import org.netpubsub.content.Durations;
 
 /**
  * One emulated link's behaviour (experiments only): a fixed delay, uniform jitter of ± {@code
@@ -60,17 +61,7 @@ public record LinkProfile(Duration delay, Duration jitter, double loss) {
   }
 
   private static Duration duration(String v) {
-    try {
-      if (v.endsWith("ms")) {
-        return Duration.ofNanos((long) (Double.parseDouble(v.substring(0, v.length() - 2)) * 1e6));
-      }
-      if (v.endsWith("s")) {
-        return Duration.ofNanos((long) (Double.parseDouble(v.substring(0, v.length() - 1)) * 1e9));
-      }
-    } catch (NumberFormatException e) {
-      // below
-    }
-    throw new IllegalArgumentException("link emulation: '" + v + "' is not a duration (30ms, 1s)");
+    return Durations.parse(v, "link emulation", null); // the unit is required: 30ms, 1s
   }
 
   private static double fraction(String v) {

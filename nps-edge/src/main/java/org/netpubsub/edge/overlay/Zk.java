@@ -20,6 +20,9 @@ public final class Zk {
             .sessionTimeoutMs((int) sessionTimeout.toMillis())
             .connectionTimeoutMs((int) Math.max(1000, sessionTimeout.toMillis()))
             .retryPolicy(new ExponentialBackoffRetry(50, 10, 1000))
+            // no dynamic reconfiguration here: the tracker's background reads only fail, each
+            // with a logged stack trace, while the ensemble is out of reach
+            .ensembleTracker(false)
             .build();
     c.start();
     return c;
