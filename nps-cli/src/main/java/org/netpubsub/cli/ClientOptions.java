@@ -6,8 +6,6 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.netpubsub.client.ControllerClient;
 import org.netpubsub.client.ControllerException;
 import org.netpubsub.client.Ipv6Text;

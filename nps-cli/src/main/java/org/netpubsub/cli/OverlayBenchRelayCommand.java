@@ -42,7 +42,6 @@ final class OverlayBenchRelayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OverlayRun.quietCoordinationLogs();
     if (rounds < 1 || seconds < 1 || payload < 0 || payload > 60_000) {
       throw new IllegalArgumentException("--rounds and --seconds must be >= 1, --payload 0..60000");
     }
