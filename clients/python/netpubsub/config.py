@@ -34,6 +34,12 @@ class PubSubConfig:
         index = answer["index"]
         if not isinstance(index, dict) or "length" not in index or "dimensions" not in index:
             raise ValueError("the answer's 'index' needs 'length' and 'dimensions'")
+        layout = index.get("layout") or {}
+        if layout.get("bits") or layout.get("codings"):
+            # A learned layout (docs/content-model.md, "Index layouts") addresses events
+            # differently: refusing it beats sending every event to the wrong address.
+            raise ValueError("the controller's index layout (bit order or string codings) is not"
+                             " supported by this client yet: only round-robin interleaving is")
         try:
             schema = parse_schema_yaml(str(answer["schema"]), "controller schema")
         except SchemaError as e:

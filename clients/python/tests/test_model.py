@@ -149,3 +149,20 @@ def test_query_address_layout_packs_fields_in_order():
     assert format(address, "032x") == "ff0e" + b"GOOGL\0\0\0".hex() + "00000005" + "42" + "00"
     with pytest.raises(ValueError, match="unknown routing 'x'"):
         layout_for("x", schema, SpatialIndex(schema))
+
+
+def test_a_learned_index_layout_is_refused_not_misaddressed():
+    from pathlib import Path
+
+    from netpubsub.config import PubSubConfig
+    from netpubsub.schema_yaml import parse_schema_yaml
+
+    text = (Path(__file__).resolve().parents[3] / "examples/schemas/quotes.yaml").read_text()
+    schema = parse_schema_yaml(text, "quotes.yaml")
+    answer = {"schema": text, "schema_id": schema.id,
+              "index": {"length": 32, "dimensions": ["price", "volume"],
+                        "layout": {"bits": [], "segments": [], "codings": {}}}}
+    assert PubSubConfig.from_answer(answer).index.length == 32
+    answer["index"]["layout"] = {"bits": ["price", "price"], "segments": ["price:2"], "codings": {}}
+    with pytest.raises(ValueError, match="index layout"):
+        PubSubConfig.from_answer(answer)
