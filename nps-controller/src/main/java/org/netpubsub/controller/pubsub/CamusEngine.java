@@ -20,6 +20,7 @@ import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.RoutingUpdate;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -44,9 +45,6 @@ import org.netpubsub.network.topology.Topology;
  * wait with 503 and the switches hold no Camus flows.
  */
 final class CamusEngine implements RoutingEngine {
-  static final long COOKIE = 0x4e50_5300_0000_0003L;
-  static final int ENTRY_PRIORITY = 30_000;
-
   private final RoutingPolicy policy;
   private final long alpha;
   private final Schema schema;
@@ -197,11 +195,11 @@ final class CamusEngine implements RoutingEngine {
   private OpenFlowPipeline.Config config(Hierarchy h, long dpid) {
     List<Long> up = List.copyOf(h.upPorts(dpid));
     return new OpenFlowPipeline.Config(
-        ENTRY_PRIORITY,
-        1,
+        SwitchLayout.CAMUS_ENTRY_PRIORITY,
+        SwitchLayout.CAMUS_FIRST_TABLE,
         32,
-        COOKIE,
-        0x10000,
+        SwitchLayout.CAMUS_COOKIE,
+        SwitchLayout.CAMUS_GROUP_BASE,
         ContentFlows.EVENT_PORT,
         a -> bucket(dpid, a),
         up.isEmpty() ? -1 : LocalRules.UP,
