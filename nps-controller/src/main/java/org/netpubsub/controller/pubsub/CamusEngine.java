@@ -20,6 +20,7 @@ import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.RoutingUpdate;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -99,6 +100,11 @@ final class CamusEngine implements RoutingEngine {
   @Override
   public String notReady() {
     return notReady;
+  }
+
+  @Override
+  public Owner owner() {
+    return Owner.CAMUS_PIPELINE;
   }
 
   @Override

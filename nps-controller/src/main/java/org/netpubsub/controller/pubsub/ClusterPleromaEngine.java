@@ -9,11 +9,11 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
-import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterControlPlane;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.RequestDone;
 import org.netpubsub.controller.controlplane.RequestRefusal;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.multicast.GroupForwarding;
@@ -50,7 +50,7 @@ final class ClusterPleromaEngine implements QueuedEngine {
   private final ClusterControlPlane plane;
   private final String idTag; // member and a per-run nonce: ids stay unique across restarts
 
-  ClusterPleromaEngine(NetworkController controller, ClusterSettings settings) throws Exception {
+  ClusterPleromaEngine(FlowService controller, ClusterSettings settings) throws Exception {
     ClusterControlPlane[] self = new ClusterControlPlane[1];
     this.plane =
         new ClusterControlPlane(
@@ -62,10 +62,24 @@ final class ClusterPleromaEngine implements QueuedEngine {
             new ControllerFlowUpdates(
                 controller, () -> self[0] == null ? 0 : self[0].topologyVersion()),
             settings.ackTimeout(),
-            controller::desiredChanged);
+            () -> storeAll(controller));
     self[0] = plane;
     this.idTag =
         settings.member() + "." + Long.toString(new SecureRandom().nextInt() & 0xffffffL, 36);
+  }
+
+  /**
+   * This process's partitions changed outside the batches (taken over or handed on): their content
+   * flows replace the store's. Nothing is sent.
+   */
+  private void storeAll(FlowService controller) {
+    controller.callOnLoop(
+        () -> {
+          for (long dpid : controller.topology().switches()) {
+            controller.replace(owner(), dpid, plane.flows(dpid), List.of());
+          }
+          return null;
+        });
   }
 
   String member() {

@@ -2,9 +2,9 @@ package org.netpubsub.controller.pubsub;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ControlPlane;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.topology.Topology;
@@ -18,7 +18,7 @@ import org.netpubsub.network.topology.Topology;
 final class PartitionedPleromaEngine implements QueuedEngine {
   private final ControlPlane plane;
 
-  PartitionedPleromaEngine(NetworkController controller, ControlPlaneSettings settings) {
+  PartitionedPleromaEngine(FlowService controller, ControlPlaneSettings settings) {
     ControlPlane[] self = new ControlPlane[1];
     this.plane =
         new ControlPlane(

@@ -12,16 +12,14 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.controller.app.FlowContributor;
-import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.controller.southbound.SouthboundException;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Topology;
@@ -29,12 +27,13 @@ import org.netpubsub.network.topology.Topology;
 /**
  * The pub/sub app: accepts advertisements and subscriptions (validated and admitted on the caller's
  * thread), applies them in arrival order to its {@link RoutingEngine} on the controller loop —
- * PLEROMA's configurator or Camus's compiled pipelines — sends the resulting switch messages, and
- * completes each request when every switch it touched acknowledged. When the topology changes, the
- * engine is rebuilt and the switches are reconciled to it.
+ * PLEROMA's configurator or Camus's compiled pipelines — applies the resulting switch messages
+ * through the {@link FlowService} as the engine's owner, and completes each request when every
+ * switch it touched acknowledged. When the topology changes, the engine is rebuilt, its flows
+ * replace the owner's in the service's store, and the switches are reconciled to them.
  */
-public final class PubSubService implements FlowContributor {
-  private final NetworkController controller;
+public final class PubSubService implements FlowService.Listener {
+  private final FlowService controller;
   private final SpatialIndex index;
   private final PubSubLimits limits;
   private final LongSupplier nanoClock;
@@ -53,7 +52,7 @@ public final class PubSubService implements FlowContributor {
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._:@-]{1,64}");
 
   private PubSubService(
-      NetworkController controller,
+      FlowService controller,
       SpatialIndex index,
       PubSubLimits limits,
       LongSupplier clock,
@@ -68,7 +67,7 @@ public final class PubSubService implements FlowContributor {
 
   /** Starts the app with PLEROMA routing: its flows join every switch's desired state. */
   public static PubSubService attach(
-      NetworkController controller, SpatialIndex index, PubSubLimits limits) {
+      FlowService controller, SpatialIndex index, PubSubLimits limits) {
     return attach(controller, index, limits, new PleromaEngine());
   }
 
@@ -77,7 +76,7 @@ public final class PubSubService implements FlowContributor {
    * the discretization above the edge layer. The index only tells clients the schema.
    */
   public static PubSubService attachCamus(
-      NetworkController controller,
+      FlowService controller,
       SpatialIndex index,
       PubSubLimits limits,
       RoutingPolicy policy,
@@ -90,7 +89,7 @@ public final class PubSubService implements FlowContributor {
    * requests are configured by n configurators over k partitions off the controller loop.
    */
   public static PubSubService attachPartitioned(
-      NetworkController controller,
+      FlowService controller,
       SpatialIndex index,
       PubSubLimits limits,
       ControlPlaneSettings settings) {
@@ -104,10 +103,7 @@ public final class PubSubService implements FlowContributor {
    * other processes' content flows alone.
    */
   public static PubSubService attachCluster(
-      NetworkController controller,
-      SpatialIndex index,
-      PubSubLimits limits,
-      ClusterSettings settings)
+      FlowService controller, SpatialIndex index, PubSubLimits limits, ClusterSettings settings)
       throws Exception {
     return attach(controller, index, limits, new ClusterPleromaEngine(controller, settings));
   }
@@ -122,9 +118,9 @@ public final class PubSubService implements FlowContributor {
   }
 
   static PubSubService attach(
-      NetworkController controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
+      FlowService controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
     PubSubService s = new PubSubService(controller, index, limits, System::nanoTime, e);
-    controller.addContributor(s).join();
+    controller.register(e.owner(), s).join();
     return s;
   }
 
@@ -260,21 +256,19 @@ public final class PubSubService implements FlowContributor {
     return engine instanceof QueuedEngine queued && queued.shared();
   }
 
-  // ---- FlowContributor: on the loop ----
+  // ---- FlowService.Listener: on the loop ----
 
   @Override
   public void topologyChanged(Topology next) {
     engine.topologyChanged(next);
+    for (long dpid : next.switches()) {
+      controller.replace(engine.owner(), dpid, engine.flows(dpid), engine.groups(dpid));
+    }
   }
 
   @Override
   public void switchConnected(long dpid) {
     engine.switchConnected(dpid);
-  }
-
-  @Override
-  public List<FlowEntry> flows(long dpid) {
-    return engine.flows(dpid);
   }
 
   /**
@@ -285,11 +279,6 @@ public final class PubSubService implements FlowContributor {
     if (engine instanceof QueuedEngine queued) {
       queued.close();
     }
-  }
-
-  @Override
-  public List<GroupEntry> groups(long dpid) {
-    return engine.groups(dpid);
   }
 
   /** The engine's flows of a switch, read on the loop (CP-config). */
@@ -439,7 +428,7 @@ public final class PubSubService implements FlowContributor {
       PubSubRequest r, RoutingEngine.Effect effect, long start) {
     int count = effect.messages();
     return controller
-        .applySwitchMods(effect.mods())
+        .apply(engine.owner(), effect.mods())
         .handle(
             (switches, err) -> {
               if (err != null) {

@@ -2,8 +2,9 @@ package org.netpubsub.controller.pubsub;
 
 import java.util.List;
 import java.util.SortedMap;
-import org.netpubsub.controller.app.FlowContributor;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.topology.Topology;
@@ -20,7 +21,12 @@ interface RoutingEngine {
   /** The topology changed: afterwards {@link #flows} and {@link #groups} reflect it. */
   void topologyChanged(Topology next);
 
-  /** A switch (re)connected and may have lost its flows ({@link FlowContributor}). */
+  /** The owner of the switch layout the engine writes as. */
+  default Owner owner() {
+    return Owner.PUBSUB_CONTENT;
+  }
+
+  /** A switch (re)connected and may have lost its flows ({@link FlowService.Listener}). */
   default void switchConnected(long dpid) {}
 
   /** Why requests cannot be configured now (503), or null when they can. */
