@@ -125,8 +125,8 @@ final class PubSubRoutes {
     return switch (e) {
       case RequestRefusedException r ->
           new ApiReply(
-              r.status(),
-              ApiReply.error(r.status(), r.getMessage()).body(),
+              RefusalStatus.of(r.refused()),
+              ApiReply.error(RefusalStatus.of(r.refused()), r.getMessage()).body(),
               r.retryAfterSeconds().isPresent()
                   ? Map.of("Retry-After", Long.toString(r.retryAfterSeconds().getAsLong()))
                   : Map.of());

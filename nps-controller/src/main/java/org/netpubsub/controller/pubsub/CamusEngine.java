@@ -45,7 +45,7 @@ import org.netpubsub.network.topology.Topology;
  * Until the topology is a hierarchy (discovery still running, a host on a core switch) requests
  * wait with 503 and the switches hold no Camus flows.
  */
-final class CamusEngine implements RoutingEngine {
+final class CamusEngine implements LoopRouting {
   private final RoutingPolicy policy;
   private final long alpha;
   private final Schema schema;
@@ -113,7 +113,7 @@ final class CamusEngine implements RoutingEngine {
       return new Effect(new TreeMap<>(), 0);
     }
     if (!routing.hierarchy().hosts().contains(r.host())) {
-      throw PubSubService.unknownHost(r.host());
+      throw RoutingEngine.unknownHost(r.host());
     }
     PacketSubscription s = parse(r);
     boolean newPort =
@@ -124,7 +124,7 @@ final class CamusEngine implements RoutingEngine {
       u = routing.update(r.host(), List.of(s), List.of());
     } catch (IllegalArgumentException e) {
       release(r);
-      throw new RequestRefusedException(400, e.getMessage());
+      throw new RequestRefusedException(new Refused.Invalid(e.getMessage()));
     }
     subscriptions.put(r.id(), r);
     return effect(u, newPort ? r.host() : null);
@@ -234,7 +234,7 @@ final class CamusEngine implements RoutingEngine {
     try {
       return PacketSubscription.parse(schema, r.id(), r.filter());
     } catch (InvalidInputException e) {
-      throw new RequestRefusedException(400, e.render());
+      throw new RequestRefusedException(new Refused.Invalid(e.render()));
     }
   }
 }

@@ -28,7 +28,7 @@ import org.netpubsub.network.topology.Topology;
  * and scoped resyncs), so the switch-wide reconcile leaves content flows alone ({@link
  * #reconcileScope}). Requests submitted here may be configured by any process.
  */
-final class ClusterPleromaEngine implements QueuedEngine {
+final class ClusterPleromaEngine implements RoutingEngine {
   /**
    * What the controller's switch-wide reconcile manages in a cluster: every flow but the content
    * flows (those belong to the partitions' owners); the multicast flows and the groups only while
@@ -82,13 +82,14 @@ final class ClusterPleromaEngine implements QueuedEngine {
         });
   }
 
-  String member() {
-    return plane.member();
+  @Override
+  public Optional<String> member() {
+    return Optional.of(plane.member());
   }
 
   @Override
-  public Topology topology() {
-    return plane.topology();
+  public String name() {
+    return "pleroma";
   }
 
   @Override
@@ -128,9 +129,9 @@ final class ClusterPleromaEngine implements QueuedEngine {
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
     if (!withdraw) {
-      checkAddition(r);
+      RoutingEngine.checkAddition(plane.topology(), r);
     }
-    ControlRequest add = QueuedEngine.addition(r);
+    ControlRequest add = RoutingEngine.addition(r);
     CompletableFuture<RequestDone> done;
     try {
       // an addition under an id already queued (a retry with the same idempotency key, perhaps at
@@ -140,8 +141,9 @@ final class ClusterPleromaEngine implements QueuedEngine {
               ? plane.submit(add.withdrawal())
               : plane.submitOrJoin(add, Map.of(FILTER, r.filter(), NORMAL_FORM, r.normalForm()));
     } catch (IllegalArgumentException e) {
-      // the id names another request (409), or a withdrawal another process carried out first (404)
-      throw new RequestRefusedException(withdraw ? 404 : 409, e.getMessage());
+      // the id names another request, or a withdrawal another process carried out first
+      throw new RequestRefusedException(
+          withdraw ? new Refused.Unknown(e.getMessage()) : new Refused.Conflict(e.getMessage()));
     } catch (Exception e) {
       throw unavailable(e);
     }
@@ -152,7 +154,7 @@ final class ClusterPleromaEngine implements QueuedEngine {
           }
           Throwable cause = err instanceof CompletionException c ? c.getCause() : err;
           if (cause instanceof RequestRefusal refused) {
-            throw new RequestRefusedException(409, refused.getMessage());
+            throw new RequestRefusedException(new Refused.Conflict(refused.getMessage()));
           }
           throw err instanceof CompletionException c ? c : new CompletionException(err);
         });
@@ -191,7 +193,8 @@ final class ClusterPleromaEngine implements QueuedEngine {
   /** ZooKeeper unreachable, or this process's session expired and is being renewed: retry. */
   private static RequestRefusedException unavailable(Exception e) {
     return new RequestRefusedException(
-        503, "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1));
+        new Refused.Unavailable(
+            "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1)));
   }
 
   private static PubSubRequest request(ControlRequest c) {
