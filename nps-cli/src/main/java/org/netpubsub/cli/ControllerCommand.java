@@ -139,7 +139,8 @@ final class ControllerCommand implements Callable<Integer> {
       rest =
           ControllerApi.start(
               controller, service, Optional.of(groups), pubsub.registry(controller, groups), http);
-      monitor = teSettings.map(s -> LinkLoadMonitor.start(controller, groups, s));
+      monitor =
+          teSettings.map(s -> LinkLoadMonitor.start(controller, controller.server(), groups, s));
     } catch (IOException | RuntimeException e) {
       pubsub.closeCluster(service);
       controller.close();

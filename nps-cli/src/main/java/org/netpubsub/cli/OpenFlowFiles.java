@@ -11,8 +11,10 @@ import java.util.Map;
 import org.netpubsub.compiler.Compilation;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.OvsFlowSyntax;
+import org.netpubsub.network.pleroma.ContentFlows;
 
 /**
  * {@code nps compile --target openflow --out DIR}: {@code flows.txt} and {@code groups.txt} in the
@@ -20,15 +22,16 @@ import org.netpubsub.network.openflow.OvsFlowSyntax;
  * each query field sits in the IPv6 destination.
  */
 final class OpenFlowFiles {
-  static final long COOKIE = 0x4e50530000000003L;
-  static final int EVENT_PORT = 7073;
+  static final long COOKIE = SwitchLayout.CAMUS_COOKIE;
+  static final int EVENT_PORT = ContentFlows.EVENT_PORT;
 
   private OpenFlowFiles() {}
 
   static void write(Compilation c, Path dir) throws IOException {
     QueryAddressLayout layout = QueryAddressLayout.of(c.spec());
     var conditional = c.conditionalActions();
-    OpenFlowPipeline.Config ports = OpenFlowPipeline.Config.ports(1, COOKIE, EVENT_PORT);
+    OpenFlowPipeline.Config ports =
+        OpenFlowPipeline.Config.ports(SwitchLayout.CAMUS_FIRST_TABLE, COOKIE, EVENT_PORT);
     // OpenFlow cannot keep aggregates: a conditional action forwards to its port (a superset)
     OpenFlowPipeline of =
         new OpenFlowPipeline(

@@ -22,31 +22,11 @@ import org.junit.jupiter.api.Test;
  * bench, a single package nothing depends on. Test classes are not checked.
  */
 class PackageCyclesTest {
-  /**
-   * The cycles known today, each as the one upward edge that closes it, and who removes it. The
-   * check fails when such an edge is gone or closes no cycle any more: then delete its entry. A new
-   * cycle never belongs here: invert the dependency instead.
-   */
-  static final Map<List<String>, String> ALLOWED =
-      Map.of(
-          // PubSubService and the PLEROMA engines use NetworkController and FlowContributor:
-          // the flow service (#22 part 1, helper "flowsvc") removes this edge
-          List.of("org.netpubsub.controller.pubsub", "org.netpubsub.controller.app"),
-          "flowsvc",
-          // MulticastGroups and LinkLoadMonitor use NetworkController and FlowContributor: the
-          // flow service (helper "flowsvc") removes it
-          List.of("org.netpubsub.controller.multicast", "org.netpubsub.controller.app"),
-          "flowsvc",
-          // AgentCore, ReliableDelivery and EdgeAgent use overlay's DatagramLink and WanEmulation:
-          // they move to a package both use (#22 part 4, helper "security")
-          List.of("org.netpubsub.edge.broker", "org.netpubsub.edge.overlay"),
-          "security");
-
   private static final Pattern EDGE =
       Pattern.compile("^\\s+(org\\.netpubsub\\S*)\\s+->\\s+(org\\.netpubsub\\S*)\\s");
 
   @Test
-  void noPackageCycleButTheKnownOnes() {
+  void noPackageCycle() {
     PackageGraph graph = packageGraph(mainClassRoots());
     // the check sees every module, the lowest and the highest included
     assertThat(graph.packages())
@@ -58,17 +38,8 @@ class PackageCyclesTest {
             "org.netpubsub.controller.app",
             "org.netpubsub.edge.broker",
             "org.netpubsub.cli");
-    ALLOWED.forEach(
-        (edge, owner) -> {
-          if (graph.has(edge.get(0), edge.get(1))) {
-            System.out.println(
-                "known package cycle, allowed until "
-                    + owner
-                    + " merges: "
-                    + String.join(" -> ", edge));
-          }
-        });
-    assertThat(graph.problems(ALLOWED.keySet())).isEmpty();
+    // no allowlist: a new cycle is never allowed; invert the dependency instead
+    assertThat(graph.problems(java.util.Set.of())).isEmpty();
   }
 
   /** The project's main class directories (or jars) on the classpath: no test classes. */

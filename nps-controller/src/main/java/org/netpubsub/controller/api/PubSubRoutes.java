@@ -151,7 +151,7 @@ final class PubSubRoutes {
   /** A refusal as its error: the status the service chose, with Retry-After when it gave one. */
   static ApiError refused(RequestRefusedException r) {
     return new ApiError(
-        r.status(),
+        RefusalStatus.of(r.refused()),
         r.getMessage(),
         null,
         r.retryAfterSeconds().isPresent()

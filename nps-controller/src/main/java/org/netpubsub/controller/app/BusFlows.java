@@ -8,7 +8,6 @@ import java.util.Map;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.Match;
-import org.netpubsub.network.topology.Topology;
 
 /**
  * The flows apps on the northbound bus install, as part of the switches' desired state, so a
@@ -21,7 +20,7 @@ import org.netpubsub.network.topology.Topology;
  * they act on the flow with exactly the mod's (table, priority, match), as the strict ones do. Runs
  * on the controller loop.
  */
-final class BusFlows implements FlowContributor {
+final class BusFlows {
   private record Key(int table, int priority, Match match) {}
 
   private final Map<Long, Map<Key, FlowEntry>> flows = new HashMap<>();
@@ -43,11 +42,8 @@ final class BusFlows implements FlowContributor {
     return !entry.equals(kept.put(key, entry));
   }
 
-  @Override
-  public void topologyChanged(Topology next) {} // the apps' flows are theirs to change
-
-  @Override
-  public List<FlowEntry> flows(long dpid) {
+  /** The kept flows of one switch. */
+  List<FlowEntry> flows(long dpid) {
     return new ArrayList<>(flows.getOrDefault(dpid, Map.of()).values());
   }
 }

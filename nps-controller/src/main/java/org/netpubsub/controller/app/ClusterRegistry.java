@@ -32,6 +32,7 @@ import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Topology;
 
@@ -65,7 +66,7 @@ import org.netpubsub.network.topology.Topology;
  * SIDs from a range of its own (the epoch's), so an address a source may still use from before
  * never reaches another group's tree; sources read their placement again.
  */
-public final class ClusterRegistry implements FlowContributor, AutoCloseable {
+public final class ClusterRegistry implements FlowService.Listener, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ClusterRegistry.class.getName());
 
   /** Entry SID numbers per writer epoch: 1024 epochs fit the 2^30 numbers, then they wrap. */
@@ -135,7 +136,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
     }
     writesMulticast.set(false);
     groups.stopWriting().join(); // until elected
-    controller.addContributor(r).join();
+    controller.listen(r).join();
     r.hostCache.listenable().addListener(r.listener(r.hostsPath, r::hostChanged, d -> {}));
     r.groupCache
         .listenable()
@@ -485,7 +486,7 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
         .build();
   }
 
-  // ---- FlowContributor: on the loop ----
+  // ---- FlowService.Listener: on the loop ----
 
   /** Hosts waiting for their switch are registered once the topology has it. */
   @Override
@@ -499,10 +500,5 @@ public final class ClusterRegistry implements FlowContributor, AutoCloseable {
             register(h);
           }
         });
-  }
-
-  @Override
-  public List<FlowEntry> flows(long dpid) {
-    return List.of(); // contributes no flows: it only feeds the controller and the groups app
   }
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.netpubsub.controller.flows.FlowRefusedException;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.southbound.BatchResult;
@@ -38,6 +39,8 @@ import org.netpubsub.network.discovery.DiscoveryClock;
 import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.discovery.LinkDiscovery;
 import org.netpubsub.network.forwarding.UnicastRouting;
+import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.nbi.FlowModRoutes;
 import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.nbi.ReplyRule;
@@ -56,8 +59,9 @@ import org.netpubsub.network.topology.TopologyChange;
  * The network controller: owns an {@link OpenFlowServer}, learns the topology (LLDP link discovery,
  * hosts from IPv6 neighbour discovery), answers neighbour solicitations for known hosts, and keeps
  * every switch's flows at {@link UnicastRouting#desiredFlows} of the current topology plus the
- * flows of the registered {@link FlowContributor} apps (pub/sub), whose own changes go out through
- * {@link #applyChanges}.
+ * flows of the apps (pub/sub, multicast, northbound), which write them through the {@link
+ * FlowService} it implements: every owner's entries are kept in a per-owner store ({@link
+ * OwnedStates}), and a switch's desired state is read from it, never from the apps.
  *
  * <p>Packet-ins pass the {@link NorthboundBus}: topology discovery and host tracking are apps on it
  * ({@link CoreApps}), solicitations for known hosts are its REPLY set, and further apps (in-process
@@ -70,7 +74,7 @@ import org.netpubsub.network.topology.TopologyChange;
  * switch is asynchronous; at most one reconcile per switch is in flight, and a change made while
  * one runs triggers another when it completes.
  */
-public final class NetworkController implements Closeable {
+public final class NetworkController implements FlowService, Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
 
   /** How IPv6 unicast is forwarded. */
@@ -90,8 +94,10 @@ public final class NetworkController implements Closeable {
   private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
   private final Set<Long> reconciling = new HashSet<>();
   private final Set<Long> dirty = new HashSet<>();
-  private final List<FlowContributor> contributors = new ArrayList<>();
+  private final List<Listener> listeners = new ArrayList<>();
+  private final Set<Owner> owners = new HashSet<>();
   private final BusFlows busFlows = new BusFlows();
+  private final OwnedStates states;
   private SortedMap<Long, List<FlowEntry>> baseFlows = new TreeMap<>(SwitchPort.DPID_ORDER);
   private volatile Topology topology = Topology.EMPTY;
   private volatile boolean closed;
@@ -134,16 +140,19 @@ public final class NetworkController implements Closeable {
     if (config.remoteApps() != null) {
       nb.remoteApps(config.remoteApps());
     }
-    contributors.add(busFlows);
     this.bus = nb.build();
     this.server =
         OpenFlowServer.builder()
             .bindAddress(config.bindAddress())
             .port(config.openflowPort())
-            .listener(new Listener())
+            .listener(new Southbound())
             .desiredState(new DesiredStateStore(config.reconcileScope()))
             .build();
     bus.attach(server::switchHandle);
+    this.states = new OwnedStates(server.desiredState());
+    states.register(Owner.DISCOVERY);
+    states.register(Owner.BASE_FORWARDING);
+    states.register(Owner.NORTHBOUND_APPS);
   }
 
   /** How often the loop probes for links and expires them. */
@@ -180,11 +189,13 @@ public final class NetworkController implements Closeable {
   }
 
   /** The current topology (a snapshot; safe from any thread). */
+  @Override
   public Topology topology() {
     return topology;
   }
 
   /** The datapath ids of the connected switches. */
+  @Override
   public Set<Long> connectedSwitches() {
     return Set.copyOf(connected.keySet());
   }
@@ -221,46 +232,47 @@ public final class NetworkController implements Closeable {
   }
 
   /** Computes a value on the controller loop, where apps keep their state. */
+  @Override
   public <T> CompletableFuture<T> callOnLoop(Supplier<T> task) {
     return CompletableFuture.supplyAsync(task, loop);
   }
 
-  /**
-   * Adds an app's flows to every switch's desired state: it learns the current topology, and the
-   * switches whose flows change are reconciled.
-   */
-  public CompletableFuture<Void> addContributor(FlowContributor app) {
+  @Override
+  public DesiredState desired(long dpid) {
+    return server.desiredState().get(dpid).orElse(DesiredState.EMPTY);
+  }
+
+  @Override
+  public CompletableFuture<Void> register(Owner owner, Listener listener) {
     return onLoop(
         () -> {
-          contributors.add(app);
-          app.topologyChanged(topology);
-          refreshDesired(topology.switches(), true);
+          if (!owners.add(owner)) {
+            throw new IllegalStateException(owner + " is registered already");
+          }
+          states.register(owner);
+          listeners.add(listener);
+          changeTopology(() -> listener.topologyChanged(topology));
         });
   }
 
-  /**
-   * Carries out an app's flow changes (call on the loop, after the app's {@link
-   * FlowContributor#flows} reflect them): stores each switch's new desired state and sends the
-   * flow-mods to the connected ones, each as one barrier-acknowledged batch. Completes with the
-   * number of switches the batches went to; a switch not connected gets its flows when it connects,
-   * and so does one whose connection drops before it acknowledges (it is not a failure of the
-   * change). Fails if a switch refuses or does not answer in time; that switch is then reconciled.
-   */
-  public CompletableFuture<Integer> applyChanges(SortedMap<Long, List<FlowMod>> mods) {
-    SortedMap<Long, List<SwitchMod>> all = new TreeMap<>(mods.comparator());
-    mods.forEach((dpid, l) -> all.put(dpid, SwitchMod.flows(l)));
-    return applySwitchMods(all);
+  /** Registers a listener that owns no flows (it only follows the topology). */
+  public CompletableFuture<Void> listen(Listener listener) {
+    return onLoop(
+        () -> {
+          listeners.add(listener);
+          listener.topologyChanged(topology);
+        });
   }
 
-  /**
-   * Brings one switch to its desired state now (reading its flows and sending the difference);
-   * completes when done, at once for a switch that is not connected (it is reconciled when it
-   * connects). For apps whose changes were not acknowledged.
-   */
-  public CompletableFuture<Void> reconcileNow(long dpid) {
+  @Override
+  public boolean replace(Owner owner, long dpid, List<FlowEntry> flows, List<GroupEntry> groups) {
+    return states.replace(owner, dpid, flows, groups);
+  }
+
+  @Override
+  public CompletableFuture<Void> reconcile(long dpid) {
     return callOnLoop(
             () -> {
-              refreshDesired(List.of(dpid), false);
               if (!connected.containsKey(dpid)) {
                 return CompletableFuture.<Void>completedFuture(null);
               }
@@ -269,18 +281,11 @@ public final class NetworkController implements Closeable {
         .thenCompose(f -> f);
   }
 
-  /**
-   * Brings the flows {@code scope} selects on one switch to exactly {@code desired}, leaving every
-   * other flow and group alone; completes when acknowledged, at once for a switch that is not
-   * connected. The switch's stored desired state is refreshed first (the app's {@link
-   * FlowContributor#flows} reflect {@code desired}). For an app that is the only writer of its
-   * flows, e.g. one partition of the control plane after a missing acknowledgement or a takeover.
-   */
+  @Override
   public CompletableFuture<Void> reconcileScoped(
       long dpid, Predicate<FlowEntry> scope, List<FlowEntry> desired) {
     return callOnLoop(
             () -> {
-              refreshDesired(List.of(dpid), false);
               if (!connected.containsKey(dpid)) {
                 return CompletableFuture.<Void>completedFuture(null);
               }
@@ -292,17 +297,18 @@ public final class NetworkController implements Closeable {
         .thenCompose(f -> f);
   }
 
-  /**
-   * An app's flows changed outside {@link #applyChanges} (e.g. it stopped serving some of them):
-   * every switch's stored desired state is recomputed. Nothing is sent.
-   */
-  public CompletableFuture<Void> desiredChanged() {
-    return onLoop(() -> refreshDesired(topology.switches(), false));
+  @Override
+  public CompletableFuture<Integer> apply(Owner owner, SortedMap<Long, List<SwitchMod>> mods) {
+    try {
+      states.apply(owner, mods);
+    } catch (FlowRefusedException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return send(mods);
   }
 
-  /** {@link #applyChanges} for batches that hold group-mods too (in the order given). */
-  public CompletableFuture<Integer> applySwitchMods(SortedMap<Long, List<SwitchMod>> mods) {
-    refreshDesired(mods.keySet(), false);
+  /** Sends each switch's batch with a barrier; a switch that fails it is reconciled. */
+  private CompletableFuture<Integer> send(SortedMap<Long, List<SwitchMod>> mods) {
     List<CompletableFuture<BatchResult>> sent = new ArrayList<>();
     for (Map.Entry<Long, List<SwitchMod>> e : mods.entrySet()) {
       long dpid = e.getKey();
@@ -381,7 +387,7 @@ public final class NetworkController implements Closeable {
   private void onConnected(SwitchHandle sw) {
     connected.put(sw.dpid(), sw);
     update(topology.addSwitch(sw.dpid(), upPorts(sw)));
-    contributors.forEach(app -> app.switchConnected(sw.dpid()));
+    listeners.forEach(app -> app.switchConnected(sw.dpid()));
     // A switch that reconnects may already hold the desired state: the southbound reconciles it.
     scheduleReconcile(sw.dpid());
     sendProbes(discoveryNow());
@@ -422,10 +428,21 @@ public final class NetworkController implements Closeable {
     return out;
   }
 
-  /** A bus app's checked flow-mod: into the desired state when kept there, else to the switch. */
+  /**
+   * A bus app's checked flow-mod: into the desired state when kept there, else to the switch. One
+   * outside the northbound apps' space of the switch layout is refused (it would write another
+   * owner's entries).
+   */
   private void applyBusFlow(long dpid, FlowMod mod) {
+    if (!SwitchLayout.space(Owner.NORTHBOUND_APPS).contains(mod)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          new FlowRefusedException(Owner.NORTHBOUND_APPS, dpid, mod).getMessage());
+      return;
+    }
     if (busFlows.record(dpid, mod)) {
-      applyChanges(new TreeMap<>(Map.of(dpid, List.of(mod))));
+      replace(Owner.NORTHBOUND_APPS, dpid, busFlows.flows(dpid), List.of());
+      send(new TreeMap<>(Map.of(dpid, List.of(SwitchMod.of(mod)))));
     } else {
       SwitchHandle sw = connected.get(dpid);
       if (sw != null) {
@@ -465,32 +482,25 @@ public final class NetworkController implements Closeable {
         config.forwarding() == Forwarding.ROUTED
             ? UnicastRouting.desiredFlows(next)
             : UnicastRouting.reactiveFlows(next);
-    contributors.forEach(app -> app.topologyChanged(next));
-    bus.routesChanged(next, ownRoutes(next));
-    refreshDesired(next.switches(), true);
+    changeTopology(
+        () -> {
+          for (long dpid : next.switches()) {
+            List<FlowEntry> discovery = new ArrayList<>();
+            List<FlowEntry> forwarding = new ArrayList<>();
+            for (FlowEntry f : baseFlows.getOrDefault(dpid, List.of())) {
+              (SwitchLayout.space(Owner.DISCOVERY).contains(f) ? discovery : forwarding).add(f);
+            }
+            replace(Owner.DISCOVERY, dpid, discovery, List.of());
+            replace(Owner.BASE_FORWARDING, dpid, forwarding, List.of());
+          }
+          listeners.forEach(app -> app.topologyChanged(next));
+          bus.routesChanged(next, ownRoutes(next));
+        });
   }
 
-  /**
-   * Recomputes the desired state of some switches: the base app's flows plus every contributor's.
-   * With {@code reconcile}, a switch whose desired state changed is reconciled.
-   */
-  private void refreshDesired(Collection<Long> dpids, boolean reconcile) {
-    for (long dpid : dpids) {
-      List<FlowEntry> flows = new ArrayList<>(baseFlows.getOrDefault(dpid, List.of()));
-      List<GroupEntry> groups = new ArrayList<>();
-      contributors.forEach(
-          app -> {
-            flows.addAll(app.flows(dpid));
-            groups.addAll(app.groups(dpid));
-          });
-      DesiredState want = new DesiredState(flows, groups);
-      if (!server.desiredState().get(dpid).equals(Optional.of(want))) {
-        server.desiredState().put(dpid, want);
-        if (reconcile) {
-          scheduleReconcile(dpid);
-        }
-      }
-    }
+  /** Runs a topology change's store updates; reconciles the switches whose state changed. */
+  private void changeTopology(Runnable updates) {
+    states.batch(updates, topology.switches()).forEach(this::scheduleReconcile);
   }
 
   private static Throwable unwrap(Throwable e) {
@@ -548,7 +558,7 @@ public final class NetworkController implements Closeable {
   }
 
   /** Southbound events: each only enqueues its work on the loop. */
-  private final class Listener implements SouthboundListener {
+  private final class Southbound implements SouthboundListener {
     @Override
     public void switchConnected(SwitchHandle sw) {
       submit(() -> onConnected(sw));

@@ -13,7 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.flows.FlowService;
+import org.netpubsub.controller.southbound.OpenFlowServer;
 import org.netpubsub.controller.southbound.PortCounters;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.network.multicast.TrafficEngineering;
@@ -42,7 +43,8 @@ public final class LinkLoadMonitor implements Closeable {
     }
   }
 
-  private final NetworkController controller;
+  private final FlowService controller;
+  private final OpenFlowServer server;
   private final MulticastGroups groups;
   private final Settings settings;
   private final LongSupplier nanoTime;
@@ -55,11 +57,13 @@ public final class LinkLoadMonitor implements Closeable {
   private volatile Map<Link, Double> utilization = Map.of();
 
   private LinkLoadMonitor(
-      NetworkController controller,
+      FlowService controller,
+      OpenFlowServer server,
       MulticastGroups groups,
       Settings settings,
       LongSupplier nanoTime) {
     this.controller = controller;
+    this.server = server;
     this.groups = groups;
     this.settings = settings;
     this.nanoTime = nanoTime;
@@ -68,8 +72,8 @@ public final class LinkLoadMonitor implements Closeable {
   }
 
   public static LinkLoadMonitor start(
-      NetworkController controller, MulticastGroups groups, Settings settings) {
-    LinkLoadMonitor m = new LinkLoadMonitor(controller, groups, settings, System::nanoTime);
+      FlowService controller, OpenFlowServer server, MulticastGroups groups, Settings settings) {
+    LinkLoadMonitor m = new LinkLoadMonitor(controller, server, groups, settings, System::nanoTime);
     long every = settings.interval().toMillis();
     m.timer.scheduleWithFixedDelay(m::tick, every, every, TimeUnit.MILLISECONDS);
     return m;
@@ -104,7 +108,7 @@ public final class LinkLoadMonitor implements Closeable {
   private TrafficEngineering.Sample sample(Topology t) throws Exception {
     Map<Long, CompletableFuture<List<PortCounters>>> asked = new HashMap<>();
     for (long dpid : controller.connectedSwitches()) {
-      Optional<SwitchHandle> sw = controller.server().switchHandle(dpid);
+      Optional<SwitchHandle> sw = server.switchHandle(dpid);
       sw.ifPresent(h -> asked.put(dpid, h.portStats()));
     }
     long at = nanoTime.getAsLong();

@@ -6,35 +6,34 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.netpubsub.controller.app.FlowContributor;
-import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.flows.FlowService;
+import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
-import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.Topology;
 
 /**
  * The controller app behind {@code /v1/groups}: keeps every group's trees and segments in a {@link
- * GroupForwarding} (touched only on the controller loop) and brings the switches whose state
- * changed in line before a request completes. A switch that is not connected gets its state when it
- * connects.
+ * GroupForwarding} (touched only on the controller loop), writes the switches' multicast flows and
+ * groups through the {@link FlowService} as {@link Owner#MULTICAST_GROUPS}, and brings the switches
+ * whose state changed in line before a request completes. A switch that is not connected gets its
+ * state when it connects.
  */
-public final class MulticastGroups implements FlowContributor {
-  private final NetworkController controller;
+public final class MulticastGroups implements FlowService.Listener {
+  private final FlowService controller;
   private GroupForwarding forwarding = new GroupForwarding(Topology.EMPTY); // loop only
   private Topology topology = Topology.EMPTY; // loop only
   private volatile boolean writing = true;
 
-  private MulticastGroups(NetworkController controller) {
+  private MulticastGroups(FlowService controller) {
     this.controller = controller;
   }
 
   /** Starts the app on a controller. */
-  public static MulticastGroups attach(NetworkController controller) {
+  public static MulticastGroups attach(FlowService controller) {
     MulticastGroups g = new MulticastGroups(controller);
-    controller.addContributor(g).join();
+    controller.register(Owner.MULTICAST_GROUPS, g).join();
     return g;
   }
 
@@ -84,9 +83,19 @@ public final class MulticastGroups implements FlowContributor {
   public record Snapshot(
       List<GroupForwarding.Placement> groups, int segments, Set<Link> avoidedLinks) {}
 
+  /** On the loop: stores the switches' new multicast state and reconciles them to it. */
   private CompletableFuture<Void> sync(Collection<Long> dpids) {
+    dpids.forEach(this::store);
     return CompletableFuture.allOf(
-        dpids.stream().map(controller::reconcileNow).toArray(CompletableFuture[]::new));
+        dpids.stream().map(controller::reconcile).toArray(CompletableFuture[]::new));
+  }
+
+  private void store(long dpid) {
+    controller.replace(
+        Owner.MULTICAST_GROUPS,
+        dpid,
+        writing ? forwarding.flows(dpid) : List.of(),
+        writing ? forwarding.groups(dpid) : List.of());
   }
 
   /**
@@ -126,15 +135,6 @@ public final class MulticastGroups implements FlowContributor {
   public void topologyChanged(Topology next) {
     topology = next;
     forwarding.topologyChanged(next);
-  }
-
-  @Override
-  public List<FlowEntry> flows(long dpid) {
-    return writing ? forwarding.flows(dpid) : List.of();
-  }
-
-  @Override
-  public List<GroupEntry> groups(long dpid) {
-    return writing ? forwarding.groups(dpid) : List.of();
+    next.switches().forEach(this::store);
   }
 }

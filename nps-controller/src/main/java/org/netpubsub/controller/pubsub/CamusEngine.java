@@ -21,6 +21,8 @@ import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.RoutingUpdate;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -43,10 +45,7 @@ import org.netpubsub.network.topology.Topology;
  * Until the topology is a hierarchy (discovery still running, a host on a core switch) requests
  * wait with 503 and the switches hold no Camus flows.
  */
-final class CamusEngine implements RoutingEngine {
-  static final long COOKIE = 0x4e50_5300_0000_0003L;
-  static final int ENTRY_PRIORITY = 30_000;
-
+final class CamusEngine implements LoopRouting {
   private final RoutingPolicy policy;
   private final long alpha;
   private final Schema schema;
@@ -104,12 +103,17 @@ final class CamusEngine implements RoutingEngine {
   }
 
   @Override
+  public Owner owner() {
+    return Owner.CAMUS_PIPELINE;
+  }
+
+  @Override
   public Effect add(PubSubRequest r) {
     if (r.kind() == PubSubRequest.Kind.ADVERTISEMENT) {
       return new Effect(new TreeMap<>(), 0);
     }
     if (!routing.hierarchy().hosts().contains(r.host())) {
-      throw PubSubService.unknownHost(r.host());
+      throw RoutingEngine.unknownHost(r.host());
     }
     PacketSubscription s = parse(r);
     boolean newPort =
@@ -120,7 +124,7 @@ final class CamusEngine implements RoutingEngine {
       u = routing.update(r.host(), List.of(s), List.of());
     } catch (IllegalArgumentException e) {
       release(r);
-      throw new RequestRefusedException(400, e.getMessage());
+      throw new RequestRefusedException(new Refused.Invalid(e.getMessage()));
     }
     subscriptions.put(r.id(), r);
     return effect(u, newPort ? r.host() : null);
@@ -197,11 +201,11 @@ final class CamusEngine implements RoutingEngine {
   private OpenFlowPipeline.Config config(Hierarchy h, long dpid) {
     List<Long> up = List.copyOf(h.upPorts(dpid));
     return new OpenFlowPipeline.Config(
-        ENTRY_PRIORITY,
-        1,
+        SwitchLayout.CAMUS_ENTRY_PRIORITY,
+        SwitchLayout.CAMUS_FIRST_TABLE,
         32,
-        COOKIE,
-        0x10000,
+        SwitchLayout.CAMUS_COOKIE,
+        SwitchLayout.CAMUS_GROUP_BASE,
         ContentFlows.EVENT_PORT,
         a -> bucket(dpid, a),
         up.isEmpty() ? -1 : LocalRules.UP,
@@ -230,7 +234,7 @@ final class CamusEngine implements RoutingEngine {
     try {
       return PacketSubscription.parse(schema, r.id(), r.filter());
     } catch (InvalidInputException e) {
-      throw new RequestRefusedException(400, e.render());
+      throw new RequestRefusedException(new Refused.Invalid(e.render()));
     }
   }
 }

@@ -9,11 +9,11 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
-import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterControlPlane;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.RequestDone;
 import org.netpubsub.controller.controlplane.RequestRefusal;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.multicast.GroupForwarding;
@@ -28,7 +28,7 @@ import org.netpubsub.network.topology.Topology;
  * and scoped resyncs), so the switch-wide reconcile leaves content flows alone ({@link
  * #reconcileScope}). Requests submitted here may be configured by any process.
  */
-final class ClusterPleromaEngine implements QueuedEngine {
+final class ClusterPleromaEngine implements RoutingEngine {
   /**
    * What the controller's switch-wide reconcile manages in a cluster: every flow but the content
    * flows (those belong to the partitions' owners); the multicast flows and the groups only while
@@ -50,7 +50,7 @@ final class ClusterPleromaEngine implements QueuedEngine {
   private final ClusterControlPlane plane;
   private final String idTag; // member and a per-run nonce: ids stay unique across restarts
 
-  ClusterPleromaEngine(NetworkController controller, ClusterSettings settings) throws Exception {
+  ClusterPleromaEngine(FlowService controller, ClusterSettings settings) throws Exception {
     ClusterControlPlane[] self = new ClusterControlPlane[1];
     this.plane =
         new ClusterControlPlane(
@@ -62,19 +62,34 @@ final class ClusterPleromaEngine implements QueuedEngine {
             new ControllerFlowUpdates(
                 controller, () -> self[0] == null ? 0 : self[0].topologyVersion()),
             settings.ackTimeout(),
-            controller::desiredChanged);
+            () -> storeAll(controller));
     self[0] = plane;
     this.idTag =
         settings.member() + "." + Long.toString(new SecureRandom().nextInt() & 0xffffffL, 36);
   }
 
-  String member() {
-    return plane.member();
+  /**
+   * This process's partitions changed outside the batches (taken over or handed on): their content
+   * flows replace the store's. Nothing is sent.
+   */
+  private void storeAll(FlowService controller) {
+    controller.callOnLoop(
+        () -> {
+          for (long dpid : controller.topology().switches()) {
+            controller.replace(owner(), dpid, plane.flows(dpid), List.of());
+          }
+          return null;
+        });
   }
 
   @Override
-  public Topology topology() {
-    return plane.topology();
+  public Optional<String> member() {
+    return Optional.of(plane.member());
+  }
+
+  @Override
+  public String name() {
+    return "pleroma";
   }
 
   @Override
@@ -114,9 +129,9 @@ final class ClusterPleromaEngine implements QueuedEngine {
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
     if (!withdraw) {
-      checkAddition(r);
+      RoutingEngine.checkAddition(plane.topology(), r);
     }
-    ControlRequest add = QueuedEngine.addition(r);
+    ControlRequest add = RoutingEngine.addition(r);
     CompletableFuture<RequestDone> done;
     try {
       // an addition under an id already queued (a retry with the same idempotency key, perhaps at
@@ -126,8 +141,9 @@ final class ClusterPleromaEngine implements QueuedEngine {
               ? plane.submit(add.withdrawal())
               : plane.submitOrJoin(add, Map.of(FILTER, r.filter(), NORMAL_FORM, r.normalForm()));
     } catch (IllegalArgumentException e) {
-      // the id names another request (409), or a withdrawal another process carried out first (404)
-      throw new RequestRefusedException(withdraw ? 404 : 409, e.getMessage());
+      // the id names another request, or a withdrawal another process carried out first
+      throw new RequestRefusedException(
+          withdraw ? new Refused.Unknown(e.getMessage()) : new Refused.Conflict(e.getMessage()));
     } catch (Exception e) {
       throw unavailable(e);
     }
@@ -138,7 +154,7 @@ final class ClusterPleromaEngine implements QueuedEngine {
           }
           Throwable cause = err instanceof CompletionException c ? c.getCause() : err;
           if (cause instanceof RequestRefusal refused) {
-            throw new RequestRefusedException(409, refused.getMessage());
+            throw new RequestRefusedException(new Refused.Conflict(refused.getMessage()));
           }
           throw err instanceof CompletionException c ? c : new CompletionException(err);
         });
@@ -177,7 +193,8 @@ final class ClusterPleromaEngine implements QueuedEngine {
   /** ZooKeeper unreachable, or this process's session expired and is being renewed: retry. */
   private static RequestRefusedException unavailable(Exception e) {
     return new RequestRefusedException(
-        503, "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1));
+        new Refused.Unavailable(
+            "the control plane's ZooKeeper is unavailable: " + e.getMessage(), OptionalLong.of(1)));
   }
 
   private static PubSubRequest request(ControlRequest c) {

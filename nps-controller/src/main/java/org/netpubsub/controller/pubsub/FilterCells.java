@@ -22,13 +22,13 @@ final class FilterCells {
 
   /**
    * Throws {@link InvalidInputException} (line, column, caret) for a malformed filter and {@link
-   * RequestRefusedException} 413 for one over {@code maxBytes}.
+   * RequestRefusedException} ({@link Refused.TooLarge}) for one over {@code maxBytes}.
    */
   static Compiled compile(SpatialIndex index, String text, int maxBytes, int maxCells) {
     int bytes = text.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > maxBytes) {
       throw new RequestRefusedException(
-          413, "filter of " + bytes + " bytes is over the limit of " + maxBytes);
+          new Refused.TooLarge("filter of " + bytes + " bytes is over the limit of " + maxBytes));
     }
     Dnf dnf = Normalizer.toDnf(FilterParser.parse(index.schema(), text));
     for (Conjunction c : dnf.conjunctions()) {

@@ -2,9 +2,9 @@ package org.netpubsub.controller.pubsub;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ControlPlane;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.topology.Topology;
@@ -12,13 +12,12 @@ import org.netpubsub.network.topology.Topology;
 /**
  * PLEROMA with the partitioned control plane (docs/control-plane.md): requests go to n
  * configurators over k partitions instead of one configurator on the controller loop. Only the
- * loop-side duties run on the loop (topology changes, desired flows); requests complete
- * asynchronously through {@link #submit}.
+ * loop-side duties run on the loop (topology changes, desired flows).
  */
-final class PartitionedPleromaEngine implements QueuedEngine {
+final class PartitionedPleromaEngine implements RoutingEngine {
   private final ControlPlane plane;
 
-  PartitionedPleromaEngine(NetworkController controller, ControlPlaneSettings settings) {
+  PartitionedPleromaEngine(FlowService controller, ControlPlaneSettings settings) {
     ControlPlane[] self = new ControlPlane[1];
     this.plane =
         new ControlPlane(
@@ -30,8 +29,8 @@ final class PartitionedPleromaEngine implements QueuedEngine {
   }
 
   @Override
-  public Topology topology() {
-    return plane.topology();
+  public String name() {
+    return "pleroma";
   }
 
   @Override
@@ -49,9 +48,9 @@ final class PartitionedPleromaEngine implements QueuedEngine {
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
     if (!withdraw) {
-      checkAddition(r);
+      RoutingEngine.checkAddition(plane.topology(), r);
     }
-    ControlRequest add = QueuedEngine.addition(r);
+    ControlRequest add = RoutingEngine.addition(r);
     return plane
         .submit(withdraw ? add.withdrawal() : add)
         .thenApply(

@@ -12,7 +12,7 @@ import org.netpubsub.network.pleroma.Subscription;
 import org.netpubsub.network.topology.Topology;
 
 /** PLEROMA (docs/pubsub.md): the configurator's content flows on the central spanning tree. */
-final class PleromaEngine implements RoutingEngine {
+final class PleromaEngine implements LoopRouting {
   private Configurator configurator = Configurator.on(Topology.EMPTY);
 
   @Override
@@ -35,7 +35,7 @@ final class PleromaEngine implements RoutingEngine {
   @Override
   public Effect add(PubSubRequest r) {
     if (configurator.topology().host(r.host()).isEmpty()) {
-      throw PubSubService.unknownHost(r.host());
+      throw RoutingEngine.unknownHost(r.host());
     }
     return effect(
         r.kind() == PubSubRequest.Kind.ADVERTISEMENT

@@ -13,28 +13,28 @@ import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.controller.app.FlowContributor;
-import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.ReconcileScope;
-import org.netpubsub.controller.southbound.SouthboundException;
-import org.netpubsub.controller.southbound.SouthboundTimeoutException;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Topology;
 
 /**
  * The pub/sub app: accepts advertisements and subscriptions (validated and admitted on the caller's
- * thread), applies them in arrival order to its {@link RoutingEngine} on the controller loop —
- * PLEROMA's configurator or Camus's compiled pipelines — sends the resulting switch messages, and
- * completes each request when every switch it touched acknowledged. When the topology changes, the
- * engine is rebuilt and the switches are reconciled to it.
+ * thread) and hands each to its {@link RoutingEngine} — PLEROMA's configurator or Camus's compiled
+ * pipelines on the controller loop, or the partitioned control plane off it — which applies the
+ * resulting switch messages through the {@link FlowService} as its owner; a request completes when
+ * every switch it touched acknowledged, or fails with a typed {@link Refused}. When the topology
+ * changes, the engine is rebuilt, its flows replace the owner's in the service's store, and the
+ * switches are reconciled to them.
  */
-public final class PubSubService implements FlowContributor {
-  private final NetworkController controller;
+public final class PubSubService implements FlowService.Listener {
+  private final FlowService controller;
   private final SpatialIndex index;
   private final PubSubLimits limits;
   private final LongSupplier nanoClock;
@@ -53,7 +53,7 @@ public final class PubSubService implements FlowContributor {
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._:@-]{1,64}");
 
   private PubSubService(
-      NetworkController controller,
+      FlowService controller,
       SpatialIndex index,
       PubSubLimits limits,
       LongSupplier clock,
@@ -68,8 +68,8 @@ public final class PubSubService implements FlowContributor {
 
   /** Starts the app with PLEROMA routing: its flows join every switch's desired state. */
   public static PubSubService attach(
-      NetworkController controller, SpatialIndex index, PubSubLimits limits) {
-    return attach(controller, index, limits, new PleromaEngine());
+      FlowService controller, SpatialIndex index, PubSubLimits limits) {
+    return attach(controller, index, limits, new LoopEngine(controller, new PleromaEngine()));
   }
 
   /**
@@ -77,12 +77,16 @@ public final class PubSubService implements FlowContributor {
    * the discretization above the edge layer. The index only tells clients the schema.
    */
   public static PubSubService attachCamus(
-      NetworkController controller,
+      FlowService controller,
       SpatialIndex index,
       PubSubLimits limits,
       RoutingPolicy policy,
       long alpha) {
-    return attach(controller, index, limits, new CamusEngine(index.schema(), policy, alpha));
+    return attach(
+        controller,
+        index,
+        limits,
+        new LoopEngine(controller, new CamusEngine(index.schema(), policy, alpha)));
   }
 
   /**
@@ -90,7 +94,7 @@ public final class PubSubService implements FlowContributor {
    * requests are configured by n configurators over k partitions off the controller loop.
    */
   public static PubSubService attachPartitioned(
-      NetworkController controller,
+      FlowService controller,
       SpatialIndex index,
       PubSubLimits limits,
       ControlPlaneSettings settings) {
@@ -104,10 +108,7 @@ public final class PubSubService implements FlowContributor {
    * other processes' content flows alone.
    */
   public static PubSubService attachCluster(
-      NetworkController controller,
-      SpatialIndex index,
-      PubSubLimits limits,
-      ClusterSettings settings)
+      FlowService controller, SpatialIndex index, PubSubLimits limits, ClusterSettings settings)
       throws Exception {
     return attach(controller, index, limits, new ClusterPleromaEngine(controller, settings));
   }
@@ -122,15 +123,15 @@ public final class PubSubService implements FlowContributor {
   }
 
   static PubSubService attach(
-      NetworkController controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
+      FlowService controller, SpatialIndex index, PubSubLimits limits, RoutingEngine e) {
     PubSubService s = new PubSubService(controller, index, limits, System::nanoTime, e);
-    controller.addContributor(s).join();
+    controller.register(e.owner(), s).join();
     return s;
   }
 
   /** This process's member id in a cluster of controller processes (empty outside one). */
   public Optional<String> clusterMember() {
-    return engine instanceof ClusterPleromaEngine c ? Optional.of(c.member()) : Optional.empty();
+    return engine.member();
   }
 
   /** The routing clients must address events for ({@code pleroma}, {@code camus-mr} …). */
@@ -158,8 +159,8 @@ public final class PubSubService implements FlowContributor {
   /**
    * With an idempotency key: the request's id derives from it ({@link #keyedId}), and a repeat of
    * the key with the same request answers the first one's id instead of adding it again (in a
-   * cluster, at any process: {@link QueuedEngine#submit} joins the request queued under that id).
-   * The key with a different request is refused (409).
+   * cluster, at any process: {@link RoutingEngine#submit} joins the request queued under that id).
+   * The key with a different request is refused ({@link Refused.Conflict}).
    */
   public CompletableFuture<RequestOutcome> advertise(
       String host, String filter, Optional<String> key) {
@@ -178,52 +179,38 @@ public final class PubSubService implements FlowContributor {
   static String keyedId(PubSubRequest.Kind kind, String key) {
     if (!KEY.matcher(key).matches()) {
       throw new RequestRefusedException(
-          400, "Idempotency-Key must be 1-64 of letters, digits and . _ : @ -");
+          new Refused.Invalid("Idempotency-Key must be 1-64 of letters, digits and . _ : @ -"));
     }
     return kind.idPrefix().charAt(0) + ":" + key;
   }
 
-  /** Withdraws a live request by id; 404 if there is none. */
+  /** Withdraws a live request by id; {@link Refused.Unknown} if there is none. */
   public CompletableFuture<RequestOutcome> withdraw(String id) {
     long start = nanoClock.getAsLong();
     PubSubRequest r = live.get(id);
-    if (r == null && engine instanceof QueuedEngine queued) {
-      try {
-        Optional<PubSubRequest> elsewhere = queued.acceptedElsewhere(id);
-        if (elsewhere.isPresent()) {
-          admit(elsewhere.get().host(), start);
-          return queued.submit(elsewhere.get(), true, start);
+    try {
+      if (r == null) {
+        Optional<PubSubRequest> elsewhere = engine.acceptedElsewhere(id);
+        if (elsewhere.isEmpty()) {
+          return CompletableFuture.failedFuture(unknown(id));
         }
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
+        admit(elsewhere.get().host(), start);
+        return engine.submit(elsewhere.get(), true, start);
       }
-    }
-    if (r == null) {
-      return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
-    }
-    admit(r.host(), start);
-    keyed.remove(id);
-    if (engine instanceof QueuedEngine queued) {
+      admit(r.host(), start);
+      keyed.remove(id);
       if (live.remove(id) == null) {
-        return CompletableFuture.failedFuture(new RequestRefusedException(404, "no request " + id));
+        return CompletableFuture.failedFuture(unknown(id)); // raced another withdrawal
       }
       livePerHost.merge(r.host(), -1, Integer::sum);
-      try {
-        return queued.submit(r, true, start);
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
-      }
+      return engine.submit(r, true, start);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
-    return controller
-        .callOnLoop(
-            () -> {
-              if (live.remove(id) == null) {
-                throw new RequestRefusedException(404, "no request " + id); // raced a withdraw
-              }
-              livePerHost.merge(r.host(), -1, Integer::sum);
-              return carryOut(r, engine.remove(r), start);
-            })
-        .thenCompose(f -> f);
+  }
+
+  private static RequestRefusedException unknown(String id) {
+    return new RequestRefusedException(new Refused.Unknown("no request " + id));
   }
 
   /** The live request of this kind, host, port and filter (same normal form), if any. */
@@ -252,19 +239,22 @@ public final class PubSubService implements FlowContributor {
    * here still being configured is there too); otherwise this process's.
    */
   private java.util.Collection<PubSubRequest> standing() {
-    return shared() ? ((QueuedEngine) engine).everyProcessRequests() : live.values();
+    return shared() ? engine.everyProcessRequests() : live.values();
   }
 
   /** True when other processes share the requests (a cluster). */
   private boolean shared() {
-    return engine instanceof QueuedEngine queued && queued.shared();
+    return engine.shared();
   }
 
-  // ---- FlowContributor: on the loop ----
+  // ---- FlowService.Listener: on the loop ----
 
   @Override
   public void topologyChanged(Topology next) {
     engine.topologyChanged(next);
+    for (long dpid : next.switches()) {
+      controller.replace(engine.owner(), dpid, engine.flows(dpid), engine.groups(dpid));
+    }
   }
 
   @Override
@@ -272,24 +262,12 @@ public final class PubSubService implements FlowContributor {
     engine.switchConnected(dpid);
   }
 
-  @Override
-  public List<FlowEntry> flows(long dpid) {
-    return engine.flows(dpid);
-  }
-
   /**
    * Stops a queued control plane (a process of a cluster leaves it: its partitions move to the
    * others at once, not after its session expires). Requests in flight may fail.
    */
   public void close() {
-    if (engine instanceof QueuedEngine queued) {
-      queued.close();
-    }
-  }
-
-  @Override
-  public List<GroupEntry> groups(long dpid) {
-    return engine.groups(dpid);
+    engine.close();
   }
 
   /** The engine's flows of a switch, read on the loop (CP-config). */
@@ -306,12 +284,14 @@ public final class PubSubService implements FlowContributor {
     try {
       Ipv6Address host = parseHost(hostText);
       if (port < 1 || port > 0xffff) {
-        throw new RequestRefusedException(400, "port out of range: " + port);
+        throw new RequestRefusedException(new Refused.Invalid("port out of range: " + port));
       }
       admit(host, start);
       if (livePerHost.getOrDefault(host, 0) >= limits.maxLivePerHost()) {
         throw new RequestRefusedException(
-            429, "host " + host + " has " + limits.maxLivePerHost() + " live requests already");
+            new Refused.RateLimited(
+                "host " + host + " has " + limits.maxLivePerHost() + " live requests already",
+                java.util.OptionalLong.empty()));
       }
       FilterCells.Compiled c =
           FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells());
@@ -320,7 +300,7 @@ public final class PubSubService implements FlowContributor {
         id = keyedId(kind, key.get());
       } else {
         long n = nextId.getAndIncrement();
-        id = engine instanceof QueuedEngine queued ? queued.newId(kind, n) : kind.idPrefix() + n;
+        id = engine.newId(kind, n);
       }
       r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
     } catch (RuntimeException e) {
@@ -365,8 +345,12 @@ public final class PubSubService implements FlowContributor {
         && first.normalForm().equals(r.normalForm()))) {
       return CompletableFuture.failedFuture(
           new RequestRefusedException(
-              409,
-              "Idempotency-Key " + key + " was used for another request (" + first.id() + ")"));
+              new Refused.Conflict(
+                  "Idempotency-Key "
+                      + key
+                      + " was used for another request ("
+                      + first.id()
+                      + ")")));
     }
     return prior
         .done()
@@ -375,29 +359,25 @@ public final class PubSubService implements FlowContributor {
 
   /** Carries out a new request on the engine. */
   private CompletableFuture<RequestOutcome> start(PubSubRequest r, long start) {
-    if (engine instanceof QueuedEngine queued) {
-      try {
-        CompletableFuture<RequestOutcome> done = queued.submit(r, false, start);
-        if (live.put(r.id(), r) == null) { // a keyed repeat joined the request already here
-          livePerHost.merge(r.host(), 1, Integer::sum);
-        }
-        return done.whenComplete(
-            (o, err) -> {
-              // refused after it was queued (in a cluster, its host unknown at a partition's
-              // owner): it does not stand
-              if (refusal(err)) {
-                forget(r);
-              } else if (err == null) {
-                // withdrawn at another process of a cluster: out of this one's count too
-                queued.goneElsewhere(r.id()).thenRun(() -> forget(r));
-              }
-            });
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
+    try {
+      CompletableFuture<RequestOutcome> done = engine.submit(r, false, start);
+      if (live.put(r.id(), r) == null) { // a keyed repeat joined the request already here
+        livePerHost.merge(r.host(), 1, Integer::sum);
       }
+      return done.whenComplete(
+          (o, err) -> {
+            // refused (perhaps after it was queued: in a cluster, its host unknown at a
+            // partition's owner): it does not stand
+            if (refusal(err)) {
+              forget(r);
+            } else if (err == null) {
+              // withdrawn at another process of a cluster: out of this one's count too
+              engine.goneElsewhere(r.id()).thenRun(() -> forget(r));
+            }
+          });
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
-    // configure and send in one loop task: the flow-mods leave in request order
-    return controller.callOnLoop(() -> carryOut(r, configure(r), start)).thenCompose(f -> f);
   }
 
   /** The request stands no more (refused, or withdrawn elsewhere); nothing if already gone. */
@@ -407,57 +387,10 @@ public final class PubSubService implements FlowContributor {
     }
   }
 
+  /** A refusal after which the request does not stand (not a switch's missing answer). */
   private static boolean refusal(Throwable err) {
     Throwable cause = err instanceof CompletionException c ? c.getCause() : err;
-    return cause instanceof RequestRefusedException;
-  }
-
-  /** On the loop: the request joins the routing. */
-  private RoutingEngine.Effect configure(PubSubRequest r) {
-    String notReady = engine.notReady();
-    if (notReady != null) {
-      throw new RequestRefusedException(503, notReady);
-    }
-    RoutingEngine.Effect effect = engine.add(r);
-    live.put(r.id(), r);
-    livePerHost.merge(r.host(), 1, Integer::sum);
-    return effect;
-  }
-
-  /** 409: the host has not announced itself. */
-  static RequestRefusedException unknownHost(Ipv6Address host) {
-    return new RequestRefusedException(
-        409,
-        "host "
-            + host
-            + " is not known: it has not announced itself (IPv6 neighbour discovery)"
-            + " and was not registered (POST /v1/hosts)");
-  }
-
-  /** On the loop: sends the messages; completes when every touched switch acknowledged. */
-  private CompletableFuture<RequestOutcome> carryOut(
-      PubSubRequest r, RoutingEngine.Effect effect, long start) {
-    int count = effect.messages();
-    return controller
-        .applySwitchMods(effect.mods())
-        .handle(
-            (switches, err) -> {
-              if (err != null) {
-                Throwable cause = err instanceof CompletionException ce ? ce.getCause() : err;
-                if (cause instanceof SouthboundTimeoutException) {
-                  throw new RequestRefusedException(
-                      504, "switches did not acknowledge in time; they are being reconciled");
-                }
-                if (cause instanceof SouthboundException failed) {
-                  // e.g. a switch answered the batch with an OpenFlow error
-                  throw new RequestRefusedException(
-                      502, failed.getMessage() + "; the switch is being reconciled");
-                }
-                throw new CompletionException(cause);
-              }
-              return new RequestOutcome(
-                  r, count, switches, effect.paths(), nanoClock.getAsLong() - start);
-            });
+    return cause instanceof RequestRefusedException r && !r.refused().requestStands();
   }
 
   private void admit(Ipv6Address host, long now) {
@@ -465,26 +398,26 @@ public final class PubSubService implements FlowContributor {
         .ifPresent(
             wait -> {
               throw new RequestRefusedException(
-                  429,
-                  "too many requests from "
-                      + host
-                      + " (limit "
-                      + (long) limits.requestsPerSecond()
-                      + "/s, burst "
-                      + limits.burst()
-                      + ")",
-                  java.util.OptionalLong.of(wait));
+                  new Refused.RateLimited(
+                      "too many requests from "
+                          + host
+                          + " (limit "
+                          + (long) limits.requestsPerSecond()
+                          + "/s, burst "
+                          + limits.burst()
+                          + ")",
+                      java.util.OptionalLong.of(wait)));
             });
   }
 
   private static Ipv6Address parseHost(String text) {
     if (text == null || text.isBlank()) {
-      throw new RequestRefusedException(400, "host is required");
+      throw new RequestRefusedException(new Refused.Invalid("host is required"));
     }
     try {
       return Ipv6Address.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new RequestRefusedException(400, "not an IPv6 address: " + text);
+      throw new RequestRefusedException(new Refused.Invalid("not an IPv6 address: " + text));
     }
   }
 }

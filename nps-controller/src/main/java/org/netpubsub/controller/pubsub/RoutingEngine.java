@@ -1,40 +1,43 @@
 package org.netpubsub.controller.pubsub;
 
 import java.util.List;
-import java.util.SortedMap;
-import org.netpubsub.controller.app.FlowContributor;
-import org.netpubsub.controller.southbound.SwitchMod;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.netpubsub.controller.flows.FlowService;
+import org.netpubsub.network.controlplane.ControlRequest;
+import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.Topology;
 
 /**
- * How accepted advertisements and subscriptions become switch state: PLEROMA's configurator on a
- * spanning tree ({@link PleromaEngine}) or Camus's compiled pipelines on a fat tree ({@code
- * CamusEngine}). Every method runs on the controller loop.
+ * How accepted advertisements and subscriptions become switch state, one asynchronous contract for
+ * every engine (in the spirit of ONOS's {@code IntentCompiler.compile(intent, previous)}): a
+ * request goes in through {@link #submit}, and its outcome — or a typed {@link Refused} — comes
+ * back when every switch it touched acknowledged. PLEROMA and Camus compute on the controller loop
+ * ({@link LoopEngine}); the partitioned control plane ({@link PartitionedPleromaEngine}) and the
+ * cluster of controller processes ({@link ClusterPleromaEngine}) compute off it, through queues.
+ *
+ * <p>Threading: {@link #topologyChanged}, {@link #switchConnected}, {@link #flows} and {@link
+ * #groups} run on the controller loop; the rest may be called from any thread.
  */
-interface RoutingEngine {
+interface RoutingEngine extends AutoCloseable {
   /** What clients are told ({@code GET /v1/pubsub} "routing"). */
   String name();
+
+  /** The owner of the switch layout the engine writes as. */
+  default Owner owner() {
+    return Owner.PUBSUB_CONTENT;
+  }
 
   /** The topology changed: afterwards {@link #flows} and {@link #groups} reflect it. */
   void topologyChanged(Topology next);
 
-  /** A switch (re)connected and may have lost its flows ({@link FlowContributor}). */
+  /** A switch (re)connected and may have lost its flows ({@link FlowService.Listener}). */
   default void switchConnected(long dpid) {}
 
-  /** Why requests cannot be configured now (503), or null when they can. */
-  String notReady();
-
-  /**
-   * A request joins: the switch messages it causes. RequestRefusedException when it cannot (an
-   * unknown host: 409).
-   */
-  Effect add(PubSubRequest r);
-
-  /** A live request leaves. */
-  Effect remove(PubSubRequest r);
-
+  /** The engine's flows for one switch (all of them: after a topology change, they replace). */
   List<FlowEntry> flows(long dpid);
 
   default List<GroupEntry> groups(long dpid) {
@@ -42,12 +45,76 @@ interface RoutingEngine {
   }
 
   /**
-   * Per switch the messages of one request (in the order to send them) and how many publisher–
-   * subscriber paths it set up or tore down (0 where the routing has no such notion).
+   * Carries out a request's addition or withdrawal; completes when every switch it touched
+   * acknowledged. Refusals — thrown at once or completing the future — are {@link
+   * RequestRefusedException}s with a typed {@link Refused}.
    */
-  record Effect(SortedMap<Long, List<SwitchMod>> mods, int paths) {
-    public int messages() {
-      return mods.values().stream().mapToInt(List::size).sum();
+  CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start);
+
+  /** The id of a new request: unique among the requests every process of the engine holds. */
+  default String newId(PubSubRequest.Kind kind, long sequence) {
+    return kind.idPrefix() + sequence;
+  }
+
+  /** A standing request another process accepted (so this one can withdraw it), if any. */
+  default Optional<PubSubRequest> acceptedElsewhere(String id) {
+    return Optional.empty();
+  }
+
+  /**
+   * Completes when a standing addition accepted here stops standing other than through this process
+   * (withdrawn at another process of a cluster); never, without other processes.
+   */
+  default CompletableFuture<Void> goneElsewhere(String id) {
+    return new CompletableFuture<>();
+  }
+
+  /** This process's member id in a cluster of controller processes (empty outside one). */
+  default Optional<String> member() {
+    return Optional.empty();
+  }
+
+  /** True when other processes share the requests (a cluster of controller processes). */
+  default boolean shared() {
+    return false;
+  }
+
+  /**
+   * Every standing request of every process sharing the engine ({@link #shared}): the listings and
+   * the withdrawal by filter see them all. Empty when the requests are not shared.
+   */
+  default List<PubSubRequest> everyProcessRequests() {
+    return List.of();
+  }
+
+  /** Stops the engine's own threads and sessions, if any. Requests in flight may fail. */
+  @Override
+  default void close() {}
+
+  /** The checks before an addition is queued: not ready before any switch, an unknown host. */
+  static void checkAddition(Topology t, PubSubRequest r) {
+    if (t.spanningTree().isEmpty()) {
+      throw new RequestRefusedException(new Refused.NotReady("no switch is connected yet"));
     }
+    if (t.host(r.host()).isEmpty()) {
+      throw unknownHost(r.host());
+    }
+  }
+
+  /** The host has not announced itself. */
+  static RequestRefusedException unknownHost(Ipv6Address host) {
+    return new RequestRefusedException(
+        new Refused.Conflict(
+            "host "
+                + host
+                + " is not known: it has not announced itself (IPv6 neighbour discovery)"
+                + " and was not registered (POST /v1/hosts)"));
+  }
+
+  /** The request as the control plane's addition. */
+  static ControlRequest addition(PubSubRequest r) {
+    return r.kind() == PubSubRequest.Kind.ADVERTISEMENT
+        ? ControlRequest.advertise(r.id(), r.host(), r.cells())
+        : ControlRequest.subscribe(r.id(), r.host(), r.port(), r.cells());
   }
 }

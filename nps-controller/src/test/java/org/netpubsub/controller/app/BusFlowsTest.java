@@ -74,7 +74,7 @@ class BusFlowsTest {
         () -> sw.flows().contains(kept) && sw.flows().contains(timed));
     assertThat(controller.desiredFlows(1)).contains(kept).doesNotContain(timed);
 
-    controller.reconcileNow(1).get();
+    controller.reconcile(1).get();
     assertThat(sw.flows()).contains(kept); // the reconcile keeps the app's flow...
     assertThat(sw.flows()).doesNotContain(timed); // ...and drops the transient one
 

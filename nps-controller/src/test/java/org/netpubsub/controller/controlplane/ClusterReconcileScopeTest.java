@@ -119,7 +119,7 @@ class ClusterReconcileScopeTest {
       Wait.until(
           "the switch joined", T, () -> {}, () -> controller.connectedSwitches().contains(1L));
 
-      controller.reconcileNow(1).get();
+      controller.reconcile(1).get();
       List<FlowEntry> base = controller.desiredFlows(1);
       assertThat(sw.flows()).containsExactlyInAnyOrderElementsOf(concat(base, List.of(aOld, b)));
 

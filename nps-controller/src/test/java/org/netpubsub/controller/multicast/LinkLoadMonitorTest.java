@@ -60,6 +60,7 @@ class LinkLoadMonitorTest {
     monitor =
         LinkLoadMonitor.start(
             controller,
+            controller.server(),
             groups,
             new LinkLoadMonitor.Settings(1e6, 0.65, 0.5, Duration.ZERO, Duration.ofMillis(100)));
   }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.MaskedIpv6;
@@ -28,19 +29,19 @@ import org.netpubsub.network.topology.Topology;
  */
 public final class UnicastRouting {
   /** The table the app's entries live in. */
-  public static final int TABLE = 0;
+  public static final int TABLE = SwitchLayout.TABLE_0;
 
   /** LLDP (eth_type 0x88cc) to the controller: above everything, so discovery always works. */
-  public static final int PRIORITY_LLDP = 60_000;
+  public static final int PRIORITY_LLDP = SwitchLayout.PRIORITY_LLDP;
 
   /** ICMPv6 types 135 and 136 to the controller: above unicast, so ND is never routed. */
-  public static final int PRIORITY_ND = 50_000;
+  public static final int PRIORITY_ND = SwitchLayout.PRIORITY_ND;
 
   /** ipv6_dst=host/128: below ND; content-based (multicast) apps use other priorities. */
-  public static final int PRIORITY_UNICAST = 10_000;
+  public static final int PRIORITY_UNICAST = SwitchLayout.PRIORITY_UNICAST;
 
   /** "NPS" and app number 1 (base forwarding), in the high and low bits. */
-  public static final long COOKIE = 0x4e50_5300_0000_0001L;
+  public static final long COOKIE = SwitchLayout.BASE_COOKIE;
 
   /** The ICMPv6 types punted: neighbour solicitation and advertisement. */
   public static final List<Integer> ND_TYPES = List.of(135, 136);
@@ -48,7 +49,7 @@ public final class UnicastRouting {
   private UnicastRouting() {}
 
   /** The table-miss entry of reactive forwarding: below everything. */
-  public static final int PRIORITY_MISS = 0;
+  public static final int PRIORITY_MISS = SwitchLayout.PRIORITY_MISS;
 
   /**
    * The entries of reactive forwarding, where apps on the northbound bus forward what misses (EMD

@@ -14,6 +14,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.Bucket;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -52,16 +53,16 @@ public final class GroupForwarding {
    * Exact segment address, entry SID or local SID → its group, tree or host. Above unicast and
    * PLEROMA content.
    */
-  public static final int PRIORITY_SEGMENT = 32_000;
+  public static final int PRIORITY_SEGMENT = SwitchLayout.PRIORITY_SEGMENT;
 
   /** A switch's segment prefix → one hop towards it. */
-  public static final int PRIORITY_SEGMENT_ROUTE = 31_000;
+  public static final int PRIORITY_SEGMENT_ROUTE = SwitchLayout.PRIORITY_SEGMENT_ROUTE;
 
   /** Segment {@code i} of a switch is its group {@code GROUP_BASE + i}. */
-  public static final long GROUP_BASE = 0x5e00_0000L;
+  public static final long GROUP_BASE = SwitchLayout.MULTICAST_GROUP_BASE;
 
   /** "NPS" and app number 5 (multicast trees). */
-  public static final long COOKIE = 0x4e50_5300_0000_0005L;
+  public static final long COOKIE = SwitchLayout.MULTICAST_COOKIE;
 
   /**
    * Where one source sends (its entry SID), how many segments its tree uses, and where the entry
@@ -450,7 +451,7 @@ public final class GroupForwarding {
 
   private static FlowEntry.Builder base(int priority, MaskedIpv6 dst) {
     return FlowEntry.builder()
-        .table(0)
+        .table(SwitchLayout.TABLE_0)
         .priority(priority)
         .cookie(COOKIE)
         .match(Match.builder().ipv6().ipv6Dst(dst).build());

@@ -9,6 +9,7 @@ import java.util.SortedSet;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.ContentAddress;
 import org.netpubsub.content.index.Dz;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
@@ -27,13 +28,13 @@ public final class ContentFlows {
   public static final int EVENT_PORT = 7073;
 
   /** The table content flows live in (beside the base forwarding app's unicast entries). */
-  public static final int TABLE = 0;
+  public static final int TABLE = SwitchLayout.TABLE_0;
 
   /** Above unicast forwarding, below ND and LLDP; plus dz length (0..112). */
-  public static final int PRIORITY_BASE = 20_000;
+  public static final int PRIORITY_BASE = SwitchLayout.CONTENT_PRIORITY_BASE;
 
   /** "NPS" and app number 2 (PLEROMA content flows). */
-  public static final long COOKIE = 0x4e50_5300_0000_0002L;
+  public static final long COOKIE = SwitchLayout.CONTENT_COOKIE;
 
   private ContentFlows() {}
 

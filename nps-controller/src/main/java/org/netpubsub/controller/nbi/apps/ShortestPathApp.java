@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.ControllerApp;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.nbi.NbiTopic;
 import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.openflow.Action;
@@ -29,7 +30,7 @@ public final class ShortestPathApp implements ControllerApp {
   /** Seconds a path's flows live without traffic. */
   static final int IDLE_TIMEOUT = 60;
 
-  static final int PRIORITY = 10;
+  static final int PRIORITY = SwitchLayout.NORTHBOUND_PRIORITY;
 
   private final String name;
   private final List<NbiTopic> topics;

@@ -13,6 +13,7 @@ import org.netpubsub.compiler.pipeline.Match;
 import org.netpubsub.compiler.pipeline.Pipeline;
 import org.netpubsub.compiler.pipeline.PipelineDiff;
 import org.netpubsub.compiler.pipeline.Tcam;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.Bucket;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -76,11 +77,11 @@ public final class OpenFlowPipeline {
     /** Plain ports: the action id is the output port; no up port. */
     public static Config ports(int firstTable, long cookie, int eventPort) {
       return new Config(
-          30000,
+          SwitchLayout.CAMUS_ENTRY_PRIORITY,
           firstTable,
           32,
           cookie,
-          0x10000,
+          SwitchLayout.CAMUS_GROUP_BASE,
           eventPort,
           p -> List.of(Action.output(p)),
           -1,
@@ -168,7 +169,7 @@ public final class OpenFlowPipeline {
     List<FlowEntry> out = new ArrayList<>();
     out.add(
         FlowEntry.builder()
-            .table(0)
+            .table(SwitchLayout.TABLE_0)
             .priority(config.entryPriority())
             .cookie(config.cookie())
             .match(
@@ -183,7 +184,7 @@ public final class OpenFlowPipeline {
     for (long up : config.upPorts()) {
       out.add(
           FlowEntry.builder()
-              .table(0)
+              .table(SwitchLayout.TABLE_0)
               .priority(config.entryPriority() + 1)
               .cookie(config.cookie())
               .match(

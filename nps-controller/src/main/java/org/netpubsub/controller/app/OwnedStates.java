@@ -1,0 +1,83 @@
+package org.netpubsub.controller.app;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.netpubsub.controller.flows.FlowStore;
+import org.netpubsub.controller.southbound.DesiredState;
+import org.netpubsub.controller.southbound.DesiredStateStore;
+import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.GroupEntry;
+
+/**
+ * The flow service's per-owner store and the southbound's desired states read from it: a switch's
+ * desired state is rebuilt from the store when an owner's entries on it change (once per batch, not
+ * once per owner), never by asking the apps. Loop only.
+ */
+final class OwnedStates {
+  private final FlowStore store = new FlowStore();
+  private final DesiredStateStore published;
+  private final Set<Long> unpublished = new HashSet<>();
+  private boolean batching; // a topology change: its end publishes
+
+  OwnedStates(DesiredStateStore published) {
+    this.published = published;
+  }
+
+  void register(Owner owner) {
+    store.register(owner);
+  }
+
+  /** {@link FlowStore#replace}, published at once unless in a {@link #batch}. */
+  boolean replace(Owner owner, long dpid, List<FlowEntry> flows, List<GroupEntry> groups) {
+    boolean changed = store.replace(owner, dpid, flows, groups);
+    if (changed) {
+      unpublished.add(dpid);
+      if (!batching) {
+        publish();
+      }
+    }
+    return changed;
+  }
+
+  /** Applies an owner's deltas and publishes them; refuses them all if one mod is outside. */
+  void apply(Owner owner, Map<Long, List<SwitchMod>> mods) {
+    mods.forEach((dpid, l) -> FlowStore.check(owner, dpid, l));
+    mods.forEach((dpid, l) -> store.apply(owner, dpid, l));
+    unpublished.addAll(mods.keySet());
+    publish();
+  }
+
+  /**
+   * Runs the updates of a topology change, then publishes the desired state of every switch in
+   * {@code all}; the switches whose desired state changed.
+   */
+  Set<Long> batch(Runnable updates, Collection<Long> all) {
+    batching = true;
+    try {
+      updates.run();
+    } finally {
+      batching = false;
+      unpublished.addAll(all);
+    }
+    return publish();
+  }
+
+  private Set<Long> publish() {
+    Set<Long> changed = new HashSet<>();
+    for (long dpid : unpublished) {
+      DesiredState want = store.desired(dpid);
+      if (!published.get(dpid).equals(Optional.of(want))) {
+        published.put(dpid, want);
+        changed.add(dpid);
+      }
+    }
+    unpublished.clear();
+    return changed;
+  }
+}

@@ -1,0 +1,141 @@
+package org.netpubsub.controller.flows;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.netpubsub.controller.southbound.DesiredState;
+import org.netpubsub.controller.southbound.Reconciler.FlowKey;
+import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.layout.FlowSpace;
+import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.layout.SwitchLayout;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.GroupMod;
+import org.netpubsub.network.openflow.GroupModCommand;
+
+/**
+ * Every owner's flows and groups per switch, as the switches should hold them. Deltas ({@link
+ * #apply}) and whole replacements ({@link #replace}) keep it; a switch's {@link #desired} state is
+ * the owners' entries in the order the owners first wrote. A batch with a mod outside its owner's
+ * {@link SwitchLayout} space is refused whole. Add and modify put the entry under its table,
+ * priority and match; a delete (strict or not) removes the entry with exactly those, as the strict
+ * one does. Not thread-safe: the flow service confines it to the controller loop.
+ */
+public final class FlowStore {
+  /** One owner's entries on one switch. */
+  private record Entries(Map<FlowKey, FlowEntry> flows, Map<Long, GroupEntry> groups) {
+    Entries() {
+      this(new LinkedHashMap<>(), new LinkedHashMap<>());
+    }
+  }
+
+  // owners in the order they first wrote: the order of a switch's desired state
+  private final Map<Owner, Map<Long, Entries>> owners = new LinkedHashMap<>();
+
+  /** Takes an owner in (its entries follow those of the owners taken in before). */
+  public void register(Owner owner) {
+    owners.computeIfAbsent(owner, o -> new HashMap<>());
+  }
+
+  /** Applies one switch's batch of an owner, in order; refuses it whole if a mod is outside. */
+  public void apply(Owner owner, long dpid, List<SwitchMod> mods) {
+    check(owner, dpid, mods);
+    Entries e = entries(owner, dpid);
+    for (SwitchMod m : mods) {
+      switch (m) {
+        case SwitchMod.Flow f -> apply(e.flows(), f.mod());
+        case SwitchMod.Group g -> apply(e.groups(), g.mod());
+      }
+    }
+  }
+
+  /** Throws {@link FlowRefusedException} for the first mod outside the owner's space. */
+  public static void check(Owner owner, long dpid, List<SwitchMod> mods) {
+    FlowSpace space = SwitchLayout.space(owner);
+    for (SwitchMod m : mods) {
+      boolean inside =
+          switch (m) {
+            case SwitchMod.Flow f -> space.contains(f.mod());
+            case SwitchMod.Group g -> space.contains(g.mod());
+          };
+      if (!inside) {
+        throw new FlowRefusedException(owner, dpid, m);
+      }
+    }
+  }
+
+  /**
+   * Replaces an owner's entries on one switch; whether they changed. Refused whole if an entry is
+   * outside the owner's space.
+   */
+  public boolean replace(Owner owner, long dpid, List<FlowEntry> flows, List<GroupEntry> groups) {
+    FlowSpace space = SwitchLayout.space(owner);
+    Entries next = new Entries();
+    for (FlowEntry f : flows) {
+      if (!space.contains(f)) {
+        throw new FlowRefusedException(owner, dpid, f);
+      }
+      next.flows().put(FlowKey.of(f), f);
+    }
+    for (GroupEntry g : groups) {
+      if (!space.containsGroup(g.groupId())) {
+        throw new FlowRefusedException(owner, dpid, g);
+      }
+      next.groups().put(g.groupId(), g);
+    }
+    Map<Long, Entries> bySwitch = owners.computeIfAbsent(owner, o -> new HashMap<>());
+    Entries before = bySwitch.get(dpid);
+    if (before == null ? flows.isEmpty() && groups.isEmpty() : before.equals(next)) {
+      return false;
+    }
+    bySwitch.put(dpid, next);
+    return true;
+  }
+
+  /** An owner's flows on one switch. */
+  public List<FlowEntry> flows(Owner owner, long dpid) {
+    Entries e = owners.getOrDefault(owner, Map.of()).get(dpid);
+    return e == null ? List.of() : List.copyOf(e.flows().values());
+  }
+
+  /** Every owner's entries on one switch. */
+  public DesiredState desired(long dpid) {
+    List<FlowEntry> flows = new ArrayList<>();
+    List<GroupEntry> groups = new ArrayList<>();
+    for (Map<Long, Entries> bySwitch : owners.values()) {
+      Entries e = bySwitch.get(dpid);
+      if (e != null) {
+        flows.addAll(e.flows().values());
+        groups.addAll(e.groups().values());
+      }
+    }
+    return new DesiredState(flows, groups);
+  }
+
+  private Entries entries(Owner owner, long dpid) {
+    return owners
+        .computeIfAbsent(owner, o -> new HashMap<>())
+        .computeIfAbsent(dpid, d -> new Entries());
+  }
+
+  private static void apply(Map<FlowKey, FlowEntry> flows, FlowMod m) {
+    FlowKey key = new FlowKey(m.tableId(), m.priority(), m.match());
+    if (m.command().isDelete()) {
+      flows.remove(key);
+    } else {
+      flows.put(key, m.toEntry());
+    }
+  }
+
+  private static void apply(Map<Long, GroupEntry> groups, GroupMod m) {
+    if (m.command() == GroupModCommand.DELETE) {
+      groups.remove(m.groupId());
+    } else {
+      groups.put(m.groupId(), m.toEntry());
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package org.netpubsub.controller.pubsub;
+
+import java.util.List;
+import java.util.SortedMap;
+import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * Routing computed on the controller loop, one request at a time: PLEROMA's configurator on a
+ * spanning tree ({@link PleromaEngine}) or Camus's compiled pipelines on a fat tree ({@link
+ * CamusEngine}). {@link LoopEngine} runs it as a {@link RoutingEngine}. Every method runs on the
+ * controller loop.
+ */
+interface LoopRouting {
+  /** What clients are told ({@code GET /v1/pubsub} "routing"). */
+  String name();
+
+  /** The owner of the switch layout the routing writes as. */
+  default Owner owner() {
+    return Owner.PUBSUB_CONTENT;
+  }
+
+  /** The topology changed: afterwards {@link #flows} and {@link #groups} reflect it. */
+  void topologyChanged(Topology next);
+
+  /** Why requests cannot be configured now ({@link Refused.NotReady}), or null when they can. */
+  String notReady();
+
+  /**
+   * A request joins: the switch messages it causes. RequestRefusedException when it cannot (an
+   * unknown host: {@link Refused.Conflict}).
+   */
+  Effect add(PubSubRequest r);
+
+  /** A live request leaves. */
+  Effect remove(PubSubRequest r);
+
+  List<FlowEntry> flows(long dpid);
+
+  default List<GroupEntry> groups(long dpid) {
+    return List.of();
+  }
+
+  /**
+   * Per switch the messages of one request (in the order to send them) and how many publisher–
+   * subscriber paths it set up or tore down (0 where the routing has no such notion).
+   */
+  record Effect(SortedMap<Long, List<SwitchMod>> mods, int paths) {
+    public int messages() {
+      return mods.values().stream().mapToInt(List::size).sum();
+    }
+  }
+}

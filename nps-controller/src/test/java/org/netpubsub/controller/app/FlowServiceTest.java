@@ -1,0 +1,85 @@
+package org.netpubsub.controller.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.controller.flows.FlowRefusedException;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.pleroma.ContentFlows;
+
+/**
+ * The controller as flow service: an owner's deltas reach the store and the switch, acknowledged; a
+ * batch outside the owner's layout space is refused before anything changes; a reconcile keeps what
+ * the store holds.
+ */
+class FlowServiceTest {
+  private static final Duration T = Duration.ofSeconds(10);
+  private NetworkController controller;
+  private SimulatedOpenFlowSwitch sw;
+
+  @BeforeEach
+  void start() throws Exception {
+    controller = NetworkController.start(ControllerConfig.defaults().withPort("127.0.0.1", 0));
+    sw = SimulatedOpenFlowSwitch.builder().dpid(1).ports(1, 2).build();
+    sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+    Wait.until("the switch joined", T, () -> {}, () -> controller.connectedSwitches().contains(1L));
+  }
+
+  @AfterEach
+  void stop() {
+    sw.close();
+    controller.close();
+  }
+
+  private int apply(Owner owner, FlowEntry f) throws Exception {
+    SortedMap<Long, List<SwitchMod>> mods = new TreeMap<>();
+    mods.put(1L, SwitchMod.flows(List.of(FlowMod.add(f))));
+    return controller
+        .callOnLoop(() -> controller.apply(owner, mods))
+        .thenCompose(x -> x)
+        .get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void anOwnersDeltaReachesTheStoreAndTheSwitch() throws Exception {
+    FlowEntry f = ContentFlows.entry(Dz.parse("01"), new java.util.TreeSet<>());
+    FlowEntry content = f.toBuilder().apply(Action.output(2)).build();
+    assertThat(apply(Owner.PUBSUB_CONTENT, content)).isEqualTo(1);
+    assertThat(sw.flows()).contains(content);
+    assertThat(controller.desired(1).flows()).contains(content);
+    controller.reconcile(1).get(10, TimeUnit.SECONDS);
+    assertThat(sw.flows()).as("the reconcile reads the store").contains(content);
+  }
+
+  @Test
+  void aModOutsideTheOwnersSpaceIsRefused() throws Exception {
+    FlowEntry content =
+        ContentFlows.entry(Dz.parse("1"), new java.util.TreeSet<>()).toBuilder()
+            .apply(Action.output(2))
+            .build();
+    assertThatThrownBy(() -> apply(Owner.MULTICAST_GROUPS, content))
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .isInstanceOf(FlowRefusedException.class)
+        .hasMessageContaining("MULTICAST_GROUPS");
+    assertThat(controller.desired(1).flows()).doesNotContain(content);
+    assertThat(sw.flows()).doesNotContain(content);
+  }
+}
