@@ -28,11 +28,10 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
-import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Topology;
 

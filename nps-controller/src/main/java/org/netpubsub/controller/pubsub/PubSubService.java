@@ -19,8 +19,6 @@ import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.openflow.GroupEntry;
-import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Topology;
 

@@ -3,12 +3,12 @@ package org.netpubsub.controller.pubsub;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
-import org.netpubsub.network.openflow.Ipv6Address;
 import org.netpubsub.network.topology.Topology;
 
 /**
