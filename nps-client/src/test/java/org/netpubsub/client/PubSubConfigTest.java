@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.event.Event;
-import org.netpubsub.content.index.IndexLayout;
 import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.content.index.StringCoding;
+import org.netpubsub.content.schema.IndexLayout;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.SchemaWriter;
+import org.netpubsub.content.schema.StringCoding;
 
 /** Where a publisher sends an event: its content address (PLEROMA) or its query address (Camus). */
 class PubSubConfigTest {

@@ -2,8 +2,11 @@ package org.netpubsub.content.index;
 
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.schema.Attribute;
+import org.netpubsub.content.schema.IndexLayout;
 import org.netpubsub.content.schema.IntAttribute;
+import org.netpubsub.content.schema.IntCuts;
 import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.StringCoding;
 
 /**
  * One index dimension as the spatial index sees it: values mapped to unsigned offsets {@code 0 ..
@@ -15,6 +18,11 @@ import org.netpubsub.content.schema.StringAttribute;
  * given prefix form one contiguous range).
  */
 final class IndexDimension {
+  /** Attribute {@code a} as the layout codes it: its string coding or int cuts, if any. */
+  static IndexDimension of(IndexLayout layout, Attribute a) {
+    return new IndexDimension(a, layout.coding(a.name()), layout.cuts().get(a.name()));
+  }
+
   private final Attribute attribute;
   private final long sizeMinus1;
   private final StringCoding coding; // null for ints

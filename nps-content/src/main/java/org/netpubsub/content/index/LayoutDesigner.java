@@ -16,9 +16,12 @@ import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.filter.IntConstraint;
 import org.netpubsub.content.filter.StringConstraint;
 import org.netpubsub.content.schema.Attribute;
+import org.netpubsub.content.schema.IndexLayout;
 import org.netpubsub.content.schema.IntAttribute;
+import org.netpubsub.content.schema.IntCuts;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.StringCoding;
 
 /**
  * Learns an index layout from a sample of events and subscriptions (docs/content-model.md, "Learned

@@ -6,7 +6,9 @@ import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.Conjunction;
 import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.schema.Attribute;
+import org.netpubsub.content.schema.IndexLayout;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.content.schema.StringCoding;
 
 /**
  * PLEROMA's spatial index (§III-A): maps an event to the dz of length L of the cell it lies in, and
@@ -47,7 +49,7 @@ public final class SpatialIndex {
     this.dims = new IndexDimension[index.size()];
     List<String> names = new ArrayList<>();
     for (int d = 0; d < dims.length; d++) {
-      dims[d] = layout.dimension(index.get(d));
+      dims[d] = IndexDimension.of(layout, index.get(d));
       names.add(index.get(d).name());
     }
     if (layout.bits().size() > length) {
@@ -100,7 +102,7 @@ public final class SpatialIndex {
     }
     int sum = 0;
     for (Attribute a : schema.indexDimensions()) {
-      sum += schema.layout().dimension(a).resolution();
+      sum += IndexDimension.of(schema.layout(), a).resolution();
     }
     return Math.max(1, Math.min(Dz.MAX_LENGTH, sum));
   }

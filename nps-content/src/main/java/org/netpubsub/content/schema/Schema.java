@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.zip.CRC32C;
-import org.netpubsub.content.index.IndexLayout;
 
 /**
  * The attributes every event carries, in order, and the dimensions used for spatial indexing.

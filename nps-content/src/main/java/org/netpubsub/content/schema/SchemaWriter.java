@@ -1,8 +1,6 @@
 package org.netpubsub.content.schema;
 
 import java.util.List;
-import org.netpubsub.content.index.IndexLayout;
-import org.netpubsub.content.index.StringCoding;
 
 /** Writes a schema as the YAML that {@link SchemaLoader} reads. */
 public final class SchemaWriter {

@@ -10,10 +10,12 @@ import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.Normalizer;
+import org.netpubsub.content.schema.IndexLayout;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.SchemaLoader;
 import org.netpubsub.content.schema.SchemaWriter;
 import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.StringCoding;
 
 /** The worked examples of docs/content-model.md ("Index layouts") and the refusals. */
 class IndexLayoutTest {
@@ -32,6 +34,11 @@ class IndexLayoutTest {
           symbol: {kind: dictionary, values: [AAPL, ADBE, AMZN, IBM, MSFT]}
           exchange: {kind: hash}
       """;
+
+  @Test
+  void aLayoutOrdersAtMostTheBitsOfADz() {
+    assertThat(IndexLayout.MAX_BITS).isEqualTo(Dz.MAX_LENGTH);
+  }
 
   @Test
   void theWorkedExampleOfTheDocs() {

@@ -20,7 +20,10 @@ import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.FilterPrinter;
 import org.netpubsub.content.filter.Normalizer;
+import org.netpubsub.content.schema.IndexLayout;
+import org.netpubsub.content.schema.IntCuts;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.content.schema.StringCoding;
 
 /**
  * No false negatives under any layout and coding: over every event of a small schema, each event a

@@ -1,10 +1,9 @@
-package org.netpubsub.content.index;
+package org.netpubsub.content.schema;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.netpubsub.content.schema.StringAttribute;
 
 /**
  * How a string index dimension maps values to unsigned offsets {@code 0 .. sizeMinus1}: the codes

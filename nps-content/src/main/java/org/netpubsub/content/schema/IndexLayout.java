@@ -1,14 +1,10 @@
-package org.netpubsub.content.index;
+package org.netpubsub.content.schema;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.netpubsub.content.schema.Attribute;
-import org.netpubsub.content.schema.IntAttribute;
-import org.netpubsub.content.schema.Schema;
-import org.netpubsub.content.schema.StringAttribute;
 
 /**
  * Which index dimension each dz bit refines, and how each string dimension is coded
@@ -22,15 +18,18 @@ import org.netpubsub.content.schema.StringAttribute;
  */
 public record IndexLayout(
     List<String> bits, Map<String, StringCoding> codings, Map<String, IntCuts> cuts) {
+  /** The most bits a layout orders: a dz's length limit (index.Dz.MAX_LENGTH, tested equal). */
+  public static final int MAX_BITS = 112;
+
   public static final IndexLayout ROUND_ROBIN = new IndexLayout(List.of(), Map.of());
 
   public IndexLayout {
     bits = List.copyOf(bits);
     codings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(codings));
     cuts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(cuts));
-    if (bits.size() > Dz.MAX_LENGTH) {
+    if (bits.size() > MAX_BITS) {
       throw new IllegalArgumentException(
-          "layout.bits: " + bits.size() + " bits, a dz has at most " + Dz.MAX_LENGTH);
+          "layout.bits: " + bits.size() + " bits, a dz has at most " + MAX_BITS);
     }
   }
 
@@ -45,10 +44,6 @@ public record IndexLayout(
   }
 
   /** The dimension of index attribute {@code a} under this layout's coding. */
-  IndexDimension dimension(Attribute a) {
-    return new IndexDimension(a, coding(a.name()), cuts.get(a.name()));
-  }
-
   public boolean isRoundRobin() {
     return equals(ROUND_ROBIN);
   }
@@ -115,7 +110,7 @@ public record IndexLayout(
       }
     }
     for (Attribute a : schema.indexDimensions()) {
-      int resolution = dimension(a).resolution();
+      int resolution = resolution(a);
       long given = bits.stream().filter(a.name()::equals).count();
       if (given > resolution) {
         return Optional.of(
@@ -178,9 +173,9 @@ public record IndexLayout(
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(problem);
       }
-      if (n < 1 || out.size() + n > Dz.MAX_LENGTH) {
+      if (n < 1 || out.size() + n > MAX_BITS) {
         throw new IllegalArgumentException(
-            "layout.bits: '" + s + "' makes more than " + Dz.MAX_LENGTH + " bits or none");
+            "layout.bits: '" + s + "' makes more than " + MAX_BITS + " bits or none");
       }
       String[] group = s.substring(0, colon).split("\\+", -1);
       for (String g : group) {
@@ -224,5 +219,19 @@ public record IndexLayout(
       case StringCoding.Hash h -> {}
     }
     return m;
+  }
+
+  /**
+   * Bits after which every cell of {@code a} holds one value under this layout's coding (as
+   * index.IndexDimension counts them, which this package cannot see).
+   */
+  private int resolution(Attribute a) {
+    long sizeMinus1 =
+        switch (a) {
+          case IntAttribute i ->
+              cuts.containsKey(a.name()) ? cuts.get(a.name()).cuts().size() : i.max() - i.min();
+          case StringAttribute s -> coding(a.name()).sizeMinus1(s);
+        };
+    return 64 - Long.numberOfLeadingZeros(sizeMinus1);
   }
 }

@@ -1,7 +1,6 @@
-package org.netpubsub.content.index;
+package org.netpubsub.content.schema;
 
 import java.util.List;
-import org.netpubsub.content.schema.IntAttribute;
 
 /**
  * An int dimension coded by its cut points c₁ < … < c_m (docs/content-model.md, "Index layouts"):
