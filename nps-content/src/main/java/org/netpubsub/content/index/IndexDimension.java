@@ -33,13 +33,13 @@ final class IndexDimension {
     switch (attribute) {
       case IntAttribute i -> {
         this.cuts = intCuts == null ? null : intCuts.cuts().stream().mapToLong(x -> x).toArray();
-        this.sizeMinus1 = cuts == null ? i.max() - i.min() : cuts.length; // unsigned: ≤ 2^64 − 1
+        this.sizeMinus1 = IndexLayout.sizeMinus1(i, null, intCuts); // unsigned: ≤ 2^64 − 1
         this.coding = null;
       }
       case StringAttribute s -> {
         this.cuts = null;
         this.coding = coding;
-        this.sizeMinus1 = coding.sizeMinus1(s);
+        this.sizeMinus1 = IndexLayout.sizeMinus1(s, coding, null);
       }
     }
   }

@@ -221,17 +221,20 @@ public record IndexLayout(
     return m;
   }
 
-  /**
-   * Bits after which every cell of {@code a} holds one value under this layout's coding (as
-   * index.IndexDimension counts them, which this package cannot see).
-   */
+  /** Bits after which every cell of {@code a} holds one value under this layout's coding. */
   private int resolution(Attribute a) {
-    long sizeMinus1 =
-        switch (a) {
-          case IntAttribute i ->
-              cuts.containsKey(a.name()) ? cuts.get(a.name()).cuts().size() : i.max() - i.min();
-          case StringAttribute s -> coding(a.name()).sizeMinus1(s);
-        };
-    return 64 - Long.numberOfLeadingZeros(sizeMinus1);
+    long n = sizeMinus1(a, coding(a.name()), cuts.get(a.name()));
+    return 64 - Long.numberOfLeadingZeros(n);
+  }
+
+  /**
+   * The number of coded values of {@code a} minus one, unsigned: its range, its cuts plus one, or
+   * its string coding's size. The one count both this layout's checks and index.IndexDimension use.
+   */
+  public static long sizeMinus1(Attribute a, StringCoding coding, IntCuts intCuts) {
+    return switch (a) {
+      case IntAttribute i -> intCuts == null ? i.max() - i.min() : intCuts.cuts().size();
+      case StringAttribute s -> coding.sizeMinus1(s);
+    };
   }
 }
