@@ -51,6 +51,20 @@ public final class Request {
     return out;
   }
 
+  /** Who sent the request (401 if nobody authenticated it: a route outside {@code /v1/}). */
+  public Principal principal() {
+    Principal p = ctx.attribute(Authentication.ATTRIBUTE);
+    if (p == null) {
+      throw new ApiError(401, "not authenticated");
+    }
+    return p;
+  }
+
+  /** The address the connection comes from (not a header a client could write). */
+  public String remoteAddress() {
+    return ctx.req().getRemoteAddr();
+  }
+
   public String header(String name) {
     return ctx.header(name);
   }

@@ -87,6 +87,8 @@ public final class RestServer implements Closeable {
     private int maxBody = 64 * 1024;
     private Duration idleTimeout = Duration.ofSeconds(30);
     private int maxConnections = 1024;
+    private int maxConnectionsPerSource = 64;
+    private Authenticator auth;
     private final List<Health.Check> ready = new ArrayList<>();
     private final Map<String, Map<String, Route>> table = new LinkedHashMap<>();
     private final List<Mapper<?>> mappers = new ArrayList<>();
@@ -122,6 +124,21 @@ public final class RestServer implements Closeable {
     /** Connections beyond this many wait in the listen backlog until one closes. */
     public Builder maxConnections(int n) {
       this.maxConnections = n;
+      return this;
+    }
+
+    /** Connections from one source address beyond this many are closed at once. */
+    public Builder maxConnectionsPerSource(int n) {
+      this.maxConnectionsPerSource = n;
+      return this;
+    }
+
+    /**
+     * Authenticate requests by bearer token against {@code principals} (docs/security.md); null: no
+     * authentication, every request is {@link Principal#ANONYMOUS} (a WARN line says so).
+     */
+    public Builder auth(Authenticator principals) {
+      this.auth = principals;
       return this;
     }
 
@@ -184,6 +201,9 @@ public final class RestServer implements Closeable {
       JavalinLogger.startupInfo = false; // "Javalin started in ..." and the like: not ours to say
       List<String> registered = new ArrayList<>();
       AccessLog accessLog = new AccessLog(name, registry);
+      Authentication authn = new Authentication(name, auth, registry);
+      SourceConnectionLimit perSource =
+          new SourceConnectionLimit(maxConnectionsPerSource, registry);
       Javalin app =
           Javalin.create(
               config -> {
@@ -210,6 +230,7 @@ public final class RestServer implements Closeable {
                         throw new UncheckedIOException(e);
                       }
                       server.addBean(new NetworkConnectionLimit(maxConnections, c));
+                      c.addBean(perSource);
                       return c;
                     });
                 if (staticDir != null) {
@@ -227,6 +248,7 @@ public final class RestServer implements Closeable {
                     });
                 registered.add("GET /metrics");
                 config.routes.before(ctx -> checkLength(ctx));
+                config.routes.before(authn::check);
                 table.forEach(
                     (path, byMethod) -> {
                       String allow = String.join(", ", new TreeSet<>(byMethod.keySet()));
@@ -278,6 +300,9 @@ public final class RestServer implements Closeable {
         r = route.handle(new Request(ctx, maxBody));
       } catch (Exception e) {
         r = map(e).reply();
+      }
+      if (r.status() == 403) {
+        Authentication.forbidden(registry);
       }
       write(ctx, r);
       sample.stop(
@@ -343,7 +368,7 @@ public final class RestServer implements Closeable {
         : new ApiError(e.getStatus(), e.getMessage());
   }
 
-  private static void write(Context ctx, Reply r) {
+  static void write(Context ctx, Reply r) {
     ctx.status(r.status());
     r.headers().forEach(ctx::header);
     ctx.contentType("application/json");
