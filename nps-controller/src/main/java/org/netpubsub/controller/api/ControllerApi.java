@@ -23,8 +23,10 @@ import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.RequestRefusedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.http.ApiError;
+import org.netpubsub.http.Authenticator;
 import org.netpubsub.http.Fields;
 import org.netpubsub.http.HttpMetrics;
+import org.netpubsub.http.Principal;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
@@ -100,6 +102,21 @@ public final class ControllerApi implements Closeable {
       Optional<ClusterRegistry> registry,
       InetSocketAddress address)
       throws IOException {
+    return start(controller, pubsub, groups, registry, address, Optional.empty());
+  }
+
+  /**
+   * The same, authenticating every request against {@code auth}'s principals (docs/security.md);
+   * without it every request may do everything.
+   */
+  public static ControllerApi start(
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<MulticastGroups> groups,
+      Optional<ClusterRegistry> registry,
+      InetSocketAddress address,
+      Optional<Authenticator> auth)
+      throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
     ControllerMetrics.bind(metrics, controller, pubsub, registry);
     ControllerApi api = new ControllerApi(controller, registry, metrics);
@@ -107,6 +124,7 @@ public final class ControllerApi implements Closeable {
         RestServer.builder("controller", metrics)
             .address(address)
             .maxBody(MAX_BODY)
+            .auth(auth.orElse(null))
             .openApi("controller-openapi.json")
             .ready("southbound", () -> controller.openflowAddress().getPort() > 0)
             .error(RequestRefusedException.class, PubSubRoutes::refused)
@@ -176,6 +194,10 @@ public final class ControllerApi implements Closeable {
   private Reply registerHost(Request req) throws IOException {
     JsonNode n = req.json();
     Ipv6Address address = address(Fields.text(n, "address", true));
+    Principal p = req.principal();
+    if (!p.mayActFor(address.toString())) {
+      throw p.forbidden("register or move host " + address);
+    }
     Optional<Host> known = controller.topology().host(address);
     String mac = Fields.text(n, "mac", false);
     String dpid = Fields.text(n, "dpid", false);

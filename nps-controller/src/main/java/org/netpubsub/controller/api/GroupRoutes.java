@@ -15,6 +15,7 @@ import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.http.ApiError;
 import org.netpubsub.http.Fields;
+import org.netpubsub.http.Principal;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
@@ -46,8 +47,15 @@ final class GroupRoutes {
     b.route(
         "PUT",
         PREFIX + "/<name>",
-        on(routes, (g, r) -> g.put(spec(r.pathParam("name"), r.json()))));
-    b.route("DELETE", PREFIX + "/<name>", on(routes, (g, r) -> g.delete(r.pathParam("name"))));
+        on(routes, (g, r) -> g.put(spec(admin(r).pathParam("name"), r.json()))));
+    b.route(
+        "DELETE", PREFIX + "/<name>", on(routes, (g, r) -> g.delete(admin(r).pathParam("name"))));
+  }
+
+  /** The request, if its principal is an admin of groups (403 otherwise). */
+  private static Request admin(Request r) {
+    r.principal().require(Principal.Admin.GROUPS, "change multicast groups");
+    return r;
   }
 
   private interface Handler {

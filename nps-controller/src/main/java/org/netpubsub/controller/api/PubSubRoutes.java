@@ -17,12 +17,15 @@ import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.schema.SchemaWriter;
 import org.netpubsub.controller.app.GroupJson;
+import org.netpubsub.controller.pubsub.Access;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.RequestOutcome;
 import org.netpubsub.controller.pubsub.RequestRefusedException;
 import org.netpubsub.http.ApiError;
 import org.netpubsub.http.Fields;
+import org.netpubsub.http.HostPrefix;
+import org.netpubsub.http.Principal;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
@@ -51,7 +54,7 @@ final class PubSubRoutes {
   static void register(RestServer.Builder b, Optional<PubSubRoutes> routes) {
     for (PubSubRequest.Kind kind : PubSubRequest.Kind.values()) {
       String base = "/v1/" + noun(kind) + "s";
-      b.route("GET", base, on(routes, (p, r) -> Reply.ok(p.list(kind))));
+      b.route("GET", base, on(routes, (p, r) -> Reply.ok(p.list(kind, access(r, null)))));
       b.route("POST", base, on(routes, (p, r) -> p.counted(kind, "post", () -> p.post(kind, r))));
       b.route(
           "DELETE",
@@ -64,7 +67,9 @@ final class PubSubRoutes {
               routes,
               (p, r) ->
                   p.counted(
-                      kind, "withdraw", () -> answer(p.service.withdraw(r.pathParam("id")), 200))));
+                      kind,
+                      "withdraw",
+                      () -> answer(p.service.withdraw(r.pathParam("id"), access(r, null)), 200))));
     }
     b.route("GET", "/v1/pubsub", on(routes, (p, r) -> Reply.ok(p.settings())));
   }
@@ -107,9 +112,11 @@ final class PubSubRoutes {
     String host = Fields.text(n, "host", true);
     String filter = Fields.text(n, "filter", true);
     Optional<String> key = Optional.ofNullable(r.header("Idempotency-Key"));
+    Access access = access(r, kind);
+    mayActFor(r.principal(), host);
     return kind == PubSubRequest.Kind.ADVERTISEMENT
-        ? answer(service.advertise(host, filter, key), 201)
-        : answer(service.subscribe(host, filter, port(n), key), 201);
+        ? answer(service.advertise(host, filter, key, access), 201)
+        : answer(service.subscribe(host, filter, port(n), key, access), 201);
   }
 
   private Reply delete(PubSubRequest.Kind kind, Request r) throws IOException {
@@ -117,10 +124,37 @@ final class PubSubRoutes {
     String host = Fields.text(n, "host", true);
     String filter = Fields.text(n, "filter", true);
     int port = kind == PubSubRequest.Kind.ADVERTISEMENT ? ContentFlows.EVENT_PORT : port(n);
+    mayActFor(r.principal(), host);
     return service
         .find(kind, host, filter, port)
-        .map(found -> answer(service.withdraw(found.id()), 200))
+        .map(found -> answer(service.withdraw(found.id(), access(r, null)), 200))
         .orElseGet(() -> new ApiError(404, "no such " + noun(kind) + " of " + host).reply());
+  }
+
+  /**
+   * The request's principal as the service sees it: owner, admin (of hosts), the region of {@code
+   * kind} (null: none needed) and the rate-limit key, principal and real source address.
+   */
+  static Access access(Request r, PubSubRequest.Kind kind) {
+    Principal p = r.principal();
+    Optional<String> region = Optional.empty();
+    if (kind != null) {
+      boolean sub = kind == PubSubRequest.Kind.SUBSCRIPTION;
+      Optional<String> allowed = sub ? p.subscribe() : p.advertise();
+      if (allowed.isEmpty()) {
+        throw p.forbidden((sub ? "subscribe" : "advertise") + ": it has no region to do so in");
+      }
+      region = allowed.filter(a -> !a.equals(Principal.ANYWHERE));
+    }
+    return new Access(
+        p.name(), p.isAdmin(Principal.Admin.HOSTS), region, p.name() + "@" + r.remoteAddress());
+  }
+
+  /** 403 if the principal may not act for {@code host} (a malformed host is the service's 400). */
+  private static void mayActFor(Principal p, String host) {
+    if (HostPrefix.literal(host) != null && !p.mayActFor(host)) {
+      throw p.forbidden("act for host " + host);
+    }
   }
 
   private static int port(JsonNode n) {
@@ -193,10 +227,14 @@ final class PubSubRoutes {
     return n;
   }
 
-  private JsonNode list(PubSubRequest.Kind kind) {
+  /** The requests of a kind: the principal's own, or every one for an admin. */
+  private JsonNode list(PubSubRequest.Kind kind, Access access) {
     ObjectNode root = GroupJson.JSON.createObjectNode();
     ArrayNode out = root.putArray(noun(kind) + "s");
     for (PubSubRequest r : service.requests(kind)) {
+      if (!access.admin() && !service.owner(r.id()).map(access::mayTouch).orElse(false)) {
+        continue;
+      }
       ObjectNode n = describe(r);
       ArrayNode dz = n.putArray("dz");
       for (Dz d : r.cells()) {

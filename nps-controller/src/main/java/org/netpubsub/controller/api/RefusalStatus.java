@@ -10,8 +10,10 @@ public final class RefusalStatus {
     return switch (r) {
       case Refused.Invalid i -> 400;
       case Refused.Unknown u -> 404;
+      case Refused.Forbidden f -> 403;
       case Refused.Conflict c -> 409;
       case Refused.TooLarge t -> 413;
+      case Refused.TooComplex t -> 422;
       case Refused.RateLimited l -> 429;
       case Refused.SwitchFailed f -> 502;
       case Refused.NotReady n -> 503;

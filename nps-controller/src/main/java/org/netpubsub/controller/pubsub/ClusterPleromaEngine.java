@@ -111,8 +111,8 @@ final class ClusterPleromaEngine implements RoutingEngine {
   }
 
   @Override
-  public String newId(PubSubRequest.Kind kind, long sequence) {
-    return kind.idPrefix() + idTag + "." + sequence;
+  public String newId(PubSubRequest.Kind kind, String random) {
+    return kind.idPrefix() + idTag + "." + random;
   }
 
   @Override

@@ -1,9 +1,12 @@
 package org.netpubsub.controller.pubsub;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.filter.Conjunction;
 import org.netpubsub.content.filter.Dnf;
+import org.netpubsub.content.filter.Filter;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.FilterPrinter;
 import org.netpubsub.content.filter.Normalizer;
@@ -12,25 +15,39 @@ import org.netpubsub.content.index.SpatialIndex;
 
 /**
  * A filter as the network sees it: parsed and type-checked against the schema, put in normal form,
- * and covered by at most {@code maxCells} dz cells. Refuses what flows cannot express.
+ * and covered by at most {@code maxCells} dz cells. Refuses what flows cannot express. With a
+ * region, the cover is that of {@code filter ∧ region}: the switches never deliver outside it.
  */
 final class FilterCells {
+  /**
+   * The conjunction limit of a request's normal form: a tenth of the library's default, so one
+   * hostile filter costs milliseconds, not seconds (issue 27); the cover has 64 cells anyway.
+   */
+  static final int MAX_CONJUNCTIONS = Normalizer.DEFAULT_MAX_CONJUNCTIONS / 10;
+
   private FilterCells() {}
 
   /** The normal form and the cover. */
   record Compiled(Dnf dnf, String normalForm, DzSet cells) {}
 
+  static Compiled compile(SpatialIndex index, String text, int maxBytes, int maxCells) {
+    return compile(index, text, maxBytes, maxCells, Optional.empty());
+  }
+
   /**
    * Throws {@link InvalidInputException} (line, column, caret) for a malformed filter and {@link
-   * RequestRefusedException} ({@link Refused.TooLarge}) for one over {@code maxBytes}.
+   * RequestRefusedException} for one over {@code maxBytes} ({@link Refused.TooLarge}), over the
+   * work budget ({@link Refused.TooComplex}) or outside the region ({@link Refused.Forbidden}).
    */
-  static Compiled compile(SpatialIndex index, String text, int maxBytes, int maxCells) {
+  static Compiled compile(
+      SpatialIndex index, String text, int maxBytes, int maxCells, Optional<String> region) {
     int bytes = text.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > maxBytes) {
       throw new RequestRefusedException(
           new Refused.TooLarge("filter of " + bytes + " bytes is over the limit of " + maxBytes));
     }
-    Dnf dnf = Normalizer.toDnf(FilterParser.parse(index.schema(), text));
+    Filter filter = FilterParser.parse(index.schema(), text);
+    Dnf dnf = normalize(filter);
     for (Conjunction c : dnf.conjunctions()) {
       if (!c.aggregates().isEmpty()) {
         throw new InvalidInputException(
@@ -38,6 +55,25 @@ final class FilterCells {
                 + "subscribe to the events and aggregate at the subscriber");
       }
     }
-    return new Compiled(dnf, FilterPrinter.print(dnf), index.cover(dnf, maxCells));
+    Dnf covered = dnf;
+    if (region.isPresent()) {
+      covered =
+          normalize(
+              new Filter.And(List.of(filter, FilterParser.parse(index.schema(), region.get()))));
+      if (covered.isFalse()) {
+        throw new RequestRefusedException(
+            new Refused.Forbidden(
+                "the filter lies wholly outside the region allowed: " + region.get()));
+      }
+    }
+    return new Compiled(dnf, FilterPrinter.print(dnf), index.cover(covered, maxCells));
+  }
+
+  private static Dnf normalize(Filter f) {
+    try {
+      return Normalizer.toDnf(f, MAX_CONJUNCTIONS);
+    } catch (InvalidInputException e) {
+      throw new RequestRefusedException(new Refused.TooComplex(e.getMessage()));
+    }
   }
 }

@@ -1,5 +1,7 @@
 package org.netpubsub.controller.pubsub;
 
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -7,10 +9,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.controlplane.ClusterSettings;
@@ -37,9 +39,11 @@ public final class PubSubService implements FlowService.Listener {
   private final PubSubLimits limits;
   private final LongSupplier nanoClock;
   private final HostRateLimiter rate;
-  private final AtomicLong nextId = new AtomicLong(1);
+  private final FilterWork filterWork = FilterWork.sized();
+  private static final SecureRandom IDS = new SecureRandom();
   private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
+  private final Map<String, String> owners = new ConcurrentHashMap<>(); // id → principal
   private final RoutingEngine engine; // loop only
   // requests submitted with an idempotency key, by their derived id, until withdrawn
   private final Map<String, Keyed> keyed = new ConcurrentHashMap<>();
@@ -162,12 +166,47 @@ public final class PubSubService implements FlowService.Listener {
    */
   public CompletableFuture<RequestOutcome> advertise(
       String host, String filter, Optional<String> key) {
-    return submit(PubSubRequest.Kind.ADVERTISEMENT, host, filter, ContentFlows.EVENT_PORT, key);
+    return advertise(host, filter, key, Access.unowned(host));
   }
 
   public CompletableFuture<RequestOutcome> subscribe(
       String host, String filter, int port, Optional<String> key) {
-    return submit(PubSubRequest.Kind.SUBSCRIPTION, host, filter, port, key);
+    return subscribe(host, filter, port, key, Access.unowned(host));
+  }
+
+  /**
+   * A request of a principal (docs/security.md): owned by it, rate-limited by its key, and its
+   * cover computed from {@code filter ∧ region}, so the switches deliver nothing outside the region
+   * (a filter wholly outside is refused, {@link Refused.Forbidden}).
+   */
+  public CompletableFuture<RequestOutcome> advertise(
+      String host, String filter, Optional<String> key, Access access) {
+    return submit(
+        PubSubRequest.Kind.ADVERTISEMENT, host, filter, ContentFlows.EVENT_PORT, key, access);
+  }
+
+  public CompletableFuture<RequestOutcome> subscribe(
+      String host, String filter, int port, Optional<String> key, Access access) {
+    return submit(PubSubRequest.Kind.SUBSCRIPTION, host, filter, port, key, access);
+  }
+
+  /** The principal that owns a live request of this process ("" for the Java API's). */
+  public Optional<String> owner(String id) {
+    return Optional.ofNullable(owners.get(id));
+  }
+
+  /**
+   * Checks a region (a principal's, from the principals file) against the schema: an {@link
+   * IllegalArgumentException} with the reason if it is no filter the switches can cover.
+   */
+  public void checkRegion(String region) {
+    try {
+      FilterCells.compile(index, region, limits.maxFilterBytes(), limits.maxCells());
+    } catch (InvalidInputException e) {
+      throw new IllegalArgumentException(e.render().lines().findFirst().orElse(""), e);
+    } catch (RequestRefusedException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   /**
@@ -184,6 +223,15 @@ public final class PubSubService implements FlowService.Listener {
 
   /** Withdraws a live request by id; {@link Refused.Unknown} if there is none. */
   public CompletableFuture<RequestOutcome> withdraw(String id) {
+    return withdraw(id, null);
+  }
+
+  /**
+   * The same for a principal: {@link Refused.Forbidden} unless it owns the request or is an admin.
+   * A request accepted at another process of a cluster has its owner there: only an admin withdraws
+   * it here.
+   */
+  public CompletableFuture<RequestOutcome> withdraw(String id, Access access) {
     long start = nanoClock.getAsLong();
     PubSubRequest r = live.get(id);
     try {
@@ -192,19 +240,31 @@ public final class PubSubService implements FlowService.Listener {
         if (elsewhere.isEmpty()) {
           return CompletableFuture.failedFuture(unknown(id));
         }
-        admit(elsewhere.get().host(), start);
+        if (access != null && !access.admin()) {
+          throw forbidden(id);
+        }
+        admit(access == null ? elsewhere.get().host().toString() : access.rateKey(), start);
         return engine.submit(elsewhere.get(), true, start);
       }
-      admit(r.host(), start);
+      if (access != null && !access.mayTouch(owners.getOrDefault(id, ""))) {
+        throw forbidden(id);
+      }
+      admit(access == null ? r.host().toString() : access.rateKey(), start);
       keyed.remove(id);
       if (live.remove(id) == null) {
         return CompletableFuture.failedFuture(unknown(id)); // raced another withdrawal
       }
+      owners.remove(id);
       livePerHost.merge(r.host(), -1, Integer::sum);
       return engine.submit(r, true, start);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  private static RequestRefusedException forbidden(String id) {
+    return new RequestRefusedException(
+        new Refused.Forbidden("request " + id + " belongs to another principal"));
   }
 
   private static RequestRefusedException unknown(String id) {
@@ -216,7 +276,12 @@ public final class PubSubService implements FlowService.Listener {
       PubSubRequest.Kind kind, String host, String filter, int port) {
     Ipv6Address address = parseHost(host);
     String normal =
-        FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells()).normalForm();
+        filterWork
+            .run(
+                host,
+                () ->
+                    FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells()))
+            .normalForm();
     return standing().stream()
         .filter(
             r ->
@@ -266,6 +331,7 @@ public final class PubSubService implements FlowService.Listener {
    */
   public void close() {
     engine.close();
+    filterWork.close();
   }
 
   /** The engine's flows of a switch, read on the loop (CP-config). */
@@ -276,7 +342,12 @@ public final class PubSubService implements FlowService.Listener {
   // ---- requests ----
 
   private CompletableFuture<RequestOutcome> submit(
-      PubSubRequest.Kind kind, String hostText, String filter, int port, Optional<String> key) {
+      PubSubRequest.Kind kind,
+      String hostText,
+      String filter,
+      int port,
+      Optional<String> key,
+      Access access) {
     long start = nanoClock.getAsLong();
     PubSubRequest r;
     try {
@@ -284,7 +355,7 @@ public final class PubSubService implements FlowService.Listener {
       if (port < 1 || port > 0xffff) {
         throw new RequestRefusedException(new Refused.Invalid("port out of range: " + port));
       }
-      admit(host, start);
+      admit(access.rateKey(), start);
       if (livePerHost.getOrDefault(host, 0) >= limits.maxLivePerHost()) {
         throw new RequestRefusedException(
             new Refused.RateLimited(
@@ -292,22 +363,29 @@ public final class PubSubService implements FlowService.Listener {
                 java.util.OptionalLong.empty()));
       }
       FilterCells.Compiled c =
-          FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells());
+          filterWork.run(
+              access.rateKey(),
+              () ->
+                  FilterCells.compile(
+                      index, filter, limits.maxFilterBytes(), limits.maxCells(), access.region()));
       String id;
       if (key.isPresent()) {
         id = keyedId(kind, key.get());
       } else {
-        long n = nextId.getAndIncrement();
-        id = engine.newId(kind, n);
+        id = engine.newId(kind, randomId());
       }
       r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+    String owner = owners.get(r.id());
+    if (owner != null && !access.mayTouch(owner)) {
+      return CompletableFuture.failedFuture(forbidden(r.id())); // another's Idempotency-Key
+    }
     if (key.isEmpty() || shared()) {
       // in a cluster the repeat is found in ZooKeeper, at whichever process it comes to, and a
       // request withdrawn at another process is not answered from this one's memory
-      return start(r, start);
+      return start(r, start, access.owner());
     }
     CompletableFuture<RequestOutcome> done = new CompletableFuture<>();
     PubSubRequest standing = live.get(r.id());
@@ -320,7 +398,7 @@ public final class PubSubService implements FlowService.Listener {
     if (prior != null) {
       return repeat(prior, r, key.get(), start);
     }
-    start(r, start)
+    start(r, start, access.owner())
         .whenComplete(
             (o, err) -> {
               if (err != null) {
@@ -356,11 +434,12 @@ public final class PubSubService implements FlowService.Listener {
   }
 
   /** Carries out a new request on the engine. */
-  private CompletableFuture<RequestOutcome> start(PubSubRequest r, long start) {
+  private CompletableFuture<RequestOutcome> start(PubSubRequest r, long start, String owner) {
     try {
       CompletableFuture<RequestOutcome> done = engine.submit(r, false, start);
       if (live.put(r.id(), r) == null) { // a keyed repeat joined the request already here
         livePerHost.merge(r.host(), 1, Integer::sum);
+        owners.putIfAbsent(r.id(), owner);
       }
       return done.whenComplete(
           (o, err) -> {
@@ -381,6 +460,7 @@ public final class PubSubService implements FlowService.Listener {
   /** The request stands no more (refused, or withdrawn elsewhere); nothing if already gone. */
   private void forget(PubSubRequest r) {
     if (live.remove(r.id(), r)) {
+      owners.remove(r.id());
       livePerHost.merge(r.host(), -1, Integer::sum);
     }
   }
@@ -391,14 +471,21 @@ public final class PubSubService implements FlowService.Listener {
     return cause instanceof RequestRefusedException r && !r.refused().requestStands();
   }
 
-  private void admit(Ipv6Address host, long now) {
-    rate.acquire(host.toString(), now)
+  /** 96 random bits in hex: an id nobody can guess (issue 27: ids were sequential). */
+  private static String randomId() {
+    byte[] b = new byte[12];
+    IDS.nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+
+  private void admit(String sender, long now) {
+    rate.acquire(sender, now)
         .ifPresent(
             wait -> {
               throw new RequestRefusedException(
                   new Refused.RateLimited(
                       "too many requests from "
-                          + host
+                          + sender
                           + " (limit "
                           + (long) limits.requestsPerSecond()
                           + "/s, burst "

@@ -34,6 +34,15 @@ public sealed interface Refused {
    */
   record Conflict(String reason) implements Refused {}
 
+  /**
+   * Not allowed to the principal: a host it may not act for, a region outside its own, another
+   * principal's request.
+   */
+  record Forbidden(String reason) implements Refused {}
+
+  /** A filter whose normal form costs more than the work budget. */
+  record TooComplex(String reason) implements Refused {}
+
   /** A filter over the size limit. */
   record TooLarge(String reason) implements Refused {}
 

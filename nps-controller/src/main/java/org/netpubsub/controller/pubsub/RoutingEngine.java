@@ -52,8 +52,8 @@ interface RoutingEngine extends AutoCloseable {
   CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start);
 
   /** The id of a new request: unique among the requests every process of the engine holds. */
-  default String newId(PubSubRequest.Kind kind, long sequence) {
-    return kind.idPrefix() + sequence;
+  default String newId(PubSubRequest.Kind kind, String random) {
+    return kind.idPrefix() + random;
   }
 
   /** A standing request another process accepted (so this one can withdraw it), if any. */
