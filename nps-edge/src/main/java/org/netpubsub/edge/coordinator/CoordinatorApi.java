@@ -17,8 +17,10 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.netpubsub.http.ApiError;
+import org.netpubsub.http.Authenticator;
 import org.netpubsub.http.Fields;
 import org.netpubsub.http.HttpMetrics;
+import org.netpubsub.http.Principal;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
@@ -33,6 +35,12 @@ import org.netpubsub.http.RestServer;
  */
 final class CoordinatorApi implements Closeable {
   static final int MAX_BODY = 64 * 1024;
+
+  /** Caps on what requests may build up (issue 27): 429 or 413 with the reason beyond. */
+  static final int MAX_EDGES = 4_096;
+
+  static final int MAX_FILTERS_PER_EDGE = 100_000;
+  static final int MAX_FILTERS_PER_REQUEST = 10_000;
 
   /** The longest a change poll may wait (a client asking more gets this). */
   static final Duration MAX_WAIT = Duration.ofSeconds(60);
@@ -69,12 +77,23 @@ final class CoordinatorApi implements Closeable {
   static CoordinatorApi start(
       CoordinatorService service, InetSocketAddress address, Duration defaultWait)
       throws IOException {
+    return start(service, address, defaultWait, null);
+  }
+
+  /** The same, authenticating requests against {@code auth} (null: none, docs/security.md). */
+  static CoordinatorApi start(
+      CoordinatorService service,
+      InetSocketAddress address,
+      Duration defaultWait,
+      Authenticator auth)
+      throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
     CoordinatorApi api = new CoordinatorApi(service, defaultWait, metrics);
     api.server =
         RestServer.builder("coordinator", metrics)
             .address(address)
             .maxBody(MAX_BODY)
+            .auth(auth)
             // a change poll waits up to MAX_WAIT without a byte on the wire
             .idleTimeout(MAX_WAIT.plusSeconds(30))
             .virtualThreads(true) // every edge keeps a change poll waiting
@@ -90,14 +109,11 @@ final class CoordinatorApi implements Closeable {
             .route("GET", "/v1/edges", r -> Reply.ok(api.edges()))
             .route("GET", "/v1/exchanges", r -> Reply.ok(api.exchanges()))
             .route("GET", "/v1/routes", api::routes)
-            .route("PUT", "/v1/edges/{name}", r -> api.register(r.pathParam("name"), r.json()))
-            .route("DELETE", "/v1/edges/{name}", r -> api.leave(r.pathParam("name")))
+            .route("PUT", "/v1/edges/{name}", r -> api.register(edge(r), r.json()))
+            .route("DELETE", "/v1/edges/{name}", r -> api.leave(edge(r)))
+            .route("POST", "/v1/edges/{name}/filters", r -> api.filters(edge(r), r.json()))
             .route(
-                "POST", "/v1/edges/{name}/filters", r -> api.filters(r.pathParam("name"), r.json()))
-            .route(
-                "POST",
-                "/v1/edges/{name}/exchanges",
-                r -> api.reportExchanges(r.pathParam("name"), r.json()))
+                "POST", "/v1/edges/{name}/exchanges", r -> api.reportExchanges(edge(r), r.json()))
             .route("GET", "/v1/edges/{name}/changes", api::changes)
             .start();
     return api;
@@ -118,6 +134,16 @@ final class CoordinatorApi implements Closeable {
     service.wakeAll();
   }
 
+  /** The edge named in the path, if the principal may act as it (403 otherwise). */
+  private static String edge(Request r) {
+    String name = r.pathParam("name");
+    Principal p = r.principal();
+    if (!p.mayActAsEdge(name)) {
+      throw p.forbidden("act as edge '" + name + "'");
+    }
+    return name;
+  }
+
   private Reply leave(String name) {
     long v = service.leave(name);
     return Reply.ok(JSON.createObjectNode().put("name", name).put("version", v));
@@ -131,6 +157,10 @@ final class CoordinatorApi implements Closeable {
       throw ApiError.field("port", "'port' must be an integer");
     }
     Edge e = new Edge(name, address, port.asInt());
+    Map<Edge, Set<String>> now = service.snapshot();
+    if (now.size() >= MAX_EDGES && now.keySet().stream().noneMatch(x -> x.name().equals(name))) {
+      throw new ApiError(429, "the coordinator has " + MAX_EDGES + " edges already (the limit)");
+    }
     Set<String> filters = service.register(e);
     ObjectNode o = edgeJson(e, filters);
     o.put("version", service.version());
@@ -142,6 +172,23 @@ final class CoordinatorApi implements Closeable {
     Fields.onlyKeys(body, Set.of("added", "removed"));
     List<String> added = Fields.strings(body, "added", "topic filters");
     List<String> removed = Fields.strings(body, "removed", "topic filters");
+    if (added.size() + removed.size() > MAX_FILTERS_PER_REQUEST) {
+      throw new ApiError(
+          413,
+          (added.size() + removed.size())
+              + " filters in one request; the limit is "
+              + MAX_FILTERS_PER_REQUEST);
+    }
+    int held =
+        service.snapshot().entrySet().stream()
+            .filter(x -> x.getKey().name().equals(name))
+            .mapToInt(x -> x.getValue().size())
+            .sum();
+    if (held + added.size() > MAX_FILTERS_PER_EDGE) {
+      throw new ApiError(
+          429,
+          "edge '" + name + "' would hold over " + MAX_FILTERS_PER_EDGE + " filters (the limit)");
+    }
     CoordinatorService.FilterReply r = service.updateFilters(name, added, removed);
     ObjectNode o = JSON.createObjectNode().put("version", r.version()).put("synced", r.synced());
     r.changed().forEach(o.putArray("changed")::add);
@@ -149,7 +196,7 @@ final class CoordinatorApi implements Closeable {
   }
 
   private Reply changes(Request req) throws InterruptedException {
-    String name = req.pathParam("name");
+    String name = edge(req); // a poll acknowledges changes: only the edge itself may poll
     Map<String, String> query = req.queryParams();
     long after = longParam(query, "after", -1);
     if (after < 0) {

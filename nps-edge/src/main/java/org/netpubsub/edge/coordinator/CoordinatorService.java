@@ -48,6 +48,13 @@ final class CoordinatorService {
     this.network = controller.map(c -> new NetworkGroups(c, store));
   }
 
+  /** {@code work}'s writes as one transaction of the store (all or nothing, issue 27). */
+  private <T> T inTransaction(java.util.function.Supplier<T> work) {
+    List<T> out = new ArrayList<>(1);
+    store.transaction(() -> out.add(work.get()));
+    return out.get(0);
+  }
+
   String mode() {
     return network.isPresent() ? "network" : "spray";
   }
@@ -57,9 +64,14 @@ final class CoordinatorService {
     CoordinatorState.Change c;
     lock.lock();
     try {
-      store.putEdge(e);
-      c = state.register(e);
-      store.saveVersion(c.version());
+      c =
+          inTransaction(
+              () -> {
+                store.putEdge(e);
+                CoordinatorState.Change ch = state.register(e);
+                store.saveVersion(ch.version());
+                return ch;
+              });
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -78,10 +90,15 @@ final class CoordinatorService {
     lock.lock();
     try {
       requireEdge(name);
-      store.removeEdge(name);
-      c = state.leave(name);
-      store.saveVersion(c.version());
-      network.ifPresent(n -> n.membershipChanged(state, c.changedFilters()));
+      c =
+          inTransaction(
+              () -> {
+                store.removeEdge(name);
+                CoordinatorState.Change ch = state.leave(name);
+                store.saveVersion(ch.version());
+                network.ifPresent(n -> n.membershipChanged(state, ch.changedFilters()));
+                return ch;
+              });
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -98,12 +115,19 @@ final class CoordinatorService {
       // validate first, so the database and the state never disagree
       added.forEach(TopicFilters::checkFilter);
       removed.forEach(TopicFilters::checkFilter);
-      store.addFilters(edge, added);
-      store.removeFilters(edge, removed);
-      c = state.updateFilters(edge, added, removed);
+      c =
+          inTransaction(
+              () -> {
+                store.addFilters(edge, added);
+                store.removeFilters(edge, removed);
+                CoordinatorState.Change ch = state.updateFilters(edge, added, removed);
+                if (!ch.changedFilters().isEmpty()) {
+                  store.saveVersion(ch.version());
+                  network.ifPresent(n -> n.membershipChanged(state, ch.changedFilters()));
+                }
+                return ch;
+              });
       if (!c.changedFilters().isEmpty()) {
-        store.saveVersion(c.version());
-        network.ifPresent(n -> n.membershipChanged(state, c.changedFilters()));
         changed.signalAll();
       }
     } finally {
@@ -119,11 +143,18 @@ final class CoordinatorService {
     try {
       requireEdge(edge);
       deleted.forEach(n -> Exchange.check(n, "exchange name"));
-      store.addExchanges(edge, created);
-      store.removeExchanges(edge, deleted);
-      c = state.updateExchanges(edge, created, deleted);
+      c =
+          inTransaction(
+              () -> {
+                store.addExchanges(edge, created);
+                store.removeExchanges(edge, deleted);
+                CoordinatorState.Change ch = state.updateExchanges(edge, created, deleted);
+                if (!ch.mustAck().isEmpty()) {
+                  store.saveVersion(ch.version());
+                }
+                return ch;
+              });
       if (!c.mustAck().isEmpty()) {
-        store.saveVersion(c.version());
         changed.signalAll();
       }
     } finally {

@@ -63,6 +63,14 @@ public interface CoordinatorStore extends Closeable {
 
   void removeGroup(String topic);
 
+  /**
+   * Runs {@code work}'s writes as one transaction: all of them are durable, or none (a crash or an
+   * exception mid-way leaves the state before it). Issue 27: a request is applied whole.
+   */
+  default void transaction(Runnable work) {
+    work.run();
+  }
+
   @Override
   void close();
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.netpubsub.http.Authenticator;
 
 /**
  * The running edge coordinator: the REST API of docs/edge.md over a {@link CoordinatorStore}, in
@@ -44,6 +45,8 @@ public interface EdgeCoordinator extends Closeable {
     private Duration changeWait = Duration.ofSeconds(25);
     private Duration ackTimeout = Duration.ofSeconds(2);
     private Duration controllerTimeout = Duration.ofSeconds(5);
+    private Authenticator auth;
+    private String controllerToken;
 
     private Builder() {}
 
@@ -76,6 +79,18 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
+    /** Authenticate requests against these principals (docs/security.md); null: no one. */
+    public Builder auth(Authenticator principals) {
+      this.auth = principals;
+      return this;
+    }
+
+    /** The bearer token the coordinator presents to the network controller, or null. */
+    public Builder controllerToken(String token) {
+      this.controllerToken = token;
+      return this;
+    }
+
     public Builder controllerTimeout(Duration d) {
       this.controllerTimeout = requirePositive(d, "controllerTimeout");
       return this;
@@ -98,12 +113,12 @@ public interface EdgeCoordinator extends Closeable {
           throw new IllegalArgumentException(
               "--controller must be http://HOST:PORT, not '" + controller + "'");
         }
-        g = Optional.of(new HttpGroupController(controller, controllerTimeout));
+        g = Optional.of(new HttpGroupController(controller, controllerTimeout, controllerToken));
       }
       CoordinatorStore store = CoordinatorStore.open(database);
       try {
         CoordinatorService service = new CoordinatorService(store, g, ackTimeout);
-        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait);
+        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait, auth);
         return new RunningCoordinator(service, api, store);
       } catch (IOException | RuntimeException e) {
         store.close();

@@ -28,10 +28,16 @@ final class HttpGroupController implements GroupController {
   private final URI base;
   private final HttpClient http;
   private final Duration timeout;
+  private final String token; // the coordinator's bearer token at the controller, or null
 
   HttpGroupController(URI base, Duration timeout) {
+    this(base, timeout, null);
+  }
+
+  HttpGroupController(URI base, Duration timeout, String token) {
     this.base = base;
     this.timeout = timeout;
+    this.token = token;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -47,8 +53,7 @@ final class HttpGroupController implements GroupController {
     body.put("strategy", "direct");
     JsonNode reply =
         send(
-            HttpRequest.newBuilder(uri(name))
-                .timeout(timeout)
+            request(name)
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body.toString()))
                 .build(),
@@ -74,7 +79,7 @@ final class HttpGroupController implements GroupController {
 
   @Override
   public void delete(String name) {
-    send(HttpRequest.newBuilder(uri(name)).timeout(timeout).DELETE().build(), true);
+    send(request(name).DELETE().build(), true);
   }
 
   /** An IP literal in one text form (never a DNS lookup: anything else stays as it is). */
@@ -87,6 +92,11 @@ final class HttpGroupController implements GroupController {
     } catch (UnknownHostException e) {
       return literal;
     }
+  }
+
+  private HttpRequest.Builder request(String name) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(name)).timeout(timeout);
+    return token == null ? b : b.header("Authorization", "Bearer " + token);
   }
 
   private URI uri(String name) {

@@ -259,6 +259,28 @@ final class JdbcCoordinatorStore implements CoordinatorStore {
     }
   }
 
+  @Override
+  public synchronized void transaction(Runnable work) {
+    try {
+      if (!db.getAutoCommit()) {
+        work.run(); // nested: part of the transaction already open
+        return;
+      }
+      db.setAutoCommit(false);
+      try {
+        work.run();
+        db.commit();
+      } catch (RuntimeException | Error e) {
+        db.rollback();
+        throw e;
+      } finally {
+        db.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
   private void update(String sql, Object... args) {
     try (PreparedStatement p = db.prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
