@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.netpubsub.client.ControllerClient;
 import org.netpubsub.client.ControllerException;
 import org.netpubsub.client.Ipv6Text;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -35,11 +36,13 @@ final class ClientOptions {
               + " interface other than the one that reaches the controller.")
   String host;
 
+  @Mixin TokenOptions token;
+
   ControllerClient connect() {
     if (controller == null || controller.isBlank()) {
       throw new IllegalArgumentException("--controller is required (or set NPS_CONTROLLER)");
     }
-    return ControllerClient.of(controller);
+    return ControllerClient.builder(controller).token(token.token()).build();
   }
 
   /** The address given with --host, or null to detect it. */

@@ -57,6 +57,8 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Mixin ForwardingOptions forwarding;
 
+  @Mixin AuthOptions auth;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -136,9 +138,15 @@ final class ControllerCommand implements Callable<Integer> {
     try {
       MulticastGroups groups = MulticastGroups.attach(controller);
       service = pubsub.attach(controller);
+      Optional<PubSubService> regions = service;
       rest =
           ControllerApi.start(
-              controller, service, Optional.of(groups), pubsub.registry(controller, groups), http);
+              controller,
+              service,
+              Optional.of(groups),
+              pubsub.registry(controller, groups),
+              http,
+              Optional.ofNullable(auth.load(r -> regions.ifPresent(s -> s.checkRegion(r)))));
       monitor =
           teSettings.map(s -> LinkLoadMonitor.start(controller, controller.server(), groups, s));
     } catch (IOException | RuntimeException e) {

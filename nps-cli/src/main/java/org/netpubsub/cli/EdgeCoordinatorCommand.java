@@ -32,6 +32,16 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
 
   @Mixin ServerOptions server;
 
+  @Mixin AuthOptions auth;
+
+  @Option(
+      names = "--controller-token-file",
+      paramLabel = "FILE",
+      description =
+          "Network mode with an authenticating controller: the file of the coordinator's bearer"
+              + " token there (its principal needs the admin right groups).")
+  java.nio.file.Path controllerTokenFile;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -65,7 +75,13 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     InetSocketAddress at = ControllerCommand.hostPort(listen, "--listen");
-    EdgeCoordinator.Builder b = EdgeCoordinator.builder().listen(at).database(db);
+    EdgeCoordinator.Builder b =
+        EdgeCoordinator.builder().listen(at).database(db).auth(auth.load(r -> {}));
+    if (controllerTokenFile != null) {
+      TokenOptions t = new TokenOptions();
+      t.tokenFile = controllerTokenFile;
+      b.controllerToken(t.token());
+    }
     if (controller != null) {
       b.controller(ControllerUrl.parse(controller, "--controller"));
     }

@@ -30,6 +30,7 @@ import picocli.CommandLine.ParseResult;
       EdgeAgentCommand.class,
       EdgeCoordinatorCommand.class,
       OverlayCommand.class,
+      AuthCommand.class,
     })
 public final class Nps implements Runnable {
   /** Exit code for input the user must fix (bad schema, filter, event). */

@@ -36,9 +36,11 @@ public final class ControllerClient implements Closeable {
   private final Duration requestTimeout;
   private final Duration hostUnknownWindow;
   private final RetryPolicy retry;
+  private final String token;
 
   private ControllerClient(Builder b) {
     this.base = b.base;
+    this.token = b.token;
     this.announcer = b.announcer;
     this.requestTimeout = b.requestTimeout;
     this.hostUnknownWindow = b.hostUnknownWindow;
@@ -211,6 +213,9 @@ public final class ControllerClient implements Closeable {
         HttpRequest.newBuilder(base.resolve(path))
             .timeout(requestTimeout)
             .header("Accept", "application/json");
+    if (token != null) {
+      rb.header("Authorization", "Bearer " + token);
+    }
     if (body == null) {
       rb.method(method, HttpRequest.BodyPublishers.noBody());
     } else {
@@ -290,6 +295,7 @@ public final class ControllerClient implements Closeable {
     private Duration hostUnknownWindow = Duration.ofSeconds(5);
     private int maxRateLimitRetries = 10;
     private Duration maxRetryAfter = Duration.ofSeconds(2);
+    private String token;
 
     private Builder(URI base) {
       this.base = base;
@@ -325,6 +331,19 @@ public final class ControllerClient implements Closeable {
       }
       this.maxRateLimitRetries = retries;
       this.maxRetryAfter = positive(maxWait, "maxWait");
+      return this;
+    }
+
+    /**
+     * The bearer token sent with every request (docs/security.md); null or blank: none. A token
+     * with a line break or a space is refused (it would split the header).
+     */
+    public Builder token(String t) {
+      String v = t == null ? null : t.strip();
+      if (v != null && !v.matches("[\\x21-\\x7e]*")) {
+        throw new IllegalArgumentException("a token is printable ASCII without spaces");
+      }
+      this.token = v == null || v.isEmpty() ? null : v;
       return this;
     }
 
