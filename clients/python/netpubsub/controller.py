@@ -12,6 +12,7 @@ from __future__ import annotations
 import email.utils
 import http.client
 import json
+import os
 import time
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
@@ -61,8 +62,16 @@ class ControllerClient:
     """One controller; each request opens its own connection, so it is thread-safe."""
 
     def __init__(self, url: str, timeout: float = 30.0, host_unknown_window: float = 5.0,
-                 rate_limit_retries: int = 10, max_retry_after: float = 2.0, announcer=None):
+                 rate_limit_retries: int = 10, max_retry_after: float = 2.0, announcer=None,
+                 token: str | None = None):
+        """``token``: the bearer token of a controller started with ``--auth``
+        (docs/security.md); default: the NPS_TOKEN environment variable, else none."""
         self.scheme, self.hostname, self.port = parse_url(url)
+        token = os.environ.get("NPS_TOKEN") if token is None else token
+        token = (token or "").strip()
+        if any(not 0x21 <= ord(c) <= 0x7e for c in token):
+            raise ValueError("a token is printable ASCII without spaces")
+        self.token = token or None
         self.url = url.strip().rstrip("/")
         self.timeout = timeout
         self.host_unknown_window = host_unknown_window
@@ -152,6 +161,8 @@ class ControllerClient:
         cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
         connection = cls(self.hostname, self.port, timeout=self.timeout)
         headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
         data = None
         if body is not None:
             data = json.dumps(body).encode()

@@ -22,6 +22,7 @@ class StubController:
         self.schema, self.length, self.routing = schema, length, routing
         self.registrations = {}
         self.requests = []
+        self.authorizations = []  # each request's Authorization header (None without one)
         self.refusals = []  # (status, body, headers) answered before the next requests
         self._next = 0
         stub = self
@@ -44,6 +45,7 @@ class StubController:
                 size = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(size)) if size else None
                 stub.requests.append((self.command, self.path, body))
+                stub.authorizations.append(self.headers.get("Authorization"))
                 if stub.refusals:
                     self._answer(*stub.refusals.pop(0))
                     return

@@ -37,6 +37,17 @@ def test_config_matches_the_controllers_schema(stub):
     assert config.schema == SCHEMA and config.index.length == 16 and config.event_port == 7073
 
 
+def test_a_token_is_sent_as_a_bearer_header(stub, monkeypatch):
+    monkeypatch.delenv("NPS_TOKEN", raising=False)
+    ControllerClient(stub.url).pubsub_config()
+    ControllerClient(stub.url, token="t0k-1").pubsub_config()
+    monkeypatch.setenv("NPS_TOKEN", "from-env")
+    ControllerClient(stub.url).pubsub_config()
+    assert stub.authorizations == [None, "Bearer t0k-1", "Bearer from-env"]
+    with pytest.raises(ValueError, match="printable ASCII"):
+        ControllerClient(stub.url, token="two words")
+
+
 def test_iterator_delivers_exactly_the_matching_events(stub):
     pub, sub = _pair(stub, "price > 500")
     with pub, sub:
