@@ -102,6 +102,8 @@ final class EdgeAgentCommand implements Callable<Integer> {
 
   @Mixin DatagramKeyOptions datagramKey;
 
+  @Mixin TokenOptions token;
+
   @Option(
       names = "--leave-on-exit",
       description =
@@ -141,6 +143,7 @@ final class EdgeAgentCommand implements Callable<Integer> {
                       ? URI.create(broker) // a path is the virtual host; EdgeAgent checks the rest
                       : ControllerUrl.parse(broker, "--broker", "mqtt"))
               .coordinator(ControllerUrl.parse(coordinator, "--coordinator"))
+              .coordinatorToken(token.token())
               .listen(at)
               .start();
     } catch (IOException e) {

@@ -6,12 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.http.Tokens;
 import picocli.CommandLine;
 
 class ControllerCommandTest {
+  @TempDir Path dir;
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
@@ -164,5 +169,38 @@ class ControllerCommandTest {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
+  }
+
+  @Test
+  void aTokenComesWithTheHashLineThatAdmitsIt() {
+    assertThat(run("auth", "token")).isZero();
+    String[] lines = out.toString().strip().split("\n");
+    assertThat(lines).hasSize(2);
+    assertThat(lines[0]).matches("[A-Za-z0-9_-]{43}");
+    assertThat(lines[1].strip()).isEqualTo("token_sha256: " + Tokens.sha256(lines[0]));
+  }
+
+  @Test
+  void aBadPrincipalsFileIsOneLineAndBadInput() throws Exception {
+    Path f = dir.resolve("p.yaml");
+    Files.writeString(
+        f,
+        "principals:\n  - name: ann\n    token_sha256: "
+            + Tokens.sha256("x")
+            + "\n    subscribe: 'price >'\n");
+    int code =
+        run(
+            "controller",
+            "--openflow",
+            "tcp:127.0.0.1:0",
+            "--api",
+            "http://127.0.0.1:0",
+            "--schema",
+            "../examples/schemas/quotes.yaml",
+            "--auth",
+            f.toString(),
+            "--exit-after-start");
+    assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(err.toString()).contains("ann: subscribe:").doesNotContain("\tat ");
   }
 }

@@ -87,7 +87,7 @@ public final class RestServer implements Closeable {
     private int maxBody = 64 * 1024;
     private Duration idleTimeout = Duration.ofSeconds(30);
     private int maxConnections = 1024;
-    private int maxConnectionsPerSource = 64;
+    private int maxConnectionsPerSource = 256;
     private Authenticator auth;
     private final List<Health.Check> ready = new ArrayList<>();
     private final Map<String, Map<String, Route>> table = new LinkedHashMap<>();

@@ -42,10 +42,16 @@ final class CoordinatorClient {
   private final URI base;
   private final HttpClient http;
   private final Duration timeout;
+  private final String token; // the agent's bearer token at the coordinator, or null
 
   CoordinatorClient(URI base, Duration timeout) {
+    this(base, timeout, null);
+  }
+
+  CoordinatorClient(URI base, Duration timeout, String token) {
     this.base = base;
     this.timeout = timeout;
+    this.token = token;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -155,6 +161,9 @@ final class CoordinatorClient {
   private JsonNode send(String method, String path, JsonNode body, Duration limit)
       throws CoordinatorException {
     HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(limit);
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
     if (body == null) {
       b.method(method, HttpRequest.BodyPublishers.noBody());
     } else {

@@ -53,6 +53,7 @@ public interface EdgeAgent extends Closeable {
     int routeCacheSize = 100_000;
     Duration changeWait = Duration.ofSeconds(25);
     Duration coordinatorTimeout = Duration.ofSeconds(5);
+    String coordinatorToken;
     ReliableDelivery.Settings reliable;
     WanEmulation emulation;
     DatagramAuth auth;
@@ -126,6 +127,12 @@ public interface EdgeAgent extends Closeable {
     /** Experiments only: every datagram the agent sends crosses this emulated WAN (loss, delay). */
     public Builder emulation(WanEmulation e) {
       this.emulation = e;
+      return this;
+    }
+
+    /** The bearer token sent to a coordinator started with --auth (docs/security.md). */
+    public Builder coordinatorToken(String token) {
+      this.coordinatorToken = token;
       return this;
     }
 
