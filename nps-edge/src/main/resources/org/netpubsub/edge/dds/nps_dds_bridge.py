@@ -178,8 +178,6 @@ class Bridge:
         self.forward(r, head)  # what arrived before the listener could see the reader
 
     def forward(self, reader, head):
-        from cyclonedds import _clayer as cl
-        from cyclonedds.core import InstanceState, SampleState, ViewState
         with self.take_lock:  # one taker at a time keeps each reader's samples in order
             self.drain(reader, head)
 
