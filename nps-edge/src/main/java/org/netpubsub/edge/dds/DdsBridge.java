@@ -21,9 +21,8 @@ import java.util.logging.Logger;
 /**
  * The child process that is this edge's DDS participant ({@code nps_dds_bridge.py}, on the {@code
  * cyclonedds} Python package; docs/overlay.md says why a child and not the JVM): started with the
- * interpreter named by {@code NPS_DDS_PYTHON} (default {@code python3}); it ends when its stdin
- * closes. One thread reads its frames and hands them to the {@link Listener}; its stderr (Cyclone's
- * own messages) goes to the log at FINE.
+ * interpreter {@link #python} finds; it ends when its stdin closes. One thread reads its frames and
+ * hands them to the {@link Listener}; its stderr (Cyclone's own messages) goes to the log at FINE.
  */
 public final class DdsBridge implements Closeable {
   private static final Logger LOG = Logger.getLogger(DdsBridge.class.getName());
@@ -60,8 +59,7 @@ public final class DdsBridge implements Closeable {
       Files.write(script, s.readAllBytes());
     }
     List<String> cmd = new ArrayList<>();
-    String python = System.getenv("NPS_DDS_PYTHON");
-    cmd.add(python == null || python.isBlank() ? "python3" : python);
+    cmd.add(python());
     cmd.addAll(List.of(script.toString(), "--domain", Integer.toString(domain.domain())));
     if (domain.networkInterface() != null) {
       cmd.addAll(List.of("--interface", domain.networkInterface()));
@@ -94,6 +92,20 @@ public final class DdsBridge implements Closeable {
       throw new IOException("the DDS bridge did not start within 60 s");
     }
     return b;
+  }
+
+  /**
+   * {@code NPS_DDS_PYTHON}; else the test bed's venv under {@code NPS_HOME} (set by {@code ./nps}),
+   * where scripts/bootstrap installs {@code cyclonedds}; else {@code python3}.
+   */
+  private static String python() {
+    String python = System.getenv("NPS_DDS_PYTHON");
+    if (python != null && !python.isBlank()) {
+      return python;
+    }
+    String home = System.getenv("NPS_HOME");
+    Path venv = home == null ? null : Path.of(home, "testbed", ".venv", "bin", "python");
+    return venv != null && Files.isExecutable(venv) ? venv.toString() : "python3";
   }
 
   /** Writes a sample from another site into this domain. */
