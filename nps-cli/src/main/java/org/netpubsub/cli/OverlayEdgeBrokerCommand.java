@@ -23,8 +23,10 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Runs an edge broker in front of an unmodified local MQTT broker (configured as for nps"
-          + " edge-agent, docs/edge.md): registers the site's publishers and subscribers in"
-          + " ZooKeeper, sends global topics to their routing broker, publishes what arrives."
+          + " edge-agent, docs/edge.md) or a DDS domain (Cyclone DDS, through a Python child"
+          + " process on the cyclonedds package; NPS_DDS_PYTHON names its interpreter): registers"
+          + " the site's publishers and subscribers in ZooKeeper, sends global topics to their"
+          + " routing broker, publishes what arrives."
     })
 final class OverlayEdgeBrokerCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
@@ -38,8 +40,10 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
   @Option(
       names = "--local",
       required = true,
-      paramLabel = "mqtt://HOST:PORT",
-      description = "The local MQTT broker.")
+      paramLabel = "mqtt://HOST:PORT|dds:DOMAIN[?interface=IF]",
+      description =
+          "The local MQTT broker, or the DDS domain (its DataWriters and DataReaders are the"
+              + " site's publishers and subscribers; docs/overlay.md, DDS sites).")
   String local;
 
   @Option(names = "--site", required = true, paramLabel = "NAME", description = "This site.")
@@ -110,7 +114,9 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
         EdgeBrokerConfig.of(
                 name != null ? name : site,
                 site,
-                ControllerUrl.parse(local, "--local", "mqtt"),
+                local.startsWith("dds:")
+                    ? java.net.URI.create(local)
+                    : ControllerUrl.parse(local, "--local", "mqtt"),
                 ControllerCommand.hostPort(listen, "--listen"))
             .withDeadlines(d, maxDirect)
             .withDurable(durable)

@@ -20,42 +20,37 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
-import org.eclipse.paho.mqttv5.common.MqttException;
-import org.eclipse.paho.mqttv5.common.MqttMessage;
-import org.netpubsub.edge.broker.BrokerEvent;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.DatagramException;
 import org.netpubsub.edge.broker.EdgeMessage;
-import org.netpubsub.edge.broker.FilterChange;
-import org.netpubsub.edge.broker.LocalBroker;
-import org.netpubsub.edge.broker.LocalSubscriptions;
+import org.netpubsub.edge.dds.DdsDomain;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.DatagramLink;
 import org.netpubsub.edge.link.Datagrams;
 
 /**
- * An overlay edge broker (paper §2.2, §2.6.2) in front of an unmodified local MQTT broker, over the
- * same {@link LocalBroker} connection as the SNAPS agent: it learns local subscriptions from the
- * broker log and local publishers from the messages, holds ephemeral endpoint entries for them
- * (they vanish with its ZooKeeper session), sends messages of global topics to the topic's routing
- * broker (and straight to the subscribed edges for admitted deadline topics), and publishes what
- * arrives locally, dropping duplicates and asking the publishing edge for gaps (NACK).
+ * An overlay edge broker (paper §2.2, §2.6.2) in front of an unmodified local MQTT broker or DDS
+ * domain ({@link LocalSite}): it learns local subscribers and publishers from the site, holds
+ * ephemeral endpoint entries for them (they vanish with its ZooKeeper session), sends messages of
+ * global topics to the topic's routing broker (and straight to the subscribed edges for admitted
+ * deadline topics), and publishes what arrives locally, dropping duplicates and asking the
+ * publishing edge for gaps (NACK).
  *
- * <p>Threads: Paho's callback thread sends; one thread receives; one scheduled thread keeps the
- * entries in line with {@link EdgeInterest}, repeats NACKs and sends a topic's first messages once
- * the topic's cache has loaded (they wait in {@code waiting} meanwhile, so Paho's thread never
- * blocks on ZooKeeper). Shared state is guarded by its own object ({@code interest}, {@code
- * buffer}, {@code windows}, {@code waiting}); no thread holds two of those locks.
+ * <p>Threads: the site's thread (Paho's callback thread, or the DDS bridge's reader) sends; one
+ * thread receives; one scheduled thread keeps the entries in line with {@link EdgeInterest},
+ * repeats NACKs and sends a topic's first messages once the topic's cache has loaded (they wait in
+ * {@code waiting} meanwhile, so Paho's thread never blocks on ZooKeeper). Shared state is guarded
+ * by its own object ({@code interest}, {@code buffer}, {@code windows}, {@code waiting}); no thread
+ * holds two of those locks.
  */
-public final class EdgeBroker implements Closeable, LocalBroker.Listener {
+public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private static final Logger LOG = Logger.getLogger(EdgeBroker.class.getName());
 
   private final EdgeBrokerConfig config;
   private final CuratorFramework client;
   private final DatagramSocket socket;
   private final DatagramLink link;
-  private final LocalBroker mqtt;
-  private final LocalSubscriptions subscriptions;
+  private final LocalSite local;
   private final EdgeInterest interest;
   private final SendBuffer buffer;
   private final ReceiveWindows windows = new ReceiveWindows(4096, 150, 20);
@@ -65,7 +60,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   private final OriginSequences sequences = new OriginSequences();
   private final DirectAdmission direct; // admitted deadline topics
   // topic -> local messages waiting for its cache to load (guarded by itself)
-  private final Map<String, java.util.ArrayDeque<MqttMessage>> waiting = new HashMap<>();
+  private final Map<String, java.util.ArrayDeque<LocalSite.Message>> waiting = new HashMap<>();
   // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
   private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
   private final NackBudget nackBudget = new NackBudget(4 << 20, 4 << 20, 4096); // guarded by itself
@@ -91,9 +86,10 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     this.socket = socket;
     this.auth = config.auth();
     this.link = DatagramLink.of(socket, config.emulation(), auth);
-    String clientId = "nps-overlay-edge-" + config.name();
-    this.mqtt = new LocalBroker(config.local(), clientId, this);
-    this.subscriptions = new LocalSubscriptions(List.of(clientId));
+    this.local =
+        "dds".equals(config.local().getScheme())
+            ? new DdsSite(DdsDomain.parse(config.local()), config.name(), this, counters)
+            : new MqttSite(config.local(), "nps-overlay-edge-" + config.name(), this, counters);
     this.interest = new EdgeInterest(config.publisherIdle().toMillis());
     this.buffer = new SendBuffer(config.buffer(), 250, 5);
     this.tree = new OverlayTree(client, config.name(), false);
@@ -145,7 +141,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       e.tree.addListener(e::replayToLateJoiners);
       e.tree.start(30_000);
       e.receiver.start();
-      e.mqtt.connect();
+      e.local.connect();
       e.worker.scheduleWithFixedDelay(e::repeatNacks, 50, 50, TimeUnit.MILLISECONDS);
       e.worker.scheduleWithFixedDelay(e::queueSync, 1, 1, TimeUnit.SECONDS);
       return e;
@@ -186,28 +182,26 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     return entries.held();
   }
 
-  // ---- the local broker (Paho's callback thread) ----
+  // ---- the local site (its one thread) ----
 
   @Override
-  public void onLogEvent(BrokerEvent event) {
-    List<FilterChange> changes = subscriptions.apply(event);
-    if (changes.isEmpty()) {
-      return;
-    }
+  public void onSubscriber(String topic, boolean present) {
     synchronized (interest) {
-      changes.forEach(c -> interest.filter(c.filter(), c.present()));
+      interest.filter(topic, present);
     }
     queueSync();
   }
 
   @Override
-  public void failed(String topic, RuntimeException e) {
-    counters.drop("edge_error");
-    LOG.log(Level.WARNING, "local message on '" + topic + "'", e);
+  public void onPublisher(String topic, boolean present) {
+    synchronized (interest) {
+      interest.declared(topic, present);
+    }
+    queueSync();
   }
 
   @Override
-  public void onMessage(String topic, MqttMessage message) {
+  public void onMessage(String topic, LocalSite.Message message) {
     counters.add("local_messages");
     boolean fresh;
     synchronized (interest) {
@@ -218,7 +212,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     }
     TopicState t;
     synchronized (waiting) {
-      java.util.ArrayDeque<MqttMessage> q = waiting.get(topic);
+      java.util.ArrayDeque<LocalSite.Message> q = waiting.get(topic);
       if (q != null) {
         q.add(message); // behind the topic's earlier messages, whatever the view says by now
         return;
@@ -240,9 +234,9 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
   /** The messages that waited for their topic's cache, in order (worker thread). */
   private void releaseWaiting(String topic) {
     while (true) {
-      MqttMessage m;
+      LocalSite.Message m;
       synchronized (waiting) {
-        java.util.ArrayDeque<MqttMessage> q = waiting.get(topic);
+        java.util.ArrayDeque<LocalSite.Message> q = waiting.get(topic);
         m = q == null ? null : q.poll();
         if (m == null) {
           waiting.remove(topic); // from now on onMessage sends directly
@@ -258,21 +252,16 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
    * Sends one local message where the topic's entries say (Paho's thread, or the worker's for
    * messages that waited for their topic; never both for one topic at once).
    */
-  private void send(String topic, MqttMessage message, TopicState t) {
+  private void send(String topic, LocalSite.Message message, TopicState t) {
     boolean global = t != null && Relay.isGlobal(t, config.site());
-    if (!global && (config.durable() == 0 || message.getQos() == 0)) {
+    if (!global && (config.durable() == 0 || message.qos() == 0)) {
       counters.add("kept_local"); // local topics never leave the site
       return;
     }
     long seq = sequences.next(topic);
     EdgeMessage m =
         new EdgeMessage(
-            config.name(),
-            seq,
-            topic,
-            message.getPayload(),
-            message.getQos(),
-            message.isRetained());
+            config.name(), seq, topic, message.payload(), message.qos(), message.retained());
     byte[] bytes;
     try {
       bytes = DatagramCodec.encode(m, sequences.session(), false);
@@ -360,9 +349,9 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
     }
     miss.ifPresent(this::missed);
     try {
-      mqtt.publish(m);
+      local.publish(m);
       counters.add("published");
-    } catch (MqttException | RuntimeException e) {
+    } catch (Exception e) {
       counters.drop("publish_failed");
     }
   }
@@ -530,7 +519,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       wildcards = interest.hasWildcards();
     }
     try {
-      tree.indexTopics(wildcards);
+      tree.indexTopics(wildcards || local.needsIndex());
     } catch (Exception e) {
       LOG.log(Level.WARNING, "topic index", e);
     }
@@ -545,6 +534,11 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
           return topics;
         });
     entries.keep(desired);
+    if (local.needsIndex()) {
+      Set<String> own = new HashSet<>();
+      desired.forEach(e -> own.add(e.topic()));
+      local.checkTree(tree.index().topics().keySet(), own);
+    }
   }
 
   @Override
@@ -553,7 +547,7 @@ public final class EdgeBroker implements Closeable, LocalBroker.Listener {
       return;
     }
     closed = true;
-    mqtt.close();
+    local.close();
     link.close();
     socket.close();
     if (!client.getZookeeperClient().isConnected()) {

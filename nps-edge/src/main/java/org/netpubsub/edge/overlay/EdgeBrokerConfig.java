@@ -36,8 +36,14 @@ public record EdgeBrokerConfig(
     ZnodePaths.checkName(name);
     ZnodePaths.checkName(site);
     Objects.requireNonNull(local, "local");
-    if (!"mqtt".equals(local.getScheme()) || local.getHost() == null || local.getPort() < 0) {
-      throw new IllegalArgumentException("--local must be mqtt://HOST:PORT, not " + local);
+    if ("dds".equals(local.getScheme())) {
+      org.netpubsub.edge.dds.DdsDomain.parse(
+          local); // refuses a malformed dds:DOMAIN[?interface=IF]
+    } else if (!"mqtt".equals(local.getScheme())
+        || local.getHost() == null
+        || local.getPort() < 0) {
+      throw new IllegalArgumentException(
+          "--local must be mqtt://HOST:PORT or dds:DOMAIN[?interface=IF], not " + local);
     }
     Objects.requireNonNull(listen, "listen");
     deadlines = Map.copyOf(deadlines);

@@ -20,6 +20,7 @@ public final class EdgeInterest {
   private final long idleMillis;
   private final Set<String> filters = new HashSet<>();
   private final Map<String, Long> published = new HashMap<>();
+  private final Set<String> declared = new HashSet<>(); // DDS DataWriters: held while present
 
   public EdgeInterest(long idleMillis) {
     if (idleMillis <= 0) {
@@ -36,6 +37,15 @@ public final class EdgeInterest {
     }
   }
 
+  /** A site declares publishers on {@code topic} (DDS writers), or no longer does. */
+  public void declared(String topic, boolean present) {
+    if (present) {
+      declared.add(topic);
+    } else {
+      declared.remove(topic);
+    }
+  }
+
   /** A local client published on {@code topic}; true when that is new (an entry to create). */
   public boolean published(String topic, long now) {
     return published.put(topic, now) == null;
@@ -47,7 +57,9 @@ public final class EdgeInterest {
 
   /** Topics published on within the idle time (as of the last {@link #desired}) or since. */
   public Set<String> publishedTopics() {
-    return Set.copyOf(published.keySet());
+    Set<String> out = new HashSet<>(published.keySet());
+    out.addAll(declared);
+    return out;
   }
 
   /** True when some filter has a wildcard: the edge then needs the topic index to match it. */
@@ -63,6 +75,7 @@ public final class EdgeInterest {
     published.values().removeIf(t -> now - t > idleMillis);
     Set<Entry> out = new HashSet<>();
     published.keySet().forEach(t -> out.add(new Entry(t, ZnodePaths.Role.PUBLISHER)));
+    declared.forEach(t -> out.add(new Entry(t, ZnodePaths.Role.PUBLISHER)));
     for (String f : filters) {
       if (f.indexOf('+') < 0 && f.indexOf('#') < 0) {
         out.add(new Entry(f, ZnodePaths.Role.SUBSCRIBER));

@@ -1,0 +1,44 @@
+package org.netpubsub.edge.overlay;
+
+import java.io.Closeable;
+import java.util.Set;
+import org.netpubsub.edge.broker.EdgeMessage;
+
+/**
+ * The site an edge broker fronts: an unmodified MQTT broker ({@link MqttSite}) or a DDS domain
+ * ({@link DdsSite}). It tells the edge broker what local clients publish and which topics they
+ * publish or subscribe to, and publishes what other sites sent.
+ */
+interface LocalSite extends Closeable {
+  /** A message published at the site: QoS ≥ 1 is reliable (NACK repair); never our own. */
+  record Message(byte[] payload, int qos, boolean retained) {}
+
+  /** What a site hands the edge broker; calls may come from the site's own threads. */
+  interface Listener {
+    void onMessage(String topic, Message message);
+
+    /** A topic (or, for MQTT, a filter) gained or lost its local subscribers. */
+    void onSubscriber(String topic, boolean present);
+
+    /** A topic gained or lost its declared local publishers (DDS DataWriters; MQTT has none). */
+    void onPublisher(String topic, boolean present);
+  }
+
+  void connect() throws Exception;
+
+  void publish(EdgeMessage m) throws Exception;
+
+  /**
+   * Whether this site needs the tree's whole topic index (as wildcard filters do), and, given it
+   * and the site's own topics, reports what only this kind of site can tell (DDS: a topic name used
+   * with another type elsewhere).
+   */
+  default boolean needsIndex() {
+    return false;
+  }
+
+  default void checkTree(Set<String> treeTopics, Set<String> localTopics) {}
+
+  @Override
+  void close();
+}

@@ -1,0 +1,251 @@
+"""The DDS side of an overlay edge broker (docs/overlay.md, "DDS sites"): one Cyclone DDS
+participant in the site's domain, run as a child of the JVM edge broker and speaking frames on its
+stdin/stdout. It discovers the site's DataWriters and DataReaders from the built-in topics, reads
+what local writers publish and writes what other sites sent, always as the serialized CDR bytes
+(the binding's sertype keeps them; nothing is decoded or re-encoded), on topics created from the
+XTypes TypeObjects the local endpoints announce.
+
+Frames: u32 big-endian length, then one kind byte and its body.
+  to the JVM:   R {json}  ready       X text  cannot start (then exit 1)
+                E {json}  an overlay topic gained/lost its local writers or readers
+                M sample  (u16 key length, key, u8 flags: 1 = reliable, CDR bytes)
+                D text    one sample or endpoint dropped, by reason (the JVM counts it)
+  from the JVM: M sample  as above, to write into this domain
+"""
+
+import argparse
+import os
+import struct
+import sys
+import threading
+
+OUT = sys.stdout.buffer
+OUT_LOCK = threading.Lock()
+
+
+def frame(kind, body):
+    with OUT_LOCK:
+        OUT.write(struct.pack(">IB", len(body) + 1, kind) + body)
+        OUT.flush()
+
+
+def fail(message):
+    frame(ord("X"), message.encode())
+    sys.exit(1)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--domain", type=int, required=True)
+    p.add_argument("--interface")
+    a = p.parse_args()
+    if a.interface:
+        # the participant binds only this interface: multicast discovery stays on it
+        os.environ["CYCLONEDDS_URI"] = (
+            "<CycloneDDS><Domain Id='any'><General><Interfaces>"
+            f"<NetworkInterface name='{a.interface}'/></Interfaces></General></Domain></CycloneDDS>"
+        )
+    try:
+        from cyclonedds.domain import DomainParticipant
+    except ImportError as e:
+        fail(f"the Python package 'cyclonedds' is missing: {e}")
+    if not 0 <= a.domain <= 232:
+        fail(f"cannot join DDS domain {a.domain}: domain ids are 0 to 232")
+    try:
+        dp = DomainParticipant(a.domain)
+    except Exception as e:  # a bad interface, a port clash: Cyclone refuses the domain
+        where = f" on interface '{a.interface}'" if a.interface else ""
+        fail(f"cannot join DDS domain {a.domain}{where}: {e}")
+    Bridge(dp).run()
+
+
+class Bridge:
+    def __init__(self, dp):
+        from cyclonedds.builtin import (BuiltinDataReader, BuiltinTopicDcpsPublication,
+                                        BuiltinTopicDcpsSubscription)
+        self.dp = dp
+        self.own = dp.guid
+        self.types = {}  # key -> Python type built from the TypeObjects
+        self.topics = {}  # key -> Topic
+        self.endpoints = {"pub": {}, "sub": {}}  # role -> endpoint guid -> (key, qos info)
+        self.readers = {}  # (key, reliable) -> DataReader
+        self.writers = {}  # key -> DataWriter
+        self.lock = threading.Lock()  # guards types, topics, endpoints, readers, writers
+        self.take_lock = threading.Lock()
+        self.builtin = {"pub": BuiltinDataReader(dp, BuiltinTopicDcpsPublication),
+                        "sub": BuiltinDataReader(dp, BuiltinTopicDcpsSubscription)}
+
+    def run(self):
+        threading.Thread(target=self.discover, daemon=True).start()
+        frame(ord("R"), ('{"participant":"%s"}' % self.own).encode())
+        inp = sys.stdin.buffer
+        while True:
+            head = inp.read(4)
+            if len(head) < 4:
+                os._exit(0)  # the JVM is gone
+            n = struct.unpack(">I", head)[0]
+            body = inp.read(n)
+            if len(body) < n:
+                os._exit(0)
+            if body[:1] == b"M":
+                self.write(body[1:])
+
+    # ---- discovery (one thread: type look-ups may wait for the network) ----
+
+    def discover(self):
+        from cyclonedds.core import ReadCondition, WaitSet, SampleState, ViewState, InstanceState
+        from cyclonedds.util import duration
+        ws = WaitSet(self.dp)
+        for r in self.builtin.values():
+            ws.attach(ReadCondition(r, SampleState.Any | ViewState.Any | InstanceState.Any))
+        while True:
+            ws.wait(duration(milliseconds=200))
+            for role, r in self.builtin.items():
+                for s in r.take(64):
+                    try:
+                        self.endpoint(role, s)
+                    except Exception as e:  # one bad endpoint must not stop discovery
+                        frame(ord("D"), f"endpoint: {e}".encode())
+
+    def endpoint(self, role, s):
+        from cyclonedds.core import InstanceState
+        guid = s.key
+        if s.participant_key == self.own:
+            return  # our own readers and writers are never local endpoints
+        gone = s.sample_info.instance_state != InstanceState.Alive
+        with self.lock:
+            before = self.keys(role)
+            if gone:
+                self.endpoints[role].pop(guid, None)
+            else:
+                key = self.resolve(s)
+                if key is None:
+                    return
+                self.endpoints[role][guid] = (key, qos_info(s.qos))
+                if role == "pub":
+                    self.reader(key, self.endpoints[role][guid][1]["reliable"])
+            after = self.keys(role)
+        for key in after - before:
+            self.announce(role, key, True)
+        for key in before - after:
+            self.announce(role, key, False)
+
+    def keys(self, role):
+        return {k for k, _ in self.endpoints[role].values()}
+
+    def announce(self, role, key, present):
+        import json
+        infos = [q for k, q in self.endpoints[role].values() if k == key]
+        o = {"role": role, "present": present, "key": key}
+        if infos:
+            o.update(infos[0])
+            deadlines = [q["deadline_ms"] for q in infos if q["deadline_ms"] is not None]
+            o["deadline_ms"] = min(deadlines) if deadlines else None
+        frame(ord("E"), json.dumps(o).encode())
+
+    def resolve(self, s):
+        """The overlay key of an endpoint's topic; its type is built once from the TypeObjects."""
+        from cyclonedds.dynamic import get_types_for_typeid
+        from cyclonedds.topic import Topic
+        if s.type_id is None or getattr(s.type_id, "discriminator", None) != 0xF2:
+            frame(ord("D"), b"unknown_type")  # no complete XTypes type information announced
+            return None
+        key = "dds/%s/%s/%s" % (s.topic_name, s.type_name, bytes(s.type_id.value).hex())
+        if key not in self.types:
+            try:
+                t, _ = get_types_for_typeid(self.dp, s.type_id, 5_000_000_000)
+                self.topics[key] = Topic(self.dp, s.topic_name, t)
+                self.types[key] = t
+            except Exception as e:
+                frame(ord("D"), f"unknown_type: {s.topic_name}: {e}".encode())
+                return None
+        return key
+
+    def reader(self, key, reliable):
+        """Reads what local writers publish on key (never what our own writer wrote)."""
+        from cyclonedds.core import Listener, Policy, Qos
+        from cyclonedds.sub import DataReader
+        if (key, reliable) in self.readers:
+            return
+        qos = Qos(Policy.Reliability.Reliable(0) if reliable else Policy.Reliability.BestEffort,
+                  Policy.History.KeepLast(1024), Policy.IgnoreLocal.Participant)
+        head = struct.pack(">H", len(key.encode())) + key.encode() + bytes([1 if reliable else 0])
+        made = []  # the listener may fire before the constructor returns
+        r = DataReader(self.dp, self.topics[key], qos=qos,
+                       listener=Listener(on_data_available=lambda _: made and self.forward(made[0], head)))
+        made.append(r)
+        self.readers[(key, reliable)] = r
+        self.forward(r, head)  # what arrived before the listener could see the reader
+
+    def forward(self, reader, head):
+        with self.take_lock:  # one taker at a time keeps each reader's samples in order
+            self.drain(reader, head)
+
+    def drain(self, reader, head):
+        from cyclonedds import _clayer as cl
+        from cyclonedds.core import InstanceState, SampleState, ViewState
+        while True:
+            got = cl.ddspy_take(reader._ref, SampleState.Any | ViewState.Any | InstanceState.Any, 64)
+            if isinstance(got, int) or not got:
+                return
+            for data, info in got:
+                if info.valid_data:  # disposals and unregistrations are not bridged
+                    frame(ord("M"), head + data)
+
+    # ---- samples from other sites (the main thread) ----
+
+    def write(self, body):
+        from cyclonedds import _clayer as cl
+        try:
+            n = struct.unpack(">H", body[:2])[0]
+            key = body[2:2 + n].decode()
+            data = body[3 + n:]
+        except Exception:
+            frame(ord("D"), b"malformed")
+            return
+        w = self.writer(key)
+        if w is None:
+            frame(ord("D"), b"unknown_type")  # no local endpoint told us this type
+            return
+        if len(data) < 4 or cl.ddspy_write(w._ref, data) != 0:
+            frame(ord("D"), b"malformed")  # Cyclone checks the CDR against the type
+
+    def writer(self, key):
+        from cyclonedds.core import Policy, Qos
+        from cyclonedds.pub import DataWriter
+        with self.lock:
+            if key in self.writers:
+                return self.writers[key]
+            if key not in self.topics:
+                return None
+            readers = [q for k, q in self.endpoints["sub"].values() if k == key]
+            deadlines = [q["deadline_ms"] for q in readers if q["deadline_ms"] is not None]
+            policies = [Policy.Reliability.Reliable(100_000_000), Policy.History.KeepLast(1024)]
+            if deadlines:  # an offered deadline must not be longer than the one readers request
+                policies.append(Policy.Deadline(min(deadlines) * 1_000_000))
+            self.writers[key] = DataWriter(self.dp, self.topics[key], qos=Qos(*policies))
+            return self.writers[key]
+
+
+def qos_info(qos):
+    """The QoS that matters to the overlay, from an endpoint's discovered QoS."""
+    info = {"reliable": False, "durability": "volatile", "deadline_ms": None, "depth": 1}
+    for p in qos:
+        name = type(p).__name__  # the binding's policies are instances of per-policy classes
+        if name == "Reliability.Reliable":
+            info["reliable"] = True
+        elif name == "Durability.TransientLocal":
+            info["durability"] = "transient_local"
+        elif name in ("Durability.Transient", "Durability.Persistent"):
+            info["durability"] = "transient"
+        elif name == "Deadline" and p.deadline < 2**63 - 1:
+            info["deadline_ms"] = max(1, p.deadline // 1_000_000)
+        elif name == "History.KeepLast":
+            info["depth"] = p.depth
+        elif name == "History.KeepAll":
+            info["depth"] = -1
+    return info
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,251 @@
+"""DDS sites across the overlay (issue 25, docs/overlay.md "DDS sites"), on real Cyclone DDS.
+
+Two sites that cannot see each other: one network namespace each, joined to the root namespace by
+a veth pair (DDS multicast discovery stays inside a namespace; the same domain id in both). In the
+root namespace: `nps overlay zookeeper` and one `nps overlay routing-broker`; in each site an
+`nps overlay edge-broker --local dds:DOMAIN?interface=site` and unmodified DDS applications
+(dds_app.py on the `cyclonedds` package: an IDL struct, nothing netpubsub in them).
+- a reliable stream written at A reaches a reader at B exactly once from the first sample that
+  crossed on, while B writes too: each site's reader sees every sample of the other site's writer
+  once and its own site's once (nothing loops back into its origin site). The routing broker
+  loses 3 % of what it relays (its WAN emulation), so the exactly-once takes the overlay's NACK
+  repair (recoveries counted at the edges);
+- a reader of the same topic name with another type at B is refused at A: one warning, one count;
+- a sample the domain refuses (malformed CDR) and one of a type no local endpoint announced are
+  counted and dropped by the DDS child (driven through its frames);
+- a domain that cannot be joined (id out of range, an interface that does not exist): one line on
+  stderr, exit 1."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pubsub.datagram_key import key_args  # noqa: E402
+from pubsub.session import NPS, JsonLines, build, free_port, poll  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PYTHON = sys.executable
+APP = os.path.join(HERE, "dds_app.py")
+BRIDGE = os.path.join(ROOT, "nps-edge/src/main/resources/org/netpubsub/edge/dds/nps_dds_bridge.py")
+DOMAIN = 7
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("ip"),
+                                reason="network namespaces need root and iproute2")
+
+
+def sh(*args: str) -> None:
+    subprocess.run(args, check=True, capture_output=True, timeout=30)
+
+
+class Site:
+    """A network namespace with one veth to the root namespace: 10.231.N.2 inside (interface
+    `site`), 10.231.N.1 outside; forwarding on the outer end only, so edges reach each other
+    (NACKs, direct paths) without the machine's global ip_forward."""
+
+    def __init__(self, tag: str, n: int):
+        self.ns, self.outer = f"nps-dds-{tag}", f"ndd{tag}"
+        self.inner_ip, self.outer_ip = f"10.231.{n}.2", f"10.231.{n}.1"
+        # no DNS inside: the ZooKeeper client's reverse look-ups would wait out resolv.conf's
+        # servers, unreachable from here (`ip netns exec` reads /etc/netns/NS/ first)
+        os.makedirs(f"/etc/netns/{self.ns}", exist_ok=True)
+        with open(f"/etc/netns/{self.ns}/resolv.conf", "w") as f:
+            f.write("nameserver 127.0.0.1\n")
+        sh("ip", "netns", "add", self.ns)
+        sh("ip", "link", "add", self.outer, "type", "veth", "peer", "name", "site", "netns", self.ns)
+        sh("ip", "addr", "add", f"{self.outer_ip}/24", "dev", self.outer)
+        sh("ip", "link", "set", self.outer, "up")
+        sh("sysctl", "-q", "-w", f"net.ipv4.conf.{self.outer}.forwarding=1")
+        for cmd in (["ip", "addr", "add", f"{self.inner_ip}/24", "dev", "site"],
+                    ["ip", "link", "set", "site", "up", "multicast", "on"],
+                    ["ip", "link", "set", "lo", "up"],
+                    ["ip", "route", "add", "default", "via", self.outer_ip]):
+            sh("ip", "netns", "exec", self.ns, *cmd)
+
+    def run(self, *argv: str, env: dict | None = None) -> JsonLines:
+        return JsonLines(["ip", "netns", "exec", self.ns, *argv], env=env)
+
+    def delete(self) -> None:
+        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
+        subprocess.run(["ip", "link", "del", self.outer], capture_output=True)
+        shutil.rmtree(f"/etc/netns/{self.ns}", ignore_errors=True)
+
+
+def dds_env() -> dict:
+    env = dict(os.environ)
+    env["NPS_DDS_PYTHON"] = PYTHON
+    env["NPS_JAVA_OPTS"] = "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+    return env
+
+
+@pytest.fixture(scope="module")
+def overlay():
+    build()
+    work = tempfile.mkdtemp(prefix="nps-dds-test-")
+    tag = str(os.getpid() % 100000)
+    procs: list[JsonLines] = []
+    sites: list[Site] = []
+    try:
+        for i, name in enumerate(("a", "b")):
+            sites.append(Site(tag + name, 100 + (os.getpid() + i) % 150))
+        a, b = sites
+        zk_port, rb_port = free_port(), free_port()
+        zk = f"{a.outer_ip}:{zk_port}"
+        procs.append(JsonLines([NPS, "overlay", "zookeeper", "--listen", zk, "--data",
+                                os.path.join(work, "zk"), "--tick", "200", "--json"]))
+        procs[-1].wait_for(lambda o: o.get("kind") == "zookeeper", 60, "ZooKeeper")
+        procs.append(JsonLines([NPS, "overlay", "routing-broker", "--zookeeper", zk, "--listen",
+                                f"{a.outer_ip}:{rb_port}", "--name", "rb1", "--emulate-wan",
+                                "loss=3%", "--emulation-seed", "25", *key_args(work), "--json"],
+                               env=dds_env()))
+        edges = {}
+        for site in sites:
+            edges[site] = site.run(NPS, "overlay", "edge-broker", "--zookeeper", zk, "--local",
+                                   f"dds:{DOMAIN}?interface=site", "--site", site.ns[-1:],
+                                   "--listen", f"{site.inner_ip}:7200", "--status-interval", "1s",
+                                   *key_args(work), "--json", env=dds_env())
+            procs.append(edges[site])
+        procs[1].wait_for(lambda o: o.get("kind") == "routing-broker", 60, "the routing broker")
+        for site, e in edges.items():
+            e.wait_for(lambda o: o.get("kind") == "edge-broker", 90, f"the edge of {site.ns}")
+        yield {"a": a, "b": b, "edges": edges, "zk": zk, "work": work, "procs": procs}
+    finally:
+        for p in reversed(procs):
+            p.terminate(timeout=10)
+        for s in sites:
+            s.delete()
+
+
+def app(site: Site, *args: str) -> JsonLines:
+    p = site.run(PYTHON, APP, *args)
+    p.wait_for(lambda o: o.get("kind") == "started", 30, f"dds_app {args[0]} in {site.ns}")
+    return p
+
+
+def seqs(p: JsonLines, sensor: str) -> list[int]:
+    return [o["seq"] for o in list(p.all) if o.get("kind") == "sample" and o["sensor"] == sensor]
+
+
+def last_counters(edge: JsonLines) -> dict:
+    stats = [o for o in list(edge.all) if o.get("kind") == "stats"]
+    return stats[-1]["counters"] if stats else {}
+
+
+def test_samples_cross_sites_exactly_once_and_never_loop_back(overlay):
+    a, b = overlay["a"], overlay["b"]
+    started = []
+    try:
+        sub_a, sub_b = app(a, "sub", str(DOMAIN)), app(b, "sub", str(DOMAIN))
+        started += [sub_a, sub_b]
+        # both sites write: B's bridge has a reader on the topic, so a loop would show at A
+        started.append(app(a, "pub", str(DOMAIN), "a", "100000", "0.02"))
+        started.append(app(b, "pub", str(DOMAIN), "b", "100000", "0.02"))
+        first_a = poll(lambda: seqs(sub_b, "a"), 40, "a sample of A at B")[0]
+        first_b = poll(lambda: seqs(sub_a, "b"), 40, "a sample of B at A")[0]
+        poll(lambda: len(seqs(sub_b, "a")) >= 150 and len(seqs(sub_a, "b")) >= 150, 30,
+             "150 samples each way")
+        for sub, sensor, first in ((sub_b, "a", first_a), (sub_a, "b", first_b)):
+            got = seqs(sub, sensor)
+            assert len(got) == len(set(got)), f"duplicates of {sensor}"
+            assert sorted(got) == list(range(first, first + len(got))), f"a gap in {sensor}"
+        for sub, sensor in ((sub_a, "a"), (sub_b, "b")):  # a site's own samples: once each
+            got = seqs(sub, sensor)
+            assert len(got) == len(set(got)) and len(got) >= 150, sensor
+    finally:
+        for p in started:
+            p.terminate(timeout=5)
+    for e in overlay["edges"].values():
+        poll(lambda: last_counters(e).get("published", 0) >= 150, 10, "the edge's counters")
+        assert last_counters(e).get("dropped.own_origin", 0) == 0
+        assert last_counters(e).get("recovered", 0) > 0  # the relay's losses were repaired
+
+
+def test_a_topic_with_another_type_at_another_site_is_refused_once(overlay):
+    a, b = overlay["a"], overlay["b"]
+    other = os.path.join(overlay["work"], "other_type.py")
+    with open(other, "w") as f:  # the same topic name, another struct
+        f.write(open(APP).read().replace('typename="demo::Reading"', 'typename="demo::Other"'))
+    started = []
+    try:
+        started.append(app(a, "pub", str(DOMAIN), "a", "100000", "0.05"))
+        p = b.run(PYTHON, other, "sub", str(DOMAIN))
+        started.append(p)
+        p.wait_for(lambda o: o.get("kind") == "started", 30, "the other type's reader")
+        edge = overlay["edges"][a]
+        poll(lambda: last_counters(edge).get("dds_type_conflicts", 0) >= 1, 30,
+             "the conflict counted at A")
+        n = len([o for o in list(edge.all) if o.get("kind") == "stats"])
+        poll(lambda: len([o for o in list(edge.all) if o.get("kind") == "stats"]) >= n + 2, 10,
+             "two more status lines")
+        assert last_counters(edge)["dds_type_conflicts"] == 1
+        edge.stderr.seek(0)
+        log = edge.stderr.read()
+        assert log.count("DDS topic 'readings' has another type") == 1, log[-2000:]
+    finally:
+        for p in started:
+            p.terminate(timeout=5)
+
+
+def frames(p: subprocess.Popen, kinds: set, timeout: float) -> list[tuple[str, bytes]]:
+    """Frames from the DDS child until one of `kinds` arrives."""
+    out, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        head = p.stdout.read(4)
+        assert len(head) == 4, "the DDS child ended"
+        body = p.stdout.read(struct.unpack(">I", head)[0])
+        out.append((chr(body[0]), body[1:]))
+        if chr(body[0]) in kinds:
+            return out
+    raise AssertionError(f"no frame of {kinds} in {timeout}s: {out}")
+
+
+def sample_frame(key: str, cdr: bytes) -> bytes:
+    k = key.encode()
+    body = b"M" + struct.pack(">H", len(k)) + k + b"\x01" + cdr
+    return struct.pack(">I", len(body)) + body
+
+
+def test_malformed_samples_and_unknown_types_are_counted_and_dropped(overlay):
+    b = overlay["b"]
+    sub = app(b, "sub", str(DOMAIN))
+    child = subprocess.Popen(["ip", "netns", "exec", b.ns, PYTHON, BRIDGE, "--domain",
+                              str(DOMAIN), "--interface", "site"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert frames(child, {"R"}, 30)[-1][0] == "R"
+        key = json.loads(frames(child, {"E"}, 30)[-1][1])["key"]
+        assert key.startswith("dds/readings/demo::Reading/")
+        child.stdin.write(sample_frame(key, b"\x00\x01\x00\x00\xff"))  # not a Reading
+        child.stdin.write(sample_frame("dds/readings/demo::Nope/" + "0" * 28, b"\x00\x01\x00\x00"))
+        child.stdin.flush()
+        dropped = [f for f in frames(child, {"D"}, 10) if f[0] == "D"]
+        dropped += [f for f in frames(child, {"D"}, 10) if f[0] == "D"]
+        assert [d[1] for d in dropped] == [b"malformed", b"unknown_type"]
+        assert seqs(sub, "a") == [] and seqs(sub, "b") == []  # nothing reached the reader
+    finally:
+        child.stdin.close()
+        child.wait(timeout=10)
+        sub.terminate(timeout=5)
+
+
+@pytest.mark.parametrize("local,reason", [
+    (f"dds:300", "cannot join DDS domain 300: domain ids are 0 to 232"),
+    (f"dds:{DOMAIN}?interface=nosuch0", f"cannot join DDS domain {DOMAIN} on interface 'nosuch0'"),
+])
+def test_a_domain_that_cannot_be_joined_is_one_line_and_exit_1(overlay, local, reason):
+    r = subprocess.run([NPS, "overlay", "edge-broker", "--zookeeper", overlay["zk"], "--local",
+                        local, "--site", "x", "--listen", "127.0.0.1:0", "--insecure-datagrams"],
+                       capture_output=True, text=True, timeout=90, env=dds_env())
+    assert r.returncode == 1, r
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and reason in lines[0], r.stderr
