@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -93,6 +94,7 @@ public final class RestServer implements Closeable {
     private String openApi;
     private String staticDir;
     private boolean virtualThreads;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     private Builder(String name, PrometheusMeterRegistry registry) {
       this.name = name;
@@ -280,10 +282,17 @@ public final class RestServer implements Closeable {
         r = map(e).reply();
       }
       write(ctx, r);
-      sample.stop(
-          HttpMetrics.latency("nps.http.requests", "REST requests, by route and status")
-              .tags("method", ctx.method().name(), "route", path, "status", "" + r.status())
-              .register(registry));
+      sample.stop(timer(ctx.method().name(), path, r.status()));
+    }
+
+    /** One timer per method, route and status, built once: not a builder and a lookup a request. */
+    private Timer timer(String method, String path, int status) {
+      return timers.computeIfAbsent(
+          method + ' ' + path + ' ' + status,
+          k ->
+              HttpMetrics.latency("nps.http.requests", "REST requests, by route and status")
+                  .tags("method", method, "route", path, "status", "" + status)
+                  .register(registry));
     }
 
     private void notAllowed(Context ctx, String allow) {
