@@ -95,6 +95,7 @@ public final class RestServer implements Closeable {
     private String staticDir;
     private boolean virtualThreads;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final List<Runnable> onScrape = new ArrayList<>();
 
     private Builder(String name, PrometheusMeterRegistry registry) {
       this.name = name;
@@ -146,6 +147,12 @@ public final class RestServer implements Closeable {
     /** The OpenAPI document served at {@code /v1/openapi.json}: a classpath resource. */
     public Builder openApi(String resource) {
       this.openApi = resource;
+      return this;
+    }
+
+    /** Runs before each {@code GET /metrics} reads the registry (e.g. {@link DynamicMeters}). */
+    public Builder onScrape(Runnable hook) {
+      onScrape.add(hook);
       return this;
     }
 
@@ -224,6 +231,7 @@ public final class RestServer implements Closeable {
                 config.routes.get(
                     "/metrics",
                     ctx -> {
+                      onScrape.forEach(Runnable::run);
                       ctx.contentType("text/plain; version=0.0.4; charset=utf-8");
                       ctx.result(registry.scrape());
                     });
