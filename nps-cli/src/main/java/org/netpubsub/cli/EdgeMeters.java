@@ -56,12 +56,6 @@ final class EdgeMeters {
   }
 
   static Meter agentMeter(String key) {
-    if (key.startsWith("dropped.")) {
-      return Meter.counter(
-          "nps.edge.agent.dropped",
-          "datagrams and messages dropped, by reason",
-          Tags.of("reason", key.substring(8)));
-    }
     if (key.startsWith("reliable.")) {
       String name = key.substring(9);
       return RELIABLE_GAUGES.contains(name)
@@ -74,22 +68,22 @@ final class EdgeMeters {
               "reliable mode's and retained replay's events: NACKs, retransmissions, heartbeats",
               Tags.of("event", name));
     }
-    return Meter.counter(
-        "nps.edge.agent." + key.replace('_', '.'),
-        "edge agent: " + key.replace('_', ' '),
-        Tags.empty());
+    return counter("nps.edge.agent", "edge agent", key);
   }
 
   static Meter overlayMeter(String key) {
+    return counter("nps.overlay", "overlay broker", key);
+  }
+
+  /** {@code dropped.<reason>}: {@code <prefix>.dropped{reason}}; else {@code <prefix>.<key>}. */
+  private static Meter counter(String prefix, String process, String key) {
     if (key.startsWith("dropped.")) {
       return Meter.counter(
-          "nps.overlay.dropped",
-          "datagrams dropped, by reason",
+          prefix + ".dropped",
+          process + ": dropped, by reason",
           Tags.of("reason", key.substring(8)));
     }
     return Meter.counter(
-        "nps.overlay." + key.replace('_', '.'),
-        "overlay broker: " + key.replace('_', ' '),
-        Tags.empty());
+        prefix + "." + key.replace('_', '.'), process + ": " + key.replace('_', ' '), Tags.empty());
   }
 }
