@@ -14,6 +14,7 @@ import org.netpubsub.content.Durations;
 import org.netpubsub.edge.broker.AgentStats;
 import org.netpubsub.edge.broker.EdgeAgent;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.http.RestServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -104,6 +105,8 @@ final class EdgeAgentCommand implements Callable<Integer> {
 
   @Mixin TokenOptions token;
 
+  @Mixin MetricsOption metrics;
+
   @Option(
       names = "--leave-on-exit",
       description =
@@ -149,6 +152,14 @@ final class EdgeAgentCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw CommandFailure.io(e);
     }
+    RestServer metricsServer;
+    try {
+      metricsServer =
+          metrics.start("edge-agent", r -> EdgeMeters.agent(r, agent::stats), null, null);
+    } catch (RuntimeException e) {
+      agent.close();
+      throw e;
+    }
     PrintWriter out = spec.commandLine().getOut();
     InetSocketAddress d = agent.datagramAddress();
     String udp = ControllerUrl.host(d) + ":" + d.getPort();
@@ -186,6 +197,9 @@ final class EdgeAgentCommand implements Callable<Integer> {
                 } catch (IOException e) {
                   spec.commandLine().getErr().println("error: leaving: " + e.getMessage());
                 }
+              }
+              if (metricsServer != null) {
+                metricsServer.close();
               }
               agent.close();
               stopped.countDown();

@@ -1,11 +1,21 @@
 package org.netpubsub.cli;
 
+import java.io.Closeable;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.Durations;
+import org.netpubsub.http.RestServer;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The options both overlay brokers share: their ZooKeeper session and the counters' interval. */
+/**
+ * The options both overlay brokers share: their ZooKeeper session, the counters' interval and
+ * {@code --metrics}.
+ */
 final class OverlayBrokerOptions {
   @Option(
       names = "--zookeeper",
@@ -37,5 +47,40 @@ final class OverlayBrokerOptions {
   /** A connected client, or a one-line failure (exit 1). */
   CuratorFramework connect() throws InterruptedException {
     return OverlayRun.zookeeper(zookeeper, Durations.positive(sessionTimeout, "--session-timeout"));
+  }
+
+  @Mixin MetricsOption metrics;
+
+  /**
+   * The broker and, with {@code --metrics}, its metrics server ({@code leader}: null for an edge
+   * broker), closed together; ready while the ZooKeeper session holds. A metrics port in use closes
+   * the broker and fails in one line.
+   */
+  Closeable withMetrics(
+      Closeable broker,
+      String server,
+      CuratorFramework client,
+      Supplier<Map<String, Long>> counters,
+      BooleanSupplier leader)
+      throws IOException {
+    RestServer m;
+    try {
+      m =
+          metrics.start(
+              server,
+              r -> EdgeMeters.overlay(r, counters, leader),
+              "zookeeper",
+              () -> client.getZookeeperClient().isConnected());
+    } catch (RuntimeException e) {
+      broker.close();
+      throw e;
+    }
+    if (m == null) {
+      return broker;
+    }
+    return () -> {
+      m.close();
+      broker.close();
+    };
   }
 }

@@ -171,7 +171,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
       out.flush();
     }
     OverlayRun.untilStopped(
-        e,
+        broker.withMetrics(e, "edge-broker", client, e::counters, null),
         exitAfterStart,
         interval,
         () -> OverlayRun.printStats(out, json.enabled(), "edge-broker", e.name(), e::counters),

@@ -105,7 +105,7 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       out.flush();
     }
     OverlayRun.untilStopped(
-        rb,
+        broker.withMetrics(rb, "routing-broker", client, rb::counters, rb::isLeader),
         exitAfterStart,
         interval,
         () -> OverlayRun.printStats(out, json.enabled(), "routing-broker", rb.name(), rb::counters),

@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -95,6 +96,8 @@ public final class RestServer implements Closeable {
     private String openApi;
     private String staticDir;
     private boolean virtualThreads;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final List<Runnable> onScrape = new ArrayList<>();
 
     private Builder(String name, PrometheusMeterRegistry registry) {
       this.name = name;
@@ -161,6 +164,12 @@ public final class RestServer implements Closeable {
     /** The OpenAPI document served at {@code /v1/openapi.json}: a classpath resource. */
     public Builder openApi(String resource) {
       this.openApi = resource;
+      return this;
+    }
+
+    /** Runs before each {@code GET /metrics} reads the registry (e.g. {@link DynamicMeters}). */
+    public Builder onScrape(Runnable hook) {
+      onScrape.add(hook);
       return this;
     }
 
@@ -243,6 +252,7 @@ public final class RestServer implements Closeable {
                 config.routes.get(
                     "/metrics",
                     ctx -> {
+                      onScrape.forEach(Runnable::run);
                       ctx.contentType("text/plain; version=0.0.4; charset=utf-8");
                       ctx.result(registry.scrape());
                     });
@@ -305,10 +315,17 @@ public final class RestServer implements Closeable {
         Authentication.forbidden(registry);
       }
       write(ctx, r);
-      sample.stop(
-          HttpMetrics.latency("nps.http.requests", "REST requests, by route and status")
-              .tags("method", ctx.method().name(), "route", path, "status", "" + r.status())
-              .register(registry));
+      sample.stop(timer(ctx.method().name(), path, r.status()));
+    }
+
+    /** One timer per method, route and status, built once: not a builder and a lookup a request. */
+    private Timer timer(String method, String path, int status) {
+      return timers.computeIfAbsent(
+          method + ' ' + path + ' ' + status,
+          k ->
+              HttpMetrics.latency("nps.http.requests", "REST requests, by route and status")
+                  .tags("method", method, "route", path, "status", "" + status)
+                  .register(registry));
     }
 
     private void notAllowed(Context ctx, String allow) {
