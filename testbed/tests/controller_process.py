@@ -44,6 +44,9 @@ class Controller:
         reader = threading.Thread(target=self._first_line, daemon=True)
         reader.start()
         reader.join(timeout=60)
+        if self.started.get("kind") != "controller":
+            self.proc.kill()  # no fixture stops a controller that never started: it would linger
+            self.proc.wait()
         assert self.started.get("kind") == "controller", f"controller did not start: {self.started}"
 
     def _first_line(self) -> None:
