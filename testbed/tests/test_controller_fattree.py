@@ -11,6 +11,7 @@ data /64, which makes the kernel send a solicitation that the switch punts to th
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -130,9 +131,16 @@ def test_discovers_routes_and_reroutes_a_fat_tree(controller, fattree):
         all_pairs_reachable(hosts, "ping after a controller restart")
         flows_after = {d: restarted.get(f"/v1/switches/{d}/flows?source=switch")["flows"]
                        for d in dpid.values()}
-        assert ({d: {f["flow"] for f in fl} for d, fl in flows_after.items()}
-                == {d: {f["flow"] for f in fl} for d, fl in flows_before.items()}), \
-            "identical flows on every switch after the controller restart"
+        before = {d: {f["flow"] for f in fl} for d, fl in flows_before.items()}
+        after = {d: {f["flow"] for f in fl} for d, fl in flows_after.items()}
+        # on a difference, say which flows changed where (issue 27 part 7: the cause of a failure
+        # on a fresh clone was never seen) and where the restarted controller put the hosts
+        changed = {d: {"lost": sorted(before[d] - after.get(d, set())),
+                       "new": sorted(after.get(d, set()) - before[d])}
+                   for d in before.keys() | after.keys() if before.get(d) != after.get(d)}
+        assert not changed, ("identical flows on every switch after the controller restart: "
+                             + json.dumps({"changed": changed,
+                                           "hosts": restarted.get("/v1/topology")["hosts"]})[:8000])
     finally:
         restarted.stop()
     assert restarted.proc.returncode == 128 + signal.SIGTERM

@@ -16,8 +16,8 @@
 After each part the controller's view equals the switches' tables (read by flow statistics).
 Everything runs twice: with one configurator on the controller loop, and with the partitioned
 control plane (4 configurators over 16 event-space partitions, SPA-LB; issue: partitioned control
-plane). The differential and churn parts run a third time with one configurator and an explicit
-index layout (a string dictionary first, int cuts, interleaving; issue: index layouts)."""
+plane). The differential part runs a third time with one configurator and an explicit index
+layout (a string dictionary first, int cuts, interleaving; issue: index layouts)."""
 
 from __future__ import annotations
 
@@ -217,6 +217,11 @@ def matches(ranges: dict, event: dict) -> bool:
 
 @needs_root
 def test_churn_keeps_deliveries_exact(session):
+    # The layout decides which addresses a filter covers, which the differential test checks
+    # with every kind of filter; churn checks the incremental flow updates, which do not depend
+    # on it. The layout run skips it (time).
+    if session["mode"] == "layout":
+        pytest.skip("churn is layout-independent; run by the other modes")
     r, s, tb, c = session["random"], session["schema"], session["testbed"], session["controller"]
     hosts = [h["name"] for h in tb.hosts]
     sub_hosts = hosts[8:14]

@@ -3,28 +3,16 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code nps bench control-plane} on a small fat tree: one row per run, warm-up reported. */
 class BenchControlPlaneCommandTest {
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
-
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
+  private final CliRun cli = new CliRun();
 
   @Test
   void jsonHasARowPerConfiguratorCountAndTheSameFlowModsInEach() throws Exception {
     assertThat(
-            run(
+            cli.run(
                 "bench",
                 "control-plane",
                 "--fat-tree",
@@ -48,10 +36,10 @@ class BenchControlPlaneCommandTest {
                 "--warmup",
                 "200",
                 "--json"))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
-    assertThat(err.toString()).contains("warming up on 200 requests");
-    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(cli.err()).contains("warming up on 200 requests");
+    JsonNode j = cli.json();
     assertThat(j.get("warmup").asInt()).isEqualTo(200);
     JsonNode rows = j.get("results");
     assertThat(rows).hasSize(2);
@@ -65,7 +53,7 @@ class BenchControlPlaneCommandTest {
 
   @Test
   void negativeWarmupIsRefusedWithAReason() {
-    assertThat(run("bench", "control-plane", "--warmup", "-1")).isEqualTo(2);
-    assertThat(err.toString()).contains("--warmup");
+    assertThat(cli.run("bench", "control-plane", "--warmup", "-1")).isEqualTo(2);
+    assertThat(cli.err()).contains("--warmup");
   }
 }

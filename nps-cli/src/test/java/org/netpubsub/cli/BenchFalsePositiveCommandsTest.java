@@ -3,28 +3,16 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code nps bench fpr} and {@code nps bench dimensions} on small workloads. */
 class BenchFalsePositiveCommandsTest {
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
-
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
+  private final CliRun cli = new CliRun();
 
   @Test
   void fprFallsWithTheDzLengthAndReportsProgress() throws Exception {
     assertThat(
-            run(
+            cli.run(
                 "bench",
                 "fpr",
                 "--models",
@@ -40,9 +28,9 @@ class BenchFalsePositiveCommandsTest {
                 "--max-cells",
                 "4096",
                 "--json"))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
-    JsonNode j = new ObjectMapper().readTree(out.toString());
+    JsonNode j = cli.json();
     JsonNode rows = j.get("results");
     assertThat(rows).hasSize(4);
     for (int n = 0; n < 2; n++) {
@@ -54,13 +42,13 @@ class BenchFalsePositiveCommandsTest {
       assertThat(fine.get("unnecessary").asLong()).isZero();
       assertThat(fine.get("received").asLong()).isPositive();
     }
-    assertThat(err.toString()).contains("fpr: 4/4 uniform n=200 L=20");
+    assertThat(cli.err()).contains("fpr: 4/4 uniform n=200 L=20");
   }
 
   @Test
   void dimensionSelectionRanksTheRestrictedAttributesLast() throws Exception {
     assertThat(
-            run(
+            cli.run(
                 "bench",
                 "dimensions",
                 "--attributes",
@@ -74,9 +62,9 @@ class BenchFalsePositiveCommandsTest {
                 "--events",
                 "400",
                 "--json"))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
-    JsonNode w = new ObjectMapper().readTree(out.toString()).get("workloads").get(0);
+    JsonNode w = cli.json().get("workloads").get(0);
     // a0 and a1 barely vary: every event matches about the same subscriptions along them
     assertThat(w.get("ranking").get(2).get("attribute").asText()).isIn("a0", "a1");
     assertThat(w.get("ranking").get(3).get("attribute").asText()).isIn("a0", "a1");
@@ -89,12 +77,12 @@ class BenchFalsePositiveCommandsTest {
 
   @Test
   void badOptionsExitTwoWithAReason() {
-    assertThat(run("bench", "fpr", "--models", "gauss")).isEqualTo(2);
-    assertThat(err.toString()).contains("--models takes uniform and zipf");
-    assertThat(run("bench", "fpr", "--lengths", "0", "--subscriptions", "5", "--events", "5"))
+    assertThat(cli.run("bench", "fpr", "--models", "gauss")).isEqualTo(2);
+    assertThat(cli.err()).contains("--models takes uniform and zipf");
+    assertThat(cli.run("bench", "fpr", "--lengths", "0", "--subscriptions", "5", "--events", "5"))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("index length 0");
-    assertThat(run("bench", "dimensions", "--restricted", "11")).isEqualTo(2);
-    assertThat(err.toString()).contains("--restricted values must be in [0, --attributes]");
+    assertThat(cli.err()).contains("index length 0");
+    assertThat(cli.run("bench", "dimensions", "--restricted", "11")).isEqualTo(2);
+    assertThat(cli.err()).contains("--restricted values must be in [0, --attributes]");
   }
 }

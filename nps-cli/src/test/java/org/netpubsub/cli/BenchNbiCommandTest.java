@@ -3,28 +3,16 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code nps bench nbi}: a short run per mode over real OpenFlow on loopback. */
 class BenchNbiCommandTest {
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
-
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
+  private final CliRun cli = new CliRun();
 
   @Test
   void classifiedSparesTheRedundantAppsWhatBroadcastGivesThem() throws Exception {
     assertThat(
-            run(
+            cli.run(
                 "bench",
                 "nbi",
                 "--switches",
@@ -40,9 +28,9 @@ class BenchNbiCommandTest {
                 "--warmup-s",
                 "0",
                 "--json"))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
-    JsonNode rows = new ObjectMapper().readTree(out.toString()).get("results");
+    JsonNode rows = cli.json().get("results");
     assertThat(rows).hasSize(2);
     JsonNode broadcast = rows.get(0);
     JsonNode classified = rows.get(1);
@@ -63,9 +51,9 @@ class BenchNbiCommandTest {
 
   @Test
   void badAppsAndModesAreRefusedWithAReason() {
-    assertThat(run("bench", "nbi", "--apps", "simple+3blue", "--warmup-s", "0")).isEqualTo(2);
-    assertThat(err.toString()).contains("unknown app '3blue'");
-    assertThat(run("bench", "nbi", "--mode", "multicast")).isEqualTo(2);
-    assertThat(err.toString()).contains("--mode takes broadcast, classified or both");
+    assertThat(cli.run("bench", "nbi", "--apps", "simple+3blue", "--warmup-s", "0")).isEqualTo(2);
+    assertThat(cli.err()).contains("unknown app '3blue'");
+    assertThat(cli.run("bench", "nbi", "--mode", "multicast")).isEqualTo(2);
+    assertThat(cli.err()).contains("--mode takes broadcast, classified or both");
   }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,14 +14,12 @@ import org.netpubsub.compiler.spec.BuiltinSpecs;
 import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.compiler.target.p4.P4EntriesInterpreter;
 import org.netpubsub.content.event.Event;
-import picocli.CommandLine;
 
 class CompileCommandTest {
   @TempDir Path dir;
   Path rules;
   Path events;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
 
   @BeforeEach
   void files() throws Exception {
@@ -46,32 +42,26 @@ class CompileCommandTest {
         """);
   }
 
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
   @Test
   void summaryStatsAndEvaluation() throws Exception {
-    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString(), "--json"))
-        .as(err.toString())
+    assertThat(cli.run("compile", "--spec", "itch", "--rules", rules.toString(), "--json"))
+        .as(cli.err())
         .isZero();
-    JsonNode s = new ObjectMapper().readTree(out.toString());
+    JsonNode s = cli.json();
     assertThat(s.get("rules").asInt()).isEqualTo(2);
     assertThat(s.get("entries").asInt()).isPositive();
-    out.getBuffer().setLength(0);
-
-    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString(), "--stats", "--json"))
-        .isZero();
-    JsonNode st = new ObjectMapper().readTree(out.toString());
-    assertThat(st.get("stats").get("tables")).hasSize(4);
-    assertThat(st.get("stats").get("groups").asInt()).isEqualTo(2); // {1} and {2, 3}
-    out.getBuffer().setLength(0);
+    cli.clear();
 
     assertThat(
-            run(
+            cli.run("compile", "--spec", "itch", "--rules", rules.toString(), "--stats", "--json"))
+        .isZero();
+    JsonNode st = cli.json();
+    assertThat(st.get("stats").get("tables")).hasSize(4);
+    assertThat(st.get("stats").get("groups").asInt()).isEqualTo(2); // {1} and {2, 3}
+    cli.clear();
+
+    assertThat(
+            cli.run(
                 "compile",
                 "--spec",
                 "itch",
@@ -81,7 +71,7 @@ class CompileCommandTest {
                 events.toString(),
                 "--json"))
         .isZero();
-    String[] lines = out.toString().strip().split("\n");
+    String[] lines = cli.out().strip().split("\n");
     assertThat(lines).hasSize(3); // the filter line of the events file is skipped
     assertThat(new ObjectMapper().readTree(lines[0]).get("ports").toString()).isEqualTo("[1]");
     assertThat(new ObjectMapper().readTree(lines[1]).get("ports").toString()).isEqualTo("[2,3]");
@@ -91,7 +81,8 @@ class CompileCommandTest {
   @Test
   void softwareTablesAsFiles() throws Exception {
     assertThat(
-            run("compile", "--spec", "itch", "--rules", rules.toString(), "--out", dir.toString()))
+            cli.run(
+                "compile", "--spec", "itch", "--rules", rules.toString(), "--out", dir.toString()))
         .isZero();
     JsonNode p = new ObjectMapper().readTree(dir.resolve("pipeline.json").toFile());
     assertThat(p.get("tables")).hasSize(4);
@@ -102,7 +93,7 @@ class CompileCommandTest {
   void p4TargetWritesTheControlItsEntriesAndGroups() throws Exception {
     Path p4 = dir.resolve("p4");
     assertThat(
-            run(
+            cli.run(
                 "compile",
                 "--spec",
                 "itch",
@@ -112,7 +103,7 @@ class CompileCommandTest {
                 "p4",
                 "--out",
                 p4.toString()))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
     String program = Files.readString(p4.resolve("camus.p4"));
     assertThat(program)
@@ -134,7 +125,7 @@ class CompileCommandTest {
 
     Files.writeString(rules, "price > 5 : fwd(600)\n");
     assertThat(
-            run(
+            cli.run(
                 "compile",
                 "--spec",
                 "itch",
@@ -145,7 +136,7 @@ class CompileCommandTest {
                 "--out",
                 p4.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("port 600 does not fit v1model's 9-bit ports");
+    assertThat(cli.err()).contains("port 600 does not fit v1model's 9-bit ports");
   }
 
   @Test
@@ -165,7 +156,7 @@ class CompileCommandTest {
         {"kind":"event","attributes":{"stock":"GOOGL","price":1,"shares":1,"side":"B"},"timestamp_ns":100000000}
         """);
     assertThat(
-            run(
+            cli.run(
                 "compile",
                 "--spec",
                 "itch",
@@ -176,9 +167,9 @@ class CompileCommandTest {
                 "--json",
                 "--out",
                 dir.toString()))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
-    assertThat(out.toString().strip().lines().map(l -> l.replaceAll(".*\"ports\":", "")))
+    assertThat(cli.out().strip().lines().map(l -> l.replaceAll(".*\"ports\":", "")))
         .containsExactly("[]}", "[4]}", "[2]}", "[]}"); // 1, 2 > 1, -, a new window: 1
     JsonNode p = new ObjectMapper().readTree(dir.resolve("pipeline.json").toFile());
     assertThat(p.get("conditional_actions").get(0).get("port").asInt()).isEqualTo(4);
@@ -194,7 +185,7 @@ class CompileCommandTest {
         {"kind":"event","attributes":{"stock":"GOOGL","price":1,"shares":1,"side":"B"},"timestamp_ns":5}
         """);
     assertThat(
-            run(
+            cli.run(
                 "compile",
                 "--spec",
                 "itch",
@@ -203,7 +194,7 @@ class CompileCommandTest {
                 "--eval",
                 events.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("event 1: time went backwards: 5 ns after 9 ns");
+    assertThat(cli.err()).contains("event 1: time went backwards: 5 ns after 9 ns");
   }
 
   static long[] quote(MessageSpec spec, String stock, long price) {
@@ -225,7 +216,7 @@ class CompileCommandTest {
   @Test
   void openflowFilesForOvsOfctl() throws Exception {
     assertThat(
-            run(
+            cli.run(
                 "compile",
                 "--spec",
                 "itch",
@@ -235,7 +226,7 @@ class CompileCommandTest {
                 "openflow",
                 "--out",
                 dir.toString()))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
     List<String> flows = Files.readAllLines(dir.resolve("flows.txt"));
     assertThat(flows.get(0))
@@ -252,12 +243,13 @@ class CompileCommandTest {
   @Test
   void badInputExitsTwoWithTheSpot() throws Exception {
     Files.writeString(rules, "stock == \"GOOGL\" : fwd(1)\nprice > > 5 : fwd(2)\n");
-    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("line 2, column 9").contains("^");
-    assertThat(run("compile", "--spec", "nope.yaml", "--rules", rules.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("cannot read spec nope.yaml");
-    assertThat(run("compile", "--spec", "itch", "--rules", rules.toString(), "--target", "asic"))
+    assertThat(cli.run("compile", "--spec", "itch", "--rules", rules.toString())).isEqualTo(2);
+    assertThat(cli.err()).contains("line 2, column 9").contains("^");
+    assertThat(cli.run("compile", "--spec", "nope.yaml", "--rules", rules.toString())).isEqualTo(2);
+    assertThat(cli.err()).contains("cannot read spec nope.yaml");
+    assertThat(
+            cli.run("compile", "--spec", "itch", "--rules", rules.toString(), "--target", "asic"))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("--target must be software, openflow or p4");
+    assertThat(cli.err()).contains("--target must be software, openflow or p4");
   }
 }

@@ -3,22 +3,23 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code nps compile --policy mr|tr --topology fattree:K}: per-layer stats, traffic, churn. */
 class CompileNetworkCommandTest {
   @TempDir Path dir;
   Path workload;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
+
+  /** One run's output only. */
+  private int run(String... args) {
+    cli.clear();
+    return cli.run(args);
+  }
 
   @BeforeEach
   void files() throws Exception {
@@ -36,17 +37,9 @@ class CompileNetworkCommandTest {
         """);
   }
 
-  int run(String... args) {
-    out.getBuffer().setLength(0);
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
   JsonNode runJson(String... args) throws Exception {
-    assertThat(run(args)).as(err.toString()).isZero();
-    return new ObjectMapper().readTree(out.toString());
+    assertThat(run(args)).as(cli.err()).isZero();
+    return cli.json();
   }
 
   @Test
@@ -132,7 +125,7 @@ class CompileNetworkCommandTest {
                 "--eval",
                 workload.toString()))
         .isZero();
-    assertThat(out.toString())
+    assertThat(cli.out())
         .contains("fattree:4, MR")
         .contains("aggregation")
         .contains("3 events: 4 deliveries expected, 4 made, 0 missed");
@@ -142,7 +135,7 @@ class CompileNetworkCommandTest {
   void badCombinationsAndHostsExitTwo() throws Exception {
     String w = workload.toString();
     assertThat(run("compile", "--spec", "itch", "--policy", "mr", "--rules", w)).isEqualTo(2);
-    assertThat(err.toString()).contains("--policy and --topology go together");
+    assertThat(cli.err()).contains("--policy and --topology go together");
     assertThat(
             run(
                 "compile",
@@ -155,7 +148,7 @@ class CompileNetworkCommandTest {
                 "--rules",
                 w))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("unknown routing policy 'xx'");
+    assertThat(cli.err()).contains("unknown routing policy 'xx'");
     assertThat(
             run(
                 "compile",
@@ -168,7 +161,7 @@ class CompileNetworkCommandTest {
                 "--rules",
                 w))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("--topology must be fattree:K");
+    assertThat(cli.err()).contains("--topology must be fattree:K");
     assertThat(
             run(
                 "compile",
@@ -181,7 +174,7 @@ class CompileNetworkCommandTest {
                 "--rules",
                 w))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("host h16, but fattree:2 has h1..h2");
+    assertThat(cli.err()).contains("host h16, but fattree:2 has h1..h2");
     Path rules = dir.resolve("r.rules");
     Files.writeString(rules, "stock == \"GOOGL\" : fwd(1, 2);\n");
     JsonNode m =
@@ -211,7 +204,7 @@ class CompileNetworkCommandTest {
                 "--out",
                 dir.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("not with --policy");
+    assertThat(cli.err()).contains("not with --policy");
   }
 
   static String[] concat(String[] a, String... b) {

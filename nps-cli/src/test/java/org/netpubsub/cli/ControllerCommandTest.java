@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -13,19 +11,10 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.http.Tokens;
-import picocli.CommandLine;
 
 class ControllerCommandTest {
   @TempDir Path dir;
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
-
-  private int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
+  private final CliRun cli = new CliRun();
 
   /** Starts the controller on free ports with {@code extra} options; its one JSON line. */
   private JsonNode started(String... extra) throws Exception {
@@ -35,9 +24,9 @@ class ControllerCommandTest {
                     "controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"),
                 Stream.concat(Stream.of(extra), Stream.of("--json", "--exit-after-start")))
             .toArray(String[]::new);
-    int code = run(args);
-    assertThat(code).as(err.toString()).isZero();
-    return new ObjectMapper().readTree(out.toString().strip());
+    int code = cli.run(args);
+    assertThat(code).as(cli.err()).isZero();
+    return new ObjectMapper().readTree(cli.out().strip());
   }
 
   @Test
@@ -57,21 +46,22 @@ class ControllerCommandTest {
 
   @Test
   void badNorthboundOptionsAreBadInput() {
-    assertThat(run("controller", "--nbi", "multicast")).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("--nbi must be classified or broadcast");
-    assertThat(run("controller", "--nbi-remote", "127.0.0.1:65535")).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("PORT..PORT+2");
+    assertThat(cli.run("controller", "--nbi", "multicast")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("--nbi must be classified or broadcast");
+    assertThat(cli.run("controller", "--nbi-remote", "127.0.0.1:65535"))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("PORT..PORT+2");
   }
 
   @Test
   void trafficEngineeringIsReportedAndItsBadOptionsAreBadInput() throws Exception {
     JsonNode o = started("--te-link-mbps", "100");
     assertThat(o.get("traffic_engineering").asBoolean()).isTrue();
-    assertThat(run("controller", "--te-link-mbps", "0")).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("--te-link-mbps must be positive");
-    assertThat(run("controller", "--te-link-mbps", "10", "--te-release", "0.9"))
+    assertThat(cli.run("controller", "--te-link-mbps", "0")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("--te-link-mbps must be positive");
+    assertThat(cli.run("controller", "--te-link-mbps", "10", "--te-release", "0.9"))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("--te-release");
+    assertThat(cli.err()).contains("--te-release");
   }
 
   @Test
@@ -79,23 +69,24 @@ class ControllerCommandTest {
     JsonNode o =
         started("--forwarding", "reactive", "--apps", "simple+3red", "--nbi-topics", "bytes");
     assertThat(o.get("forwarding").asText()).isEqualTo("reactive");
-    assertThat(run("controller", "--forwarding", "flooding")).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(run("controller", "--apps", "shortest")).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("need --forwarding reactive");
-    assertThat(err.toString()).contains("--forwarding must be routed or reactive");
-    assertThat(run("controller", "--forwarding", "reactive", "--nbi-topics", "regex"))
+    assertThat(cli.run("controller", "--forwarding", "flooding")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.run("controller", "--apps", "shortest")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("need --forwarding reactive");
+    assertThat(cli.err()).contains("--forwarding must be routed or reactive");
+    assertThat(cli.run("controller", "--forwarding", "reactive", "--nbi-topics", "regex"))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(run("controller", "--forwarding", "reactive", "--apps", "ryu"))
+    assertThat(cli.run("controller", "--forwarding", "reactive", "--apps", "ryu"))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("apps start with simple");
+    assertThat(cli.err()).contains("apps start with simple");
   }
 
   @Test
   void badAddressesAreBadInput() {
-    assertThat(run("controller", "--openflow", "udp:1.2.3.4:6653")).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("tcp:HOST:PORT");
-    assertThat(run("controller", "--api", "ftp://x:1")).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(run("controller", "--openflow", "tcp:h:99999")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.run("controller", "--openflow", "udp:1.2.3.4:6653"))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("tcp:HOST:PORT");
+    assertThat(cli.run("controller", "--api", "ftp://x:1")).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.run("controller", "--openflow", "tcp:h:99999")).isEqualTo(Nps.EXIT_BAD_INPUT);
   }
 
   @Test
@@ -107,14 +98,15 @@ class ControllerCommandTest {
   @Test
   void badPubSubOptionsAreBadInput() {
     String[] base = {"controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"};
-    assertThat(run(concat(base, "--schema", "no-such.yaml"))).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("no such file");
+    assertThat(cli.run(concat(base, "--schema", "no-such.yaml"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("no such file");
     assertThat(
-            run(concat(base, "--schema", "../examples/schemas/quotes.yaml", "--dz-length", "200")))
+            cli.run(
+                concat(base, "--schema", "../examples/schemas/quotes.yaml", "--dz-length", "200")))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("--dz-length");
+    assertThat(cli.err()).contains("--dz-length");
     assertThat(
-            run(
+            cli.run(
                 concat(
                     base, "--schema", "../examples/schemas/quotes.yaml", "--dimensions", "nope")))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
@@ -142,18 +134,18 @@ class ControllerCommandTest {
   void badClusterOptionsAreBadInput() {
     String[] base = {"controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"};
     String schema = "../examples/schemas/quotes.yaml";
-    assertThat(run(concat(base, "--member", "m1"))).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("--member applies with --cluster");
-    assertThat(run(concat(base, "--cluster", "127.0.0.1:1"))).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("--cluster needs --schema");
+    assertThat(cli.run(concat(base, "--member", "m1"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("--member applies with --cluster");
+    assertThat(cli.run(concat(base, "--cluster", "127.0.0.1:1"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("--cluster needs --schema");
     assertThat(
-            run(
+            cli.run(
                 concat(
                     base, "--schema", schema, "--cluster", "127.0.0.1:1", "--configurators", "2")))
         .isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("--configurators does not apply with --cluster");
+    assertThat(cli.err()).contains("--configurators does not apply with --cluster");
     assertThat(
-            run(
+            cli.run(
                 concat(
                     base,
                     "--schema",
@@ -173,8 +165,8 @@ class ControllerCommandTest {
 
   @Test
   void aTokenComesWithTheHashLineThatAdmitsIt() {
-    assertThat(run("auth", "token")).isZero();
-    String[] lines = out.toString().strip().split("\n");
+    assertThat(cli.run("auth", "token")).isZero();
+    String[] lines = cli.out().strip().split("\n");
     assertThat(lines).hasSize(2);
     assertThat(lines[0]).matches("[A-Za-z0-9_-]{43}");
     assertThat(lines[1].strip()).isEqualTo("token_sha256: " + Tokens.sha256(lines[0]));
@@ -189,7 +181,7 @@ class ControllerCommandTest {
             + Tokens.sha256("x")
             + "\n    subscribe: 'price >'\n");
     int code =
-        run(
+        cli.run(
             "controller",
             "--openflow",
             "tcp:127.0.0.1:0",
@@ -201,6 +193,6 @@ class ControllerCommandTest {
             f.toString(),
             "--exit-after-start");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("ann: subscribe:").doesNotContain("\tat ");
+    assertThat(cli.err()).contains("ann: subscribe:").doesNotContain("\tat ");
   }
 }

@@ -3,46 +3,24 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.coordinator.EdgeCoordinator;
-import picocli.CommandLine;
 
 /** {@code nps edge-coordinator} and {@code nps edge-agent}: start lines, counters, bad input. */
 class EdgeCommandsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
   @TempDir Path dir;
-
-  private int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
-  private List<JsonNode> lines() throws Exception {
-    List<JsonNode> l = new ArrayList<>();
-    for (String s : out.toString().strip().split("\n")) {
-      l.add(JSON.readTree(s));
-    }
-    return l;
-  }
 
   @Test
   void theCoordinatorStartsOnAFreePortAndSaysSo() throws Exception {
     int code =
-        run(
+        cli.run(
             "edge-coordinator",
             "--listen",
             "127.0.0.1:0",
@@ -50,8 +28,8 @@ class EdgeCommandsTest {
             "sqlite:" + dir.resolve("c.db"),
             "--json",
             "--exit-after-start");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode o = lines().get(0);
+    assertThat(code).as(cli.err()).isZero();
+    JsonNode o = cli.lines().get(0);
     assertThat(o.get("kind").asText()).isEqualTo("edge-coordinator");
     assertThat(o.get("api").asText()).matches("http://127\\.0\\.0\\.1:[1-9][0-9]*");
     assertThat(o.get("mode").asText()).isEqualTo("spray");
@@ -64,7 +42,7 @@ class EdgeCommandsTest {
             EdgeCoordinator.builder().database("sqlite:" + dir.resolve("c.db")).start()) {
       InetSocketAddress api = c.address();
       int code =
-          run(
+          cli.run(
               "edge-agent",
               "--broker",
               "mqtt://127.0.0.1:" + m.port(),
@@ -81,8 +59,8 @@ class EdgeCommandsTest {
               keyFile(),
               "--json",
               "--exit-after-start");
-      assertThat(code).as(err.toString()).isZero();
-      List<JsonNode> l = lines();
+      assertThat(code).as(cli.err()).isZero();
+      List<JsonNode> l = cli.lines();
       assertThat(l.get(0).get("kind").asText()).isEqualTo("edge-agent");
       assertThat(l.get(0).get("mode").asText()).isEqualTo("spray");
       assertThat(l.get(0).get("reliable").asBoolean()).isTrue();
@@ -97,80 +75,64 @@ class EdgeCommandsTest {
   @Test
   void badInputIsExit2WithTheReason() {
     assertThat(
-            run(
+            cli.run(
                 "edge-coordinator",
                 "--listen",
                 "127.0.0.1:0",
                 "--db",
                 "postgresql://127.0.0.1:1/nps"))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("cannot open PostgreSQL database");
+    assertThat(cli.err()).contains("cannot open PostgreSQL database");
+    assertThat(cli.run(agent("http://127.0.0.1:1883", "127.0.0.1:0"))).isEqualTo(2);
+    assertThat(cli.err()).contains("--broker must be mqtt://HOST:PORT");
+    assertThat(cli.run(agent("mqtt://127.0.0.1:1883", "0.0.0.0:0"))).isEqualTo(2);
+    assertThat(cli.err()).contains("specific address");
     assertThat(
-            run(
-                "edge-agent",
-                "--broker",
-                "http://127.0.0.1:1883",
-                "--coordinator",
-                "http://127.0.0.1:1",
-                "--edge",
-                "e",
-                "--listen",
-                "127.0.0.1:0"))
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1883",
+                    "127.0.0.1:0",
+                    "--reliable",
+                    "--retransmit-buffer",
+                    "0")))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("--broker must be mqtt://HOST:PORT");
-    assertThat(
-            run(
-                "edge-agent",
-                "--broker",
-                "mqtt://127.0.0.1:1883",
-                "--coordinator",
-                "http://127.0.0.1:1",
-                "--edge",
-                "e",
-                "--listen",
-                "0.0.0.0:0"))
-        .isEqualTo(2);
-    assertThat(err.toString()).contains("specific address");
-    assertThat(
-            run(
-                "edge-agent",
-                "--broker",
-                "mqtt://127.0.0.1:1883",
-                "--coordinator",
-                "http://127.0.0.1:1",
-                "--edge",
-                "e",
-                "--listen",
-                "127.0.0.1:0",
-                "--reliable",
-                "--retransmit-buffer",
-                "0"))
-        .isEqualTo(2);
-    assertThat(err.toString()).contains("--retransmit-buffer must be at least 1");
+    assertThat(cli.err()).contains("--retransmit-buffer must be at least 1");
     // secure by default: no key and no explicit opt-out is refused, as is a key too short
-    String[] agent = {
-      "edge-agent",
-      "--broker",
-      "mqtt://127.0.0.1:1883",
-      "--coordinator",
-      "http://127.0.0.1:1",
-      "--edge",
-      "e",
-      "--listen",
-      "127.0.0.1:0"
-    };
-    assertThat(run(agent)).isEqualTo(2);
-    assertThat(err.toString()).contains("datagrams are authenticated").contains("--datagram-key");
+    assertThat(cli.run(agent("mqtt://127.0.0.1:1883", "127.0.0.1:0"))).isEqualTo(2);
+    assertThat(cli.err()).contains("datagrams are authenticated").contains("--datagram-key");
     Path shortKey = dir.resolve("short.key");
     try {
       Files.writeString(shortKey, "00112233\n");
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    List<String> withShortKey = new java.util.ArrayList<>(List.of(agent));
-    withShortKey.addAll(List.of("--datagram-key", shortKey.toString()));
-    assertThat(run(withShortKey.toArray(String[]::new))).isEqualTo(2);
-    assertThat(err.toString()).contains("4 bytes, at least 32 needed");
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1883", "127.0.0.1:0", "--datagram-key", shortKey.toString())))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("4 bytes, at least 32 needed");
+  }
+
+  /**
+   * {@code nps edge-agent} for edge e, with a coordinator nobody listens on (the refusals come
+   * first), then {@code more}.
+   */
+  private static String[] agent(String broker, String listen, String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "edge-agent",
+                "--broker",
+                broker,
+                "--coordinator",
+                "http://127.0.0.1:1",
+                "--edge",
+                "e",
+                "--listen",
+                listen));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
   }
 
   /** A datagram key file in the test's directory. */
@@ -182,20 +144,8 @@ class EdgeCommandsTest {
 
   @Test
   void anUnreachableCoordinatorIsExit1() throws Exception {
-    int code =
-        run(
-            "edge-agent",
-            "--broker",
-            "mqtt://127.0.0.1:1",
-            "--coordinator",
-            "http://127.0.0.1:1",
-            "--edge",
-            "e",
-            "--listen",
-            "127.0.0.1:0",
-            "--datagram-key",
-            keyFile());
+    int code = cli.run(agent("mqtt://127.0.0.1:1", "127.0.0.1:0", "--datagram-key", keyFile()));
     assertThat(code).isEqualTo(1);
-    assertThat(err.toString()).contains("coordinator unreachable");
+    assertThat(cli.err()).contains("coordinator unreachable");
   }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.SchemaWriter;
-import picocli.CommandLine;
 
 /** `nps filter check`: normal form as text and JSON, and errors with a caret. */
 class FilterCheckCommandTest {
@@ -26,8 +23,7 @@ class FilterCheckCommandTest {
 
   @TempDir Path dir;
   private Path schema;
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
 
   @BeforeEach
   void writeSchema() throws IOException {
@@ -35,57 +31,51 @@ class FilterCheckCommandTest {
     Files.writeString(schema, SchemaWriter.toYaml(QUOTES));
   }
 
-  private int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    return cl.execute(args);
-  }
-
   @Test
   void printsOneConjunctionPerLineAndTheCount() {
     int code =
-        run(
+        cli.run(
             "filter",
             "check",
             "--schema",
             schema.toString(),
             "symbol == GOOGL && (price > 50 || volume < 10) && !(price in [100, 1023])");
     assertThat(code).isZero();
-    assertThat(out.toString().lines())
+    assertThat(cli.out().lines())
         .containsExactly(
             "price in [51, 99] && symbol == \"GOOGL\"",
             "price <= 99 && symbol == \"GOOGL\" && volume <= 9",
             "2 conjunctions");
-    assertThat(err.toString()).isEmpty();
+    assertThat(cli.err()).isEmpty();
   }
 
   @Test
   void contradictionsPrintFalse() {
-    assertThat(run("filter", "check", "--schema", schema.toString(), "price > 5 && price < 3"))
+    assertThat(cli.run("filter", "check", "--schema", schema.toString(), "price > 5 && price < 3"))
         .isZero();
-    assertThat(out.toString().lines()).containsExactly("false", "0 conjunctions");
+    assertThat(cli.out().lines()).containsExactly("false", "0 conjunctions");
   }
 
   @Test
   void jsonCarriesTheFilterItsNormalFormAndWhetherItHasAggregates() throws IOException {
     String filter = "symbol == IBM && avg(price) > 60.5 over 250ms || price == 1";
-    assertThat(run("filter", "check", "--json", "--schema", schema.toString(), filter)).isZero();
-    JsonNode json = JsonOutput.MAPPER.readTree(out.toString());
+    assertThat(cli.run("filter", "check", "--json", "--schema", schema.toString(), filter))
+        .isZero();
+    JsonNode json = cli.json();
     assertThat(json.get("filter").asText()).isEqualTo(filter);
     assertThat(json.get("normal_form").asText())
         .isEqualTo("symbol == \"IBM\" && avg(price) > 60.5 over 250ms || price == 1");
     assertThat(json.get("conjunctions").asInt()).isEqualTo(2);
     assertThat(json.get("aggregates").asBoolean()).isTrue();
-    assertThat(out.toString().lines()).hasSize(1);
+    assertThat(cli.out().lines()).hasSize(1);
   }
 
   @Test
   void anUnknownAttributeExitsWithTwoAndACaretUnderIt() {
-    int code = run("filter", "check", "--schema", schema.toString(), "price < 5 && prcie > 3");
+    int code = cli.run("filter", "check", "--schema", schema.toString(), "price < 5 && prcie > 3");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(out.toString()).isEmpty();
-    assertThat(err.toString().lines())
+    assertThat(cli.out()).isEmpty();
+    assertThat(cli.err().lines())
         .containsExactly(
             "error: line 1, column 14: unknown attribute 'prcie' (did you mean 'price'?)",
             "  price < 5 && prcie > 3",
@@ -95,7 +85,7 @@ class FilterCheckCommandTest {
   @Test
   void aTooLargeNormalFormIsBadInput() {
     int code =
-        run(
+        cli.run(
             "filter",
             "check",
             "--max-conjunctions",
@@ -104,14 +94,13 @@ class FilterCheckCommandTest {
             schema.toString(),
             "(price == 1 || price == 2) && (volume == 1 || volume == 2)");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString())
-        .contains("filter too large: its normal form would exceed 3 conjunctions");
+    assertThat(cli.err()).contains("filter too large: its normal form would exceed 3 conjunctions");
   }
 
   @Test
   void aMissingSchemaFileIsBadInput() {
-    int code = run("filter", "check", "--schema", dir.resolve("nope.yaml").toString(), "true");
+    int code = cli.run("filter", "check", "--schema", dir.resolve("nope.yaml").toString(), "true");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("cannot read schema").contains("no such file");
+    assertThat(cli.err()).contains("cannot read schema").contains("no such file");
   }
 }

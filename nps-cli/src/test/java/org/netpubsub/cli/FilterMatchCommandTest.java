@@ -2,25 +2,14 @@ package org.netpubsub.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class FilterMatchCommandTest {
   @TempDir Path dir;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
-
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
+  private final CliRun cli = new CliRun();
 
   @Test
   void printsTheMatchingEventsOfEachFilter() throws Exception {
@@ -34,7 +23,7 @@ class FilterMatchCommandTest {
         {"kind":"event","attributes":{"symbol":"IBM","price":900,"volume":1,"exchange":"N"}}
         """);
     int code =
-        run(
+        cli.run(
             "filter",
             "match",
             "--schema",
@@ -44,8 +33,8 @@ class FilterMatchCommandTest {
             "--json",
             "symbol == IBM",
             "price > 100");
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString().lines())
+    assertThat(code).as(cli.err()).isZero();
+    assertThat(cli.out().lines())
         .containsExactly(
             "{\"kind\":\"match\",\"filter\":\"symbol == IBM\",\"events\":[0,2]}",
             "{\"kind\":\"match\",\"filter\":\"price > 100\",\"events\":[1,2]}");
@@ -56,7 +45,7 @@ class FilterMatchCommandTest {
     Path events = dir.resolve("e.jsonl");
     Files.writeString(events, "{\"kind\":\"event\",\"attributes\":{\"price\":1}}\n");
     int code =
-        run(
+        cli.run(
             "filter",
             "match",
             "--schema",
@@ -65,6 +54,6 @@ class FilterMatchCommandTest {
             events.toString(),
             "true");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("line 1");
+    assertThat(cli.err()).contains("line 1");
   }
 }

@@ -3,30 +3,18 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code nps index design}, end to end through the command line. */
 class IndexDesignCommandTest {
   @TempDir Path dir;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
-
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
+  private final CliRun cli = new CliRun();
 
   @Test
   void aSymbolPointIsExactWithTheLearnedLayoutAndNotWithRoundRobin() throws IOException {
@@ -55,7 +43,7 @@ class IndexDesignCommandTest {
     Path workload = dir.resolve("w.jsonl");
     Files.write(workload, lines);
     int code =
-        run(
+        cli.run(
             "index",
             "design",
             "--schema",
@@ -65,8 +53,8 @@ class IndexDesignCommandTest {
             "--length",
             "10",
             "--json");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(code).as(cli.err()).isZero();
+    JsonNode j = cli.json();
     assertThat(j.get("layout").get("codings").get("symbol").get("kind").asText())
         .isEqualTo("dictionary");
     assertThat(j.get("layout").get("codings").get("price").get("kind").asText()).isEqualTo("cuts");
@@ -79,7 +67,7 @@ class IndexDesignCommandTest {
 
     Files.writeString(workload, "{\"kind\":\"filter\",\"filter\":\"nope > 1\"}\n");
     assertThat(
-            run(
+            cli.run(
                 "index",
                 "design",
                 "--schema",
@@ -87,6 +75,6 @@ class IndexDesignCommandTest {
                 "--workload",
                 workload.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("w.jsonl line 1:").contains("nope");
+    assertThat(cli.err()).contains("w.jsonl line 1:").contains("nope");
   }
 }

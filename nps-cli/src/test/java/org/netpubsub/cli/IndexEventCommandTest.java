@@ -3,16 +3,12 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code nps index event}, end to end through the command line. */
 class IndexEventCommandTest {
@@ -34,8 +30,7 @@ class IndexEventCommandTest {
 
   @TempDir Path dir;
   Path schema;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
 
   @BeforeEach
   void writeSchema() throws IOException {
@@ -43,25 +38,18 @@ class IndexEventCommandTest {
     Files.writeString(schema, STOCKS_YAML);
   }
 
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
   @Test
   void paperExampleAsText() {
     int code =
-        run("index", "event", "--schema", schema.toString(), "--length", "6", "P=65", "V=55");
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("110010").contains("ff0e:c800::").contains("6 bits");
+        cli.run("index", "event", "--schema", schema.toString(), "--length", "6", "P=65", "V=55");
+    assertThat(code).as(cli.err()).isZero();
+    assertThat(cli.out()).contains("110010").contains("ff0e:c800::").contains("6 bits");
   }
 
   @Test
   void paperExampleAsJson() throws IOException {
     int code =
-        run(
+        cli.run(
             "index",
             "event",
             "--schema",
@@ -71,8 +59,8 @@ class IndexEventCommandTest {
             "--json",
             "P=65",
             "V=55");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(code).as(cli.err()).isZero();
+    JsonNode j = cli.json();
     assertThat(j.get("dz").asText()).isEqualTo("110010");
     assertThat(j.get("length").asInt()).isEqualTo(6);
     assertThat(j.get("address").asText()).isEqualTo("ff0e:c800::");
@@ -80,9 +68,9 @@ class IndexEventCommandTest {
 
   @Test
   void defaultLengthResolvesEveryValue() throws IOException {
-    int code = run("index", "event", "--schema", schema.toString(), "--json", "P=65", "V=55");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode j = new ObjectMapper().readTree(out.toString());
+    int code = cli.run("index", "event", "--schema", schema.toString(), "--json", "P=65", "V=55");
+    assertThat(code).as(cli.err()).isZero();
+    JsonNode j = cli.json();
     assertThat(j.get("length").asInt()).isEqualTo(14); // 7 bits for each of 100 values
     assertThat(j.get("dz").asText()).startsWith("110010");
   }
@@ -90,29 +78,30 @@ class IndexEventCommandTest {
   @Test
   void badLengthIsBadInput() {
     int code =
-        run("index", "event", "--schema", schema.toString(), "--length", "113", "P=1", "V=1");
+        cli.run("index", "event", "--schema", schema.toString(), "--length", "113", "P=1", "V=1");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("1..112");
+    assertThat(cli.err()).contains("1..112");
   }
 
   @Test
   void missingAttributeIsBadInput() {
-    int code = run("index", "event", "--schema", schema.toString(), "P=1");
+    int code = cli.run("index", "event", "--schema", schema.toString(), "P=1");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("V");
+    assertThat(cli.err()).contains("V");
   }
 
   @Test
   void valueOutsideTheDomainIsBadInput() {
-    int code = run("index", "event", "--schema", schema.toString(), "P=100", "V=1");
+    int code = cli.run("index", "event", "--schema", schema.toString(), "P=100", "V=1");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("P");
+    assertThat(cli.err()).contains("P");
   }
 
   @Test
   void missingSchemaFileIsBadInput() {
-    int code = run("index", "event", "--schema", dir.resolve("nope.yaml").toString(), "P=1", "V=1");
+    int code =
+        cli.run("index", "event", "--schema", dir.resolve("nope.yaml").toString(), "P=1", "V=1");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("nope.yaml");
+    assertThat(cli.err()).contains("nope.yaml");
   }
 }

@@ -3,23 +3,18 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code nps index filter}, end to end through the command line. */
 class IndexFilterCommandTest {
   @TempDir Path dir;
   Path schema;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
 
   @BeforeEach
   void writeSchema() throws IOException {
@@ -27,17 +22,10 @@ class IndexFilterCommandTest {
     Files.writeString(schema, IndexEventCommandTest.STOCKS_YAML);
   }
 
-  int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
   JsonNode json(String... args) throws IOException {
-    int code = run(args);
-    assertThat(code).as(err.toString()).isZero();
-    return new ObjectMapper().readTree(out.toString());
+    int code = cli.run(args);
+    assertThat(code).as(cli.err()).isZero();
+    return cli.json();
   }
 
   @Test
@@ -106,9 +94,10 @@ class IndexFilterCommandTest {
 
   @Test
   void textListsCellsAndPrefixes() {
-    int code = run("index", "filter", "--schema", schema.toString(), "--length", "6", "P >= 50");
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString())
+    int code =
+        cli.run("index", "filter", "--schema", schema.toString(), "--length", "6", "P >= 50");
+    assertThat(code).as(cli.err()).isZero();
+    assertThat(cli.out())
         .contains("1 cell ")
         .contains("ff0e:8000::/17")
         .contains("50.00% of the index space")
@@ -117,15 +106,16 @@ class IndexFilterCommandTest {
 
   @Test
   void badFilterIsBadInputWithACaret() {
-    int code = run("index", "filter", "--schema", schema.toString(), "P >= ");
+    int code = cli.run("index", "filter", "--schema", schema.toString(), "P >= ");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("^");
+    assertThat(cli.err()).contains("^");
   }
 
   @Test
   void badBudgetIsBadInput() {
-    int code = run("index", "filter", "--schema", schema.toString(), "--max-cells", "0", "P < 1");
+    int code =
+        cli.run("index", "filter", "--schema", schema.toString(), "--max-cells", "0", "P < 1");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(err.toString()).contains("maxCells");
+    assertThat(cli.err()).contains("maxCells");
   }
 }

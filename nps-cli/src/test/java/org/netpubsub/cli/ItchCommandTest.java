@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -21,8 +19,13 @@ class ItchCommandTest {
 
   @TempDir Path dir;
   Path rules;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
+
+  /** One run's output only. */
+  private int run(String... args) {
+    cli.clear();
+    return cli.run(args);
+  }
 
   @BeforeEach
   void rules() throws Exception {
@@ -35,17 +38,8 @@ class ItchCommandTest {
         """);
   }
 
-  int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    var cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
   JsonNode json() throws Exception {
-    return MAPPER.readTree(out.toString());
+    return cli.json();
   }
 
   @Test
@@ -62,7 +56,7 @@ class ItchCommandTest {
                 "--out",
                 feed.toString(),
                 "--json"))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
     JsonNode gen = json();
     assertThat(gen.get("messages").asLong()).isEqualTo(20_000);
@@ -94,7 +88,7 @@ class ItchCommandTest {
     assertThat(want[1]).isPositive();
 
     assertThat(run("itch", "replay", feed.toString(), "--rules", rules.toString(), "--json"))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
     JsonNode r = json();
     assertThat(r.get("messages").asLong()).isEqualTo(20_000);
@@ -138,7 +132,7 @@ class ItchCommandTest {
   void aTruncatedGzipFileIsReplayedUpToItsLastWholeMessage() throws Exception {
     Path feed = dir.resolve("feed.itch");
     assertThat(run("itch", "gen", "--messages", "3000", "--out", feed.toString())).isZero();
-    assertThat(out.toString()).contains("3,000 messages");
+    assertThat(cli.out()).contains("3,000 messages");
     byte[] bytes = Files.readAllBytes(feed);
     Path cut = dir.resolve("cut.itch.gz");
     try (var o = new java.util.zip.GZIPOutputStream(Files.newOutputStream(cut))) {
@@ -157,7 +151,7 @@ class ItchCommandTest {
                 "7",
                 "--write",
                 "--json"))
-        .as(err.toString())
+        .as(cli.err())
         .isZero();
     JsonNode r = json();
     assertThat(r.get("messages").asLong()).isEqualTo(2999);
@@ -191,32 +185,32 @@ class ItchCommandTest {
                 "1",
                 "--json"))
         .isZero();
-    String first = err.toString().lines().findFirst().orElseThrow();
+    String first = cli.err().lines().findFirst().orElseThrow();
     JsonNode progress = MAPPER.readTree(first);
     assertThat(progress.get("kind").asText()).isEqualTo("progress");
     assertThat(progress.get("messages").asLong()).isBetween(1L, 200_000L);
     assertThat(run("itch", "replay", "--synthetic", "500", "--rules", rules.toString())).isZero();
-    assertThat(out.toString()).contains("500 messages").contains("messages/s").contains("port");
+    assertThat(cli.out()).contains("500 messages").contains("messages/s").contains("port");
   }
 
   @Test
   void badInputExitsTwoAndSaysWhy() throws Exception {
     assertThat(run("itch", "replay", "--rules", rules.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("give an ITCH FILE or --synthetic N");
+    assertThat(cli.err()).contains("give an ITCH FILE or --synthetic N");
     assertThat(run("itch", "replay", "x.itch", "--synthetic", "5", "--rules", rules.toString()))
         .isEqualTo(2);
     assertThat(
             run("itch", "replay", dir.resolve("none.itch").toString(), "--rules", rules.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("no such file");
+    assertThat(cli.err()).contains("no such file");
     assertThat(
             run("itch", "replay", "--synthetic", "5", "--batch", "0", "--rules", rules.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("--batch");
+    assertThat(cli.err()).contains("--batch");
     assertThat(
             run("itch", "replay", "--synthetic", "5", "--mtu", "80", "--rules", rules.toString()))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("--mtu");
+    assertThat(cli.err()).contains("--mtu");
     assertThat(
             run("itch", "replay", "--synthetic", "5", "--others", "x", "--rules", rules.toString()))
         .isEqualTo(2);
@@ -234,11 +228,11 @@ class ItchCommandTest {
     Path notGzip = dir.resolve("plain.itch.gz");
     Files.write(notGzip, new byte[] {0, 12, 'S'});
     assertThat(run("itch", "replay", notGzip.toString(), "--rules", rules.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("cannot read ITCH file");
+    assertThat(cli.err()).contains("cannot read ITCH file");
     Path bad = dir.resolve("bad.rules");
     Files.writeString(bad, "volume > 3 : fwd(1)\n");
     assertThat(run("itch", "replay", "--synthetic", "5", "--rules", bad.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("volume");
+    assertThat(cli.err()).contains("volume");
     assertThat(run("itch", "gen", "--messages", "-1", "--out", dir.resolve("f").toString()))
         .isEqualTo(2);
     assertThat(

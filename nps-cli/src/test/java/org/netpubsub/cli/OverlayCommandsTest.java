@@ -3,9 +3,6 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -14,25 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
-import picocli.CommandLine;
 
 /** {@code nps overlay zookeeper | routing-broker | edge-broker}: start lines and bad input. */
 class OverlayCommandsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
   @TempDir Path dir;
-
-  private int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
-  private JsonNode firstLine() throws Exception {
-    return JSON.readTree(out.toString().strip().split("\n")[0]);
-  }
 
   private static int freePort() throws Exception {
     try (ServerSocket s = new ServerSocket(0)) {
@@ -44,7 +27,7 @@ class OverlayCommandsTest {
   void theEmbeddedZooKeeperStartsAndSaysWhere() throws Exception {
     int port = freePort();
     int code =
-        run(
+        cli.run(
             "overlay",
             "zookeeper",
             "--listen",
@@ -53,15 +36,15 @@ class OverlayCommandsTest {
             dir.resolve("zk").toString(),
             "--json",
             "--exit-after-start");
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(firstLine().get("zookeeper").asText()).isEqualTo("127.0.0.1:" + port);
+    assertThat(code).as(cli.err()).isZero();
+    assertThat(cli.lines().get(0).get("zookeeper").asText()).isEqualTo("127.0.0.1:" + port);
   }
 
   @Test
   void theJoinBenchmarkCountsItsZnodes() throws Exception {
     int code = benchJoin("--rate", "500");
-    assertThat(code).as(err.toString()).isZero();
-    JsonNode o = firstLine();
+    assertThat(code).as(cli.err()).isZero();
+    JsonNode o = cli.lines().get(0);
     assertThat(o.get("subscribers").asInt()).isEqualTo(50);
     // 50 entries and a sub container per topic (the topics exist beforehand, with a publisher)
     assertThat(o.get("znodes").asLong()).isEqualTo(50 + 10);
@@ -76,10 +59,10 @@ class OverlayCommandsTest {
   @Test
   void theJoinBenchmarkRunsTheBatchedAndEdgeModels() throws Exception {
     for (String model : List.of("batched", "edge")) {
-      out.getBuffer().setLength(0);
+      cli.clear();
       int code = benchJoin("--model", model);
-      assertThat(code).as(err.toString()).isZero();
-      JsonNode o = firstLine();
+      assertThat(code).as(cli.err()).isZero();
+      JsonNode o = cli.lines().get(0);
       assertThat(o.get("model").asText()).isEqualTo(model);
       // batched: the subscribers' 50 entries; edge: one per topic and edge (2 x 10)
       long entries = model.equals("batched") ? 50 : 20;
@@ -99,101 +82,91 @@ class OverlayCommandsTest {
                 new InetSocketAddress("127.0.0.1", freePort()), dir.resolve("zk"), 100);
         Mosquitto m = Mosquitto.start(dir)) {
       int code =
-          run(
-              "overlay",
-              "routing-broker",
-              "--zookeeper",
-              zk.connectString(),
-              "--listen",
-              "127.0.0.1:0",
-              "--name",
-              "rb1",
-              "--datagram-key",
-              keyFile(),
-              "--json",
-              "--exit-after-start");
-      assertThat(code).as(err.toString()).isZero();
-      assertThat(firstLine().get("kind").asText()).isEqualTo("routing-broker");
-      assertThat(firstLine().get("strategy").asText()).isEqualTo("topic-count");
-
-      out.getBuffer().setLength(0);
-      code =
-          run(
-              "overlay",
-              "edge-broker",
-              "--zookeeper",
-              zk.connectString(),
-              "--local",
-              "mqtt://127.0.0.1:" + m.port(),
-              "--site",
-              "paris",
-              "--listen",
-              "127.0.0.1:0",
-              "--deadline",
-              "alarms/#=50",
-              "--insecure-datagrams",
-              "--json",
-              "--exit-after-start");
-      assertThat(code).as(err.toString()).isZero();
-      assertThat(firstLine().get("name").asText()).isEqualTo("paris");
-
-      assertThat(
-              run(
-                  "overlay",
-                  "routing-broker",
-                  "--zookeeper",
-                  zk.connectString(),
-                  "--listen",
-                  "127.0.0.1:0",
-                  "--strategy",
-                  "random"))
-          .isEqualTo(2);
-      assertThat(err.toString()).contains("unknown assignment strategy 'random'");
-      assertThat(
-              run(
-                  "overlay",
-                  "edge-broker",
-                  "--zookeeper",
-                  zk.connectString(),
-                  "--local",
-                  "mqtt://127.0.0.1:1",
-                  "--site",
-                  "a b",
-                  "--listen",
-                  "127.0.0.1:0"))
-          .isEqualTo(2);
-      assertThat(err.toString()).contains("'a b' is not a broker name");
-      // secure by default: neither a key nor the explicit opt-out is refused, both at once too
-      assertThat(
-              run(
-                  "overlay",
-                  "routing-broker",
-                  "--zookeeper",
-                  zk.connectString(),
-                  "--listen",
-                  "127.0.0.1:0"))
-          .isEqualTo(2);
-      assertThat(err.toString()).contains("a routing broker needs --datagram-key FILE");
-      assertThat(
-              run(
-                  "overlay",
-                  "edge-broker",
-                  "--zookeeper",
-                  zk.connectString(),
-                  "--local",
-                  "mqtt://127.0.0.1:" + m.port(),
-                  "--site",
-                  "rome",
-                  "--listen",
-                  "127.0.0.1:0",
+          cli.run(
+              routingBroker(
+                  zk,
+                  "--name",
+                  "rb1",
                   "--datagram-key",
                   keyFile(),
-                  "--insecure-datagrams"))
+                  "--json",
+                  "--exit-after-start"));
+      assertThat(code).as(cli.err()).isZero();
+      assertThat(cli.lines().get(0).get("kind").asText()).isEqualTo("routing-broker");
+      assertThat(cli.lines().get(0).get("strategy").asText()).isEqualTo("topic-count");
+
+      cli.clear();
+      code =
+          cli.run(
+              edgeBroker(
+                  zk,
+                  "mqtt://127.0.0.1:" + m.port(),
+                  "paris",
+                  "--deadline",
+                  "alarms/#=50",
+                  "--insecure-datagrams",
+                  "--json",
+                  "--exit-after-start"));
+      assertThat(code).as(cli.err()).isZero();
+      assertThat(cli.lines().get(0).get("name").asText()).isEqualTo("paris");
+
+      assertThat(cli.run(routingBroker(zk, "--strategy", "random"))).isEqualTo(2);
+      assertThat(cli.err()).contains("unknown assignment strategy 'random'");
+      assertThat(cli.run(edgeBroker(zk, "mqtt://127.0.0.1:1", "a b"))).isEqualTo(2);
+      assertThat(cli.err()).contains("'a b' is not a broker name");
+      // secure by default: neither a key nor the explicit opt-out is refused, both at once too
+      assertThat(cli.run(routingBroker(zk))).isEqualTo(2);
+      assertThat(cli.err()).contains("a routing broker needs --datagram-key FILE");
+      assertThat(
+              cli.run(
+                  edgeBroker(
+                      zk,
+                      "mqtt://127.0.0.1:" + m.port(),
+                      "rome",
+                      "--datagram-key",
+                      keyFile(),
+                      "--insecure-datagrams")))
           .isEqualTo(2);
-      assertThat(err.toString()).contains("exclude each other");
-      assertThat(run("overlay", "bench-multipath", "--a", "latency=3ms")).isEqualTo(2);
-      assertThat(err.toString()).contains("unknown key 'latency'");
+      assertThat(cli.err()).contains("exclude each other");
+      assertThat(cli.run("overlay", "bench-multipath", "--a", "latency=3ms")).isEqualTo(2);
+      assertThat(cli.err()).contains("unknown key 'latency'");
     }
+  }
+
+  /**
+   * {@code nps overlay routing-broker} on {@code zk}, listening on a free port, then {@code more}.
+   */
+  private static String[] routingBroker(EmbeddedZooKeeper zk, String... more) {
+    return overlay(
+        List.of("routing-broker", "--zookeeper", zk.connectString(), "--listen", "127.0.0.1:0"),
+        more);
+  }
+
+  /**
+   * {@code nps overlay edge-broker} of {@code site} on {@code zk} and the MQTT broker {@code
+   * local}.
+   */
+  private static String[] edgeBroker(
+      EmbeddedZooKeeper zk, String local, String site, String... more) {
+    return overlay(
+        List.of(
+            "edge-broker",
+            "--zookeeper",
+            zk.connectString(),
+            "--local",
+            local,
+            "--site",
+            site,
+            "--listen",
+            "127.0.0.1:0"),
+        more);
+  }
+
+  private static String[] overlay(List<String> args, String... more) {
+    List<String> all = new java.util.ArrayList<>(List.of("overlay"));
+    all.addAll(args);
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
   }
 
   /** A datagram key file in the test's directory. */
@@ -220,6 +193,6 @@ class OverlayCommandsTest {
                 "1",
                 "--json"));
     args.addAll(List.of(extra));
-    return run(args.toArray(String[]::new));
+    return cli.run(args.toArray(String[]::new));
   }
 }

@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.client.Poll;
 import org.netpubsub.client.StubController;
 import org.netpubsub.client.TestSchemas;
-import picocli.CommandLine;
 
 /**
  * {@code nps sub} and {@code nps pub} against the stub controller, on loopback: {@code --to} stands
@@ -41,37 +37,10 @@ class PubSubCommandTest {
     stub.close();
   }
 
-  /** One run of the command line, its output kept. */
-  private static final class Run {
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-
-    int execute(String... args) {
-      CommandLine cl = Nps.commandLine();
-      cl.setOut(new PrintWriter(out));
-      cl.setErr(new PrintWriter(err));
-      return cl.execute(args);
-    }
-
-    CompletableFuture<Integer> background(String... args) {
-      return CompletableFuture.supplyAsync(() -> execute(args));
-    }
-
-    List<JsonNode> lines(StringWriter w) throws Exception {
-      List<JsonNode> out = new ArrayList<>();
-      for (String line : w.toString().split("\n")) {
-        if (!line.isBlank()) {
-          out.add(JSON.readTree(line));
-        }
-      }
-      return out;
-    }
-  }
-
   /** Starts {@code nps sub --json …} and returns its port once it printed "subscribed". */
-  private int subscribed(Run sub) throws Exception {
-    Poll.until("the subscribed line", TIMEOUT, () -> sub.out.toString().contains("subscribed"));
-    JsonNode first = sub.lines(sub.out).get(0);
+  private int subscribed(CliRun sub) throws Exception {
+    Poll.until("the subscribed line", TIMEOUT, () -> sub.out().contains("subscribed"));
+    JsonNode first = sub.lines().get(0);
     assertThat(first.get("kind").asText()).isEqualTo("subscribed");
     assertThat(first.get("id").asText()).startsWith("s-");
     return first.get("port").asInt();
@@ -79,7 +48,7 @@ class PubSubCommandTest {
 
   @Test
   void pubToSubEndToEnd() throws Exception {
-    Run sub = new Run();
+    CliRun sub = new CliRun();
     CompletableFuture<Integer> subExit =
         sub.background(
             "sub",
@@ -93,10 +62,10 @@ class PubSubCommandTest {
             "--json",
             "price > 500");
     int port = subscribed(sub);
-    Run pub = new Run();
+    CliRun pub = new CliRun();
     // 2 events below the filter (false positives at the subscriber), then 3 matching ones.
     int code =
-        pub.execute(
+        pub.run(
             "pub",
             "--controller",
             stub.url(),
@@ -110,9 +79,9 @@ class PubSubCommandTest {
             "symbol=ACME",
             "price=100",
             "volume=1");
-    assertThat(code).as(pub.err.toString()).isZero();
+    assertThat(code).as(pub.err()).isZero();
     code =
-        pub.execute(
+        pub.run(
             "pub",
             "--controller",
             stub.url(),
@@ -128,10 +97,10 @@ class PubSubCommandTest {
             "symbol=ACME",
             "price=600",
             "volume=7");
-    assertThat(code).as(pub.err.toString()).isZero();
-    assertThat(subExit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as(sub.err.toString()).isZero();
+    assertThat(code).as(pub.err()).isZero();
+    assertThat(subExit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as(sub.err()).isZero();
 
-    List<JsonNode> lines = sub.lines(sub.out);
+    List<JsonNode> lines = sub.lines();
     assertThat(lines).hasSize(5); // subscribed, 3 deliveries, stats
     for (int i = 1; i <= 3; i++) {
       JsonNode d = lines.get(i);
@@ -150,7 +119,7 @@ class PubSubCommandTest {
     assertThat(stats.get("false_positives").asLong()).isEqualTo(2);
     assertThat(stats.get("malformed").asLong()).isZero();
 
-    List<JsonNode> summaries = pub.lines(pub.out); // advertised, published; twice
+    List<JsonNode> summaries = pub.lines(); // advertised, published; twice
     assertThat(summaries).hasSize(4);
     assertThat(summaries.get(2).get("kind").asText()).isEqualTo("advertised");
     assertThat(summaries.get(2).get("id").asText()).startsWith("a-");
@@ -177,14 +146,14 @@ class PubSubCommandTest {
 
         {"attributes":{"symbol":"B","price":3,"volume":4}}
         """);
-    Run sub = new Run();
+    CliRun sub = new CliRun();
     CompletableFuture<Integer> subExit =
         sub.background(
             "sub", "--controller", stub.url(), "--host", "::1", "--count", "2", "--json", "true");
     int port = subscribed(sub);
-    Run pub = new Run();
+    CliRun pub = new CliRun();
     int code =
-        pub.execute(
+        pub.run(
             "pub",
             "--controller",
             stub.url(),
@@ -196,10 +165,10 @@ class PubSubCommandTest {
             "price < 10",
             "--from",
             events.toString());
-    assertThat(code).as(pub.err.toString()).isZero();
-    assertThat(pub.out.toString()).startsWith("published 2 events in ");
+    assertThat(code).as(pub.err()).isZero();
+    assertThat(pub.out()).startsWith("published 2 events in ");
     assertThat(subExit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isZero();
-    List<JsonNode> lines = sub.lines(sub.out);
+    List<JsonNode> lines = sub.lines();
     assertThat(lines).hasSize(3);
     assertThat(lines.get(1).get("attributes").get("symbol").asText()).isEqualTo("A");
     assertThat(lines.get(1).get("payload").asText()).isEqualTo("AQI=");
@@ -208,9 +177,9 @@ class PubSubCommandTest {
 
   @Test
   void subStopsAfterDurationAndWithoutJsonAnnouncesOnStderr() throws Exception {
-    Run sub = new Run();
+    CliRun sub = new CliRun();
     int code =
-        sub.execute(
+        sub.run(
             "sub",
             "--controller",
             stub.url(),
@@ -220,10 +189,9 @@ class PubSubCommandTest {
             "50ms",
             "--stats",
             "volume in [1, 5]");
-    assertThat(code).as(sub.err.toString()).isZero();
-    assertThat(JSON.readTree(sub.err.toString().strip()).get("kind").asText())
-        .isEqualTo("subscribed");
-    JsonNode stats = JSON.readTree(sub.out.toString().strip());
+    assertThat(code).as(sub.err()).isZero();
+    assertThat(JSON.readTree(sub.err().strip()).get("kind").asText()).isEqualTo("subscribed");
+    JsonNode stats = JSON.readTree(sub.out().strip());
     assertThat(stats.get("kind").asText()).isEqualTo("stats");
     assertThat(stats.get("delivered").asLong()).isZero();
     assertThat(stub.subscriptions()).isEmpty();
@@ -232,9 +200,9 @@ class PubSubCommandTest {
 
   @Test
   void anEventOutsideTheAdvertisementIsBadInputAndTheAdvertisementIsWithdrawn() {
-    Run pub = new Run();
+    CliRun pub = new CliRun();
     int code =
-        pub.execute(
+        pub.run(
             "pub",
             "--controller",
             stub.url(),
@@ -248,17 +216,17 @@ class PubSubCommandTest {
             "price=500",
             "volume=1");
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(pub.err.toString()).contains("outside the advertisement");
+    assertThat(pub.err()).contains("outside the advertisement");
     assertThat(stub.advertisements()).isEmpty();
   }
 
   @Test
   void controllerRefusalsExit1WithTheReason() {
     stub.failNext(503, "the controller has no spanning tree yet");
-    Run sub = new Run();
-    int code = sub.execute("sub", "--controller", stub.url(), "--host", "::1", "true");
+    CliRun sub = new CliRun();
+    int code = sub.run("sub", "--controller", stub.url(), "--host", "::1", "true");
     assertThat(code).isEqualTo(1);
-    assertThat(sub.err.toString()).contains("503").contains("no spanning tree yet");
+    assertThat(sub.err()).contains("503").contains("no spanning tree yet");
   }
 
   @Test
@@ -327,9 +295,9 @@ class PubSubCommandTest {
       {"sub", "--host", "::1", "true"},
     };
     for (String[] args : cases) {
-      Run r = new Run();
-      assertThat(r.execute(args)).as(String.join(" ", args) + "\n" + r.err).isEqualTo(2);
-      assertThat(r.err.toString()).as(String.join(" ", args)).isNotBlank();
+      CliRun r = new CliRun();
+      assertThat(r.run(args)).as(String.join(" ", args) + "\n" + r.err()).isEqualTo(2);
+      assertThat(r.err()).as(String.join(" ", args)).isNotBlank();
     }
     assertThat(stub.advertisements()).isEmpty();
     assertThat(stub.subscriptions()).isEmpty();
@@ -337,10 +305,10 @@ class PubSubCommandTest {
 
   @Test
   void filterErrorsShowACaret() {
-    Run sub = new Run();
-    assertThat(sub.execute("sub", "--controller", stub.url(), "--host", "::1", "price >> 3"))
+    CliRun sub = new CliRun();
+    assertThat(sub.run("sub", "--controller", stub.url(), "--host", "::1", "price >> 3"))
         .isEqualTo(2);
-    assertThat(sub.err.toString()).contains("^");
+    assertThat(sub.err()).contains("^");
   }
 
   @Test
@@ -357,9 +325,9 @@ class PubSubCommandTest {
     Files.writeString(
         events,
         "{\"attributes\":{\"symbol\":\"A\",\"price\":1,\"volume\":2}}\n{\"attributes\":{}}\n");
-    Run pub = new Run();
+    CliRun pub = new CliRun();
     int code =
-        pub.execute(
+        pub.run(
             "pub",
             "--controller",
             stub.url(),
@@ -370,7 +338,7 @@ class PubSubCommandTest {
             "--from",
             events.toString());
     assertThat(code).isEqualTo(Nps.EXIT_BAD_INPUT);
-    assertThat(pub.err.toString()).contains("line 2").contains("missing attributes");
+    assertThat(pub.err()).contains("line 2").contains("missing attributes");
     assertThat(stub.advertisements()).isEmpty();
   }
 }

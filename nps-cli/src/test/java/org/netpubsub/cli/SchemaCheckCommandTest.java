@@ -3,35 +3,23 @@ package org.netpubsub.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.content.schema.SchemaLoader;
-import picocli.CommandLine;
 
 class SchemaCheckCommandTest {
   private static final Path QUOTES = Path.of("..", "examples", "schemas", "quotes.yaml");
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
-
-  private int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
+  private final CliRun cli = new CliRun();
 
   @Test
   void printsASummary() throws IOException {
     String id = String.format("%08x", SchemaLoader.load(QUOTES).id());
-    assertThat(run("schema", "check", QUOTES.toString())).isZero();
-    assertThat(out.toString())
+    assertThat(cli.run("schema", "check", QUOTES.toString())).isZero();
+    assertThat(cli.out())
         .isEqualTo(
             String.join(
                 System.lineSeparator(),
@@ -43,20 +31,20 @@ class SchemaCheckCommandTest {
                 "  exchange  string  max_length 4 bytes",
                 "index: price, volume",
                 ""));
-    assertThat(err.toString()).isEmpty();
+    assertThat(cli.err()).isEmpty();
   }
 
   @Test
   void aDeviceWithoutEndIsRefusedBySizeNotReadWhole() {
-    assertThat(run("schema", "check", "/dev/zero")).isEqualTo(2);
-    assertThat(err.toString()).contains("zero: larger than 1048576 bytes; not a schema");
-    assertThat(out.toString()).isEmpty();
+    assertThat(cli.run("schema", "check", "/dev/zero")).isEqualTo(2);
+    assertThat(cli.err()).contains("zero: larger than 1048576 bytes; not a schema");
+    assertThat(cli.out()).isEmpty();
   }
 
   @Test
   void printsJson() throws IOException {
-    assertThat(run("schema", "check", "--json", QUOTES.toString())).isZero();
-    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertThat(cli.run("schema", "check", "--json", QUOTES.toString())).isZero();
+    JsonNode j = cli.json();
     assertThat(j.get("name").asText()).isEqualTo("quotes");
     assertThat(j.get("id").asText()).matches("[0-9a-f]{8}");
     assertThat(j.get("attributes").toString())
@@ -66,23 +54,23 @@ class SchemaCheckCommandTest {
                 + "{\"name\":\"volume\",\"type\":\"int\",\"min\":0,\"max\":1000000},"
                 + "{\"name\":\"exchange\",\"type\":\"string\",\"max_length\":4}]");
     assertThat(j.get("index").toString()).isEqualTo("[\"price\",\"volume\"]");
-    assertThat(out.toString().strip()).doesNotContain("\n");
+    assertThat(cli.out().strip()).doesNotContain("\n");
   }
 
   @Test
   void thePleromaExampleIndexesEveryAttribute() {
-    assertThat(run("schema", "check", "--json", "../examples/schemas/pleroma-example.yaml"))
+    assertThat(cli.run("schema", "check", "--json", "../examples/schemas/pleroma-example.yaml"))
         .isZero();
-    assertThat(out.toString()).contains("\"index\":[\"P\",\"V\"]");
+    assertThat(cli.out()).contains("\"index\":[\"P\",\"V\"]");
   }
 
   @Test
   void badFileExitsTwoWithTheCaretMessage(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("bad.yaml");
     Files.writeString(f, "attributes:\n  - name: price\n    type: int\n    min: 0\n    maxx: 9\n");
-    assertThat(run("schema", "check", f.toString())).isEqualTo(2);
-    assertThat(out.toString()).isEmpty();
-    assertThat(err.toString())
+    assertThat(cli.run("schema", "check", f.toString())).isEqualTo(2);
+    assertThat(cli.out()).isEmpty();
+    assertThat(cli.err())
         .contains(
             "error: bad.yaml: line 5, column 5: unknown key 'maxx' in attribute 'price';"
                 + " expected one of name, type, min, max")
@@ -92,19 +80,19 @@ class SchemaCheckCommandTest {
 
   @Test
   void missingFileExitsTwo() {
-    assertThat(run("schema", "check", "no-such.yaml")).isEqualTo(2);
-    assertThat(err.toString()).contains("error: cannot read schema no-such.yaml: no such file");
+    assertThat(cli.run("schema", "check", "no-such.yaml")).isEqualTo(2);
+    assertThat(cli.err()).contains("error: cannot read schema no-such.yaml: no such file");
   }
 
   @Test
   void directoryIsNotASchema(@TempDir Path dir) {
-    assertThat(run("schema", "check", dir.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("error: cannot read schema " + dir);
+    assertThat(cli.run("schema", "check", dir.toString())).isEqualTo(2);
+    assertThat(cli.err()).contains("error: cannot read schema " + dir);
   }
 
   @Test
   void fileIsRequired() {
-    assertThat(run("schema", "check")).isEqualTo(2);
-    assertThat(err.toString()).contains("Missing required parameter: 'FILE'");
+    assertThat(cli.run("schema", "check")).isEqualTo(2);
+    assertThat(cli.err()).contains("Missing required parameter: 'FILE'");
   }
 }

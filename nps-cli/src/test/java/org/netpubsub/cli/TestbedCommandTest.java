@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +12,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The nps testbed commands pass their arguments and the exit code through to the Python script. */
 class TestbedCommandTest {
@@ -28,7 +25,7 @@ class TestbedCommandTest {
       """;
 
   @TempDir Path home;
-  private final StringWriter err = new StringWriter();
+  private final CliRun cli = new CliRun();
 
   @BeforeEach
   void fakeTestbed() throws IOException {
@@ -42,13 +39,6 @@ class TestbedCommandTest {
     System.clearProperty("nps.home");
   }
 
-  private int run(String... args) {
-    CommandLine cl = Nps.commandLine();
-    cl.setOut(new PrintWriter(new StringWriter()));
-    cl.setErr(new PrintWriter(err));
-    return cl.execute(args);
-  }
-
   private List<String> recorded() throws IOException {
     return List.of(
         new ObjectMapper().readValue(home.resolve("testbed/args.json").toFile(), String[].class));
@@ -56,13 +46,15 @@ class TestbedCommandTest {
 
   @Test
   void upPassesItsOptionsAndJson() throws IOException {
-    assertThat(run("testbed", "up", "--topo", "fattree:4", "--standalone", "--json")).isEqualTo(7);
+    assertThat(cli.run("testbed", "up", "--topo", "fattree:4", "--standalone", "--json"))
+        .isEqualTo(7);
     assertThat(recorded()).containsExactly("up", "--topo", "fattree:4", "--standalone", "--json");
   }
 
   @Test
   void execPassesTheCommandUntouched() throws IOException {
-    assertThat(run("testbed", "exec", "h1", "--", "ping", "-6", "-c1", "--json", "fd6e:7073:1::3"))
+    assertThat(
+            cli.run("testbed", "exec", "h1", "--", "ping", "-6", "-c1", "--json", "fd6e:7073:1::3"))
         .isEqualTo(7);
     assertThat(recorded())
         .containsExactly("exec", "h1", "ping", "-6", "-c1", "--json", "fd6e:7073:1::3");
@@ -70,29 +62,29 @@ class TestbedCommandTest {
 
   @Test
   void execWithoutDashDashKeepsTheOrder() throws IOException {
-    assertThat(run("testbed", "exec", "h2", "ip", "-6", "-o", "addr")).isEqualTo(7);
+    assertThat(cli.run("testbed", "exec", "h2", "ip", "-6", "-o", "addr")).isEqualTo(7);
     assertThat(recorded()).containsExactly("exec", "h2", "ip", "-6", "-o", "addr");
   }
 
   @Test
   void everyOtherCommandIsPassedThrough() throws IOException {
-    assertThat(run("testbed", "link", "s1", "s2", "down")).isEqualTo(7);
+    assertThat(cli.run("testbed", "link", "s1", "s2", "down")).isEqualTo(7);
     assertThat(recorded()).containsExactly("link", "s1", "s2", "down");
-    assertThat(run("testbed", "switch", "s1", "up", "--json")).isEqualTo(7);
+    assertThat(cli.run("testbed", "switch", "s1", "up", "--json")).isEqualTo(7);
     assertThat(recorded()).containsExactly("switch", "s1", "up", "--json");
-    assertThat(run("testbed", "down", "--timeout", "5")).isEqualTo(7);
+    assertThat(cli.run("testbed", "down", "--timeout", "5")).isEqualTo(7);
     assertThat(recorded()).containsExactly("down", "--timeout", "5");
-    assertThat(run("testbed", "hosts", "--json")).isEqualTo(7);
+    assertThat(cli.run("testbed", "hosts", "--json")).isEqualTo(7);
     assertThat(recorded()).containsExactly("hosts", "--json");
-    assertThat(run("testbed", "clean")).isEqualTo(7);
+    assertThat(cli.run("testbed", "clean")).isEqualTo(7);
     assertThat(recorded()).containsExactly("clean");
   }
 
   @Test
   void aMissingTestbedIsExplained() throws IOException {
     Files.delete(home.resolve("testbed/nps-testbed"));
-    assertThat(run("testbed", "hosts")).isEqualTo(1);
-    assertThat(err.toString()).contains("no test bed at").contains("NPS_HOME");
+    assertThat(cli.run("testbed", "hosts")).isEqualTo(1);
+    assertThat(cli.err()).contains("no test bed at").contains("NPS_HOME");
   }
 
   @Test

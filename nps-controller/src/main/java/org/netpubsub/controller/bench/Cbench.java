@@ -30,10 +30,13 @@ import java.util.function.LongConsumer;
  * startDelay}, cbench's {@code --delay}, for controllers that drop packet-ins before their
  * handshake ends); it lasts {@code warmupRounds + rounds} rounds of {@code roundLength}, reports
  * the responses per second of every measured round and their min/max/mean, and closes every switch.
- * Responses before the start are not counted (a table-miss flow-mod sent on connect). A controller
- * that answers a packet-in with several messages (a learning switch: flow-mod and packet-out) earns
- * several responses, as with cbench, and in latency mode then has more than one packet-in in
- * flight; its round-trip times are to the first answer.
+ * With {@code awaitAnswer}, for controllers known to answer, the last round lasts until the
+ * measured rounds have seen a response (within the connect timeout), so that a short run on a
+ * loaded machine measures a rate rather than reporting none. Responses before the start are not
+ * counted (a table-miss flow-mod sent on connect). A controller that answers a packet-in with
+ * several messages (a learning switch: flow-mod and packet-out) earns several responses, as with
+ * cbench, and in latency mode then has more than one packet-in in flight; its round-trip times are
+ * to the first answer.
  *
  * <p>The emulated switches run on their own event loops ({@code eventLoopThreads}, default 1): the
  * generator should not compete with the controller for cores.
@@ -84,6 +87,7 @@ public final class Cbench {
   private final FrameSource frames;
   private final Duration startDelay;
   private final Duration connectTimeout;
+  private final boolean awaitAnswer;
   private final int eventLoopThreads;
   private final LongConsumer progress;
   private final Answer answer;
@@ -99,6 +103,7 @@ public final class Cbench {
     this.frames = b.frames != null ? b.frames : FrameSource.ipv6Udp(b.hosts);
     this.startDelay = b.startDelay;
     this.connectTimeout = b.connectTimeout;
+    this.awaitAnswer = b.awaitAnswer;
     this.eventLoopThreads = b.eventLoopThreads;
     this.progress = b.progress;
   }
@@ -140,6 +145,9 @@ public final class Cbench {
         for (long left = deadline - System.nanoTime(); left > 0; ) {
           TimeUnit.NANOSECONDS.sleep(left); // the round's length: this is what is measured
           left = deadline - System.nanoTime();
+        }
+        if (awaitAnswer && r == warmupRounds + rounds - 1) {
+          awaitAMeasuredResponse(totals, measuredFrom, deadline + connectTimeout.toNanos());
         }
         long now = System.nanoTime();
         long total = totals.responses.sum();
@@ -191,6 +199,19 @@ public final class Cbench {
     } finally {
       emulated.forEach(EmulatedSwitch::close);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+  }
+
+  /**
+   * Extends the last round until the measured rounds have seen a response (within the connect
+   * timeout): on a loaded machine short rounds can pass before the controller's first answer, and a
+   * run would report 0 responses/s and no round trip for a controller that answers. The rate
+   * divides by the time the round really took, so it stays true.
+   */
+  private static void awaitAMeasuredResponse(
+      EmulatedSwitch.Totals totals, long measuredFrom, long deadline) throws InterruptedException {
+    while (totals.responses.sum() == measuredFrom && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(1);
     }
   }
 
@@ -256,8 +277,18 @@ public final class Cbench {
     private int eventLoopThreads = 1;
     private LongConsumer progress;
     private Answer answer = Answer.ANY;
+    private boolean awaitAnswer;
 
     private Builder() {}
+
+    /**
+     * For a controller that answers every packet-in: the last round lasts until a measured response
+     * has arrived, within the connect timeout (default false: rounds end on time).
+     */
+    public Builder awaitAnswer(boolean on) {
+      this.awaitAnswer = on;
+      return this;
+    }
 
     /** Which messages answer a packet-in (default ANY). */
     public Builder answer(Answer a) {

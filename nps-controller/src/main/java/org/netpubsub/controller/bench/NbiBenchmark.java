@@ -84,6 +84,7 @@ public final class NbiBenchmark {
               .roundLength(r.roundLength())
               .progress(progress)
               .answer(Cbench.Answer.PACKET_OUT) // every app answer carries one packet-out
+              .awaitAnswer(true) // the forwarding app answers every packet-in
               .build()
               .run(server.localAddress());
       return new Result(r, apps.size(), load, bus.metrics());

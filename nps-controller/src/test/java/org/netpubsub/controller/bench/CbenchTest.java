@@ -137,6 +137,25 @@ class CbenchTest {
   }
 
   @Test
+  void awaitingAnAnswerMeasuresOneEvenWhenTheRoundIsShorterThanARoundTrip() throws Exception {
+    // a 1 ms round usually ends before the first answer (always on a loaded machine); the run
+    // then lasts until one arrives and divides by the time it really took
+    try (Controller c = new Controller(true)) {
+      CbenchResult r =
+          quick(Cbench.Mode.LATENCY)
+              .warmupRounds(0)
+              .rounds(1)
+              .roundLength(Duration.ofMillis(1))
+              .awaitAnswer(true)
+              .build()
+              .run(c.address());
+      assertThat(r.responses()).isPositive();
+      assertThat(r.roundRates()).hasSize(1).allMatch(rate -> rate > 0);
+      assertThat(r.rtt().get().samples()).isPositive();
+    }
+  }
+
+  @Test
   void flowModsAnswerUnderAnyButNotUnderPacketOut() throws Exception {
     try (Controller c = new Controller(true, true)) {
       CbenchResult any = quick(Cbench.Mode.LATENCY).build().run(c.address());
