@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 MVN := source scripts/java-env && mvn -B -q
 
-.PHONY: demo test bench fmt build clean bootstrap
+.PHONY: demo local-demo test bench fmt build clean bootstrap dist
 
 bootstrap:
 	@scripts/bootstrap
@@ -13,6 +13,10 @@ build: bootstrap
 # The main job. Until the in-network pub/sub issue lands: a walk-through of the content model.
 demo: bootstrap
 	@scripts/demo
+
+# The demo without root or Open vSwitch: `nps local`'s simulated switches (docs/local.md).
+local-demo: bootstrap
+	@PYTHONPATH=testbed python3 -m pubsub.local_demo
 
 # Every test: JVM (formatter check included), the CLI end to end, the Python client (with its
 # differential tests against the Java library), the Mininet test bed.
