@@ -18,17 +18,23 @@ demo: bootstrap
 local-demo: bootstrap
 	@PYTHONPATH=testbed python3 -m pubsub.local_demo
 
-# Every test: JVM (formatter check included), the CLI end to end, the Python client (with its
-# differential tests against the Java library), the Mininet test bed.
+# Every test: JVM (formatter check included), the CLI end to end, the release tarball with
+# `nps local`, the Python client (with its differential tests against the Java library), the
+# Mininet test bed.
 test: bootstrap
 	@source scripts/java-env && mvn -B verify
 	@scripts/test-cli
+	@scripts/test-dist
 	@scripts/test-python
 	@scripts/test-testbed
 
 # JMH benchmarks; results land in docs/results/.
 bench: build
 	@scripts/bench
+
+# The release: dist/netpubsub-VERSION.tar.gz with its own Java runtime (docs/local.md, "Install").
+dist: bootstrap
+	@scripts/dist
 
 fmt:
 	@$(MVN) spotless:apply
