@@ -7,16 +7,14 @@ is not reported: the local network is for developing applications, not for measu
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
 import subprocess
 import sys
-import tempfile
 
-from pubsub.demo import FIRST_SEQUENCE, SCHEMA, SUBSCRIPTIONS, quotes
-from pubsub.session import CLIENT_JAVA_OPTS, NPS, SessionError, build, ground_truth, log, poll
+from pubsub.demo import FIRST_SEQUENCE, SCHEMA, SUBSCRIPTIONS, setup
+from pubsub.session import CLIENT_JAVA_OPTS, NPS, SessionError, ground_truth, log, poll
 
 
 def lines(path: str) -> list[dict]:
@@ -32,18 +30,7 @@ def lines(path: str) -> list[dict]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--events", type=int, default=3000)
-    ap.add_argument("--rate", type=float, default=500)
-    ap.add_argument("--seed", type=int, default=7)
-    args = ap.parse_args()
-    log("building the nps jar (first run only)")
-    build()
-    work = tempfile.mkdtemp(prefix="nps-local-demo-")
-    events_file = os.path.join(work, "quotes.jsonl")
-    with open(events_file, "w") as f:
-        for e in quotes(args.events, args.seed):
-            f.write(json.dumps(e) + "\n")
+    args, work, events_file = setup(__doc__, "nps-local-demo-")
     env = dict(os.environ, NPS_JAVA_OPTS=CLIENT_JAVA_OPTS)
     procs: list[subprocess.Popen] = []
 
