@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 MVN := source scripts/java-env && mvn -B -q
 
-.PHONY: demo test bench fmt build clean bootstrap
+.PHONY: demo local-demo test bench fmt build clean bootstrap dist
 
 bootstrap:
 	@scripts/bootstrap
@@ -14,17 +14,27 @@ build: bootstrap
 demo: bootstrap
 	@scripts/demo
 
-# Every test: JVM (formatter check included), the CLI end to end, the Python client (with its
-# differential tests against the Java library), the Mininet test bed.
+# The demo without root or Open vSwitch: `nps local`'s simulated switches (docs/local.md).
+local-demo: bootstrap
+	@PYTHONPATH=testbed python3 -m pubsub.local_demo
+
+# Every test: JVM (formatter check included), the CLI end to end, the release tarball with
+# `nps local`, the Python client (with its differential tests against the Java library), the
+# Mininet test bed.
 test: bootstrap
 	@source scripts/java-env && mvn -B verify
 	@scripts/test-cli
+	@scripts/test-dist
 	@scripts/test-python
 	@scripts/test-testbed
 
 # JMH benchmarks; results land in docs/results/.
 bench: build
 	@scripts/bench
+
+# The release: dist/netpubsub-VERSION.tar.gz with its own Java runtime (docs/local.md, "Install").
+dist: bootstrap
+	@scripts/dist
 
 fmt:
 	@$(MVN) spotless:apply

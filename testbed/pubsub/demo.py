@@ -42,8 +42,10 @@ def quotes(n: int, seed: int) -> list[dict]:
         "volume": r.randint(0, 1000000), "exchange": r.choice(EXCHANGES)}} for _ in range(n)]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
+def setup(description: str, prefix: str):
+    """The options (also `make local-demo`'s), the jar built and the quotes written: (args, work
+    directory, events file)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--events", type=int, default=3000)
     ap.add_argument("--rate", type=float, default=500)
     ap.add_argument("--seed", type=int, default=7)
@@ -51,11 +53,16 @@ def main() -> int:
 
     log("building the nps jar (first run only)")
     build()
-    work = tempfile.mkdtemp(prefix="nps-demo-")
+    work = tempfile.mkdtemp(prefix=prefix)
     events_file = os.path.join(work, "quotes.jsonl")
     with open(events_file, "w") as f:
         for e in quotes(args.events, args.seed):
             f.write(json.dumps(e) + "\n")
+    return args, work, events_file
+
+
+def main() -> int:
+    args, work, events_file = setup(__doc__, "nps-demo-")
 
     design = learn_layout(work, events_file, args.events, args.seed)
     learned = os.path.join(work, "quotes-learned.yaml")

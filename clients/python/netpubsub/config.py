@@ -7,6 +7,7 @@ from __future__ import annotations
 from .errors import SchemaError
 from .index import SpatialIndex
 from .layouts import layout_for
+from .local import parse_switch
 from .schema import Schema
 from .schema_yaml import parse_schema_yaml
 
@@ -15,13 +16,16 @@ DEFAULT_EVENT_PORT = 7073
 
 class PubSubConfig:
     def __init__(self, schema: Schema, length: int | None = None,
-                 event_port: int = DEFAULT_EVENT_PORT, routing: str = "pleroma"):
+                 event_port: int = DEFAULT_EVENT_PORT, routing: str = "pleroma",
+                 local_switch: tuple[str, int] | None = None):
         if not 1 <= event_port <= 65535:
             raise ValueError(f"event_port {event_port} is not a UDP port")
         self.schema = schema
         self.index = SpatialIndex(schema, length)
         self.event_port = event_port
         self.routing = routing
+        # On a local network (nps local, docs/local.md): where hosts attach; None on a real one.
+        self.local_switch = local_switch
         self.layout = layout_for(routing, schema, self.index)
         self.address = self.layout.address  # values (schema order) -> 128-bit int
 
@@ -51,5 +55,7 @@ class PubSubConfig:
             schema = schema.with_index([str(d) for d in index["dimensions"]])
         except SchemaError as e:
             raise ValueError(str(e)) from None
+        local = answer.get("local_switch")
         return cls(schema, int(index["length"]), int(answer.get("event_port", DEFAULT_EVENT_PORT)),
-                   str(answer.get("routing", "pleroma")))
+                   str(answer.get("routing", "pleroma")),
+                   parse_switch(str(local)) if local is not None else None)

@@ -10,6 +10,7 @@ import threading
 import time
 
 from . import host as hosts
+from . import local
 from .codec import EventCodec
 from .controller import ControllerClient, Registration
 from .evaluator import Filter
@@ -17,6 +18,7 @@ from .event import Event, values_of
 
 LOG = logging.getLogger("netpubsub")
 DEFAULT_LINGER = 0.2
+LOCAL_LINGER = 1.0
 
 
 class Publisher:
@@ -37,8 +39,15 @@ class Publisher:
         self.codec = EventCodec(self.schema)
         # The generated encoder itself (a bytearray, no copy): the values are already counted.
         self._encode = self.codec._encode
-        self.host = host or hosts.detect(self.controller.url)
-        self.destination = destination
+        cable = None
+        if self.config.local_switch is not None:
+            # A local network (docs/local.md): the local switch gives the host and its cable.
+            self.host, cable = local.attach(self.config.local_switch, host)
+            if linger == DEFAULT_LINGER:
+                linger = LOCAL_LINGER  # the local switch may lag behind a burst
+        else:
+            self.host = host or hosts.detect(self.controller.url)
+        self.destination = destination or cable
         self.linger = linger
         self.publisher_id = secrets.randbits(64) if publisher_id is None else publisher_id
         self.sequence = 0
@@ -53,8 +62,8 @@ class Publisher:
             raise ValueError(f"multicast hops must be in 1..255, got {hops}")
         self._socket = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
         try:
-            self._socket.bind((self.host, 0))
-            if destination is None:
+            self._socket.bind((cable[0] if cable else self.host, 0))
+            if self.destination is None:
                 name, index = hosts.interface_of(self.host)
                 self._socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, index)
                 self._socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, hops)

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from . import host as hosts
+from . import local
 from .codec import EventCodec
 from .controller import ControllerClient, Registration
 from .errors import DecodeError
@@ -95,7 +96,10 @@ class Subscriber:
             self._socket.bind(("::", port))
             self._socket.settimeout(_POLL)
             self.port = self._socket.getsockname()[1]
-            self.host = host or hosts.detect(self.controller.url)
+            if self.config.local_switch is not None:  # a local network, docs/local.md
+                self.host = local.attach(self.config.local_switch, host)[0]
+            else:
+                self.host = host or hosts.detect(self.controller.url)
             self.subscription: Registration = self.controller.subscribe(
                 self.host, filter, self.port)
         except BaseException:

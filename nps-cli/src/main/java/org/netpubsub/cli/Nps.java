@@ -24,6 +24,7 @@ import picocli.CommandLine.ParseResult;
       CompileCommand.class,
       ItchCommand.class,
       ControllerCommand.class,
+      LocalCommand.class,
       PubCommand.class,
       SubCommand.class,
       TreesCommand.class,

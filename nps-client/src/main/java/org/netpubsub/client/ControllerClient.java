@@ -95,13 +95,17 @@ public final class ControllerClient implements Closeable {
       dimensions.add(d.asText());
     }
     try {
-      return PubSubConfig.of(
-          required(n, "schema", request).asText(),
-          required(n, "schema_id", request).asLong(),
-          required(index, "length", request).asInt(),
-          dimensions,
-          n.path("event_port").asInt(PubSubConfig.DEFAULT_EVENT_PORT),
-          n.path("routing").asText(PubSubConfig.PLEROMA));
+      PubSubConfig c =
+          PubSubConfig.of(
+              required(n, "schema", request).asText(),
+              required(n, "schema_id", request).asLong(),
+              required(index, "length", request).asInt(),
+              dimensions,
+              n.path("event_port").asInt(PubSubConfig.DEFAULT_EVENT_PORT),
+              n.path("routing").asText(PubSubConfig.PLEROMA));
+      return n.hasNonNull("local_switch")
+          ? c.withLocalSwitch(LocalAttachment.parseSwitch(n.get("local_switch").asText()))
+          : c;
     } catch (IllegalArgumentException e) {
       throw new ControllerException(request, 200, "unusable answer: " + e.getMessage());
     }

@@ -1,6 +1,7 @@
 package org.netpubsub.client;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.List;
 import org.netpubsub.content.address.SchemaAddress;
 import org.netpubsub.content.event.Event;
@@ -20,9 +21,16 @@ import org.netpubsub.content.schema.SchemaLoader;
  * @param index the spatial index built exactly as the controller builds it
  * @param routing {@code pleroma}, {@code camus-mr} or {@code camus-tr}
  * @param queryAddress the query fields' places, for Camus routing (null: derived from the schema)
+ * @param localSwitch on a local network ({@code nps local}, docs/local.md): where hosts attach,
+ *     {@code [::1]:PORT}; null on a real network
  */
 public record PubSubConfig(
-    Schema schema, SpatialIndex index, int eventPort, String routing, SchemaAddress queryAddress) {
+    Schema schema,
+    SpatialIndex index,
+    int eventPort,
+    String routing,
+    SchemaAddress queryAddress,
+    InetSocketAddress localSwitch) {
   /** The port events are sent to (docs/pubsub.md). */
   public static final int DEFAULT_EVENT_PORT = 7073;
 
@@ -37,12 +45,22 @@ public record PubSubConfig(
     }
   }
 
+  public PubSubConfig(
+      Schema schema, SpatialIndex index, int eventPort, String routing, SchemaAddress query) {
+    this(schema, index, eventPort, routing, query, null);
+  }
+
   public PubSubConfig(Schema schema, SpatialIndex index, int eventPort, String routing) {
-    this(schema, index, eventPort, routing, null);
+    this(schema, index, eventPort, routing, null, null);
+  }
+
+  /** The same configuration on the local network whose switch is at {@code at}. */
+  public PubSubConfig withLocalSwitch(InetSocketAddress at) {
+    return new PubSubConfig(schema, index, eventPort, routing, queryAddress, at);
   }
 
   public PubSubConfig(Schema schema, SpatialIndex index, int eventPort) {
-    this(schema, index, eventPort, PLEROMA, null);
+    this(schema, index, eventPort, PLEROMA, null, null);
   }
 
   /** The IPv6 destination of an event under this routing. */

@@ -48,7 +48,8 @@ public final class Publisher implements Closeable {
   private long lastSentNanos;
   private boolean closed;
 
-  private Publisher(Builder b, PubSubConfig config, Inet6Address host, Dnf advertised)
+  private Publisher(
+      Builder b, PubSubConfig config, Inet6Address host, Dnf advertised, LocalAttachment local)
       throws IOException {
     this.controller = b.controller;
     this.config = config;
@@ -56,13 +57,25 @@ public final class Publisher implements Closeable {
     this.host = host;
     this.filter = b.filter;
     this.advertised = advertised;
-    this.destination = b.destination;
+    // On a local network every event enters the local switch by its host's cable.
+    this.destination = b.destination != null || local == null ? b.destination : local.cable();
     this.clock = b.clock;
-    this.lingerNanos = b.linger.toNanos();
+    // The local switch is one thread that may lag behind a burst: its flows must stand longer.
+    this.lingerNanos =
+        local != null && b.linger.equals(DEFAULT_LINGER)
+            ? LOCAL_LINGER.toNanos()
+            : b.linger.toNanos();
     this.publisherId = b.publisherId != null ? b.publisherId : new SecureRandom().nextLong();
-    NetworkInterface nif = HostAddresses.interfaceOf(host);
-    this.interfaceName = nif.getName();
-    this.channel = openChannel(host, nif, b.destination, b.multicastHops);
+    if (local != null) {
+      // The host address is the local network's, not this machine's: send from loopback.
+      this.interfaceName = "the local network";
+      this.channel = DatagramChannel.open(StandardProtocolFamily.INET6);
+      channel.bind(new InetSocketAddress(local.cable().getAddress(), 0));
+    } else {
+      NetworkInterface nif = HostAddresses.interfaceOf(host);
+      this.interfaceName = nif.getName();
+      this.channel = openChannel(host, nif, b.destination, b.multicastHops);
+    }
     try {
       this.advertisement = controller.advertise(host, filter);
     } catch (RuntimeException e) {
@@ -217,6 +230,9 @@ public final class Publisher implements Closeable {
   /** How long {@link #close} waits after the last event, by default, before unadvertising. */
   public static final java.time.Duration DEFAULT_LINGER = java.time.Duration.ofMillis(200);
 
+  /** The default linger on a local network ({@code nps local}, docs/local.md). */
+  public static final java.time.Duration LOCAL_LINGER = java.time.Duration.ofSeconds(1);
+
   /** Options of a {@link Publisher}; {@link #build()} advertises. */
   public static final class Builder {
     private final ControllerClient controller;
@@ -302,8 +318,12 @@ public final class Publisher implements Closeable {
     public Publisher build() throws IOException {
       PubSubConfig c = config != null ? config : controller.pubsubConfig();
       Dnf dnf = Filters.parseExact(c.schema(), filter, "an advertisement");
+      if (c.localSwitch() != null) {
+        LocalAttachment local = LocalAttachment.attach(c.localSwitch(), host);
+        return new Publisher(this, c, local.host(), dnf, local);
+      }
       Inet6Address h = host != null ? host : HostAddresses.detect(controller.base());
-      return new Publisher(this, c, h, dnf);
+      return new Publisher(this, c, h, dnf, null);
     }
   }
 }

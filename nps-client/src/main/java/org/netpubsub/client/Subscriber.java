@@ -276,7 +276,10 @@ public final class Subscriber implements Closeable {
       }
       PubSubConfig c = config != null ? config : controller.pubsubConfig();
       Dnf dnf = Filters.parseExact(c.schema(), filter, "a subscription");
-      Inet6Address h = host != null ? host : HostAddresses.detect(controller.base());
+      Inet6Address h =
+          c.localSwitch() != null
+              ? LocalAttachment.attach(c.localSwitch(), host).host() // docs/local.md
+              : host != null ? host : HostAddresses.detect(controller.base());
       return new Subscriber(this, c, h, dnf);
     }
   }

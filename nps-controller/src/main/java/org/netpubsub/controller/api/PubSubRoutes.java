@@ -257,6 +257,7 @@ final class PubSubRoutes {
     n.put("event_port", ContentFlows.EVENT_PORT);
     n.put("max_cells", service.limits().maxCells());
     n.put("routing", service.routing());
+    service.localSwitch().ifPresent(a -> n.put("local_switch", a));
     return n;
   }
 

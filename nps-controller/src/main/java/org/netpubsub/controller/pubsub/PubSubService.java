@@ -45,6 +45,7 @@ public final class PubSubService implements FlowService.Listener {
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
   private final Map<String, String> owners = new ConcurrentHashMap<>(); // id → principal
   private final RoutingEngine engine; // loop only
+  private volatile String localSwitch;
   // requests submitted with an idempotency key, by their derived id, until withdrawn
   private final Map<String, Keyed> keyed = new ConcurrentHashMap<>();
 
@@ -134,6 +135,18 @@ public final class PubSubService implements FlowService.Listener {
   /** This process's member id in a cluster of controller processes (empty outside one). */
   public Optional<String> clusterMember() {
     return engine.member();
+  }
+
+  /**
+   * Where clients send events on a local network ({@code nps local}): {@code [::1]:PORT}, told to
+   * clients as {@code local_switch} in {@code GET /v1/pubsub}; empty on a real network.
+   */
+  public Optional<String> localSwitch() {
+    return Optional.ofNullable(localSwitch);
+  }
+
+  public void localSwitch(String hostPort) {
+    localSwitch = hostPort;
   }
 
   /** The routing clients must address events for ({@code pleroma}, {@code camus-mr} …). */

@@ -27,10 +27,12 @@ import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.FlowRemoved;
+import org.netpubsub.network.openflow.Forwarding;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.GroupMod;
 import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.openflow.OpenFlowError;
+import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.openflow.SimulatedSwitch;
 
 /**
@@ -255,6 +257,14 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
   /** The flows, as a flow-stats reply lists them. */
   public synchronized List<FlowEntry> flows() {
     return table.flows();
+  }
+
+  /**
+   * Runs a packet through the tables as the switch forwards it (counters move): the local network's
+   * data plane.
+   */
+  public synchronized Forwarding process(long inPort, PacketHeaders headers) {
+    return table.process(inPort, headers);
   }
 
   public synchronized List<GroupEntry> groups() {

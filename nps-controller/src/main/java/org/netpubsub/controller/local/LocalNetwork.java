@@ -1,0 +1,236 @@
+package org.netpubsub.controller.local;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.sim.PacketOutRecord;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.network.forwarding.UnicastRouting;
+import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.pleroma.ContentFlows;
+import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.MacAddress;
+import org.netpubsub.network.topology.SwitchPort;
+
+/**
+ * A controller's embedded software network ({@code nps local}): the ten switches of {@link
+ * LocalTopology}, each a {@link SimulatedOpenFlowSwitch} connected to the controller over loopback
+ * TCP (so the controller installs its flows exactly as on Open vSwitch), cables that carry the
+ * controller's LLDP probes between them (so it discovers the links itself), hosts registered as
+ * clients attach, and the {@link LocalSwitch} data plane. The pub/sub service tells clients where
+ * the local switch is ({@code local_switch} in {@code GET /v1/pubsub}).
+ */
+public final class LocalNetwork implements Closeable {
+  private final NetworkController controller;
+  private final LocalTopology wiring = new LocalTopology();
+  private final Map<Long, SimulatedOpenFlowSwitch> switches = new ConcurrentHashMap<>();
+  private final Map<Ipv6Address, Host> hosts = new ConcurrentHashMap<>();
+  private LocalSwitch dataPlane;
+
+  private LocalNetwork(NetworkController controller) {
+    this.controller = controller;
+  }
+
+  /**
+   * Connects the switches to {@code controller}, waits until it has discovered every link, and
+   * opens the data plane for {@code service}'s index.
+   *
+   * @throws IllegalStateException when the links are not discovered within {@code timeout}
+   */
+  public static LocalNetwork start(
+      NetworkController controller, PubSubService service, Duration timeout) throws IOException {
+    if (!service.routing().equals("pleroma")) {
+      throw new IllegalArgumentException("the local network routes with pleroma only");
+    }
+    LocalNetwork n = new LocalNetwork(controller);
+    try {
+      n.connect(timeout);
+      n.dataPlane =
+          new LocalSwitch(new LocalFabric(n.wiring, n::process), n::attach, service::index);
+      InetSocketAddress at = n.dataPlane.address();
+      service.localSwitch("[::1]:" + at.getPort());
+      return n;
+    } catch (IOException | RuntimeException e) {
+      n.close();
+      throw e;
+    }
+  }
+
+  private void connect(Duration timeout) {
+    InetSocketAddress of =
+        new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort());
+    List<SimulatedOpenFlowSwitch> built = new ArrayList<>();
+    wiring
+        .switchPorts()
+        .forEach(
+            (dpid, ports) -> {
+              SimulatedOpenFlowSwitch sw =
+                  SimulatedOpenFlowSwitch.builder()
+                      .dpid(dpid)
+                      .ports(ports.stream().mapToLong(Long::longValue).toArray())
+                      .recordReceived(false)
+                      .packetOutHook(r -> relay(dpid, r))
+                      .build();
+              switches.put(dpid, sw);
+              built.add(sw);
+            });
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (SimulatedOpenFlowSwitch sw : built) {
+      await(sw.connect(of), deadline, "switch " + sw.dpid() + " to connect");
+    }
+    while (controller.topology().links().size() < wiring.cables().size()
+        || controller.topology().switches().size() < switches.size()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the controller discovered "
+                + controller.topology().links().size()
+                + " of the local network's "
+                + wiring.cables().size()
+                + " links in "
+                + timeout.toSeconds()
+                + " s");
+      }
+      sleep(20);
+    }
+  }
+
+  /** A packet-out (an LLDP probe) leaving by a cabled port enters the switch at the other end. */
+  private void relay(long dpid, PacketOutRecord r) {
+    for (Action a : r.actions()) {
+      if (a instanceof Action.Output o) {
+        wiring
+            .peer(SwitchPort.of(dpid, o.port()))
+            .ifPresent(
+                peer -> {
+                  SimulatedOpenFlowSwitch to = switches.get(peer.dpid());
+                  if (to != null && to.isConnected()) {
+                    to.sendPacketIn(peer.port(), 0, UnicastRouting.COOKIE, r.frame());
+                  }
+                });
+      }
+    }
+  }
+
+  private org.netpubsub.network.openflow.Forwarding process(
+      long dpid, long inPort, org.netpubsub.network.openflow.PacketHeaders h) {
+    return switches.get(dpid).process(inPort, h);
+  }
+
+  /**
+   * The host of {@code address} (registered at its slot if new), or a new host at the next free
+   * slot; registered with the controller before this returns.
+   */
+  synchronized Host attach(Optional<Ipv6Address> address) {
+    if (address.isPresent() && hosts.containsKey(address.get())) {
+      return hosts.get(address.get());
+    }
+    int slot;
+    if (address.isPresent()) {
+      slot =
+          wiring
+              .slotOf(address.get())
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "the local network's hosts are fd6e:7073:1::1 to fd6e:7073:1::"
+                              + Integer.toHexString(wiring.capacity())
+                              + ", not "
+                              + address.get()));
+    } else {
+      slot = 1;
+      while (slot <= wiring.capacity() && hosts.containsKey(LocalTopology.address(slot))) {
+        slot++;
+      }
+      if (slot > wiring.capacity()) {
+        throw new IllegalStateException(
+            "the local network is full (" + wiring.capacity() + " hosts): restart nps local");
+      }
+    }
+    Host h =
+        new Host(
+            LocalTopology.address(slot),
+            new MacAddress(0x0200_0000_0000L + slot),
+            wiring.attachment(slot));
+    await(controller.registerHost(h), System.nanoTime() + 5_000_000_000L, "host registration");
+    hosts.put(h.address(), h);
+    return h;
+  }
+
+  /** Where clients attach. */
+  public InetSocketAddress switchAddress() {
+    return dataPlane.address();
+  }
+
+  public LocalSwitch.Counters counters() {
+    return dataPlane.counters();
+  }
+
+  /** The hosts attached so far, by address. */
+  public Map<Ipv6Address, Host> hosts() {
+    return new TreeMap<>(hosts);
+  }
+
+  /** Content flows per switch, as the switches hold them (by dpid). */
+  public Map<Long, Integer> contentFlows() {
+    Map<Long, Integer> out = new TreeMap<>();
+    switches.forEach(
+        (dpid, sw) -> {
+          int n = 0;
+          for (FlowEntry f : sw.flows()) {
+            if (f.cookie() == ContentFlows.COOKIE) {
+              n++;
+            }
+          }
+          out.put(dpid, n);
+        });
+    return out;
+  }
+
+  private static <T> T await(java.util.concurrent.Future<T> f, long deadlineNanos, String what) {
+    try {
+      return f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(what + " failed: " + e.getCause().getMessage(), e);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("timed out waiting for " + what, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted waiting for " + what, e);
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (dataPlane != null) {
+      try {
+        dataPlane.close();
+      } catch (IOException e) {
+        // closing sockets: nothing to do
+      }
+    }
+    switches.values().forEach(SimulatedOpenFlowSwitch::close);
+  }
+}
