@@ -254,8 +254,8 @@ class Run:
         died = [f"broker on {h}" for h, b in zip(brokers, bprocs) if b.proc.poll() is not None]
         died += [f"subscriber {i} on {h}" for i, ((h, _), s) in enumerate(zip(spec, subs))
                  if s.proc.poll() is not None]
-        if pub.proc.poll() is not None:
-            died.append(f"publisher on {PUBLISHER}")
+        if pub.proc.poll() not in (None, 0):  # `nps pub` exits 0 once it has published all
+            died.append(f"publisher on {PUBLISHER} (exit {pub.proc.returncode})")
         results = []
         for s in subs:
             s.terminate()
@@ -387,6 +387,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=3.0, help="publishing time per run")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--out", default="peers", help="docs/results/OUT.{json,md,png}")
+    ap.add_argument("--append", action="store_true",
+                    help="add these runs to docs/results/OUT.json instead of replacing it")
     ap.add_argument("--replot", action="store_true", help="redraw from the committed JSON")
     args = ap.parse_args()
     for s in args.systems:
@@ -396,7 +398,14 @@ def main() -> int:
         redraw(args.out, plot, markdown)
         return 0
     build()
-    write(args.out, experiment(args), plot, markdown)
+    r = experiment(args)
+    if args.append:  # another invocation's loads, kept: one report of several runs
+        with open(os.path.join(ROOT, "docs", "results", args.out + ".json")) as f:
+            old = json.load(f)
+        r["runs"] = old["runs"] + r["runs"]
+        r["command"] = old["command"] + " ; " + r["command"]
+        r["loadavg_before"] = old["loadavg_before"]
+    write(args.out, r, plot, markdown)
     return 0
 
 

@@ -81,7 +81,10 @@ def markdown(r: dict) -> str:
              f"{v['nats-server']}; eclipse-zenoh {v['eclipse-zenoh']}; nats-py {v['nats-py']}; "
              f"paho-mqtt {v['paho-mqtt']}; Python {v['python']}. Topology `{r['topology']}`.", "",
              "![latency CDFs and bytes per link](peers.png)", ""]
-    lines += METHOD
+    layout = r.get("layout", "schema")
+    segments = " ".join(r.get("index_layout", {}).get("segments", []))
+    lines += [x.replace("{netpubsub}", NETPUBSUB[layout].replace("{layout}", segments))
+              for x in METHOD]
     for key, rows in by_load(r).items():
         lines += [f"## {key}", "",
                   "| system | run | delivered (dropped by filter) | p50 / p99 / p99.9 (ms) | "
@@ -106,22 +109,38 @@ def markdown(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+NETPUBSUB = {
+    "learned": "the controller runs the demo's learned index layout (`nps index design` on "
+    "another sample of the quotes and the seven filters, as `make demo` does: {layout}) and "
+    "installs content flows; the Java client (`nps pub --from -`, `nps sub --json --stats`: "
+    "the Python client does not address learned layouts yet) sends one UDP datagram per event "
+    "to its content address; the switches match address prefixes, replicate and rewrite it "
+    "to each subscribing host. At the host: the exact filter drops the false positives of "
+    "the index (*dropped by filter*). `nps sub` prints one JSON line per delivery (the "
+    "harness needs every sequence number) and the harness records its latencies in the "
+    "HdrHistogram; the JVM (C1 only, serial GC, as the test bed starts clients) costs more "
+    "CPU per event than the peers' Python clients, which print nothing per event. The broker "
+    "CPU column is the controller's.",
+    "schema": "the controller runs `examples/schemas/quotes.yaml` (round-robin index over "
+    "price and volume) and installs content flows; the Python client sends one UDP datagram "
+    "per event to its content address; the switches match address prefixes, replicate and "
+    "rewrite it to each subscribing host. At the host: the exact filter (symbol and exchange "
+    "are not indexed, so those constraints are checked there: *dropped by filter*). The "
+    "broker CPU column is the controller's."}
+
 METHOD = [
     "## What each system does", "",
     "Same everywhere: h1 publishes the demo's quotes (`pubsub/demo.py`, seed 11), paced, each "
     "encoded by netpubsub's EventCodec (attributes, sequence, send time, the payload) — the "
     "same bytes in every system. Subscriber *i* runs on h2…h8 in turn with the demo's filter "
-    "*i* mod 7. Every subscriber is a Python process (`pubsub/peer_client.py`) that hands "
-    "each message to netpubsub's own receive path (decode, exact filter) and records the "
-    "latency (receive − send, one machine's clock) in an HdrHistogram; the harness merges "
-    "them. Its deliveries are compared with `nps filter match` (direct evaluation): a system "
+    "*i* mod 7. Every broker's and Zenoh's client is a Python process "
+    "(`pubsub/peer_client.py`, encoding with netpubsub's Python EventCodec) whose subscriber "
+    "hands each message to netpubsub's own Python receive path (decode, exact filter: what "
+    "netpubsub's host filter does) and records the latency (receive − send, one machine's "
+    "clock) in an HdrHistogram; the harness merges them. Every subscriber's deliveries "
+    "are compared with `nps filter match` (direct evaluation): a system "
     "that lost, added or duplicated an event, or whose process died, is refused.", "",
-    "- **netpubsub**: the controller (`examples/schemas/quotes.yaml`, round-robin index over "
-    "price and volume: the Python client does not address learned layouts yet) installs "
-    "content flows; the publisher sends one UDP datagram per event to its content address; "
-    "the switches match address prefixes, replicate and rewrite it to each subscribing host. "
-    "At the host: exact filter (symbol and exchange are not indexed, so those constraints are "
-    "checked there: *dropped by filter*). The broker CPU column is the controller's.",
+    "- **netpubsub**: {netpubsub}",
     "- **Mosquitto**: one broker on the last host over TCP (QoS 0, no queue limit); topics "
     "`quotes/<exchange>/<symbol>`, each subscriber on the narrowest topic filters that hold "
     "its events (`pubsub/peer_verdict.py` NARROWEST); the network only forwards unicast.",

@@ -104,3 +104,47 @@ def test_cpu_seconds_count_fields_after_the_command_name():
     assert pv.per_thousand({"publisher": 3.0, "broker": 0.0}, 2000) == {"publisher": 1.5,
                                                                         "broker": 0.0}
     assert pv.per_thousand({"publisher": 3.0}, 0) == {"publisher": None}
+
+
+def peers_module():
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "experiments",
+                        "peers.py")
+    spec = importlib.util.spec_from_file_location("peers_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def state_of(topo: str) -> dict:
+    from nps_testbed.topologies import parse
+    t = parse(topo)
+    return {"hosts": [{"name": h.name} for h in t.hosts],
+            "links": [{"a": x.a, "b": x.b, "kind": "switch" if x.is_switch_link else "host"}
+                      for x in t.links]}
+
+
+def test_subscribers_brokers_and_nearest_servers_on_pleroma():
+    peers = peers_module()
+    state = state_of("pleroma")
+    spec = peers.placement(state, 8)
+    assert spec[:7] == [(h, t) for h, t in SUBSCRIPTIONS]  # the demo's seven, then again
+    assert spec[7] == ("h2", SUBSCRIPTIONS[0][1])
+    assert peers.server_hosts(state, 1) == ["h8"]
+    three = peers.server_hosts(state, 3)
+    assert three == ["h2", "h6", "h8"]  # last hosts of edge switches 1, 3 and 4
+    assert peers.nearest(state, "h1", three) == "h2"  # same edge switch
+    assert peers.nearest(state, "h3", three) == "h2"  # same pod
+    assert peers.nearest(state, "h7", three) == "h8"
+
+
+def test_a_load_is_parsed_or_named():
+    peers = peers_module()
+    assert peers.parse_load("8x1000x16", 3) == {"subscribers": 8, "rate": 1000, "payload": 16,
+                                                "events": 3000}
+    try:
+        peers.parse_load("8x1000", 3)
+    except SystemExit as e:
+        assert "8x1000" in str(e)
+    else:
+        raise AssertionError("a load without payload accepted")
