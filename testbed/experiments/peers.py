@@ -117,6 +117,12 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
+def datapath() -> dict[str, int]:
+    r = subprocess.run(["ovs-appctl", "dpif-netdev/pmd-stats-show"], capture_output=True,
+                       text=True, timeout=30)
+    return pv.datapath_counts(r.stdout)
+
+
 def ovs_pid() -> int:
     with open("/var/run/openvswitch/ovs-vswitchd.pid") as f:
         return int(f.read().strip())
@@ -230,6 +236,7 @@ class Run:
             roles["broker"] = [self.controller.proc.pid]  # the control plane, nothing on the path
         cpu0 = {r: sum(tree_cpu(p) for p in ps) for r, ps in roles.items()}
         links0 = linkstats.snapshot(self.tb.state)
+        dp0 = datapath()
         pub.command("go")
         n = self.load["events"]
         summary = pub.wait_for(lambda o: o.get("kind") == "published",
@@ -251,6 +258,7 @@ class Run:
             pass
         cpu1 = {r: sum(tree_cpu(p) for p in ps) for r, ps in roles.items()}
         links1 = linkstats.snapshot(self.tb.state)
+        dp1 = datapath()
         died = [f"broker on {h}" for h, b in zip(brokers, bprocs) if b.proc.poll() is not None]
         died += [f"subscriber {i} on {h}" for i, ((h, _), s) in enumerate(zip(spec, subs))
                  if s.proc.poll() is not None]
@@ -275,7 +283,7 @@ class Run:
                "malformed": sum(r["malformed"] for r in ok),
                "latency_us": pv.merged_latency([r["histogram"] for r in ok]),
                "total_bytes": sum(links.values()), "total_packets": sum(packets.values()),
-               "links": links, "cpu_s": cpu, "cpu_s_per_1000": pv.per_thousand(cpu, n_delivered),
+               "links": links, "datapath": {k: dp1[k] - dp0[k] for k in dp0}, "cpu_s": cpu, "cpu_s_per_1000": pv.per_thousand(cpu, n_delivered),
                "loadavg": open("/proc/loadavg").read().split()[:3]}
         if not v["reported"]:
             log(pv.refusal_text(v))

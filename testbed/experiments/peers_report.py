@@ -89,13 +89,13 @@ def markdown(r: dict) -> str:
         lines += [f"## {key}", "",
                   "| system | run | delivered (dropped by filter) | p50 / p99 / p99.9 (ms) | "
                   "bytes / packets on all links | CPU s per 1 000 delivered: publisher / "
-                  "broker / subscribers / ovs-vswitchd | publisher rate |",
-                  "|---|---:|---|---|---|---|---:|"]
+                  "broker / subscribers / ovs-vswitchd | OVS upcalls | publisher rate |",
+                  "|---|---:|---|---|---|---|---:|---:|"]
         for x in rows:
             run = x.get("repeat", 0) + 1
             if not x["reported"]:
                 lines.append(f"| {LABEL[x['system']]} | {run} | **REFUSED**: "
-                             f"{'; '.join(x['reasons'])[:300]} | | | | |")
+                             f"{'; '.join(x['reasons'])[:300]} | | | | | |")
                 continue
             lat, c = x["latency_us"], x["cpu_s_per_1000"]
             lines.append(
@@ -103,7 +103,7 @@ def markdown(r: dict) -> str:
                 f"{ms(lat['p50'])} / {ms(lat['p99'])} / {ms(lat['p99.9'])} | "
                 f"{x['total_bytes']:,} / {x['total_packets']:,} | {cpu(c['publisher'])} / "
                 f"{cpu(c['broker'])} / {cpu(c['subscribers'])} / {cpu(c['ovs-vswitchd'])} | "
-                f"{x['publish_rate']:.0f}/s |")
+                f"{x.get('datapath', {}).get('upcalls', '—')} | {x['publish_rate']:.0f}/s |")
         lines += ["", "Goals (issue 26), as measured in this run:", ""] + goals(rows) + [""]
     lines += FOR
     return "\n".join(lines) + "\n"

@@ -118,3 +118,21 @@ def cpu_seconds(stat_line: str, ticks_per_second: int) -> float:
 def per_thousand(cpu: dict[str, float], delivered: int) -> dict[str, float | None]:
     """CPU seconds per 1 000 delivered events, per role."""
     return {role: (s * 1000 / delivered if delivered else None) for role, s in cpu.items()}
+
+
+def datapath_counts(pmd_stats: str) -> dict[str, int]:
+    """Packets received and upcalls (misses sent to the slow path) summed over the threads of
+    `ovs-appctl dpif-netdev/pmd-stats-show` (the userspace datapath)."""
+    out = {"packets": 0, "upcalls": 0, "failed_upcalls": 0}
+    for line in pmd_stats.splitlines():
+        key, _, value = line.strip().partition(":")
+        value = value.strip().split(" ")[0]
+        if not value.isdigit():
+            continue
+        if key == "packets received":
+            out["packets"] += int(value)
+        elif key == "miss with success upcall":
+            out["upcalls"] += int(value)
+        elif key == "miss with failed upcall":
+            out["failed_upcalls"] += int(value)
+    return out

@@ -148,3 +148,12 @@ def test_a_load_is_parsed_or_named():
         assert "8x1000" in str(e)
     else:
         raise AssertionError("a load without payload accepted")
+
+
+def test_datapath_counts_sum_every_thread():
+    text = ("main thread:\n  packets received: 120\n  emc hits: 100\n"
+            "  miss with success upcall: 7\n  miss with failed upcall: 1\n"
+            "pmd thread numa_id 0 core_id 1:\n  packets received: 30\n"
+            "  miss with success upcall: 3\n  miss with failed upcall: 0\n"
+            "  avg. datapath passes per packet: 1.00\n")
+    assert pv.datapath_counts(text) == {"packets": 150, "upcalls": 10, "failed_upcalls": 1}
