@@ -38,7 +38,8 @@ from peers_clients import JavaPub, JavaSub, in_host, python_client  # noqa: E402
 from results import redraw, write  # noqa: E402
 
 QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
-SYSTEMS = ["netpubsub", "mosquitto", "nats", "nats3", "zenoh"]
+SYSTEMS = ["netpubsub", "mosquitto", "nats", "nats3", "zenoh", "netpubsub-py"]
+CLIENT_KIND = {"nats3": "nats", "netpubsub-py": "netpubsub"}  # peer_client.py's system names
 PUBLISHER = "h1"
 TICKS = os.sysconf("SC_CLK_TCK")
 SWEEP = ["1x1000x16", "8x1000x16", "64x1000x16", "8x10000x16", "8x50000x16", "8x1000x1024"]
@@ -172,12 +173,12 @@ class Run:
                  truth: list[set[int]]):
         self.tb, self.controller, self.system, self.load = ctx["tb"], ctx["controller"], system, load
         self.ctx, self.events_file, self.truth = ctx, events_file, truth
-        self.java = system == "netpubsub" and ctx["layout"] == "learned"
+        self.java = system == "netpubsub"  # netpubsub-py: the Python client
 
     def subscriber(self, host: str, text: str, brokers: list[str]):
         if self.java:
             return JavaSub(self.tb, host, text)
-        kind = "nats" if self.system == "nats3" else self.system
+        kind = CLIENT_KIND.get(self.system, self.system)
         keys = [] if kind == "netpubsub" else pv.topic_filters(kind, text)
         return python_client(self.tb, "sub", kind, host, self.ctx["schema"], "--filter", text,
                              "--keys", ",".join(keys), "--servers",
@@ -187,7 +188,7 @@ class Run:
         if self.java:
             return JavaPub(self.tb, PUBLISHER, self.events_file, self.load["rate"],
                            self.load["payload"])
-        kind = "nats" if self.system == "nats3" else self.system
+        kind = CLIENT_KIND.get(self.system, self.system)
         return python_client(self.tb, "pub", kind, PUBLISHER, self.ctx["schema"], "--events",
                              self.events_file, "--rate", str(self.load["rate"]), "--payload",
                              str(self.load["payload"]), "--servers",
@@ -230,14 +231,22 @@ class Run:
                 b.terminate()
 
     def measure(self, spec, subs, pub, brokers, bprocs) -> dict:
-        roles = {"publisher": [pub.proc.pid], "subscribers": [s.proc.pid for s in subs],
+        roles = {"subscribers": [s.proc.pid for s in subs],
                  "broker": [b.proc.pid for b in bprocs], "ovs-vswitchd": [ovs_pid()]}
-        if self.system == "netpubsub":
+        if self.system.startswith("netpubsub"):
             roles["broker"] = [self.controller.proc.pid]  # the control plane, nothing on the path
         cpu0 = {r: sum(tree_cpu(p) for p in ps) for r, ps in roles.items()}
         links0 = linkstats.snapshot(self.tb.state)
         dp0 = datapath()
-        pub.command("go")
+        if isinstance(pub, JavaPub):  # its JVM starts now; its CPU counts from its first event
+            pub.command("go")
+            poll(lambda: pub.started() or not alive(pub, "nps pub"), 120, "nps pub advertised")
+            roles["publisher"] = [pub.proc.pid]
+            cpu0["publisher"] = tree_cpu(pub.proc.pid)
+        else:
+            roles["publisher"] = [pub.proc.pid]
+            cpu0["publisher"] = tree_cpu(pub.proc.pid)
+            pub.command("go")
         n = self.load["events"]
         summary = pub.wait_for(lambda o: o.get("kind") == "published",
                                60 + 5 * n / self.load["rate"], f"{self.system} publisher")
@@ -269,7 +278,7 @@ class Run:
             s.terminate()
             results.append(s.result())
         names = [f"subscriber {i} on {h} ({t!r})" for i, (h, t) in enumerate(spec)]
-        got = None if any(r is None for r in results) else [r["sequences"] for r in results]
+        got = [None if r is None else r["sequences"] for r in results]
         v = pv.verdict(self.system, self.truth, got, names, died)
         links = linkstats.link_bytes(self.tb.state, links0, links1)
         packets = linkstats.link_bytes(self.tb.state, links0, links1, packets=True)
@@ -316,27 +325,9 @@ def versions() -> dict:
             "machine": f"{platform.node()}: {os.cpu_count()} cores, Linux {platform.release()}"}
 
 
-def experiment(args) -> dict:
-    loads = [parse_load(x, args.seconds) for x in (SWEEP if args.sweep else args.loads)]
-    work = tempfile.mkdtemp(prefix="nps-peers-")
-    n_max = max(x["events"] for x in loads)
-    all_events = quotes(n_max, 11)
-    full = os.path.join(work, "quotes.jsonl")
-    with open(full, "w") as f:
-        f.writelines(json.dumps(e) + "\n" for e in all_events)
-    filters = [t for _, t in SUBSCRIPTIONS]
-    truth_by_filter = dict(zip(filters, ground_truth(QUOTES, full, filters)))
-    out = {"versions": versions(), "topology": args.topo, "command": " ".join(sys.argv),
-           "layout": args.layout, "loadavg_before": open("/proc/loadavg").read().split()[:3],
-           "runs": []}
-    schema = QUOTES
-    if args.layout == "learned":  # as `make demo`: `nps index design` on another sample
-        design = learn_layout(work, full, n_max, 11)
-        schema = os.path.join(work, "quotes-learned.yaml")
-        with open(schema, "w") as f:
-            f.write(design["schema_yaml"])
-        out["index_layout"] = design["layout"]
-        log(f"learned index layout: {' '.join(design['layout']['segments'])}")
+def session(args, out: dict, loads: list[dict], systems: list[str], schema: str, work: str,
+            all_events: list[dict], truth_by_filter: dict) -> None:
+    """One controller (on `schema`) and test bed: every load, repeat and system in turn."""
     controller = Controller(schema, "--max-requests-per-second", "100000", "--burst", "100000",
                             log_path=os.path.join(work, "controller.log"))
     tb = None
@@ -344,8 +335,7 @@ def experiment(args) -> dict:
         tb = Testbed(args.topo, controller)
         wait_for_network(controller, tb, links=sum(
             1 for x in tb.state["links"] if x["kind"] == "switch"))
-        ctx = {"tb": tb, "controller": controller, "layout": args.layout, "schema": QUOTES,
-               "work": work}
+        ctx = {"tb": tb, "controller": controller, "schema": QUOTES, "work": work}
         for li, load in enumerate(loads):
             events_file = os.path.join(work, f"quotes-{load['events']}.jsonl")
             with open(events_file, "w") as f:
@@ -353,8 +343,8 @@ def experiment(args) -> dict:
             spec = placement(tb.state, load["subscribers"])
             truth = [{i for i in truth_by_filter[t] if i < load["events"]} for _, t in spec]
             for rep in range(args.repeat):
-                order = args.systems[rep % len(args.systems):] + args.systems[
-                    :rep % len(args.systems)]  # who goes first rotates between repeats
+                # who goes first rotates between repeats
+                order = systems[rep % len(systems):] + systems[:rep % len(systems)]
                 for system in order:
                     log(f"load {li + 1}/{len(loads)} ({load['subscribers']} subs, "
                         f"{load['rate']}/s, {load['payload']} B), repeat {rep + 1}/"
@@ -366,6 +356,7 @@ def experiment(args) -> dict:
                                "reasons": [f"did not run: {e}"[:500]]}
                         log(pv.refusal_text(row))
                     row["repeat"] = rep
+                    row["topology"] = args.topo
                     out["runs"].append(row)
                     if row["reported"]:
                         lat = row["latency_us"]
@@ -377,6 +368,36 @@ def experiment(args) -> dict:
         if tb is not None:
             tb.down()
         controller.terminate()
+
+
+def experiment(args) -> dict:
+    loads = [parse_load(x, args.seconds) for x in (SWEEP if args.sweep else args.loads)]
+    work = tempfile.mkdtemp(prefix="nps-peers-")
+    n_max = max(x["events"] for x in loads)
+    all_events = quotes(n_max, 11)
+    full = os.path.join(work, "quotes.jsonl")
+    with open(full, "w") as f:
+        f.writelines(json.dumps(e) + "\n" for e in all_events)
+    filters = [t for _, t in SUBSCRIPTIONS]
+    truth_by_filter = dict(zip(filters, ground_truth(QUOTES, full, filters)))
+    out = {"versions": versions(), "topology": args.topo, "command": " ".join(sys.argv),
+           "loadavg_before": open("/proc/loadavg").read().split()[:3], "runs": []}
+    # netpubsub's Java client addresses the demo's learned layout, its Python client only the
+    # schema's round-robin index: one controller (and test bed session) for each
+    sessions = [("learned", [s for s in args.systems if s != "netpubsub-py"]),
+                ("schema", [s for s in args.systems if s == "netpubsub-py"])]
+    for layout, systems in sessions:
+        if not systems:
+            continue
+        schema = QUOTES
+        if "netpubsub" in systems:  # as `make demo`: `nps index design` on another sample
+            design = learn_layout(work, full, n_max, 11)
+            schema = os.path.join(work, "quotes-learned.yaml")
+            with open(schema, "w") as f:
+                f.write(design["schema_yaml"])
+            out["index_layout"] = design["layout"]
+            log(f"learned index layout: {' '.join(design['layout']['segments'])}")
+        session(args, out, loads, systems, schema, work, all_events, truth_by_filter)
     out["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
     return out
 
@@ -389,9 +410,6 @@ def main() -> int:
     ap.add_argument("--loads", type=lambda s: s.split(","), default=["8x1000x16"],
                     help="SUBSCRIBERSxRATExPAYLOAD_BYTES, comma-separated")
     ap.add_argument("--sweep", action="store_true", help=f"the loads {' '.join(SWEEP)}")
-    ap.add_argument("--layout", choices=["learned", "schema"], default="learned",
-                    help="netpubsub's index: the demo's learned layout (Java client) or the "
-                         "schema's round-robin index (Python client)")
     ap.add_argument("--seconds", type=float, default=3.0, help="publishing time per run")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--out", default="peers", help="docs/results/OUT.{json,md,png}")

@@ -8,7 +8,6 @@ import base64
 import json
 import os
 import sys
-import threading
 
 from hdrh.histogram import HdrHistogram
 
@@ -89,33 +88,45 @@ class PyPub(JsonLines):
             pass
 
 
-class JavaPub(PublisherProcess):
-    """`nps pub --from - --rate R`: advertises at start; "go" feeds it the events (paced by it),
-    each with the payload, base64 in its JSON line."""
+class JavaPub:
+    """`nps pub --from FILE --rate R`, started on "go": it paces from the moment its
+    advertisement is live, so it must not wait for the harness after that. The events carry
+    the payload, base64 in their JSON lines. `started()` once it is publishing."""
 
     def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int):
-        super().__init__(testbed, host, "-", rate)
-        self.events_file, self.payload = events_file, payload
+        self.testbed, self.host, self.rate = testbed, host, rate
+        self.file = events_file + f".payload{payload}"
+        data = base64.b64encode(bytes(payload)).decode()
+        with open(events_file) as f, open(self.file, "w") as out:
+            for line in f:
+                if line.strip():
+                    e = json.loads(line)
+                    e["payload"] = data
+                    out.write(json.dumps(e) + "\n")
+        self.p: PublisherProcess | None = None
 
     def ready(self) -> bool:
-        return bool(_kind(self, "advertised"))
+        return True
 
     def command(self, line: str) -> None:
-        if line == "go":
-            threading.Thread(target=self._feed, daemon=True).start()
+        if line == "go" and self.p is None:
+            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate)
 
-    def _feed(self) -> None:
-        payload = base64.b64encode(bytes(self.payload)).decode()
-        try:
-            with open(self.events_file) as f:
-                for line in f:
-                    if line.strip():
-                        e = json.loads(line)
-                        e["payload"] = payload
-                        self.proc.stdin.write(json.dumps(e) + "\n")
-            self.proc.stdin.close()
-        except (BrokenPipeError, ValueError, OSError):
-            pass
+    def started(self) -> bool:
+        return self.p is not None and bool(_kind(self.p, "advertised"))
+
+    @property
+    def proc(self):
+        return self.p.proc
+
+    def wait_for(self, *args):
+        return self.p.wait_for(*args)
+
+    def error_text(self) -> str:
+        return self.p.error_text() if self.p else ""
+
+    def terminate(self) -> int | None:
+        return self.p.terminate() if self.p else None
 
 
 def python_client(tb, role: str, system: str, host: str, schema: str, *extra: str):

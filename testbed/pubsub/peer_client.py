@@ -121,6 +121,7 @@ def sub_netpubsub(args, rec: Recorder) -> None:
     run_until_term(rec, stop)
     s.stop()
     t.join(timeout=5)
+    rec.result()
     s.close()
 
 
@@ -145,6 +146,7 @@ def sub_mosquitto(args, rec: Recorder) -> None:
         raise SystemExit("no SUBACK from the broker in 30 s")
     emit(kind="ready", pid=os.getpid())
     run_until_term(rec, stop)
+    rec.result()  # first: closing a connection may hang, the result must not wait for it
     c.loop_stop()
     c.disconnect()
 
@@ -175,6 +177,7 @@ def sub_nats(args, rec: Recorder) -> None:
             except asyncio.TimeoutError:
                 rec.progress()
         rec.progress()
+        rec.result()
         await nc.close()
 
     asyncio.run(main())
@@ -201,6 +204,7 @@ def sub_zenoh(args, rec: Recorder) -> None:
     subs.append(session.declare_subscriber(WARMUP, lambda _s: rec.control()))
     emit(kind="ready", pid=os.getpid())
     run_until_term(rec, stop)
+    rec.result()
     for s in subs:
         s.undeclare()
     session.close()
@@ -349,7 +353,6 @@ def main() -> int:
     rec = Recorder(load_schema(args.schema), args.filter)
     {"netpubsub": sub_netpubsub, "mosquitto": sub_mosquitto, "nats": sub_nats,
      "zenoh": sub_zenoh}[args.system](args, rec)
-    rec.result()
     return 0
 
 

@@ -52,11 +52,15 @@ def topic_matches(pairs: list[tuple[str | None, str | None]], exchange: str, sym
     return any((e is ANY or e == exchange) and (s is ANY or s == symbol) for e, s in pairs)
 
 
-def differences(expected: list[set[int]], got: list[list[int]], names: list[str]) -> list[str]:
+def differences(expected: list[set[int]], got: list[list[int] | None],
+                names: list[str]) -> list[str]:
     """What differs between each subscriber's delivered sequence numbers (event i of the file
     has sequence i + 1) and the events its filter matches; empty when every one is exact."""
     out = []
     for name, want, seqs in zip(names, expected, got):
+        if seqs is None:
+            out.append(f"{name}: no result (it hung or was killed before printing it)")
+            continue
         indices = [s - 1 for s in seqs]
         have = set(indices)
         missing, extra = sorted(want - have), sorted(have - want)
@@ -74,7 +78,7 @@ def differences(expected: list[set[int]], got: list[list[int]], names: list[str]
     return out
 
 
-def verdict(system: str, expected: list[set[int]], got: list[list[int]] | None,
+def verdict(system: str, expected: list[set[int]], got: list[list[int] | None] | None,
             names: list[str], died: list[str]) -> dict:
     """{"system", "reported": bool, "reasons": [...]}: a system is reported only if none of its
     processes died mid-run and every subscriber got exactly its events."""

@@ -82,6 +82,8 @@ def test_a_dead_process_or_missing_results_refuse_even_exact_deliveries():
     assert not v["reported"] and v["reasons"] == ["no deliveries collected"]
     v = pv.verdict("nats3", [{0}, {1}], [[1]], ["a", "b"], [])
     assert v["reasons"] == ["1 subscriber results for 2 subscribers"]
+    v = pv.verdict("mosquitto", [{0}, {1}], [[1], None], ["a", "b"], [])
+    assert v["reasons"] == ["b: no result (it hung or was killed before printing it)"]
 
 
 def test_latency_histograms_merge():
