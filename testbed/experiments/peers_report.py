@@ -114,6 +114,8 @@ def markdown(r: dict) -> str:
                 f"{cpu(c['broker'])} / {cpu(c['subscribers'])} / {cpu(c['ovs-vswitchd'])} | "
                 f"{x.get('datapath', {}).get('upcalls', '—')} | {x['publish_rate']:.0f}/s |")
         lines += ["", "Goals (issue 26), as measured in this run:", ""] + goals(rows) + [""]
+    if r.get("notes"):  # written into the JSON after reading the run, so --replot keeps them
+        lines += ["## Observations on this run", ""] + [f"- {n}" for n in r["notes"]] + [""]
     lines += FOR
     return "\n".join(lines) + "\n"
 
