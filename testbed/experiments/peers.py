@@ -39,6 +39,9 @@ from results import redraw, write  # noqa: E402
 
 QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 SYSTEMS = ["netpubsub", "mosquitto", "nats", "nats3", "zenoh", "netpubsub-py"]
+# SYSTEM/prefixes: the same with OVS's prefix tracking on ipv6_dst in every bridge's tables (part 3)
+PREFIXES = "/prefixes"
+TABLES = 8  # the controller's tables are below this
 CLIENT_KIND = {"nats3": "nats", "netpubsub-py": "netpubsub"}  # peer_client.py's system names
 PUBLISHER = "h1"
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -124,6 +127,20 @@ def datapath() -> dict[str, int]:
     return pv.datapath_counts(r.stdout)
 
 
+def prefix_tracking(state: dict, on: bool) -> None:
+    """OVS's classifier prefix tracking on ipv6_dst/ipv6_src in every table of every bridge
+    (megaflows then match only the destination bits a prefix needs), or the default (off)."""
+    for sw in state["switches"]:
+        b = sw["bridge"]
+        if on:
+            cmd = ["ovs-vsctl", "--", "--id=@ft", "create", "Flow_Table",
+                   "prefixes=ipv6_dst,ipv6_src", "--", "set", "Bridge", b,
+                   *[f"flow_tables:{t}=@ft" for t in range(TABLES)]]
+        else:
+            cmd = ["ovs-vsctl", "clear", "Bridge", b, "flow_tables"]
+        subprocess.run(cmd, check=True, capture_output=True, timeout=30)
+
+
 def ovs_pid() -> int:
     with open("/var/run/openvswitch/ovs-vswitchd.pid") as f:
         return int(f.read().strip())
@@ -171,6 +188,8 @@ class Run:
 
     def __init__(self, ctx: dict, system: str, load: dict, events_file: str,
                  truth: list[set[int]]):
+        self.prefixes = system.endswith(PREFIXES)
+        system = system.removesuffix(PREFIXES)
         self.tb, self.controller, self.system, self.load = ctx["tb"], ctx["controller"], system, load
         self.ctx, self.events_file, self.truth = ctx, events_file, truth
         self.java = system == "netpubsub"  # netpubsub-py: the Python client
@@ -200,6 +219,16 @@ class Run:
         return self.tb.host(nearest(self.tb.state, host, brokers))["address"] if brokers else ""
 
     def go(self) -> dict:
+        prefix_tracking(self.tb.state, self.prefixes)
+        try:
+            row = self.run()
+        finally:
+            prefix_tracking(self.tb.state, False)
+        if self.prefixes:
+            row["system"] += PREFIXES
+        return row
+
+    def run(self) -> dict:
         spec = placement(self.tb.state, self.load["subscribers"])
         brokers, bprocs = start_brokers(self.tb, self.system, self.ctx["work"])
         subs, pub = [], None
@@ -384,13 +413,13 @@ def experiment(args) -> dict:
            "loadavg_before": open("/proc/loadavg").read().split()[:3], "runs": []}
     # netpubsub's Java client addresses the demo's learned layout, its Python client only the
     # schema's round-robin index: one controller (and test bed session) for each
-    sessions = [("learned", [s for s in args.systems if s != "netpubsub-py"]),
-                ("schema", [s for s in args.systems if s == "netpubsub-py"])]
+    python = [s for s in args.systems if s.removesuffix(PREFIXES) == "netpubsub-py"]
+    sessions = [("learned", [s for s in args.systems if s not in python]), ("schema", python)]
     for layout, systems in sessions:
         if not systems:
             continue
         schema = QUOTES
-        if "netpubsub" in systems:  # as `make demo`: `nps index design` on another sample
+        if {"netpubsub", "netpubsub" + PREFIXES} & set(systems):  # as `make demo`: `nps index design` on another sample
             design = learn_layout(work, full, n_max, 11)
             schema = os.path.join(work, "quotes-learned.yaml")
             with open(schema, "w") as f:
@@ -418,7 +447,7 @@ def main() -> int:
     ap.add_argument("--replot", action="store_true", help="redraw from the committed JSON")
     args = ap.parse_args()
     for s in args.systems:
-        if s not in SYSTEMS:
+        if s.removesuffix(PREFIXES) not in SYSTEMS:
             raise SystemExit(f"--systems: unknown system {s!r} (one of {', '.join(SYSTEMS)})")
     if args.replot:
         redraw(args.out, plot, markdown)

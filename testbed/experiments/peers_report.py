@@ -10,6 +10,11 @@ LABEL = {"netpubsub": "netpubsub (Java client, learned layout)",
          "nats": "NATS (1 server)", "nats3": "NATS (cluster of 3)", "zenoh": "Zenoh (peers)"}
 
 
+def label(system: str) -> str:
+    base = system.removesuffix("/prefixes")
+    return LABEL[base] + (", OVS prefix tracking on ipv6_dst" if base != system else "")
+
+
 def load_key(load: dict, topology: str = "pleroma") -> str:
     return (f"{load['subscribers']} subscribers, {load['rate']} events/s, {load['payload']} B"
             + ("" if topology == "pleroma" else f", {topology}"))
@@ -103,12 +108,12 @@ def markdown(r: dict) -> str:
         for x in rows:
             run = x.get("repeat", 0) + 1
             if not x["reported"]:
-                lines.append(f"| {LABEL[x['system']]} | {run} | **REFUSED**: "
+                lines.append(f"| {label(x['system'])} | {run} | **REFUSED**: "
                              f"{'; '.join(x['reasons'])[:300]} | | | | | |")
                 continue
             lat, c = x["latency_us"], x["cpu_s_per_1000"]
             lines.append(
-                f"| {LABEL[x['system']]} | {run} | {x['delivered']:,} ({x['dropped_by_filter']:,}) | "
+                f"| {label(x['system'])} | {run} | {x['delivered']:,} ({x['dropped_by_filter']:,}) | "
                 f"{ms(lat['p50'])} / {ms(lat['p99'])} / {ms(lat['p99.9'])} | "
                 f"{x['total_bytes']:,} / {x['total_packets']:,} | {cpu(c['publisher'])} / "
                 f"{cpu(c['broker'])} / {cpu(c['subscribers'])} / {cpu(c['ovs-vswitchd'])} | "
@@ -123,8 +128,10 @@ def markdown(r: dict) -> str:
 NETPUBSUB = {
     "learned": "the controller runs the demo's learned index layout (`nps index design` on "
     "another sample of the quotes and the seven filters, as `make demo` does: {layout}) and "
-    "installs content flows; the Java client (`nps pub --from -`, `nps sub --json --stats`: "
-    "the Python client does not address learned layouts yet) sends one UDP datagram per event "
+    "installs content flows; the Java client (`nps sub --json --stats`, and `nps pub --from "
+    "FILE --rate R`, started when the run starts, since it paces from its advertisement: its "
+    "advertisement's flow installation falls inside the measured window, its JVM's start "
+    "does not; the Python client does not address learned layouts yet) sends one UDP datagram per event "
     "to its content address; the switches match address prefixes, replicate and rewrite it "
     "to each subscribing host. At the host: the exact filter drops the false positives of "
     "the index (*dropped by filter*). `nps sub` prints one JSON line per delivery (the "
@@ -197,7 +204,7 @@ def plot(r: dict, png: str) -> None:
         first.setdefault(x["system"], x)
     for s, x in first.items():
         cdf = x["latency_us"]["cdf"]
-        ax[0].plot([v / 1000 for _, v in cdf], [p for p, _ in cdf], "o-", ms=3, label=LABEL[s])
+        ax[0].plot([v / 1000 for _, v in cdf], [p for p, _ in cdf], "o-", ms=3, label=label(s))
     ax[0].set(xscale="log", xlabel="latency (ms, log)", ylabel="percentile",
               title=f"latency CDF, {key} (first run)")
     ax[0].legend(fontsize=8)
@@ -207,7 +214,7 @@ def plot(r: dict, png: str) -> None:
     w = 0.8 / max(1, len(first))
     for j, (s, x) in enumerate(first.items()):
         ax[1].bar([i + (j - len(first) / 2) * w for i in range(len(links))],
-                  [x["links"].get(k, 0) / 1e3 for k in links], w, label=LABEL[s])
+                  [x["links"].get(k, 0) / 1e3 for k in links], w, label=label(s))
     ax[1].set_xticks(range(len(links)), links, rotation=70, fontsize=7)
     ax[1].set(ylabel="kB on the link", title=f"bytes per link, {key}")
     ax[1].legend(fontsize=8)
