@@ -138,7 +138,9 @@ def prefix_tracking(state: dict, on: bool) -> None:
                    *[f"flow_tables:{t}=@ft" for t in range(TABLES)]]
         else:
             cmd = ["ovs-vsctl", "clear", "Bridge", b, "flow_tables"]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=30)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        if r.returncode != 0:
+            raise SessionError(f"{' '.join(cmd[:6])}… failed: {r.stderr.strip()}")
 
 
 def ovs_pid() -> int:
