@@ -1,0 +1,135 @@
+"""The clients of the head-to-head (peers.py) behind one interface: the Python client of every
+system (pubsub/peer_client.py) and netpubsub's Java CLI (`nps sub`, `nps pub`), which is the
+client that addresses the demo's learned index layout (the Python client refuses it)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import sys
+
+from hdrh.histogram import HdrHistogram
+
+from pubsub.session import TESTBED, JsonLines, PublisherProcess, SubscriberProcess
+
+TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLIENT = os.path.join(TESTBED_DIR, "pubsub", "peer_client.py")
+
+
+def in_host(host: str, *cmd: str) -> list[str]:
+    return [TESTBED, "exec", host, "--", *cmd]
+
+
+def _kind(proc: JsonLines, kind: str) -> list[dict]:
+    return [o for o in proc.all if o.get("kind") == kind]
+
+
+class PySub(JsonLines):
+    """peer_client.py sub: ready, warm, progress lines; its result on SIGTERM."""
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+
+    def ready(self) -> bool:
+        return bool(_kind(self, "ready"))
+
+    def warm(self) -> bool:
+        return bool(_kind(self, "warm"))
+
+    def counts(self) -> tuple[int, int]:
+        p = _kind(self, "progress")
+        return (p[-1]["received"], p[-1]["delivered"]) if p else (0, 0)
+
+    def result(self) -> dict | None:
+        r = _kind(self, "result")
+        return r[-1] if r else None
+
+
+class JavaSub(SubscriberProcess):
+    """`nps sub --json --stats`: a line per delivery (sequence, latency_us), stats at SIGTERM;
+    the harness records the latencies in an HdrHistogram as the Python clients do."""
+
+    def ready(self) -> bool:
+        return bool(_kind(self, "subscribed"))
+
+    warm = ready  # the subscription's flows are acknowledged when it prints subscribed
+
+    def counts(self) -> tuple[int, int]:
+        n = len(self.deliveries())
+        return n, n
+
+    def result(self) -> dict | None:
+        stats = _kind(self, "stats")
+        if not stats:
+            return None
+        h = HdrHistogram(1, 60_000_000, 3)
+        for d in self.deliveries():
+            h.record_value(max(1, int(d["latency_us"])))
+        return {"sequences": [d["sequence"] for d in self.deliveries()],
+                "histogram": h.encode().decode(), **{k: stats[-1].get(k, 0) for k in (
+                    "received", "delivered", "false_positives", "malformed")}}
+
+
+class PyPub(JsonLines):
+    """peer_client.py pub: stdin commands warm, go, quit."""
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv, stdin=True)
+
+    def ready(self) -> bool:
+        return bool(_kind(self, "ready"))
+
+    def command(self, line: str) -> None:
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+
+class JavaPub:
+    """`nps pub --from FILE --rate R`, started on "go": it paces from the moment its
+    advertisement is live, so it must not wait for the harness after that. The events carry
+    the payload, base64 in their JSON lines. `started()` once it is publishing."""
+
+    def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int):
+        self.testbed, self.host, self.rate = testbed, host, rate
+        self.file = events_file + f".payload{payload}"
+        data = base64.b64encode(bytes(payload)).decode()
+        with open(events_file) as f, open(self.file, "w") as out:
+            for line in f:
+                if line.strip():
+                    e = json.loads(line)
+                    e["payload"] = data
+                    out.write(json.dumps(e) + "\n")
+        self.p: PublisherProcess | None = None
+
+    def ready(self) -> bool:
+        return True
+
+    def command(self, line: str) -> None:
+        if line == "go" and self.p is None:
+            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate)
+
+    def started(self) -> bool:
+        return self.p is not None and bool(_kind(self.p, "advertised"))
+
+    @property
+    def proc(self):
+        return self.p.proc
+
+    def wait_for(self, *args):
+        return self.p.wait_for(*args)
+
+    def error_text(self) -> str:
+        return self.p.error_text() if self.p else ""
+
+    def terminate(self) -> int | None:
+        return self.p.terminate() if self.p else None
+
+
+def python_client(tb, role: str, system: str, host: str, schema: str, *extra: str):
+    argv = in_host(host, sys.executable, CLIENT, role, system, "--schema", schema,
+                   "--controller", tb.api_for_hosts, "--host", tb.host(host)["address"], *extra)
+    return PySub(argv) if role == "sub" else PyPub(argv)
