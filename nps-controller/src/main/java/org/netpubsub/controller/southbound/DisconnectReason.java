@@ -32,6 +32,10 @@ public enum DisconnectReason {
    * impostor or a misconfigured switch; refused (docs/security.md).
    */
   DUPLICATE_DPID,
+  /** OpenFlow over TLS: the switch's certificate does not name the datapath id it claimed. */
+  CERTIFICATE_MISMATCH,
+  /** OpenFlow over TLS: the TLS handshake failed (no certificate, another CA, bad protocol). */
+  TLS_FAILED,
   /** A socket error. */
   IO_ERROR,
   /** A bug in the southbound itself (logged with its stack trace). */

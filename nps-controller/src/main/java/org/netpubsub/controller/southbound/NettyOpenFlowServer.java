@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -84,6 +85,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     if (!state.compareAndSet(ServerState.LATENT, ServerState.STARTED)) {
       throw new IllegalStateException("server can start only once, from LATENT: " + state.get());
     }
+    SslContext tls = config.tls() == null ? null : config.tls().serverContext();
     group =
         new NioEventLoopGroup(config.eventLoopThreads(), new DefaultThreadFactory("nps-of", true));
     ServerBootstrap b =
@@ -96,6 +98,9 @@ final class NettyOpenFlowServer implements OpenFlowServer {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
+                    if (tls != null) {
+                      ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                    }
                     ch.pipeline()
                         .addLast("frames", new OpenFlowFrameDecoder(config.maxMessageSize()))
                         .addLast("encoder", OpenFlowMessageEncoder.INSTANCE)
@@ -188,6 +193,9 @@ final class NettyOpenFlowServer implements OpenFlowServer {
       return;
     }
     long dpid = c.dpid();
+    if (probed == null && config.tls() != null && !certifiedFor(c)) {
+      return;
+    }
     SwitchConnection live = connected.get(dpid);
     if (live != null && live != probed && live.isConnected()) {
       live.probe(probeTimeout())
@@ -207,8 +215,23 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     if (events == null) {
       claim(c, null); // another connection took the dpid meanwhile: probe that one
     } else {
-      c.registered(events);
+      c.registered();
     }
+  }
+
+  /** True if the switch's certificate may claim its dpid; else closes it (logged, counted). */
+  private boolean certifiedFor(SwitchConnection c) {
+    Optional<String> name = c.peerCommonName();
+    if (name.isPresent() && config.tls().identities().allows(name.get(), c.dpid())) {
+      return true;
+    }
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "{0}: refused, its certificate (CN={1}) may not claim this datapath id",
+        c,
+        name.orElse("none"));
+    c.close(DisconnectReason.CERTIFICATE_MISMATCH);
+    return false;
   }
 
   /** How long a live connection has to answer the echo that decides a competing claim. */
@@ -248,6 +271,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
       if (old != null && old != expected) {
         return null;
       }
+      c.prepare(events);
       connected.put(dpid, c);
       refusalLogged.remove(dpid);
       if (old != null) {

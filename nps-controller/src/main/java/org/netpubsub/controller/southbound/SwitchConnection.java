@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -13,11 +14,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -143,6 +146,9 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     if (c instanceof ProtocolViolationException p) {
       LOG.log(System.Logger.Level.INFO, "{0}: {1}", this, p.getMessage());
       close(p.reason());
+    } else if (c instanceof SSLException) {
+      LOG.log(System.Logger.Level.INFO, "{0}: TLS failed: {1}", this, c.getMessage());
+      close(DisconnectReason.TLS_FAILED);
     } else if (c instanceof IOException) {
       close(DisconnectReason.IO_ERROR);
     } else {
@@ -158,16 +164,29 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     server.claim(this, null);
   }
 
+  /** The subject CN of the switch's TLS certificate (empty over plain TCP). */
+  Optional<String> peerCommonName() {
+    SslHandler tls = channel.pipeline().get(SslHandler.class);
+    return tls == null ? Optional.empty() : OpenFlowTls.peerCommonName(tls);
+  }
+
   /** True once closed (event loop). */
   boolean isClosed() {
     return closed;
   }
 
-  /** The server registered this connection under its dpid (event loop, not closed). */
-  void registered(SwitchEvents registeredEvents) {
+  /**
+   * The server is registering this connection under its dpid (event loop, not closed): from here on
+   * it is usable, so it is ready before the server lists it.
+   */
+  void prepare(SwitchEvents registeredEvents) {
     events = registeredEvents;
     requests = new RequestTracker(metrics, events.executor(), dpid);
     connected = true;
+  }
+
+  /** The server listed this connection: announce it (event loop). */
+  void registered() {
     metrics.handshakeCompleted();
     events.connected();
     deferred.forEach(events::asynchronous);
