@@ -1,5 +1,6 @@
 package org.netpubsub.cli;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.Durations;
@@ -23,6 +24,14 @@ final class OverlayBrokerOptions {
   String sessionTimeout;
 
   @Option(
+      names = "--zookeeper-auth",
+      paramLabel = "FILE",
+      description =
+          "ZooKeeper digest credentials, one line user:password; every znode this broker creates"
+              + " is then readable and writable with them only (docs/security.md).")
+  Path zookeeperAuth;
+
+  @Option(
       names = "--status-interval",
       defaultValue = "10s",
       paramLabel = "DURATION",
@@ -36,6 +45,9 @@ final class OverlayBrokerOptions {
 
   /** A connected client, or a one-line failure (exit 1). */
   CuratorFramework connect() throws InterruptedException {
-    return OverlayRun.zookeeper(zookeeper, Durations.positive(sessionTimeout, "--session-timeout"));
+    return OverlayRun.zookeeper(
+        zookeeper,
+        Durations.positive(sessionTimeout, "--session-timeout"),
+        ZkAuthFile.read(zookeeperAuth));
   }
 }
