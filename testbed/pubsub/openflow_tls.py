@@ -21,8 +21,8 @@ def enabled() -> bool:
     return os.environ.get("NPS_TESTBED_OPENFLOW_TLS") == "1"
 
 
-def _run(*args: str) -> None:
-    r = subprocess.run(list(args), capture_output=True, text=True, timeout=120)
+def _run(*args: str, cwd: str | None = None) -> None:
+    r = subprocess.run(list(args), capture_output=True, text=True, timeout=120, cwd=cwd)
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
 
@@ -33,9 +33,10 @@ def make_pki(switch_name: str = SWITCH_NAME) -> dict:
     d = tempfile.mkdtemp(prefix="nps-of-pki-")
     pki = os.path.join(d, "pki")
     _run("ovs-pki", f"--dir={pki}", "--force", "init")
+    # NAME is relative: ovs-pki puts it into the CN, which must stay under 64 characters
+    _run("ovs-pki", f"--dir={pki}", "--force", "req+sign", "controller", "controller", cwd=d)
+    _run("ovs-pki", f"--dir={pki}", "--force", "req+sign", switch_name, "switch", cwd=d)
     ctl, sw = os.path.join(d, "controller"), os.path.join(d, switch_name)
-    _run("ovs-pki", f"--dir={pki}", "--force", "req+sign", ctl, "controller")
-    _run("ovs-pki", f"--dir={pki}", "--force", "req+sign", sw, "switch")
     switches = os.path.join(d, "switches")
     with open(switches, "w") as f:
         f.write(f"{switch_name} *\n")
