@@ -18,6 +18,8 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+from pubsub import openflow_tls
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
 TESTBED = os.path.join(ROOT, "testbed", "nps-testbed")
@@ -123,13 +125,18 @@ class Controller(JsonLines):
     serves base forwarding (IPv6 unicast) and multicast groups only."""
 
     def __init__(self, schema: str | None, *extra: str, log_path: str | None = None,
-                 openflow_port: int | None = None, api_port: int | None = None):
+                 openflow_port: int | None = None, api_port: int | None = None,
+                 tls: dict | None = None):
         self.openflow_port = openflow_port or free_port()  # a restart keeps its ports
         self.api_port = api_port or free_port()
         self.api = f"http://127.0.0.1:{self.api_port}"
+        # OpenFlow over TLS: given a PKI (pubsub/openflow_tls.py), or NPS_TESTBED_OPENFLOW_TLS=1
+        self.tls = tls if tls is not None else (openflow_tls.pki() if openflow_tls.enabled() else None)
+        self.scheme = "ssl" if self.tls else "tcp"
+        tls_args = openflow_tls.controller_args(self.tls) if self.tls else []
         err = open(log_path, "w") if log_path else None
-        super().__init__([NPS, "controller", "--openflow", f"tcp:127.0.0.1:{self.openflow_port}",
-                          "--api", self.api, "--probe-interval", "1s",
+        super().__init__([NPS, "controller", "--openflow", f"{self.scheme}:127.0.0.1:{self.openflow_port}",
+                          *tls_args, "--api", self.api, "--probe-interval", "1s",
                           *(["--schema", schema] if schema else []), "--json", *extra],
                          stderr=err)
         self.started = self.wait_for(lambda o: o.get("kind") == "controller", 120, "the controller")
@@ -186,7 +193,10 @@ class Testbed(JsonLines):
 
     def __init__(self, topo: str, controller: Controller, timeout: float = 240,
                  also: tuple[Controller, ...] = ()):
-        targets = ",".join(f"tcp:127.0.0.1:{c.openflow_port}" for c in (controller, *also))
+        targets = ",".join(f"{getattr(c, 'scheme', 'tcp')}:127.0.0.1:{c.openflow_port}" for c in (controller, *also))
+        self.tls = getattr(controller, "tls", None)
+        if self.tls:
+            openflow_tls.configure_ovs(self.tls)
         super().__init__([TESTBED, "up", "--topo", topo, "--controller", targets, "--api",
                           f"127.0.0.1:{controller.api_port}", "--wait-connected", "60"])
         self.event = self.wait_for(lambda o: o.get("event") == "up", timeout, f"test bed {topo}")
@@ -210,6 +220,8 @@ class Testbed(JsonLines):
         except subprocess.TimeoutExpired:
             self.proc.kill()
         subprocess.run([TESTBED, "clean"], capture_output=True, timeout=120)
+        if self.tls:
+            openflow_tls.clear_ovs()
 
 
 def wait_for_network(controller: Controller, testbed: Testbed, links: int, timeout: float = 90) -> None:

@@ -20,6 +20,7 @@ import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.southbound.OpenFlowTls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -59,13 +60,17 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Mixin AuthOptions auth;
 
+  @Mixin OpenFlowTlsOptions openflowTls;
+
   @Spec CommandSpec spec;
 
   @Option(
       names = "--openflow",
       defaultValue = "tcp:0.0.0.0:6653",
       paramLabel = "tcp:HOST:PORT",
-      description = "Where switches connect (default: ${DEFAULT-VALUE}; port 0: any free port).")
+      description =
+          "Where switches connect (default: ${DEFAULT-VALUE}; port 0: any free port);"
+              + " ssl:HOST:PORT for mutual TLS (--openflow-key, --openflow-cert, --openflow-ca).")
   String openflow;
 
   @Option(
@@ -115,6 +120,7 @@ final class ControllerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     InetSocketAddress of = parseOpenflow(openflow);
+    OpenFlowTls tls = openflowTls.settings(openflow.startsWith("ssl:"));
     InetSocketAddress http = parseApi(api);
     long probeMs = probeIntervalMs != null ? probeIntervalMs : probeInterval.toMillis();
     if (probeMs < 100) {
@@ -131,7 +137,8 @@ final class ControllerCommand implements Callable<Integer> {
                 .withProbeInterval(probeMs)
                 .withNorthbound(distribution(nbi), remoteApps(nbiRemote))
                 .withForwarding(how, busApps)
-                .withReconcileScope(pubsub.reconcileScope()));
+                .withReconcileScope(pubsub.reconcileScope())
+                .withOpenflowTls(tls));
     ControllerApi rest;
     Optional<LinkLoadMonitor> monitor;
     Optional<PubSubService> service = Optional.empty();
@@ -169,7 +176,7 @@ final class ControllerCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     InetSocketAddress ofAt = controller.openflowAddress();
     InetSocketAddress apiAt = rest.address();
-    String ofUrl = "tcp:" + ofAt.getHostString() + ":" + ofAt.getPort();
+    String ofUrl = (tls == null ? "tcp:" : "ssl:") + ofAt.getHostString() + ":" + ofAt.getPort();
     String apiUrl = "http://" + apiAt.getHostString() + ":" + apiAt.getPort();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
@@ -209,8 +216,9 @@ final class ControllerCommand implements Callable<Integer> {
   }
 
   static InetSocketAddress parseOpenflow(String s) {
-    if (!s.startsWith("tcp:")) {
-      throw new IllegalArgumentException("--openflow must be tcp:HOST:PORT, not '" + s + "'");
+    if (!s.startsWith("tcp:") && !s.startsWith("ssl:")) {
+      throw new IllegalArgumentException(
+          "--openflow must be tcp:HOST:PORT or ssl:HOST:PORT, not '" + s + "'");
     }
     return hostPort(s.substring(4), "--openflow");
   }

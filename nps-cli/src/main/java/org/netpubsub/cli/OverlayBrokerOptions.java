@@ -2,6 +2,7 @@ package org.netpubsub.cli;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -33,6 +34,14 @@ final class OverlayBrokerOptions {
   String sessionTimeout;
 
   @Option(
+      names = "--zookeeper-auth",
+      paramLabel = "FILE",
+      description =
+          "ZooKeeper digest credentials, one line user:password; every znode this broker creates"
+              + " is then readable and writable with them only (docs/security.md).")
+  Path zookeeperAuth;
+
+  @Option(
       names = "--status-interval",
       defaultValue = "10s",
       paramLabel = "DURATION",
@@ -46,7 +55,10 @@ final class OverlayBrokerOptions {
 
   /** A connected client, or a one-line failure (exit 1). */
   CuratorFramework connect() throws InterruptedException {
-    return OverlayRun.zookeeper(zookeeper, Durations.positive(sessionTimeout, "--session-timeout"));
+    return OverlayRun.zookeeper(
+        zookeeper,
+        Durations.positive(sessionTimeout, "--session-timeout"),
+        ZkAuthFile.read(zookeeperAuth));
   }
 
   @Mixin MetricsOption metrics;

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.Durations;
 import org.netpubsub.edge.overlay.Zk;
+import org.netpubsub.edge.overlay.ZkAuth;
 
 /** What the overlay commands share: run until SIGTERM, printing counters now and then. */
 final class OverlayRun {
@@ -19,9 +20,10 @@ final class OverlayRun {
    * A connected ZooKeeper client, or a one-line failure: while it waits, Curator's own lines about
    * each failed attempt (the command says it in one line) are held back.
    */
-  static CuratorFramework zookeeper(String connect, Duration session) throws InterruptedException {
+  static CuratorFramework zookeeper(String connect, Duration session, ZkAuth auth)
+      throws InterruptedException {
     try (var quiet = Logging.quieter("org.apache.curator")) {
-      return Zk.connected(connect, session, Duration.ofSeconds(10));
+      return Zk.connected(connect, session, Duration.ofSeconds(10), auth);
     } catch (java.io.IOException x) {
       throw CommandFailure.io(x);
     }

@@ -147,6 +147,15 @@ final class PubSubOptions {
               + " wait for a new owner (default: ${DEFAULT-VALUE}).")
   String clusterSessionTimeout;
 
+  @Option(
+      names = "--zookeeper-auth",
+      paramLabel = "FILE",
+      description =
+          "With --cluster: ZooKeeper digest credentials, one line user:password; every znode"
+              + " the cluster creates is then readable and writable with them only"
+              + " (docs/security.md).")
+  Path zookeeperAuth;
+
   private CuratorFramework zk;
   private String memberId;
   private ClusterRegistry registry;
@@ -182,6 +191,9 @@ final class PubSubOptions {
     if (cluster == null) {
       if (member != null) {
         throw new IllegalArgumentException("--member applies with --cluster");
+      }
+      if (zookeeperAuth != null) {
+        throw new IllegalArgumentException("--zookeeper-auth applies with --cluster");
       }
       return;
     }
@@ -257,7 +269,7 @@ final class PubSubOptions {
     String id = member != null ? member : defaultMember();
     memberId = id;
     try {
-      zk = Zk.connected(cluster, session, Duration.ofSeconds(10));
+      zk = Zk.connected(cluster, session, Duration.ofSeconds(10), ZkAuthFile.read(zookeeperAuth));
       return PubSubService.attachCluster(
           controller,
           index,

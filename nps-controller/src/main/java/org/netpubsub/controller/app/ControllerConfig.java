@@ -5,13 +5,14 @@ import java.util.function.LongSupplier;
 import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
+import org.netpubsub.controller.southbound.OpenFlowTls;
 import org.netpubsub.controller.southbound.ReconcileScope;
 
 /**
  * A {@link NetworkController}'s settings: where to listen, how often to probe, the clock
  * (milliseconds), how the northbound bus distributes packet-ins and where remote apps connect to it
  * (null: no remote apps), how unicast is forwarded, the apps that run on the bus besides the
- * core's, and what reconciling a switch manages.
+ * core's, what reconciling a switch manages, and OpenFlow's TLS settings (null: plain TCP).
  */
 public record ControllerConfig(
     String bindAddress,
@@ -22,7 +23,8 @@ public record ControllerConfig(
     RemoteAppEndpoints remoteApps,
     NetworkController.Forwarding forwarding,
     List<ControllerApp> apps,
-    ReconcileScope reconcileScope) {
+    ReconcileScope reconcileScope,
+    OpenFlowTls openflowTls) {
   public ControllerConfig {
     apps = List.copyOf(apps);
     if (reconcileScope == null) {
@@ -40,7 +42,8 @@ public record ControllerConfig(
         null,
         NetworkController.Forwarding.ROUTED,
         List.of(),
-        ReconcileScope.EVERYTHING);
+        ReconcileScope.EVERYTHING,
+        null);
   }
 
   public ControllerConfig withPort(String address, int port) {
@@ -53,7 +56,8 @@ public record ControllerConfig(
         remoteApps,
         forwarding,
         apps,
-        reconcileScope);
+        reconcileScope,
+        openflowTls);
   }
 
   public ControllerConfig withProbeInterval(long millis) {
@@ -66,7 +70,8 @@ public record ControllerConfig(
         remoteApps,
         forwarding,
         apps,
-        reconcileScope);
+        reconcileScope,
+        openflowTls);
   }
 
   public ControllerConfig withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
@@ -79,7 +84,8 @@ public record ControllerConfig(
         remote,
         forwarding,
         apps,
-        reconcileScope);
+        reconcileScope,
+        openflowTls);
   }
 
   public ControllerConfig withForwarding(
@@ -93,7 +99,8 @@ public record ControllerConfig(
         remoteApps,
         how,
         busApps,
-        reconcileScope);
+        reconcileScope,
+        openflowTls);
   }
 
   /**
@@ -110,6 +117,22 @@ public record ControllerConfig(
         remoteApps,
         forwarding,
         apps,
-        scope);
+        scope,
+        openflowTls);
+  }
+
+  /** Serves OpenFlow over mutual TLS (null: plain TCP, the default). */
+  public ControllerConfig withOpenflowTls(OpenFlowTls tls) {
+    return new ControllerConfig(
+        bindAddress,
+        openflowPort,
+        probeIntervalMillis,
+        clock,
+        northbound,
+        remoteApps,
+        forwarding,
+        apps,
+        reconcileScope,
+        tls);
   }
 }

@@ -147,6 +147,7 @@ public final class NetworkController implements FlowService, Closeable {
             .port(config.openflowPort())
             .listener(new Southbound())
             .desiredState(new DesiredStateStore(config.reconcileScope()))
+            .tls(config.openflowTls())
             .build();
     bus.attach(server::switchHandle);
     this.states = new OwnedStates(server.desiredState());

@@ -22,8 +22,20 @@ public enum DisconnectReason {
   UNPARSABLE_MESSAGE,
   /** A message that has no place in the protocol at this point (a second features reply...). */
   PROTOCOL_VIOLATION,
-  /** Another connection completed the handshake with the same datapath id (a reconnect). */
+  /**
+   * Another connection completed the handshake with the same datapath id while this one failed its
+   * echo (a reconnect).
+   */
   REPLACED,
+  /**
+   * This connection claimed the datapath id of a connected switch that still answers its echo: an
+   * impostor or a misconfigured switch; refused (docs/security.md).
+   */
+  DUPLICATE_DPID,
+  /** OpenFlow over TLS: the switch's certificate does not name the datapath id it claimed. */
+  CERTIFICATE_MISMATCH,
+  /** OpenFlow over TLS: the TLS handshake failed (no certificate, another CA, bad protocol). */
+  TLS_FAILED,
   /** A socket error. */
   IO_ERROR,
   /** A bug in the southbound itself (logged with its stack trace). */

@@ -8,9 +8,11 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +49,10 @@ final class NettyOpenFlowServer implements OpenFlowServer {
   private final Map<Long, SwitchConnection> connected = new ConcurrentHashMap<>();
   private final Map<Long, SerialExecutor> executors = new ConcurrentHashMap<>();
   private final Set<SwitchConnection> all = ConcurrentHashMap.newKeySet();
+
+  /** Live dpids whose duplicate claim was logged: later ones are only counted. */
+  private final Set<Long> refusalLogged = ConcurrentHashMap.newKeySet();
+
   private EventLoopGroup group;
   private Channel serverChannel;
 
@@ -79,6 +85,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     if (!state.compareAndSet(ServerState.LATENT, ServerState.STARTED)) {
       throw new IllegalStateException("server can start only once, from LATENT: " + state.get());
     }
+    SslContext tls = config.tls() == null ? null : config.tls().serverContext();
     group =
         new NioEventLoopGroup(config.eventLoopThreads(), new DefaultThreadFactory("nps-of", true));
     ServerBootstrap b =
@@ -91,6 +98,9 @@ final class NettyOpenFlowServer implements OpenFlowServer {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
+                    if (tls != null) {
+                      ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                    }
                     ch.pipeline()
                         .addLast("frames", new OpenFlowFrameDecoder(config.maxMessageSize()))
                         .addLast("encoder", OpenFlowMessageEncoder.INSTANCE)
@@ -170,15 +180,100 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     }
   }
 
-  /** Registers a connection that finished its handshake; replaces an older one of its dpid. */
-  SwitchEvents handshakeComplete(SwitchConnection c) {
+  /**
+   * A connection finished its handshake and claims its dpid (on its event loop). With no live
+   * connection of that dpid it is registered at once. Otherwise the live one is probed with an
+   * echo: if it answers, the claimant is refused ({@link DisconnectReason#DUPLICATE_DPID}, logged
+   * once per live switch, counted); if not, the claimant replaces it (a reconnect whose old
+   * connection died silently). {@code probed} is the connection that just failed its probe, else
+   * null.
+   */
+  void claim(SwitchConnection c, SwitchConnection probed) {
+    if (c.isClosed()) {
+      return;
+    }
+    long dpid = c.dpid();
+    if (probed == null && config.tls() != null && !certifiedFor(c)) {
+      return;
+    }
+    SwitchConnection live = connected.get(dpid);
+    if (live != null && live != probed && live.isConnected()) {
+      live.probe(probeTimeout())
+          .thenAccept(
+              alive ->
+                  c.onEventLoop(
+                      () -> {
+                        if (alive) {
+                          refuse(c, live);
+                        } else {
+                          claim(c, live);
+                        }
+                      }));
+      return;
+    }
+    SwitchEvents events = register(c, live);
+    if (events == null) {
+      claim(c, null); // another connection took the dpid meanwhile: probe that one
+    } else {
+      c.registered();
+    }
+  }
+
+  /** True if the switch's certificate may claim its dpid; else closes it (logged, counted). */
+  private boolean certifiedFor(SwitchConnection c) {
+    Optional<String> name = c.peerCommonName();
+    if (name.isPresent() && config.tls().identities().allows(name.get(), c.dpid())) {
+      return true;
+    }
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "{0}: refused, its certificate (CN={1}) may not claim this datapath id",
+        c,
+        name.orElse("none"));
+    c.close(DisconnectReason.CERTIFICATE_MISMATCH);
+    return false;
+  }
+
+  /** How long a live connection has to answer the echo that decides a competing claim. */
+  private Duration probeTimeout() {
+    Duration half = config.handshakeTimeout().dividedBy(2);
+    return config.echoInterval().compareTo(half) < 0 ? config.echoInterval() : half;
+  }
+
+  private void refuse(SwitchConnection c, SwitchConnection live) {
+    if (c.isClosed()) {
+      return;
+    }
+    if (refusalLogged.add(c.dpid())) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "{0}: refused, its datapath id belongs to the live {1}, which answered its echo; further"
+              + " refusals for this switch are only counted (nps_openflow_disconnects_total"
+              + "'{'reason=\"duplicate_dpid\"'}')",
+          c,
+          live);
+    }
+    c.close(DisconnectReason.DUPLICATE_DPID);
+  }
+
+  /**
+   * Registers {@code c} under its dpid if the registered connection is still {@code expected} (or
+   * none), replacing it; null if another one took the dpid meanwhile.
+   */
+  private SwitchEvents register(SwitchConnection c, SwitchConnection expected) {
     long dpid = c.dpid();
     SerialExecutor executor =
         executors.computeIfAbsent(dpid, k -> new SerialExecutor(callbackThreads));
     SwitchEvents events = new SwitchEvents(c, executor, config.listener(), metrics);
     SwitchConnection old;
     synchronized (registry) {
-      old = connected.put(dpid, c);
+      old = connected.get(dpid);
+      if (old != null && old != expected) {
+        return null;
+      }
+      c.prepare(events);
+      connected.put(dpid, c);
+      refusalLogged.remove(dpid);
       if (old != null) {
         events.fire(l -> l.switchDisconnected(dpid, DisconnectReason.REPLACED));
       }
@@ -218,6 +313,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     long dpid = c.dpid();
     synchronized (registry) {
       if (connected.remove(dpid, c)) {
+        refusalLogged.remove(dpid);
         SerialExecutor executor = executors.get(dpid);
         new SwitchEvents(c, executor, config.listener(), metrics)
             .fire(l -> l.switchDisconnected(dpid, reason));

@@ -70,6 +70,7 @@ public interface OpenFlowServer extends Closeable {
     private int eventLoopThreads = ServerConfig.DEFAULT_EVENT_LOOP_THREADS;
     private SouthboundListener listener = new SouthboundListener() {};
     private DesiredStateStore desiredState = new DesiredStateStore();
+    private OpenFlowTls tls;
 
     private Builder() {}
 
@@ -130,6 +131,12 @@ public interface OpenFlowServer extends Closeable {
       return this;
     }
 
+    /** Serves OpenFlow over mutual TLS instead of TCP (default: plain TCP). */
+    public Builder tls(OpenFlowTls settings) {
+      tls = settings;
+      return this;
+    }
+
     /** The server, LATENT: call {@link OpenFlowServer#start}. */
     public OpenFlowServer build() {
       ServerConfig config =
@@ -142,7 +149,8 @@ public interface OpenFlowServer extends Closeable {
               handshakeTimeout,
               maxMessageSize,
               eventLoopThreads,
-              listener);
+              listener,
+              tls);
       if (desiredState == null) {
         throw new IllegalArgumentException("desired-state store is required");
       }

@@ -6,7 +6,8 @@ import java.time.Duration;
  * The settings of an {@link OpenFlowServer}; the defaults live here, in one place. Timeouts: {@code
  * echoInterval} of read silence before an echo request, {@code deadPeerTimeout} of read silence
  * before the connection is dropped, {@code barrierTimeout} for a batch's barrier reply and for
- * multipart replies, {@code handshakeTimeout} from accept to the end of the handshake.
+ * multipart replies, {@code handshakeTimeout} from accept to the end of the handshake. {@code tls}
+ * is null for plain TCP.
  */
 record ServerConfig(
     String bindAddress,
@@ -17,7 +18,8 @@ record ServerConfig(
     Duration handshakeTimeout,
     int maxMessageSize,
     int eventLoopThreads,
-    SouthboundListener listener) {
+    SouthboundListener listener,
+    OpenFlowTls tls) {
 
   static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
 

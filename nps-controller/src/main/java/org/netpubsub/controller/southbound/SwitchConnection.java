@@ -5,17 +5,22 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -50,6 +55,7 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
   private boolean closed;
   private volatile DisconnectReason closeReason = DisconnectReason.CLOSED_BY_CONTROLLER;
   private final List<OFMessage> deferred = new ArrayList<>();
+  private final Map<Long, CompletableFuture<Boolean>> probes = new HashMap<>();
   private RequestTracker requests;
   private SwitchEvents events;
   private volatile long dpid;
@@ -107,6 +113,8 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
                   .setXid(echo.getXid())
                   .setData(echo.getData())
                   .build());
+        } else if (!connected && m instanceof OFEchoReply) {
+          // an answer to a keep-alive echo while the dpid claim is probed: liveness only
         } else if (!connected && isAsynchronous(m)) {
           // Switches may send these as soon as the version is agreed. A port-status older than
           // the port description is stale; the rest is delivered once connected.
@@ -138,6 +146,9 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     if (c instanceof ProtocolViolationException p) {
       LOG.log(System.Logger.Level.INFO, "{0}: {1}", this, p.getMessage());
       close(p.reason());
+    } else if (c instanceof SSLException) {
+      LOG.log(System.Logger.Level.INFO, "{0}: TLS failed: {1}", this, c.getMessage());
+      close(DisconnectReason.TLS_FAILED);
     } else if (c instanceof IOException) {
       close(DisconnectReason.IO_ERROR);
     } else {
@@ -150,9 +161,32 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     dpid = r.dpid();
     numTables = r.numTables();
     r.ports().forEach(p -> ports.put(p.number(), p));
-    events = server.handshakeComplete(this);
+    server.claim(this, null);
+  }
+
+  /** The subject CN of the switch's TLS certificate (empty over plain TCP). */
+  Optional<String> peerCommonName() {
+    SslHandler tls = channel.pipeline().get(SslHandler.class);
+    return tls == null ? Optional.empty() : OpenFlowTls.peerCommonName(tls);
+  }
+
+  /** True once closed (event loop). */
+  boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * The server is registering this connection under its dpid (event loop, not closed): from here on
+   * it is usable, so it is ready before the server lists it.
+   */
+  void prepare(SwitchEvents registeredEvents) {
+    events = registeredEvents;
     requests = new RequestTracker(metrics, events.executor(), dpid);
     connected = true;
+  }
+
+  /** The server listed this connection: announce it (event loop). */
+  void registered() {
     metrics.handshakeCompleted();
     events.connected();
     deferred.forEach(events::asynchronous);
@@ -184,7 +218,13 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
           events.error(err);
         }
       }
-      case OFEchoReply r -> {} // liveness is noted for every message
+      case OFEchoReply r -> {
+        // liveness is noted for every message; an answer to a probe also completes it
+        CompletableFuture<Boolean> probe = probes.remove(r.getXid());
+        if (probe != null) {
+          probe.complete(true);
+        }
+      }
       default -> events.asynchronous(m);
     }
   }
@@ -355,6 +395,49 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     }
   }
 
+  /** Runs {@code task} on this connection's event loop, unless that is gone (any thread). */
+  void onEventLoop(Runnable task) {
+    try {
+      channel.eventLoop().execute(task);
+    } catch (RejectedExecutionException e) {
+      // the event loop is shutting down, and the channel with it
+    }
+  }
+
+  /**
+   * Sends an echo request; completes true if its reply comes within {@code timeout}, false on a
+   * timeout or a close (any thread). Decides whether another connection may take over this dpid.
+   */
+  CompletableFuture<Boolean> probe(Duration timeout) {
+    CompletableFuture<Boolean> answered = new CompletableFuture<>();
+    Runnable task =
+        () -> {
+          if (!connected) {
+            answered.complete(false);
+            return;
+          }
+          long xid = nextXid();
+          probes.put(xid, answered);
+          send(OpenFlowTranslator.OF13.buildEchoRequest().setXid(xid).setData(new byte[0]).build());
+          channel
+              .eventLoop()
+              .schedule(
+                  () -> {
+                    if (probes.remove(xid) != null) {
+                      answered.complete(false);
+                    }
+                  },
+                  timeout.toNanos(),
+                  TimeUnit.NANOSECONDS);
+        };
+    try {
+      channel.eventLoop().execute(task);
+    } catch (RejectedExecutionException e) {
+      answered.complete(false);
+    }
+    return answered;
+  }
+
   long nextXid() {
     // xids are u32; 0 is left out so that a zeroed header never matches a request.
     long x;
@@ -389,6 +472,8 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
     closed = true;
     connected = false;
     keepAlive.stop();
+    probes.values().forEach(p -> p.complete(false));
+    probes.clear();
     if (requests != null) {
       requests.failAll(new SwitchDisconnectedException(dpid, reason));
     }

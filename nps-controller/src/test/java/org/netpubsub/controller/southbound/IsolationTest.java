@@ -106,10 +106,14 @@ class IsolationTest {
 
   @Test
   void aReconnectReplacesTheOldConnectionInOrder() throws Exception {
-    try (Fixture f = new Fixture()) {
+    // A long dead-peer timeout: the old connection is still registered when the new one claims.
+    try (Fixture f =
+        new Fixture(Duration.ofMillis(100), Duration.ofMillis(5000), Duration.ofMillis(500))) {
       SimulatedOpenFlowSwitch first = f.connect(SimulatedOpenFlowSwitch.builder().dpid(50));
       SwitchHandle old = f.awaitHandle(50);
-      // A second connection with the same datapath id while the first is still open.
+      // The first connection dies silently (its echo goes unanswered), then the switch reconnects
+      // with the same datapath id while the first is still open.
+      first.setFault(FaultMode.SILENT);
       f.connect(SimulatedOpenFlowSwitch.builder().dpid(50));
       Poll.until(
           "replaced", WAIT, () -> f.server.switchHandle(50).map(h -> h != old).orElse(false));

@@ -11,12 +11,23 @@ public final class Zk {
 
   /** A started client of {@code connect} ({@code host:port,...[/chroot]}). */
   public static CuratorFramework client(String connect, Duration sessionTimeout) {
+    return client(connect, sessionTimeout, null);
+  }
+
+  /**
+   * A started client; with {@code auth} (null: none) its session is authenticated and every znode
+   * it creates is readable and writable by those credentials only ({@link ZkAuth}).
+   */
+  public static CuratorFramework client(String connect, Duration sessionTimeout, ZkAuth auth) {
     if (connect == null || connect.isBlank()) {
       throw new IllegalArgumentException("--zookeeper needs HOST:PORT[,HOST:PORT...]");
     }
+    CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder();
+    if (auth != null) {
+      b.authorization("digest", auth.digestAuth()).aclProvider(ZkAuth.creatorOnly());
+    }
     CuratorFramework c =
-        CuratorFrameworkFactory.builder()
-            .connectString(connect)
+        b.connectString(connect)
             .sessionTimeoutMs((int) sessionTimeout.toMillis())
             .connectionTimeoutMs((int) Math.max(1000, sessionTimeout.toMillis()))
             .retryPolicy(new ExponentialBackoffRetry(50, 10, 1000))
@@ -34,7 +45,16 @@ public final class Zk {
    */
   public static CuratorFramework connected(String connect, Duration sessionTimeout, Duration wait)
       throws java.io.IOException, InterruptedException {
-    CuratorFramework c = client(connect, sessionTimeout);
+    return connected(connect, sessionTimeout, wait, null);
+  }
+
+  /**
+   * {@link #connected(String, Duration, Duration)} with credentials ({@code auth}: null for none).
+   */
+  public static CuratorFramework connected(
+      String connect, Duration sessionTimeout, Duration wait, ZkAuth auth)
+      throws java.io.IOException, InterruptedException {
+    CuratorFramework c = client(connect, sessionTimeout, auth);
     if (!c.blockUntilConnected((int) wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
       c.close();
       throw new java.io.IOException(
