@@ -3,11 +3,13 @@ package org.netpubsub.controller.pubsub;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
@@ -33,7 +35,8 @@ import org.netpubsub.network.topology.Topology;
  */
 public final class PubSubService implements FlowService.Listener {
   private final FlowService controller;
-  private final SpatialIndex index;
+  // the index clients address events with, its version and event port: replaced by a layout switch
+  private volatile IndexVersion current;
   private final PubSubLimits limits;
   private final LongSupplier nanoClock;
   private final HostRateLimiter rate;
@@ -43,6 +46,10 @@ public final class PubSubService implements FlowService.Listener {
   private final RoutingEngine engine; // loop only
   // requests submitted with an idempotency key, by their derived id, until withdrawn
   private final Map<String, Keyed> keyed = new ConcurrentHashMap<>();
+  // requests hold the read lock from their check to their queueing on the engine; a layout switch
+  // takes the write lock to start, so it sees every request queued before it and none after
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  private volatile boolean switching;
 
   /** A keyed request and its outcome, which a repeat of the key answers with. */
   private record Keyed(PubSubRequest request, CompletableFuture<RequestOutcome> done) {}
@@ -58,7 +65,7 @@ public final class PubSubService implements FlowService.Listener {
       RoutingEngine engine) {
     this.controller = controller;
     this.engine = engine;
-    this.index = index;
+    this.current = IndexVersion.first(index);
     this.limits = limits;
     this.nanoClock = clock;
     this.rate = new HostRateLimiter(limits.requestsPerSecond(), limits.burst());
@@ -139,7 +146,12 @@ public final class PubSubService implements FlowService.Listener {
 
   /** The index clients must use to address events (schema with index dimensions, length). */
   public SpatialIndex index() {
-    return index;
+    return current.index();
+  }
+
+  /** The index with its version and event port (one read: the three belong together). */
+  public IndexVersion indexVersion() {
+    return current;
   }
 
   public PubSubLimits limits() {
@@ -184,9 +196,19 @@ public final class PubSubService implements FlowService.Listener {
 
   /** Withdraws a live request by id; {@link Refused.Unknown} if there is none. */
   public CompletableFuture<RequestOutcome> withdraw(String id) {
+    switchLock.readLock().lock();
+    try {
+      return withdrawNow(id);
+    } finally {
+      switchLock.readLock().unlock();
+    }
+  }
+
+  private CompletableFuture<RequestOutcome> withdrawNow(String id) {
     long start = nanoClock.getAsLong();
     PubSubRequest r = live.get(id);
     try {
+      notSwitching();
       if (r == null) {
         Optional<PubSubRequest> elsewhere = engine.acceptedElsewhere(id);
         if (elsewhere.isEmpty()) {
@@ -216,7 +238,8 @@ public final class PubSubService implements FlowService.Listener {
       PubSubRequest.Kind kind, String host, String filter, int port) {
     Ipv6Address address = parseHost(host);
     String normal =
-        FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells()).normalForm();
+        FilterCells.compile(index(), filter, limits.maxFilterBytes(), limits.maxCells())
+            .normalForm();
     return standing().stream()
         .filter(
             r ->
@@ -277,9 +300,20 @@ public final class PubSubService implements FlowService.Listener {
 
   private CompletableFuture<RequestOutcome> submit(
       PubSubRequest.Kind kind, String hostText, String filter, int port, Optional<String> key) {
+    switchLock.readLock().lock();
+    try {
+      return submitNow(kind, hostText, filter, port, key);
+    } finally {
+      switchLock.readLock().unlock();
+    }
+  }
+
+  private CompletableFuture<RequestOutcome> submitNow(
+      PubSubRequest.Kind kind, String hostText, String filter, int port, Optional<String> key) {
     long start = nanoClock.getAsLong();
     PubSubRequest r;
     try {
+      notSwitching();
       Ipv6Address host = parseHost(hostText);
       if (port < 1 || port > 0xffff) {
         throw new RequestRefusedException(new Refused.Invalid("port out of range: " + port));
@@ -292,7 +326,7 @@ public final class PubSubService implements FlowService.Listener {
                 java.util.OptionalLong.empty()));
       }
       FilterCells.Compiled c =
-          FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells());
+          FilterCells.compile(index(), filter, limits.maxFilterBytes(), limits.maxCells());
       String id;
       if (key.isPresent()) {
         id = keyedId(kind, key.get());
@@ -389,6 +423,100 @@ public final class PubSubService implements FlowService.Listener {
   private static boolean refusal(Throwable err) {
     Throwable cause = err instanceof CompletionException c ? c.getCause() : err;
     return cause instanceof RequestRefusedException r && !r.refused().requestStands();
+  }
+
+  /** Requests are refused while the layout is being switched (for a few seconds). */
+  private void notSwitching() {
+    if (switching) {
+      throw new RequestRefusedException(
+          new Refused.Unavailable(
+              "the index layout is being switched; retry shortly", OptionalLong.of(1)));
+    }
+  }
+
+  // ---- the online layout switch (docs/pubsub.md, "Switching the layout") ----
+
+  /** What a layout switch did: the new version, and the flows and times of its phases. */
+  public record LayoutSwitchOutcome(
+      long version,
+      int requests,
+      int flowsInstalled,
+      int flowsRemoved,
+      double installMillis,
+      double totalMillis) {}
+
+  /**
+   * Switches to {@code next} (same attributes, another index or layout) while the requests stand,
+   * make-before-break: the standing requests are covered under {@code next} and their flows
+   * installed beside the current ones (matching the other event port, {@link IndexVersion}); once
+   * every switch acknowledged, the index version is bumped (clients see the new index and port);
+   * after {@code grace} — for publishers to notice — the old flows are removed. An event is sent to
+   * one port, so it follows one layout's flows: none is lost while publishers move, none delivered
+   * twice. New requests are refused (503, Retry-After) until the switch completes.
+   */
+  public CompletableFuture<LayoutSwitchOutcome> switchLayout(
+      SpatialIndex next, java.time.Duration grace) {
+    long start = nanoClock.getAsLong();
+    IndexVersion old;
+    List<PubSubRequest> recovered;
+    switchLock.writeLock().lock();
+    try {
+      old = current;
+      if (!next.schema().attributes().equals(old.index().schema().attributes())) {
+        throw new RequestRefusedException(
+            new Refused.Invalid(
+                "schema: a layout switch keeps the attributes; only the index and layout change"));
+      }
+      if (switching) {
+        throw new RequestRefusedException(new Refused.Conflict("a layout switch is in progress"));
+      }
+      recovered = live.values().stream().map(r -> coveredUnder(r, next)).toList();
+      switching = true;
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    IndexVersion successor = old.successor(next);
+    long[] installedAt = new long[1];
+    CompletableFuture<LayoutSwitchOutcome> done =
+        engine
+            .installBeside(recovered, successor.eventPort())
+            .thenCompose(
+                installed -> {
+                  installedAt[0] = nanoClock.getAsLong();
+                  recovered.forEach(r -> live.replace(r.id(), r));
+                  current = successor; // clients now fetch the new index and port
+                  return CompletableFuture.supplyAsync(
+                          () -> null,
+                          CompletableFuture.delayedExecutor(
+                              grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
+                      .thenCompose(x -> engine.retireOld())
+                      .thenApply(
+                          removed ->
+                              new LayoutSwitchOutcome(
+                                  successor.version(),
+                                  recovered.size(),
+                                  installed,
+                                  removed,
+                                  (installedAt[0] - start) / 1e6,
+                                  (nanoClock.getAsLong() - start) / 1e6));
+                });
+    return done.whenComplete(
+        (o, err) -> {
+          if (err != null && current == old) {
+            engine.abandonBeside(); // the old layout stays; the new flows go
+          }
+          switching = false;
+        });
+  }
+
+  /** The request with its cells under {@code next} (same id, filter and host). */
+  private PubSubRequest coveredUnder(PubSubRequest r, SpatialIndex next) {
+    FilterCells.Compiled c =
+        FilterCells.compile(next, r.filter(), limits.maxFilterBytes(), limits.maxCells());
+    return new PubSubRequest(
+        r.id(), r.kind(), r.host(), r.filter(), r.normalForm(), r.port(), c.cells());
   }
 
   private void admit(Ipv6Address host, long now) {
