@@ -165,6 +165,31 @@ public final class ControllerClient implements Closeable {
         call("POST", "/v1/subscriptions", body, host), port, "POST /v1/subscriptions");
   }
 
+  /**
+   * {@code PUT /v1/pubsub/layout} (an administrator's call): switches the controller's index online
+   * to the schema's index and layout; answers when the old flows are gone.
+   *
+   * @param length the dz length, or null for the schema's default
+   * @param graceMillis how long the old flows stay after the new index is announced, or null
+   */
+  public LayoutSwitch switchLayout(String schemaYaml, Integer length, Long graceMillis) {
+    ObjectNode body = JSON.createObjectNode().put("schema", schemaYaml);
+    if (length != null) {
+      body.put("length", length);
+    }
+    if (graceMillis != null) {
+      body.put("grace_ms", graceMillis);
+    }
+    JsonNode n = call("PUT", "/v1/pubsub/layout", body, null);
+    return new LayoutSwitch(
+        required(n, "version", "PUT /v1/pubsub/layout").asLong(),
+        n.path("requests").asInt(),
+        n.path("flows_installed").asInt(),
+        n.path("flows_removed").asInt(),
+        n.path("install_ms").asDouble(),
+        n.path("total_ms").asDouble());
+  }
+
   /** {@code DELETE /v1/advertisements/{id}}. */
   public Removal unadvertise(String id) {
     return removal(id, "/v1/advertisements/");
