@@ -458,7 +458,7 @@ public final class PubSubService implements FlowService.Listener {
       SpatialIndex next, java.time.Duration grace) {
     long start = nanoClock.getAsLong();
     IndexVersion old;
-    List<PubSubRequest> recovered;
+    List<PubSubRequest> moved;
     switchLock.writeLock().lock();
     try {
       old = current;
@@ -470,7 +470,7 @@ public final class PubSubService implements FlowService.Listener {
       if (switching) {
         throw new RequestRefusedException(new Refused.Conflict("a layout switch is in progress"));
       }
-      recovered = live.values().stream().map(r -> coveredUnder(r, next)).toList();
+      moved = live.values().stream().map(r -> coveredUnder(r, next)).toList();
       switching = true;
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -481,11 +481,11 @@ public final class PubSubService implements FlowService.Listener {
     long[] installedAt = new long[1];
     CompletableFuture<LayoutSwitchOutcome> done =
         engine
-            .installBeside(recovered, successor.eventPort())
+            .installBeside(moved, successor.eventPort())
             .thenCompose(
                 installed -> {
                   installedAt[0] = nanoClock.getAsLong();
-                  recovered.forEach(r -> live.replace(r.id(), r));
+                  moved.forEach(r -> live.replace(r.id(), r));
                   current = successor; // clients now fetch the new index and port
                   return CompletableFuture.supplyAsync(
                           () -> null,
@@ -496,7 +496,7 @@ public final class PubSubService implements FlowService.Listener {
                           removed ->
                               new LayoutSwitchOutcome(
                                   successor.version(),
-                                  recovered.size(),
+                                  moved.size(),
                                   installed,
                                   removed,
                                   (installedAt[0] - start) / 1e6,
