@@ -77,7 +77,7 @@ def main() -> None:
     a = p.parse_args()
     build()
     r = run(tempfile.mkdtemp(prefix="nps-layout-switch-"), a.subscriptions, a.rate, a.seconds,
-            a.switch_after, a.grace_ms)
+            a.switch_after, a.grace_ms, old_index="[a0]")
     write("layout-switch", r, plot, markdown)
 
 
