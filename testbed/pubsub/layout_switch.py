@@ -113,6 +113,8 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         with open(os.path.join(work, "new-schema.yaml"), "w") as f:
             f.write(NEW_SCHEMA)
         loadavg = open("/proc/loadavg").read().split()[:3]
+        seen_at_switch = max((o["sequence"] for p in receivers.values() for o in p.all
+                              if o.get("kind") == "datagram"), default=0)
         t = time.monotonic()
         status, switched = controller.call("PUT", "/v1/pubsub/layout",
                                            {"schema": NEW_SCHEMA, "grace_ms": grace_ms})
@@ -140,13 +142,15 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
             pass
         g = got()
         lost = sum(len(expected[w] - set(g[w])) for w in where)
+        lost_sequences = sorted({s for w in where for s in expected[w] - set(g[w])})
         duplicated = sum(len(g[w]) - len(set(g[w])) for w in where)
         delivered = sum(len(g[w]) for w in where)
         wanted = sum(len(expected[w]) for w in where)
         return {"subscriptions": subscriptions, "rate": rate, "events": n,
                 "published": summary.get("events"), "publish_rate": summary.get("rate"),
                 "wanted": wanted, "delivered": delivered, "lost": lost,
-                "duplicated": duplicated, "switch": switched, "switch_call_s": round(switch_s, 3),
+                "duplicated": duplicated, "lost_sequences": lost_sequences[:100],
+                "last_sequence_seen_at_switch": seen_at_switch, "switch": switched, "switch_call_s": round(switch_s, 3),
                 "grace_ms": grace_ms, "event_port_after": ports_after,
                 "subscribe_s": round(subscribe_s, 2), "loadavg_at_switch": loadavg,
                 "tables_match_switches": controller.tables_match_switches()}
