@@ -3,7 +3,9 @@
 Retries what a retry can fix, as the Java ``ControllerClient``: 429 after its ``Retry-After``
 (seconds or an HTTP date; 200 ms when missing; each wait at most 2 s; 10 times), and 409 "host
 not known" by announcing the host and trying again with backoff (50 ms doubling to 500 ms) for
-5 s from the first 409. Everything else is a :class:`ControllerError` carrying the status, the
+5 s from the first 409; 409 with ``Nps-Index-Version`` (this client's index is stale: the
+controller switched its layout) by refetching ``GET /v1/pubsub`` and retrying once. Every request
+carries the index version last fetched. Everything else is a :class:`ControllerError` carrying the status, the
 controller's ``error`` text and its whole JSON error object.
 """
 
@@ -20,6 +22,10 @@ from urllib.parse import quote, urlsplit
 from . import host as hosts
 from .config import PubSubConfig
 from .errors import ControllerError
+
+
+VERSION_HEADER = "Nps-Index-Version"
+"""The index version a request is made with, and the current one in a 409 "stale index"."""
 
 
 @dataclass(frozen=True)
@@ -78,14 +84,31 @@ class ControllerClient:
         self.rate_limit_retries = rate_limit_retries
         self.max_retry_after = max_retry_after
         self.announce = announcer or hosts.announce
+        self.index_version = 0  # of the last GET /v1/pubsub; 0: none yet
+        self._index_listeners = []
 
     def pubsub_config(self) -> PubSubConfig:
-        """``GET /v1/pubsub``: the schema and index, to address events as the controller does."""
+        """``GET /v1/pubsub``: the schema and index, to address events as the controller does.
+
+        When its index version differs from the last one fetched, the listeners of
+        :meth:`on_index_change` get the new configuration."""
         answer = self.call("GET", "/v1/pubsub")
         try:
-            return PubSubConfig.from_answer(answer)
+            config = PubSubConfig.from_answer(answer)
         except ValueError as e:
             raise ControllerError("GET /v1/pubsub", 200, f"unusable answer: {e}") from None
+        version = int((answer.get("index") or {}).get("version", 0))
+        before, self.index_version = self.index_version, version
+        if before and before != version:
+            for listener in list(self._index_listeners):
+                listener(config)
+        return config
+
+    def on_index_change(self, listener):
+        """Calls ``listener(config)`` when a fetch finds a new index version; returns the
+        function that unregisters it."""
+        self._index_listeners.append(listener)
+        return lambda: self._index_listeners.remove(listener)
 
     def advertise(self, host: str, filter: str) -> Registration:
         answer = self.call("POST", "/v1/advertisements", {"host": host, "filter": filter}, host)
@@ -115,6 +138,7 @@ class ControllerClient:
         announce_deadline = None
         backoff = 0.05
         rate_limited = 0
+        refetched = False
         while True:
             status, headers, text = self._send(method, path, body, request)
             if 200 <= status < 300:
@@ -131,6 +155,12 @@ class ControllerClient:
                 if wait is None:
                     raise ControllerError.from_answer(request, status, text)
                 time.sleep(wait)
+                continue
+            if status == 409 and headers.get(VERSION_HEADER) is not None:
+                if refetched:  # stale again: not a host to announce
+                    raise ControllerError.from_answer(request, status, text)
+                refetched = True  # a stale index: fetch the current one, retry once
+                self.pubsub_config()
                 continue
             if status == 409 and host is not None:
                 now = time.monotonic()
@@ -163,6 +193,8 @@ class ControllerClient:
         headers = {"Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        if self.index_version:
+            headers[VERSION_HEADER] = str(self.index_version)
         data = None
         if body is not None:
             data = json.dumps(body).encode()

@@ -55,6 +55,7 @@ class Publisher:
         self._filter: Filter | None = None
         self._names = [a.name for a in self.schema.attributes]
         self._addresses: dict[int, str] = {}
+        self._stop_listening = self.controller.on_index_change(self._use_index)
         self._lock = threading.Lock()
         self._last_sent = None
         self._closed = False
@@ -133,6 +134,11 @@ class Publisher:
             self._last_sent = time.monotonic()
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
 
+    def _use_index(self, config):
+        """The controller switched its layout (a new index version): address events with it."""
+        if [a.name for a in config.schema.attributes] == self._names:
+            self.config = config
+
     def _address_text(self, address: int) -> str:
         """The text of an address, cached: sendto wants text, and formatting it is slow."""
         if len(self._addresses) > 65536:
@@ -146,6 +152,7 @@ class Publisher:
             if self._closed:
                 return
             self._closed = True
+        self._stop_listening()
         if self._last_sent is not None:
             wait = self._last_sent + self.linger - time.monotonic()
             if wait > 0:

@@ -24,6 +24,8 @@ class StubController:
         self.requests = []
         self.authorizations = []  # each request's Authorization header (None without one)
         self.refusals = []  # (status, body, headers) answered before the next requests
+        self.index_version = 1
+        self.versions_sent = []  # the Nps-Index-Version header of every request (None: absent)
         self._next = 0
         stub = self
 
@@ -46,8 +48,10 @@ class StubController:
                 body = json.loads(self.rfile.read(size)) if size else None
                 stub.requests.append((self.command, self.path, body))
                 stub.authorizations.append(self.headers.get("Authorization"))
-                if stub.refusals:
-                    self._answer(*stub.refusals.pop(0))
+                stub.versions_sent.append(self.headers.get("Nps-Index-Version"))
+                refusal = stub.refusals.pop(0) if stub.refusals else None  # None: route it
+                if refusal is not None:
+                    self._answer(*refusal)
                     return
                 self._answer(*stub.route(self.command, self.path, body))
 
@@ -61,7 +65,7 @@ class StubController:
     def route(self, method, path, body):
         if (method, path) == ("GET", "/v1/pubsub"):
             return 200, {"schema": schema_yaml(self.schema), "schema_id": self.schema.signed_id,
-                         "index": {"length": self.length,
+                         "index": {"version": self.index_version, "length": self.length,
                                    "dimensions": [a.name for a in self.schema.index]},
                          "event_port": 7073, "max_cells": 64, "routing": self.routing}
         if method == "POST" and path in ("/v1/advertisements", "/v1/subscriptions"):

@@ -150,3 +150,28 @@ def test_asyncio_variant(stub):
                 return d.event == sent, sub.stats.false_positives
 
     assert asyncio.run(main()) == (True, 1)
+
+
+def test_a_stale_index_is_refetched_and_the_request_retried_once(stub):
+    client = ControllerClient(stub.url)
+    client.pubsub_config()
+    seen = []
+    client.on_index_change(seen.append)
+    stub.index_version = 2  # the controller switched its layout
+    stale = {"error": {"code": "conflict", "message": "index version 1 is stale: the current is 2",
+                       "field": "Nps-Index-Version"}}
+    stub.refusals.append((409, stale, [("Nps-Index-Version", "2")]))
+    registration = client.subscribe("::1", "price > 5", 40001)
+    assert registration.id in stub.registrations
+    assert [r[:2] for r in stub.requests[1:]] == [
+        ("POST", "/v1/subscriptions"), ("GET", "/v1/pubsub"), ("POST", "/v1/subscriptions")]
+    assert stub.versions_sent[1] == "1" and stub.versions_sent[3] == "2"
+    assert client.index_version == 2 and len(seen) == 1
+    # once only: a second 409 in a row is the caller's
+    stub.refusals += [(409, stale, [("Nps-Index-Version", "3")]), None,
+                      (409, stale, [("Nps-Index-Version", "3")])]
+    with pytest.raises(ControllerError) as e:
+        client.subscribe("::1", "price > 6", 40002)
+    assert e.value.status == 409
+    assert [r[:2] for r in stub.requests[-3:]] == [
+        ("POST", "/v1/subscriptions"), ("GET", "/v1/pubsub"), ("POST", "/v1/subscriptions")]

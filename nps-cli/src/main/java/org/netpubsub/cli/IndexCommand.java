@@ -7,7 +7,12 @@ import picocli.CommandLine.Command;
     name = "index",
     mixinStandardHelpOptions = true,
     description = "Spatial index: dz-expressions and content addresses.",
-    subcommands = {IndexEventCommand.class, IndexFilterCommand.class, IndexDesignCommand.class})
+    subcommands = {
+      IndexEventCommand.class,
+      IndexFilterCommand.class,
+      IndexDesignCommand.class,
+      IndexSwitchCommand.class
+    })
 final class IndexCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 

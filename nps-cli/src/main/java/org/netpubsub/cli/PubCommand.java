@@ -106,6 +106,16 @@ final class PubCommand implements Callable<Integer> {
   String message;
 
   @Option(
+      names = "--index-refresh",
+      defaultValue = "1s",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "How often the controller's index is polled, so that an online layout switch is"
+              + " followed (default: ${DEFAULT-VALUE}; 0s: never).")
+  java.time.Duration indexRefresh;
+
+  @Option(
       names = {"-q", "--quiet"},
       description = "Print errors only: no advertised line, no summary.")
   boolean quiet;
@@ -159,7 +169,8 @@ final class PubCommand implements Callable<Integer> {
                 .advertisement(advertise)
                 .config(config)
                 .destination(destination)
-                .multicastHops(hops);
+                .multicastHops(hops)
+                .indexRefresh(indexRefresh);
         Publisher pub;
         try {
           pub = b.build();

@@ -18,6 +18,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.netpubsub.content.address.Ipv6Address;
 
 /**
@@ -30,6 +33,9 @@ public final class ControllerClient implements Closeable {
   private static final System.Logger LOG = System.getLogger(ControllerClient.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The index version a request is made with, and the current one in a 409 "stale index". */
+  public static final String VERSION_HEADER = "Nps-Index-Version";
+
   private final URI base;
   private final HttpClient http;
   private final HostAnnouncer announcer;
@@ -37,6 +43,9 @@ public final class ControllerClient implements Closeable {
   private final Duration hostUnknownWindow;
   private final RetryPolicy retry;
   private final String token;
+  // the index version of the last GET /v1/pubsub (0: none yet), sent with every request
+  private final AtomicLong indexVersion = new AtomicLong();
+  private final List<Consumer<PubSubConfig>> indexListeners = new CopyOnWriteArrayList<>();
 
   private ControllerClient(Builder b) {
     this.base = b.base;
@@ -85,7 +94,11 @@ public final class ControllerClient implements Closeable {
     return base;
   }
 
-  /** {@code GET /v1/pubsub}: the schema and index, to compute content addresses. */
+  /**
+   * {@code GET /v1/pubsub}: the schema and index, to compute content addresses. Its version is sent
+   * with every later request; when it differs from the last one fetched, the {@link #onIndexChange}
+   * listeners get the new configuration.
+   */
   public PubSubConfig pubsubConfig() {
     JsonNode n = call("GET", "/v1/pubsub", null, null);
     String request = "GET /v1/pubsub";
@@ -94,6 +107,34 @@ public final class ControllerClient implements Closeable {
     for (JsonNode d : required(index, "dimensions", request)) {
       dimensions.add(d.asText());
     }
+    PubSubConfig config = parseConfig(n, index, dimensions, request);
+    long version = index.path("version").asLong(0);
+    long before = indexVersion.getAndSet(version);
+    if (before != 0 && before != version) {
+      LOG.log(Level.INFO, "index version {0} replaces {1}", version, before);
+      indexListeners.forEach(l -> l.accept(config));
+    }
+    return config;
+  }
+
+  /** The index version of the last {@link #pubsubConfig} (0 before the first). */
+  public long indexVersion() {
+    return indexVersion.get();
+  }
+
+  /**
+   * Calls {@code listener} with the new configuration whenever a fetch finds a new index version (a
+   * layout switch): after a 409 "stale index", or a poll ({@link #pubsubConfig}). Returns what
+   * unregisters it.
+   */
+  public Runnable onIndexChange(Consumer<PubSubConfig> listener) {
+    Objects.requireNonNull(listener, "listener");
+    indexListeners.add(listener);
+    return () -> indexListeners.remove(listener);
+  }
+
+  private static PubSubConfig parseConfig(
+      JsonNode n, JsonNode index, List<String> dimensions, String request) {
     try {
       PubSubConfig c =
           PubSubConfig.of(
@@ -128,6 +169,31 @@ public final class ControllerClient implements Closeable {
     body.put("host", Ipv6Address.format(host)).put("filter", filter).put("port", port);
     return registration(
         call("POST", "/v1/subscriptions", body, host), port, "POST /v1/subscriptions");
+  }
+
+  /**
+   * {@code PUT /v1/pubsub/layout} (an administrator's call): switches the controller's index online
+   * to the schema's index and layout; answers when the old flows are gone.
+   *
+   * @param length the dz length, or null for the schema's default
+   * @param graceMillis how long the old flows stay after the new index is announced, or null
+   */
+  public LayoutSwitch switchLayout(String schemaYaml, Integer length, Long graceMillis) {
+    ObjectNode body = JSON.createObjectNode().put("schema", schemaYaml);
+    if (length != null) {
+      body.put("length", length);
+    }
+    if (graceMillis != null) {
+      body.put("grace_ms", graceMillis);
+    }
+    JsonNode n = call("PUT", "/v1/pubsub/layout", body, null);
+    return new LayoutSwitch(
+        required(n, "version", "PUT /v1/pubsub/layout").asLong(),
+        n.path("requests").asInt(),
+        n.path("flows_installed").asInt(),
+        n.path("flows_removed").asInt(),
+        n.path("install_ms").asDouble(),
+        n.path("total_ms").asDouble());
   }
 
   /** {@code DELETE /v1/advertisements/{id}}. */
@@ -172,15 +238,17 @@ public final class ControllerClient implements Closeable {
   }
 
   /**
-   * One request with the retries: 429 per {@link RetryPolicy}; 409 (host not known, only for
-   * requests naming a host) announces the host and retries until {@code hostUnknownWindow}, counted
-   * from the first 409, is spent.
+   * One request with the retries: 429 per {@link RetryPolicy}; 409 with {@value #VERSION_HEADER}
+   * (this client's index is stale) refetches the index and retries once; 409 (host not known, only
+   * for requests naming a host) announces the host and retries until {@code hostUnknownWindow},
+   * counted from the first 409, is spent.
    */
   private JsonNode call(String method, String path, JsonNode body, Inet6Address host) {
     String request = method + " " + path;
     long announceDeadline = 0; // set at the first 409: the window counts from there
     long backoffMs = 50;
     int rateLimited = 0;
+    boolean refetched = false;
     while (true) {
       HttpResponse<String> r = send(method, path, body, request);
       int status = r.statusCode();
@@ -188,6 +256,15 @@ public final class ControllerClient implements Closeable {
         return parse(r.body(), request, status);
       }
       String reason = reason(r);
+      if (status == 409 && r.headers().firstValue(VERSION_HEADER).isPresent()) {
+        if (refetched) { // stale again: not a host to announce
+          throw new ControllerException(request, status, reason);
+        }
+        LOG.log(Level.INFO, "{0}: {1}; refetching the index", request, reason);
+        refetched = true;
+        pubsubConfig();
+        continue;
+      }
       if (status == 429) {
         Duration wait = retry.afterRateLimit(rateLimited++, r.headers().firstValue("Retry-After"));
         if (wait == null) {
@@ -219,6 +296,10 @@ public final class ControllerClient implements Closeable {
             .header("Accept", "application/json");
     if (token != null) {
       rb.header("Authorization", "Bearer " + token);
+    }
+    long version = indexVersion.get();
+    if (version != 0) {
+      rb.header(VERSION_HEADER, Long.toString(version));
     }
     if (body == null) {
       rb.method(method, HttpRequest.BodyPublishers.noBody());

@@ -14,6 +14,9 @@ import java.nio.channels.DatagramChannel;
 import java.security.SecureRandom;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.event.EventCodec;
@@ -30,7 +33,10 @@ public final class Publisher implements Closeable {
   private static final System.Logger LOG = System.getLogger(Publisher.class.getName());
 
   private final ControllerClient controller;
-  private final PubSubConfig config;
+  // replaced when the controller switches its index layout (a new index version)
+  private volatile PubSubConfig config;
+  private final Runnable stopListening;
+  private final ScheduledExecutorService refresher; // null: no polling
   private final EventCodec codec;
   private final Inet6Address host;
   private final String filter;
@@ -76,18 +82,58 @@ public final class Publisher implements Closeable {
       this.interfaceName = nif.getName();
       this.channel = openChannel(host, nif, b.destination, b.multicastHops);
     }
+    this.stopListening = controller.onIndexChange(this::useIndex);
     try {
       this.advertisement = controller.advertise(host, filter);
     } catch (RuntimeException e) {
+      stopListening.run();
       channel.close();
       throw e;
     }
+    this.refresher = b.indexRefresh.isZero() ? null : startRefresher(b.indexRefresh);
     LOG.log(
         Level.INFO,
         "publisher {0} advertised {1} as {2}",
         Long.toUnsignedString(publisherId, 16),
         filter,
         advertisement.id());
+  }
+
+  /**
+   * A new index version (the controller switched its layout): events from now on go to the new
+   * index's addresses and port. The controller keeps the old layout's flows for a grace period
+   * after announcing the new one, so events sent just before are still delivered.
+   */
+  private void useIndex(PubSubConfig next) {
+    if (!next.schema().attributes().equals(config.schema().attributes())) {
+      LOG.log(Level.WARNING, "the controller's new index has other attributes; keeping the old");
+      return;
+    }
+    config = next;
+  }
+
+  /** Polls {@code GET /v1/pubsub} every {@code every}, so a layout switch is seen in time. */
+  private ScheduledExecutorService startRefresher(java.time.Duration every) {
+    ScheduledExecutorService s =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "nps-publisher-index");
+              t.setDaemon(true);
+              return t;
+            });
+    long ms = every.toMillis();
+    s.scheduleWithFixedDelay(
+        () -> {
+          try {
+            controller.pubsubConfig(); // calls useIndex when the version changed
+          } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "index refresh failed: {0}", e.getMessage());
+          }
+        },
+        ms,
+        ms,
+        TimeUnit.MILLISECONDS);
+    return s;
   }
 
   public static Builder builder(ControllerClient controller) {
@@ -138,6 +184,7 @@ public final class Publisher implements Closeable {
    * @throws UncheckedIOException when the datagram cannot be sent
    */
   public Event publish(Event event) {
+    PubSubConfig config = this.config; // one index for the whole event
     if (!event.schema().attributes().equals(config.schema().attributes())) {
       throw new IllegalArgumentException(
           "event of schema " + event.schema().name() + ", the controller's is " + schemaName());
@@ -212,6 +259,10 @@ public final class Publisher implements Closeable {
       closed = true;
       sentAt = sequence == 0 ? Long.MIN_VALUE : lastSentNanos;
     }
+    stopListening.run();
+    if (refresher != null) {
+      refresher.shutdownNow();
+    }
     // Datagrams still in the switches would be cut off if their paths went now: linger first.
     if (sentAt != Long.MIN_VALUE) {
       for (long wait = sentAt + lingerNanos - System.nanoTime();
@@ -244,6 +295,7 @@ public final class Publisher implements Closeable {
     private InstantSource clock = InstantSource.system();
     private java.time.Duration linger = DEFAULT_LINGER;
     private Long publisherId;
+    private java.time.Duration indexRefresh = java.time.Duration.ZERO;
 
     private Builder(ControllerClient controller) {
       this.controller = Objects.requireNonNull(controller, "controller");
@@ -293,6 +345,19 @@ public final class Publisher implements Closeable {
         throw new IllegalArgumentException("linger must not be negative: " + d);
       }
       this.linger = d;
+      return this;
+    }
+
+    /**
+     * Polls the controller's index every {@code every} (zero, the default: never), so that an
+     * online layout switch is followed within its grace period even while the publisher makes no
+     * other request. Without it the new index is only fetched after a 409 "stale index".
+     */
+    public Builder indexRefresh(java.time.Duration every) {
+      if (every.isNegative()) {
+        throw new IllegalArgumentException("indexRefresh must not be negative: " + every);
+      }
+      this.indexRefresh = every;
       return this;
     }
 

@@ -210,4 +210,29 @@ class ControllerClientTest {
     assertThat(ControllerClient.of("http://[fd6e:7073:ffff::c0]:8080/").base().toString())
         .isEqualTo("http://[fd6e:7073:ffff::c0]:8080");
   }
+
+  @Test
+  void aStaleIndexIsRefetchedAndTheRequestRetriedOnce() {
+    assertThat(client.indexVersion()).isZero();
+    client.subscribe(HOST, "price > 1", 40000); // no index fetched yet: no version sent
+    client.pubsubConfig();
+    assertThat(client.indexVersion()).isEqualTo(1);
+    List<PubSubConfig> changes = new ArrayList<>();
+    client.onIndexChange(changes::add);
+    stub.switchIndex(2); // the controller switched its layout
+
+    Registration s = client.subscribe(HOST, "price > 5", 40001);
+
+    assertThat(stub.subscriptions()).containsKey(s.id());
+    assertThat(stub.requests())
+        .containsExactly(
+            "POST /v1/subscriptions",
+            "GET /v1/pubsub",
+            "POST /v1/subscriptions",
+            "GET /v1/pubsub",
+            "POST /v1/subscriptions");
+    assertThat(stub.versionsSent()).containsExactly("", "", "1", "1", "2");
+    assertThat(client.indexVersion()).isEqualTo(2);
+    assertThat(changes).singleElement().extracting(PubSubConfig::eventPort).isEqualTo(7074);
+  }
 }

@@ -331,4 +331,21 @@ class PublisherSubscriberTest {
       assertThat(s.delivered()).isPositive();
     }
   }
+
+  @Test
+  void aPublisherThatPollsTheIndexFollowsALayoutSwitchAndKeepsDelivering() throws Exception {
+    try (Subscriber sub = Subscriber.builder(client).host(LOOPBACK).filter("true").build();
+        Publisher pub =
+            Publisher.builder(client)
+                .host(LOOPBACK)
+                .destination(new InetSocketAddress(LOOPBACK, sub.port()))
+                .indexRefresh(Duration.ofMillis(20))
+                .build()) {
+      assertThat(pub.config().eventPort()).isEqualTo(7073);
+      stub.switchIndex(2); // the new index sends events to the alternate port
+      Poll.until("the publisher's new index", TIMEOUT, () -> pub.config().eventPort() == 7074);
+      Event sent = pub.publish(quote("ACME", 600, 7));
+      assertThat(sub.poll(TIMEOUT).event()).isEqualTo(sent);
+    }
+  }
 }

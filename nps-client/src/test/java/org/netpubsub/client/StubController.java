@@ -48,6 +48,8 @@ public final class StubController implements Closeable {
   private final Deque<Object[]> failures = new ArrayDeque<>();
   private volatile boolean requireKnownHosts;
   private volatile String retryAfter = "0";
+  private volatile long indexVersion = 1;
+  private final List<String> versionsSent = new ArrayList<>();
 
   private StubController(Schema schema, int indexLength) throws IOException {
     this.schema = schema;
@@ -89,6 +91,19 @@ public final class StubController implements Closeable {
     failures.add(new Object[] {status, reason});
   }
 
+  /**
+   * A layout switch: from now on the index has this version, and a request made with another one is
+   * answered 409 with the current version, as the controller answers it.
+   */
+  public void switchIndex(long version) {
+    indexVersion = version;
+  }
+
+  /** The Nps-Index-Version header of every request, in order ("" when absent). */
+  public synchronized List<String> versionsSent() {
+    return List.copyOf(versionsSent);
+  }
+
   /** "METHOD path" of every request, in order. */
   public synchronized List<String> requests() {
     return List.copyOf(requests);
@@ -112,9 +127,12 @@ public final class StubController implements Closeable {
     int status;
     JsonNode body;
     String retry = null;
+    String sent = ex.getRequestHeaders().getFirst("Nps-Index-Version");
     synchronized (this) {
       requests.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
+      versionsSent.add(sent == null ? "" : sent);
     }
+    long current = indexVersion;
     Object[] failure;
     boolean limited;
     synchronized (this) {
@@ -126,6 +144,12 @@ public final class StubController implements Closeable {
         status = 429;
         body = error("too many requests from this host");
         retry = retryAfter;
+      } else if (sent != null
+          && !ex.getRequestURI().getPath().equals("/v1/pubsub")
+          && Long.parseLong(sent) != current) {
+        status = 409;
+        body = error("index version " + sent + " is stale: the current is " + current);
+        ex.getResponseHeaders().set("Nps-Index-Version", Long.toString(current));
       } else if (failure != null) {
         status = (Integer) failure[0];
         body = error((String) failure[1]);
@@ -178,12 +202,13 @@ public final class StubController implements Closeable {
     o.put("schema", SchemaWriter.toYaml(schema));
     o.put("schema_id", schema.id() & 0xffffffffL);
     ObjectNode index = o.putObject("index");
+    index.put("version", indexVersion);
     index.put("length", indexLength);
     var dims = index.putArray("dimensions");
     for (Attribute a : schema.indexDimensions()) {
       dims.add(a.name());
     }
-    o.put("event_port", 7073);
+    o.put("event_port", indexVersion % 2 == 1 ? 7073 : 7074); // alternating, as the controller
     return o;
   }
 

@@ -22,7 +22,9 @@ public record Principal(
   public enum Admin {
     HOSTS,
     GROUPS,
-    EDGES
+    EDGES,
+    /** Switch the pub/sub index layout online ({@code PUT /v1/pubsub/layout}). */
+    INDEX
   }
 
   /** The region that means "anywhere". */

@@ -1,5 +1,6 @@
 package org.netpubsub.content.schema;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -7,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
 
 /** Turns a composed YAML document into a {@link Schema}, checking every rule of the format. */
 final class SchemaYamlReader {
@@ -16,8 +19,9 @@ final class SchemaYamlReader {
 
   private static final List<String> TOP_KEYS = List.of("name", "attributes", "index", "layout");
   private static final List<String> INT_KEYS = List.of("name", "type", "min", "max");
-  private static final List<String> STRING_KEYS = List.of("name", "type", "max_length");
-  private static final List<String> ANY_KEYS = List.of("name", "type", "min", "max", "max_length");
+  private static final List<String> STRING_KEYS = List.of("name", "type", "max_length", "values");
+  private static final List<String> ANY_KEYS =
+      List.of("name", "type", "min", "max", "max_length", "values");
   private static final String TOP_SHAPE = "a mapping with keys name, attributes, index, layout";
 
   private final YamlSource source;
@@ -25,6 +29,9 @@ final class SchemaYamlReader {
 
   /** Attribute name → the node that named it first (for duplicates and the index). */
   private final Map<String, Node> names = new LinkedHashMap<>();
+
+  /** String attribute name → its declared {@code values}, a dictionary coding. */
+  private final Map<String, StringCoding.Dictionary> declared = new LinkedHashMap<>();
 
   SchemaYamlReader(YamlSource source, String defaultName) {
     this.source = source;
@@ -55,11 +62,12 @@ final class SchemaYamlReader {
     for (int i = 0; i < list.getValue().size(); i++) {
       readAttribute(builder, list.getValue().get(i), i + 1);
     }
-    top.get("index").ifPresent(index -> builder.index(readIndex(index)));
+    List<String> index = top.get("index").map(this::readIndex).orElse(List.copyOf(names.keySet()));
+    top.get("index").ifPresent(n -> builder.index(index));
     Node layout = top.get("layout").orElse(null);
-    if (layout != null) {
-      builder.layout(new LayoutYamlReader(source).read(layout));
-    }
+    IndexLayout read =
+        layout == null ? IndexLayout.ROUND_ROBIN : new LayoutYamlReader(source).read(layout);
+    builder.layout(withDeclaredValues(read, index));
     try {
       return builder.build();
     } catch (IllegalArgumentException e) {
@@ -150,6 +158,58 @@ final class SchemaYamlReader {
               + ")");
     }
     builder.stringAttribute(name, (int) maxLength);
+    m.get("values")
+        .ifPresent(v -> declared.put(name, readValues(v, name, (int) maxLength, m.where())));
+  }
+
+  /**
+   * The layout with a dictionary coding for every index dimension that declares {@code values} and
+   * has no coding of the layout's own (an explicit coding wins).
+   */
+  private IndexLayout withDeclaredValues(IndexLayout layout, List<String> index) {
+    Map<String, StringCoding> codings = new LinkedHashMap<>(layout.codings());
+    declared.forEach(
+        (name, dictionary) -> {
+          if (index.contains(name)) {
+            codings.putIfAbsent(name, dictionary);
+          }
+        });
+    return codings.equals(layout.codings())
+        ? layout
+        : new IndexLayout(layout.bits(), codings, layout.cuts());
+  }
+
+  /** {@code values: [NYSE, NASDAQ, ...]}: distinct strings that fit max_length, any order. */
+  private StringCoding.Dictionary readValues(Node node, String name, int maxLength, String where) {
+    String field = "attribute '" + name + "'.values";
+    if (!(node instanceof SequenceNode list) || list.getValue().isEmpty()) {
+      throw source.error(
+          node, field + " must be a non-empty list of strings, got " + YamlSource.describe(node));
+    }
+    Set<String> seen = new HashSet<>();
+    for (Node item : list.getValue()) {
+      if (!(item instanceof ScalarNode scalar) || scalar.getTag().equals(Tag.NULL)) {
+        throw source.error(
+            item, field + ": each value must be a string, got " + YamlSource.describe(item));
+      }
+      String v = scalar.getValue();
+      if (!StandardCharsets.UTF_8.newEncoder().canEncode(v)) {
+        throw source.error(item, field + ": '" + v + "' is not valid UTF-8 text");
+      }
+      if (v.getBytes(StandardCharsets.UTF_8).length > maxLength) {
+        throw source.error(
+            item,
+            field + ": '" + v + "' is longer than max_length " + maxLength + " (" + where + ")");
+      }
+      if (!seen.add(v)) {
+        throw source.error(item, field + ": '" + v + "' is listed twice");
+      }
+    }
+    try {
+      return StringCoding.Dictionary.of(seen);
+    } catch (IllegalArgumentException e) {
+      throw source.error(node, field + ": " + e.getMessage());
+    }
   }
 
   private List<String> readIndex(Node index) {

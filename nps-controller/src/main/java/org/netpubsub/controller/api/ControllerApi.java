@@ -138,6 +138,7 @@ public final class ControllerApi implements Closeable {
     b.route("POST", "/v1/hosts", api::registerHost);
     b.route("GET", "/v1/switches/{dpid}/flows", api::flows);
     PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics)));
+    LayoutRoutes.register(b, pubsub);
     GroupRoutes.register(b, groups.map(g -> new GroupRoutes(g, registry)));
     api.server = b.start();
     return api;

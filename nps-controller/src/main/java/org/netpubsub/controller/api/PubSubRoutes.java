@@ -18,6 +18,7 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.schema.SchemaWriter;
 import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.pubsub.Access;
+import org.netpubsub.controller.pubsub.IndexVersion;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.RequestOutcome;
@@ -55,11 +56,14 @@ final class PubSubRoutes {
     for (PubSubRequest.Kind kind : PubSubRequest.Kind.values()) {
       String base = "/v1/" + noun(kind) + "s";
       b.route("GET", base, on(routes, (p, r) -> Reply.ok(p.list(kind, access(r, null)))));
-      b.route("POST", base, on(routes, (p, r) -> p.counted(kind, "post", () -> p.post(kind, r))));
+      b.route(
+          "POST",
+          base,
+          on(routes, (p, r) -> p.counted(kind, "post", () -> p.versioned(r).post(kind, r))));
       b.route(
           "DELETE",
           base,
-          on(routes, (p, r) -> p.counted(kind, "withdraw", () -> p.delete(kind, r))));
+          on(routes, (p, r) -> p.counted(kind, "withdraw", () -> p.versioned(r).delete(kind, r))));
       b.route(
           "DELETE",
           base + "/{id}",
@@ -69,7 +73,12 @@ final class PubSubRoutes {
                   p.counted(
                       kind,
                       "withdraw",
-                      () -> answer(p.service.withdraw(r.pathParam("id"), access(r, null)), 200))));
+                      () ->
+                          answer(
+                              p.versioned(r)
+                                  .service
+                                  .withdraw(r.pathParam("id"), access(r, null)),
+                              200))));
     }
     b.route("GET", "/v1/pubsub", on(routes, (p, r) -> Reply.ok(p.settings())));
   }
@@ -105,6 +114,15 @@ final class PubSubRoutes {
         .register(metrics)
         .increment();
     return reply;
+  }
+
+  /**
+   * Refuses a request made with a stale index ({@value StaleIndex#HEADER} older or newer than the
+   * current version) with 409 and the current version; a request without the header is accepted.
+   */
+  private PubSubRoutes versioned(Request r) {
+    StaleIndex.check(r.header(StaleIndex.HEADER), service.indexVersion().version());
+    return this;
   }
 
   private Reply post(PubSubRequest.Kind kind, Request r) throws IOException {
@@ -247,14 +265,16 @@ final class PubSubRoutes {
 
   private ObjectNode settings() {
     ObjectNode n = GroupJson.JSON.createObjectNode();
-    n.put("schema", SchemaWriter.toYaml(service.index().schema()));
-    n.put("schema_id", service.index().schema().id());
+    IndexVersion current = service.indexVersion();
+    n.put("schema", SchemaWriter.toYaml(current.index().schema()));
+    n.put("schema_id", current.index().schema().id());
     ObjectNode index = n.putObject("index");
-    index.put("length", service.index().length());
+    index.put("version", current.version());
+    index.put("length", current.index().length());
     ArrayNode dims = index.putArray("dimensions");
-    service.index().schema().indexDimensions().forEach(a -> dims.add(a.name()));
-    index.set("layout", GroupJson.JSON.valueToTree(service.index().schema().layout().toJson()));
-    n.put("event_port", ContentFlows.EVENT_PORT);
+    current.index().schema().indexDimensions().forEach(a -> dims.add(a.name()));
+    index.set("layout", GroupJson.JSON.valueToTree(current.index().schema().layout().toJson()));
+    n.put("event_port", current.eventPort());
     n.put("max_cells", service.limits().maxCells());
     n.put("routing", service.routing());
     service.localSwitch().ifPresent(a -> n.put("local_switch", a));

@@ -1,15 +1,20 @@
 package org.netpubsub.controller.pubsub;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.SouthboundException;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
+import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.topology.Topology;
 
@@ -20,7 +25,8 @@ import org.netpubsub.network.topology.Topology;
  */
 final class LoopEngine implements RoutingEngine {
   private final FlowService flows;
-  private final LoopRouting routing;
+  private LoopRouting routing; // loop only
+  private LoopRouting beside; // loop only: the new layout's routing during a switch, else null
   private final Set<String> configured = new HashSet<>(); // loop only
 
   LoopEngine(FlowService flows, LoopRouting routing) {
@@ -41,16 +47,98 @@ final class LoopEngine implements RoutingEngine {
   @Override
   public void topologyChanged(Topology next) {
     routing.topologyChanged(next);
+    if (beside != null) {
+      beside.topologyChanged(next);
+    }
   }
 
+  /** Both layouts' flows during a switch (their matches differ in the event port). */
   @Override
   public List<FlowEntry> flows(long dpid) {
-    return routing.flows(dpid);
+    if (beside == null) {
+      return routing.flows(dpid);
+    }
+    List<FlowEntry> both = new ArrayList<>(routing.flows(dpid));
+    both.addAll(beside.flows(dpid));
+    return both;
   }
 
   @Override
   public List<GroupEntry> groups(long dpid) {
     return routing.groups(dpid);
+  }
+
+  @Override
+  public CompletableFuture<Integer> installBeside(List<PubSubRequest> requests, int eventPort) {
+    return flows
+        .callOnLoop(
+            () -> {
+              if (beside != null) {
+                throw new RequestRefusedException(
+                    new Refused.Conflict("a layout switch is in progress"));
+              }
+              LoopRouting next = routing.emptyOnPort(eventPort);
+              if (next == null) {
+                return RoutingEngine.super.installBeside(requests, eventPort);
+              }
+              beside = next;
+              for (PubSubRequest r : requests) { // advertisements first: fewer flow changes
+                if (r.kind() == PubSubRequest.Kind.ADVERTISEMENT && configured.contains(r.id())) {
+                  next.add(r);
+                }
+              }
+              for (PubSubRequest r : requests) {
+                if (r.kind() == PubSubRequest.Kind.SUBSCRIPTION && configured.contains(r.id())) {
+                  next.add(r);
+                }
+              }
+              // the final flows, one ADD each, rather than every request's intermediate changes
+              return applyAll(next, FlowMod::add);
+            })
+        .thenCompose(f -> f);
+  }
+
+  @Override
+  public CompletableFuture<Integer> retireOld() {
+    return flows
+        .callOnLoop(
+            () -> {
+              LoopRouting old = routing;
+              routing = beside;
+              beside = null;
+              return applyAll(old, FlowMod::deleteStrict);
+            })
+        .thenCompose(f -> f);
+  }
+
+  @Override
+  public CompletableFuture<Integer> abandonBeside() {
+    return flows
+        .callOnLoop(
+            () -> {
+              LoopRouting gone = beside;
+              beside = null;
+              return gone == null
+                  ? CompletableFuture.completedFuture(0)
+                  : applyAll(gone, FlowMod::deleteStrict);
+            })
+        .thenCompose(f -> f);
+  }
+
+  /** On the loop: one message per flow of {@code r} on every switch; completes with the count. */
+  private CompletableFuture<Integer> applyAll(
+      LoopRouting r, java.util.function.Function<FlowEntry, FlowMod> message) {
+    SortedMap<Long, List<SwitchMod>> mods = new TreeMap<>();
+    int n = 0;
+    for (long dpid : flows.topology().switches()) {
+      List<FlowMod> l = r.flows(dpid).stream().map(message).toList();
+      if (!l.isEmpty()) {
+        mods.put(dpid, SwitchMod.flows(l));
+        n += l.size();
+      }
+    }
+    int count = n;
+    return flows.apply(routing.owner(), mods).thenApply(switches -> count);
   }
 
   @Override
@@ -62,6 +150,7 @@ final class LoopEngine implements RoutingEngine {
 
   /** On the loop: the request joins the routing. */
   private LoopRouting.Effect add(PubSubRequest r) {
+    switching();
     String notReady = routing.notReady();
     if (notReady != null) {
       throw new RequestRefusedException(new Refused.NotReady(notReady));
@@ -73,10 +162,20 @@ final class LoopEngine implements RoutingEngine {
 
   /** On the loop: the request leaves (it may have been refused while its withdrawal queued). */
   private LoopRouting.Effect remove(PubSubRequest r) {
+    switching();
     if (!configured.remove(r.id())) {
       throw new RequestRefusedException(new Refused.Unknown("no request " + r.id()));
     }
     return routing.remove(r);
+  }
+
+  /** Requests wait for a layout switch to finish (PubSubService refuses them before, too). */
+  private void switching() {
+    if (beside != null) {
+      throw new RequestRefusedException(
+          new Refused.Unavailable(
+              "the index layout is being switched; retry shortly", java.util.OptionalLong.of(1)));
+    }
   }
 
   /** On the loop: applies the deltas; completes when every touched switch acknowledged. */

@@ -40,6 +40,15 @@ interface LoopRouting {
 
   List<FlowEntry> flows(long dpid);
 
+  /**
+   * An empty routing of the same kind on the same topology whose content flows match events sent to
+   * {@code eventPort} (a layout switch builds it beside this one); null when the routing cannot
+   * hold two layouts side by side.
+   */
+  default LoopRouting emptyOnPort(int eventPort) {
+    return null;
+  }
+
   default List<GroupEntry> groups(long dpid) {
     return List.of();
   }

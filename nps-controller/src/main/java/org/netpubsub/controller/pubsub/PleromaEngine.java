@@ -5,15 +5,37 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
 import org.netpubsub.network.pleroma.Configurator;
+import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.pleroma.Subscription;
 import org.netpubsub.network.topology.Topology;
 
-/** PLEROMA (docs/pubsub.md): the configurator's content flows on the central spanning tree. */
+/**
+ * PLEROMA (docs/pubsub.md): the configurator's content flows on the central spanning tree. Its
+ * flows match events sent to one UDP port: {@link ContentFlows#EVENT_PORT}, or the other port of an
+ * online layout switch ({@link IndexVersion}), which keeps two layouts' flows disjoint.
+ */
 final class PleromaEngine implements LoopRouting {
-  private Configurator configurator = Configurator.on(Topology.EMPTY);
+  private Configurator configurator;
+  private final int eventPort;
+
+  PleromaEngine() {
+    this(Configurator.on(Topology.EMPTY), ContentFlows.EVENT_PORT);
+  }
+
+  private PleromaEngine(Configurator configurator, int eventPort) {
+    this.configurator = configurator;
+    this.eventPort = eventPort;
+  }
+
+  @Override
+  public LoopRouting emptyOnPort(int port) {
+    return new PleromaEngine(Configurator.on(configurator.topology()), port);
+  }
 
   @Override
   public String name() {
@@ -53,12 +75,45 @@ final class PleromaEngine implements LoopRouting {
 
   @Override
   public List<FlowEntry> flows(long dpid) {
-    return configurator.flows(dpid);
+    List<FlowEntry> flows = configurator.flows(dpid);
+    return eventPort == ContentFlows.EVENT_PORT
+        ? flows
+        : flows.stream().map(e -> e.toBuilder().match(onPort(e.match())).build()).toList();
   }
 
-  private static Effect effect(ConfigurationDelta delta) {
+  private Effect effect(ConfigurationDelta delta) {
     SortedMap<Long, List<SwitchMod>> mods = new TreeMap<>(delta.flowMods().comparator());
-    delta.flowMods().forEach((dpid, l) -> mods.put(dpid, SwitchMod.flows(l)));
+    delta
+        .flowMods()
+        .forEach(
+            (dpid, l) ->
+                mods.put(
+                    dpid,
+                    SwitchMod.flows(
+                        eventPort == ContentFlows.EVENT_PORT
+                            ? l
+                            : l.stream().map(this::onPort).toList())));
     return new Effect(mods, delta.paths());
+  }
+
+  private Match onPort(Match m) {
+    return m.toBuilder().udpDst(eventPort).build();
+  }
+
+  private FlowMod onPort(FlowMod m) {
+    return new FlowMod(
+        m.command(),
+        m.tableId(),
+        m.priority(),
+        onPort(m.match()),
+        m.instructions(),
+        m.cookie(),
+        m.cookieMask(),
+        m.flags(),
+        m.idleTimeout(),
+        m.hardTimeout(),
+        m.outPort(),
+        m.outGroup(),
+        m.bufferId());
   }
 }

@@ -5,10 +5,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
@@ -35,7 +37,8 @@ import org.netpubsub.network.topology.Topology;
  */
 public final class PubSubService implements FlowService.Listener {
   private final FlowService controller;
-  private final SpatialIndex index;
+  // the index clients address events with, its version and event port: replaced by a layout switch
+  private volatile IndexVersion current;
   private final PubSubLimits limits;
   private final LongSupplier nanoClock;
   private final HostRateLimiter rate;
@@ -43,11 +46,16 @@ public final class PubSubService implements FlowService.Listener {
   private static final SecureRandom IDS = new SecureRandom();
   private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
-  private final Map<String, String> owners = new ConcurrentHashMap<>(); // id → principal
+  // id → the access it was accepted under (owner, region): a layout switch re-cuts by the region
+  private final Map<String, Access> grants = new ConcurrentHashMap<>();
   private final RoutingEngine engine; // loop only
   private volatile String localSwitch;
   // requests submitted with an idempotency key, by their derived id, until withdrawn
   private final Map<String, Keyed> keyed = new ConcurrentHashMap<>();
+  // requests hold the read lock from their check to their queueing on the engine; a layout switch
+  // takes the write lock to start, so it sees every request queued before it and none after
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  private volatile boolean switching;
 
   /** A keyed request and its outcome, which a repeat of the key answers with. */
   private record Keyed(PubSubRequest request, CompletableFuture<RequestOutcome> done) {}
@@ -63,7 +71,7 @@ public final class PubSubService implements FlowService.Listener {
       RoutingEngine engine) {
     this.controller = controller;
     this.engine = engine;
-    this.index = index;
+    this.current = IndexVersion.first(index);
     this.limits = limits;
     this.nanoClock = clock;
     this.rate = new HostRateLimiter(limits.requestsPerSecond(), limits.burst());
@@ -156,7 +164,12 @@ public final class PubSubService implements FlowService.Listener {
 
   /** The index clients must use to address events (schema with index dimensions, length). */
   public SpatialIndex index() {
-    return index;
+    return current.index();
+  }
+
+  /** The index with its version and event port (one read: the three belong together). */
+  public IndexVersion indexVersion() {
+    return current;
   }
 
   public PubSubLimits limits() {
@@ -205,7 +218,7 @@ public final class PubSubService implements FlowService.Listener {
 
   /** The principal that owns a live request of this process ("" for the Java API's). */
   public Optional<String> owner(String id) {
-    return Optional.ofNullable(owners.get(id));
+    return Optional.ofNullable(grants.get(id)).map(Access::owner);
   }
 
   /**
@@ -214,7 +227,7 @@ public final class PubSubService implements FlowService.Listener {
    */
   public void checkRegion(String region) {
     try {
-      FilterCells.compile(index, region, limits.maxFilterBytes(), limits.maxCells());
+      FilterCells.compile(index(), region, limits.maxFilterBytes(), limits.maxCells());
     } catch (InvalidInputException e) {
       throw new IllegalArgumentException(e.render().lines().findFirst().orElse(""), e);
     } catch (RequestRefusedException e) {
@@ -245,9 +258,19 @@ public final class PubSubService implements FlowService.Listener {
    * it here.
    */
   public CompletableFuture<RequestOutcome> withdraw(String id, Access access) {
+    switchLock.readLock().lock();
+    try {
+      return withdrawNow(id, access);
+    } finally {
+      switchLock.readLock().unlock();
+    }
+  }
+
+  private CompletableFuture<RequestOutcome> withdrawNow(String id, Access access) {
     long start = nanoClock.getAsLong();
     PubSubRequest r = live.get(id);
     try {
+      notSwitching();
       if (r == null) {
         Optional<PubSubRequest> elsewhere = engine.acceptedElsewhere(id);
         if (elsewhere.isEmpty()) {
@@ -259,7 +282,7 @@ public final class PubSubService implements FlowService.Listener {
         admit(access == null ? elsewhere.get().host().toString() : access.rateKey(), start);
         return engine.submit(elsewhere.get(), true, start);
       }
-      if (access != null && !access.mayTouch(owners.getOrDefault(id, ""))) {
+      if (access != null && !access.mayTouch(owner(id).orElse(""))) {
         throw forbidden(id);
       }
       admit(access == null ? r.host().toString() : access.rateKey(), start);
@@ -267,7 +290,7 @@ public final class PubSubService implements FlowService.Listener {
       if (live.remove(id) == null) {
         return CompletableFuture.failedFuture(unknown(id)); // raced another withdrawal
       }
-      owners.remove(id);
+      grants.remove(id);
       livePerHost.merge(r.host(), -1, Integer::sum);
       return engine.submit(r, true, start);
     } catch (RuntimeException e) {
@@ -293,7 +316,8 @@ public final class PubSubService implements FlowService.Listener {
             .run(
                 host,
                 () ->
-                    FilterCells.compile(index, filter, limits.maxFilterBytes(), limits.maxCells()))
+                    FilterCells.compile(
+                        index(), filter, limits.maxFilterBytes(), limits.maxCells()))
             .normalForm();
     return standing().stream()
         .filter(
@@ -361,9 +385,25 @@ public final class PubSubService implements FlowService.Listener {
       int port,
       Optional<String> key,
       Access access) {
+    switchLock.readLock().lock();
+    try {
+      return submitNow(kind, hostText, filter, port, key, access);
+    } finally {
+      switchLock.readLock().unlock();
+    }
+  }
+
+  private CompletableFuture<RequestOutcome> submitNow(
+      PubSubRequest.Kind kind,
+      String hostText,
+      String filter,
+      int port,
+      Optional<String> key,
+      Access access) {
     long start = nanoClock.getAsLong();
     PubSubRequest r;
     try {
+      notSwitching();
       Ipv6Address host = parseHost(hostText);
       if (port < 1 || port > 0xffff) {
         throw new RequestRefusedException(new Refused.Invalid("port out of range: " + port));
@@ -380,7 +420,11 @@ public final class PubSubService implements FlowService.Listener {
               access.rateKey(),
               () ->
                   FilterCells.compile(
-                      index, filter, limits.maxFilterBytes(), limits.maxCells(), access.region()));
+                      index(),
+                      filter,
+                      limits.maxFilterBytes(),
+                      limits.maxCells(),
+                      access.region()));
       String id;
       if (key.isPresent()) {
         id = keyedId(kind, key.get());
@@ -391,14 +435,14 @@ public final class PubSubService implements FlowService.Listener {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    String owner = owners.get(r.id());
+    String owner = owner(r.id()).orElse(null);
     if (owner != null && !access.mayTouch(owner)) {
       return CompletableFuture.failedFuture(forbidden(r.id())); // another's Idempotency-Key
     }
     if (key.isEmpty() || shared()) {
       // in a cluster the repeat is found in ZooKeeper, at whichever process it comes to, and a
       // request withdrawn at another process is not answered from this one's memory
-      return start(r, start, access.owner());
+      return start(r, start, access);
     }
     CompletableFuture<RequestOutcome> done = new CompletableFuture<>();
     PubSubRequest standing = live.get(r.id());
@@ -411,7 +455,7 @@ public final class PubSubService implements FlowService.Listener {
     if (prior != null) {
       return repeat(prior, r, key.get(), start);
     }
-    start(r, start, access.owner())
+    start(r, start, access)
         .whenComplete(
             (o, err) -> {
               if (err != null) {
@@ -447,12 +491,12 @@ public final class PubSubService implements FlowService.Listener {
   }
 
   /** Carries out a new request on the engine. */
-  private CompletableFuture<RequestOutcome> start(PubSubRequest r, long start, String owner) {
+  private CompletableFuture<RequestOutcome> start(PubSubRequest r, long start, Access access) {
     try {
       CompletableFuture<RequestOutcome> done = engine.submit(r, false, start);
       if (live.put(r.id(), r) == null) { // a keyed repeat joined the request already here
         livePerHost.merge(r.host(), 1, Integer::sum);
-        owners.putIfAbsent(r.id(), owner);
+        grants.putIfAbsent(r.id(), access);
       }
       return done.whenComplete(
           (o, err) -> {
@@ -473,7 +517,7 @@ public final class PubSubService implements FlowService.Listener {
   /** The request stands no more (refused, or withdrawn elsewhere); nothing if already gone. */
   private void forget(PubSubRequest r) {
     if (live.remove(r.id(), r)) {
-      owners.remove(r.id());
+      grants.remove(r.id());
       livePerHost.merge(r.host(), -1, Integer::sum);
     }
   }
@@ -489,6 +533,101 @@ public final class PubSubService implements FlowService.Listener {
     byte[] b = new byte[12];
     IDS.nextBytes(b);
     return HexFormat.of().formatHex(b);
+  }
+
+  /** Requests are refused while the layout is being switched (for a few seconds). */
+  private void notSwitching() {
+    if (switching) {
+      throw new RequestRefusedException(
+          new Refused.Unavailable(
+              "the index layout is being switched; retry shortly", OptionalLong.of(1)));
+    }
+  }
+
+  // ---- the online layout switch (docs/pubsub.md, "Switching the layout") ----
+
+  /** What a layout switch did: the new version, and the flows and times of its phases. */
+  public record LayoutSwitchOutcome(
+      long version,
+      int requests,
+      int flowsInstalled,
+      int flowsRemoved,
+      double installMillis,
+      double totalMillis) {}
+
+  /**
+   * Switches to {@code next} (same attributes, another index or layout) while the requests stand,
+   * make-before-break: the standing requests are covered under {@code next} and their flows
+   * installed beside the current ones (matching the other event port, {@link IndexVersion}); once
+   * every switch acknowledged, the index version is bumped (clients see the new index and port);
+   * after {@code grace} — for publishers to notice — the old flows are removed. An event is sent to
+   * one port, so it follows one layout's flows: none is lost while publishers move, none delivered
+   * twice. New requests are refused (503, Retry-After) until the switch completes.
+   */
+  public CompletableFuture<LayoutSwitchOutcome> switchLayout(
+      SpatialIndex next, java.time.Duration grace) {
+    long start = nanoClock.getAsLong();
+    IndexVersion old;
+    List<PubSubRequest> moved;
+    switchLock.writeLock().lock();
+    try {
+      old = current;
+      if (!next.schema().attributes().equals(old.index().schema().attributes())) {
+        throw new RequestRefusedException(
+            new Refused.Invalid(
+                "schema: a layout switch keeps the attributes; only the index and layout change"));
+      }
+      if (switching) {
+        throw new RequestRefusedException(new Refused.Conflict("a layout switch is in progress"));
+      }
+      moved = live.values().stream().map(r -> coveredUnder(r, next)).toList();
+      switching = true;
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    IndexVersion successor = old.successor(next);
+    long[] installedAt = new long[1];
+    CompletableFuture<LayoutSwitchOutcome> done =
+        engine
+            .installBeside(moved, successor.eventPort())
+            .thenCompose(
+                installed -> {
+                  installedAt[0] = nanoClock.getAsLong();
+                  moved.forEach(r -> live.replace(r.id(), r));
+                  current = successor; // clients now fetch the new index and port
+                  return CompletableFuture.supplyAsync(
+                          () -> null,
+                          CompletableFuture.delayedExecutor(
+                              grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
+                      .thenCompose(x -> engine.retireOld())
+                      .thenApply(
+                          removed ->
+                              new LayoutSwitchOutcome(
+                                  successor.version(),
+                                  moved.size(),
+                                  installed,
+                                  removed,
+                                  (installedAt[0] - start) / 1e6,
+                                  (nanoClock.getAsLong() - start) / 1e6));
+                });
+    return done.whenComplete(
+        (o, err) -> {
+          if (err != null && current == old) {
+            engine.abandonBeside(); // the old layout stays; the new flows go
+          }
+          switching = false;
+        });
+  }
+
+  /** The request with its cells under {@code next} (same id, filter and host). */
+  private PubSubRequest coveredUnder(PubSubRequest r, SpatialIndex next) {
+    Optional<String> region = Optional.ofNullable(grants.get(r.id())).flatMap(Access::region);
+    FilterCells.Compiled c =
+        FilterCells.compile(next, r.filter(), limits.maxFilterBytes(), limits.maxCells(), region);
+    return new PubSubRequest(
+        r.id(), r.kind(), r.host(), r.filter(), r.normalForm(), r.port(), c.cells());
   }
 
   private void admit(String sender, long now) {

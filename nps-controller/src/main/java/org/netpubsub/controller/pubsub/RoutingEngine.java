@@ -87,6 +87,37 @@ interface RoutingEngine extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * The first half of an online layout switch (make-before-break): configures {@code requests} (the
+   * standing ones, their cells under the new layout) on a second routing whose content flows match
+   * events sent to {@code eventPort}, beside the current flows, and installs them. Completes with
+   * the number of flows installed when every switch acknowledged. Refused by engines that cannot
+   * hold two layouts ({@link Refused.Conflict}).
+   */
+  default CompletableFuture<Integer> installBeside(List<PubSubRequest> requests, int eventPort) {
+    return CompletableFuture.failedFuture(
+        new RequestRefusedException(
+            new Refused.Conflict(
+                "the layout can only be switched online with PLEROMA routing on the controller"
+                    + " loop (not "
+                    + name()
+                    + ", partitioned or clustered)")));
+  }
+
+  /**
+   * The second half: the routing {@link #installBeside} built becomes the routing, and the old
+   * one's flows are removed. Completes with the number of flows removed when every switch
+   * acknowledged.
+   */
+  default CompletableFuture<Integer> retireOld() {
+    return CompletableFuture.failedFuture(new IllegalStateException("no layout switch"));
+  }
+
+  /** Gives up a switch after {@link #installBeside}: removes the second routing's flows. */
+  default CompletableFuture<Integer> abandonBeside() {
+    return CompletableFuture.completedFuture(0);
+  }
+
   /** Stops the engine's own threads and sessions, if any. Requests in flight may fail. */
   @Override
   default void close() {}

@@ -1,0 +1,162 @@
+"""The online layout switch on real OVS (issue 21): standing subscriptions, one publisher at a
+steady rate, and in the middle `PUT /v1/pubsub/layout` to another layout. Every subscription is a
+bare UDP receiver port (pubsub/receiver.py: it shows exactly what the network delivered); lost =
+matching events that never arrived, duplicated = any event that arrived twice at one port.
+
+Used by testbed/tests/test_layout_switch_ovs.py (small) and
+testbed/experiments/layout_switch.py (the goal's 1 000 subscriptions at 1 000 events/s)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+
+from .session import (TESTBED, Controller, JsonLines, PublisherProcess, Testbed, log, poll,
+                      wait_for_network)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAX = 65535
+
+SCHEMA = """name: switched
+attributes:
+  - name: a0
+    type: int
+    min: 0
+    max: 65535
+  - name: a1
+    type: int
+    min: 0
+    max: 65535
+index: [a0, a1]
+"""
+
+# the layout switched to: a0's bits first (a hierarchy), then a1, another dz length
+NEW_SCHEMA = SCHEMA.replace("index: [a0, a1]\n", """index: [a0, a1]
+layout:
+  bits: ["a0:12", "a1:2"]
+""")
+
+
+def filters(r: random.Random, n: int, width: int) -> list[tuple[int, int]]:
+    """n ranges of a0, each `width` values wide (each matches width/65536 of the events)."""
+    out = []
+    for _ in range(n):
+        lo = r.randint(0, MAX - width)
+        out.append((lo, lo + width - 1))
+    return out
+
+
+def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after: float,
+        grace_ms: int, seed: int = 1, width: int = 64, old_index: str = "[a0, a1]") -> dict:
+    """Brings up the PLEROMA test bed, subscribes, publishes `rate` events/s for `seconds`,
+    switches the layout `switch_after` seconds in; returns the counts and the switch's times.
+    `old_index` is the index before the switch (round-robin over it, 16 bits): `[a0]` keeps the
+    false positives few, which many subscriptions at a high rate need (the receivers print every
+    datagram)."""
+    r = random.Random(seed)
+    schema = os.path.join(work, "schema.yaml")
+    with open(schema, "w") as f:
+        f.write(SCHEMA.replace("index: [a0, a1]", f"index: {old_index}"))
+    controller = Controller(schema, "--max-requests-per-second", "100000", "--burst", "100000",
+                            "--dz-length", "16", log_path=os.path.join(work, "controller.log"))
+    testbed = receivers = None
+    try:
+        testbed = Testbed("pleroma", controller)
+        wait_for_network(controller, testbed, links=16)
+        hosts = testbed.hosts
+        pub_host, sub_hosts = hosts[0], hosts[1:]
+        ranges = filters(r, subscriptions, width)
+        ports: dict[str, list[int]] = {h["name"]: [] for h in sub_hosts}
+        where = []  # per subscription: (host name, port)
+        for i in range(subscriptions):
+            h = sub_hosts[i % len(sub_hosts)]
+            port = 41000 + i // len(sub_hosts)
+            ports[h["name"]].append(port)
+            where.append((h["name"], port))
+        receivers = {name: JsonLines([TESTBED, "exec", name, "--", "python3",
+                                      os.path.join(HERE, "receiver.py"), *map(str, p)])
+                     for name, p in ports.items()}
+        for name, p in receivers.items():
+            p.wait_for(lambda o: o.get("kind") == "listening", 60, f"receiver on {name}")
+        t = time.monotonic()
+        for (lo, hi), (name, port) in zip(ranges, where):
+            status, body = controller.call("POST", "/v1/subscriptions", {
+                "host": testbed.host(name)["address"], "filter": f"a0 in [{lo}, {hi}]",
+                "port": port})
+            assert status == 201, (status, body)
+        subscribe_s = time.monotonic() - t
+        log(f"{subscriptions} subscriptions in {subscribe_s:.1f} s")
+
+        n = int(rate * seconds)
+        events = [{"kind": "event", "attributes": {"a0": r.randint(0, MAX),
+                                                   "a1": r.randint(0, MAX)}} for _ in range(n)]
+        path = os.path.join(work, "events.jsonl")
+        with open(path, "w") as f:
+            f.writelines(json.dumps(e) + "\n" for e in events)
+        expected = {w: set() for w in where}
+        for seq, e in enumerate(events, start=1):
+            a0 = e["attributes"]["a0"]
+            for (lo, hi), w in zip(ranges, where):
+                if lo <= a0 <= hi:
+                    expected[w].add(seq)
+        before = int(rate * switch_after)  # switch once this many events were delivered
+        threshold = sum(1 for w in where for s in expected[w] if s <= before)
+
+        def delivered_so_far() -> int:
+            return sum(1 for p in receivers.values() for o in p.all if o.get("kind") == "datagram")
+
+        pub = PublisherProcess(testbed, pub_host["name"], path, rate=rate)  # polls the index 1/s
+        pub.wait_advertised()
+        poll(lambda: delivered_so_far() >= threshold, seconds + 60, "deliveries before the switch")
+        with open(os.path.join(work, "new-schema.yaml"), "w") as f:
+            f.write(NEW_SCHEMA)
+        loadavg = open("/proc/loadavg").read().split()[:3]
+        seen_at_switch = max((o["sequence"] for p in receivers.values() for o in p.all
+                              if o.get("kind") == "datagram"), default=0)
+        t = time.monotonic()
+        status, switched = controller.call("PUT", "/v1/pubsub/layout",
+                                           {"schema": NEW_SCHEMA, "grace_ms": grace_ms})
+        switch_s = time.monotonic() - t
+        assert status == 200, (status, switched)
+        log(f"layout switched: {switched}")
+        summary = pub.wait_done(timeout=seconds * 10 + 120)
+        ports_after = controller.get("/v1/pubsub")["event_port"]
+
+        def got() -> dict:
+            out = {w: [] for w in where}
+            for name, p in receivers.items():
+                for o in p.all:
+                    if o.get("kind") == "datagram" and (name, o["port"]) in out:
+                        out[(name, o["port"])].append(o["sequence"])
+            return out
+
+        def complete() -> bool:
+            g = got()
+            return all(expected[w] <= set(g[w]) for w in where)
+
+        try:
+            poll(complete, 30, "every matching event")
+        except Exception:  # noqa: BLE001 - the counts below say what is missing
+            pass
+        g = got()
+        lost = sum(len(expected[w] - set(g[w])) for w in where)
+        lost_sequences = sorted({s for w in where for s in expected[w] - set(g[w])})
+        duplicated = sum(len(g[w]) - len(set(g[w])) for w in where)
+        delivered = sum(len(g[w]) for w in where)
+        wanted = sum(len(expected[w]) for w in where)
+        return {"subscriptions": subscriptions, "rate": rate, "events": n,
+                "published": summary.get("events"), "publish_rate": summary.get("rate"),
+                "wanted": wanted, "delivered": delivered, "lost": lost,
+                "duplicated": duplicated, "lost_sequences": lost_sequences[:100],
+                "last_sequence_seen_at_switch": seen_at_switch, "switch": switched, "switch_call_s": round(switch_s, 3),
+                "grace_ms": grace_ms, "event_port_after": ports_after,
+                "subscribe_s": round(subscribe_s, 2), "loadavg_at_switch": loadavg,
+                "tables_match_switches": controller.tables_match_switches()}
+    finally:
+        for p in (receivers or {}).values():
+            p.terminate()
+        if testbed is not None:
+            testbed.down()
+        controller.terminate()
