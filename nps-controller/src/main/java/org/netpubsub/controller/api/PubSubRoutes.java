@@ -75,9 +75,7 @@ final class PubSubRoutes {
                       "withdraw",
                       () ->
                           answer(
-                              p.versioned(r)
-                                  .service
-                                  .withdraw(r.pathParam("id"), access(r, null)),
+                              p.versioned(r).service.withdraw(r.pathParam("id"), access(r, null)),
                               200))));
     }
     b.route("GET", "/v1/pubsub", on(routes, (p, r) -> Reply.ok(p.settings())));

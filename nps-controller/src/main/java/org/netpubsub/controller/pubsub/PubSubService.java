@@ -1,7 +1,5 @@
 package org.netpubsub.controller.pubsub;
 
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +11,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
-import java.util.regex.Pattern;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.SpatialIndex;
@@ -43,7 +40,6 @@ public final class PubSubService implements FlowService.Listener {
   private final LongSupplier nanoClock;
   private final HostRateLimiter rate;
   private final FilterWork filterWork = FilterWork.sized();
-  private static final SecureRandom IDS = new SecureRandom();
   private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
   // id → the access it was accepted under (owner, region): a layout switch re-cuts by the region
@@ -56,12 +52,6 @@ public final class PubSubService implements FlowService.Listener {
   // takes the write lock to start, so it sees every request queued before it and none after
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
   private volatile boolean switching;
-
-  /** A keyed request and its outcome, which a repeat of the key answers with. */
-  private record Keyed(PubSubRequest request, CompletableFuture<RequestOutcome> done) {}
-
-  /** What an idempotency key may be (it becomes part of the request id and a znode name). */
-  private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._:@-]{1,64}");
 
   private PubSubService(
       FlowService controller,
@@ -235,18 +225,6 @@ public final class PubSubService implements FlowService.Listener {
     }
   }
 
-  /**
-   * The id of a request sent with an idempotency key: {@code s:KEY} or {@code a:KEY}. Generated ids
-   * start with {@code s-} or {@code a-}, so the two never meet.
-   */
-  static String keyedId(PubSubRequest.Kind kind, String key) {
-    if (!KEY.matcher(key).matches()) {
-      throw new RequestRefusedException(
-          new Refused.Invalid("Idempotency-Key must be 1-64 of letters, digits and . _ : @ -"));
-    }
-    return kind.idPrefix().charAt(0) + ":" + key;
-  }
-
   /** Withdraws a live request by id; {@link Refused.Unknown} if there is none. */
   public CompletableFuture<RequestOutcome> withdraw(String id) {
     return withdraw(id, null);
@@ -310,7 +288,7 @@ public final class PubSubService implements FlowService.Listener {
   /** The live request of this kind, host, port and filter (same normal form), if any. */
   public Optional<PubSubRequest> find(
       PubSubRequest.Kind kind, String host, String filter, int port) {
-    Ipv6Address address = parseHost(host);
+    Ipv6Address address = RequestIds.host(host);
     String normal =
         filterWork
             .run(
@@ -404,7 +382,7 @@ public final class PubSubService implements FlowService.Listener {
     PubSubRequest r;
     try {
       notSwitching();
-      Ipv6Address host = parseHost(hostText);
+      Ipv6Address host = RequestIds.host(hostText);
       if (port < 1 || port > 0xffff) {
         throw new RequestRefusedException(new Refused.Invalid("port out of range: " + port));
       }
@@ -427,9 +405,9 @@ public final class PubSubService implements FlowService.Listener {
                       access.region()));
       String id;
       if (key.isPresent()) {
-        id = keyedId(kind, key.get());
+        id = RequestIds.keyed(kind, key.get());
       } else {
-        id = engine.newId(kind, randomId());
+        id = engine.newId(kind, RequestIds.random());
       }
       r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
     } catch (RuntimeException e) {
@@ -448,12 +426,12 @@ public final class PubSubService implements FlowService.Listener {
     PubSubRequest standing = live.get(r.id());
     if (standing != null && !keyed.containsKey(r.id())) {
       // stands although its first answer failed (e.g. a switch's late acknowledgement: 504)
-      return repeat(
-          new Keyed(standing, CompletableFuture.completedFuture(null)), r, key.get(), start);
+      return new Keyed(standing, CompletableFuture.completedFuture(null))
+          .repeat(r, key.get(), () -> nanoClock.getAsLong() - start);
     }
     Keyed prior = keyed.putIfAbsent(r.id(), new Keyed(r, done));
     if (prior != null) {
-      return repeat(prior, r, key.get(), start);
+      return prior.repeat(r, key.get(), () -> nanoClock.getAsLong() - start);
     }
     start(r, start, access)
         .whenComplete(
@@ -466,28 +444,6 @@ public final class PubSubService implements FlowService.Listener {
               }
             });
     return done;
-  }
-
-  /** A repeated idempotency key: the first request's outcome, if it is the same request. */
-  private CompletableFuture<RequestOutcome> repeat(
-      Keyed prior, PubSubRequest r, String key, long start) {
-    PubSubRequest first = prior.request();
-    if (!(first.kind() == r.kind()
-        && first.host().equals(r.host())
-        && first.port() == r.port()
-        && first.normalForm().equals(r.normalForm()))) {
-      return CompletableFuture.failedFuture(
-          new RequestRefusedException(
-              new Refused.Conflict(
-                  "Idempotency-Key "
-                      + key
-                      + " was used for another request ("
-                      + first.id()
-                      + ")")));
-    }
-    return prior
-        .done()
-        .thenApply(o -> new RequestOutcome(first, 0, 0, 0, nanoClock.getAsLong() - start));
   }
 
   /** Carries out a new request on the engine. */
@@ -528,13 +484,6 @@ public final class PubSubService implements FlowService.Listener {
     return cause instanceof RequestRefusedException r && !r.refused().requestStands();
   }
 
-  /** 96 random bits in hex: an id nobody can guess (issue 27: ids were sequential). */
-  private static String randomId() {
-    byte[] b = new byte[12];
-    IDS.nextBytes(b);
-    return HexFormat.of().formatHex(b);
-  }
-
   /** Requests are refused while the layout is being switched (for a few seconds). */
   private void notSwitching() {
     if (switching) {
@@ -545,15 +494,6 @@ public final class PubSubService implements FlowService.Listener {
   }
 
   // ---- the online layout switch (docs/pubsub.md, "Switching the layout") ----
-
-  /** What a layout switch did: the new version, and the flows and times of its phases. */
-  public record LayoutSwitchOutcome(
-      long version,
-      int requests,
-      int flowsInstalled,
-      int flowsRemoved,
-      double installMillis,
-      double totalMillis) {}
 
   /**
    * Switches to {@code next} (same attributes, another index or layout) while the requests stand,
@@ -645,16 +585,5 @@ public final class PubSubService implements FlowService.Listener {
                           + ")",
                       java.util.OptionalLong.of(wait)));
             });
-  }
-
-  private static Ipv6Address parseHost(String text) {
-    if (text == null || text.isBlank()) {
-      throw new RequestRefusedException(new Refused.Invalid("host is required"));
-    }
-    try {
-      return Ipv6Address.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new RequestRefusedException(new Refused.Invalid("not an IPv6 address: " + text));
-    }
   }
 }
