@@ -15,8 +15,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -29,6 +31,7 @@ import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.SwitchPort;
 
 /**
  * The local network's data plane on loopback UDP. A client attaches first: one datagram {@code
@@ -53,6 +56,8 @@ public final class LocalSwitch implements Closeable {
   private final DatagramChannel control;
   private final DatagramChannel out;
   private final Map<Ipv6Address, DatagramChannel> cables = new ConcurrentHashMap<>();
+  // the ports hosts are attached at: a copy leaving by another edge port reaches nobody
+  private final Set<SwitchPort> attached = ConcurrentHashMap.newKeySet();
   private final ByteBuffer buffer = ByteBuffer.allocate(EventCodec.MAX_SIZE + 1);
   private final Thread thread;
   private final Counters counters = new Counters();
@@ -153,6 +158,7 @@ public final class LocalSwitch implements Closeable {
         cable.register(selector, SelectionKey.OP_READ, h);
         cables.put(h.address(), cable);
       }
+      attached.add(h.attachment());
       int port = ((InetSocketAddress) cable.getLocalAddress()).getPort();
       reply = "nps-local host " + h.address() + " " + port;
       LOG.log(
@@ -198,10 +204,12 @@ public final class LocalSwitch implements Closeable {
     if (trip.looped()) {
       counters.looped.incrementAndGet();
     }
-    if (trip.deliveries().isEmpty()) {
+    List<LocalFabric.Delivery> toHosts =
+        trip.deliveries().stream().filter(d -> attached.contains(d.port())).toList();
+    if (toHosts.isEmpty()) {
       counters.unmatched.incrementAndGet();
     }
-    for (LocalFabric.Delivery d : trip.deliveries()) {
+    for (LocalFabric.Delivery d : toHosts) {
       // Every host of the local network is this machine: the copy goes to the subscriber's port.
       out.send(ByteBuffer.wrap(bytes), new InetSocketAddress(LOOPBACK6, d.headers().udpDst()));
       counters.deliveries.incrementAndGet();
