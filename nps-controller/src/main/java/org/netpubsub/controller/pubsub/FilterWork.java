@@ -1,5 +1,6 @@
 package org.netpubsub.controller.pubsub;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -7,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -14,16 +16,26 @@ import java.util.function.Supplier;
 /**
  * Filter normalisation off the request threads (issue 27): at most {@code threads} filters are
  * worked on at once, so expensive filters take a bounded share of the CPU and other requests
- * ({@code GET /v1/topology}) keep their threads; one sender (a rate-limit key: principal and
- * source) has at most {@link #PER_SENDER} filters in work, and the queue is bounded. Past either
- * bound the request is refused 429 with the reason.
+ * ({@code GET /v1/topology}) keep their threads. One sender (a rate-limit key: principal and
+ * source) has at most {@link #PER_SENDER} filters in work; up to {@link #PER_SENDER_WAITING} more
+ * wait their turn (a client's burst is served, not refused), for at most {@link #WAIT}. Past either
+ * bound, or a full queue, the request is refused 429 with the reason. A sender's entry lives only
+ * while it has requests here.
  */
 final class FilterWork implements AutoCloseable {
   static final int PER_SENDER = 2;
+  static final int PER_SENDER_WAITING = 64;
+  static final Duration WAIT = Duration.ofSeconds(10);
   static final int QUEUE = 256;
 
   private final ThreadPoolExecutor pool;
-  private final Map<String, Integer> inWork = new HashMap<>();
+  private final Map<String, Sender> senders = new HashMap<>(); // guarded by itself
+
+  /** One sender's requests here, and the turns its filters take. */
+  private static final class Sender {
+    int requests;
+    final Semaphore turns = new Semaphore(PER_SENDER, true);
+  }
 
   FilterWork(int threads) {
     pool =
@@ -44,36 +56,58 @@ final class FilterWork implements AutoCloseable {
 
   /** Runs {@code work} on the pool and waits for it; its exceptions come out as they are. */
   <T> T run(String sender, Supplier<T> work) {
-    synchronized (inWork) {
-      if (inWork.getOrDefault(sender, 0) >= PER_SENDER) {
-        throw busy("filters of this sender are in work already (at most " + PER_SENDER + ")");
+    Sender s;
+    synchronized (senders) {
+      s = senders.computeIfAbsent(sender, k -> new Sender());
+      if (s.requests >= PER_SENDER + PER_SENDER_WAITING) {
+        throw busy(
+            "this sender has "
+                + PER_SENDER
+                + " filters in work and "
+                + PER_SENDER_WAITING
+                + " waiting already");
       }
-      inWork.merge(sender, 1, Integer::sum);
+      s.requests++;
     }
     try {
-      Future<T> f;
-      try {
-        f = pool.submit(work::get);
-      } catch (RejectedExecutionException e) {
-        throw busy("the filter work queue is full (" + QUEUE + ")");
+      if (!s.turns.tryAcquire(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw busy("this sender's filters waited " + WAIT.toSeconds() + " s for their turn");
       }
       try {
-        return f.get();
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
-        }
-        throw new IllegalStateException(e.getCause());
-      } catch (InterruptedException e) {
-        f.cancel(true);
-        Thread.currentThread().interrupt();
-        throw new RequestRefusedException(
-            new Refused.Unavailable("interrupted", OptionalLong.empty()));
+        return runOnPool(work);
+      } finally {
+        s.turns.release();
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RequestRefusedException(
+          new Refused.Unavailable("interrupted", OptionalLong.empty()));
     } finally {
-      synchronized (inWork) {
-        inWork.computeIfPresent(sender, (k, n) -> n > 1 ? n - 1 : null);
+      synchronized (senders) {
+        if (--s.requests == 0) {
+          senders.remove(sender);
+        }
       }
+    }
+  }
+
+  private <T> T runOnPool(Supplier<T> work) throws InterruptedException {
+    Future<T> f;
+    try {
+      f = pool.submit(work::get);
+    } catch (RejectedExecutionException e) {
+      throw busy("the filter work queue is full (" + QUEUE + ")");
+    }
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      f.cancel(true);
+      throw e;
     }
   }
 

@@ -190,7 +190,7 @@ class ControllerSecurityTest {
     assertThat(send("bob", "GET", "/v1/topology", null).statusCode()).isEqualTo(200);
     for (CompletableFuture<HttpResponse<String>> a : attacks) {
       HttpResponse<String> r = a.join();
-      // 422 over the normalisation budget, or 429 while two of the sender's are in work
+      // 422 over the normalisation budget (or 429 if the sender's turns run out)
       assertThat(r.statusCode()).as(r.body()).isIn(422, 429);
     }
     HttpResponse<String> one = sub("root", BOB, f.toString());
