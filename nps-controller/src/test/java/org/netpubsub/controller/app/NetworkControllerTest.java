@@ -94,9 +94,15 @@ class NetworkControllerTest {
     switches.get(3L).sendPacketIn(9, 0, 0, NdCodec.encode(NdMessage.solicitation(m3, h3, h1)));
     Wait.until("two hosts", T, this::relay, () -> controller.topology().hosts().size() == 2);
 
+    // Hosts are routed after they are learned: wait until every switch holds desired flows that
+    // route both hosts, not merely the flows desired before the second host was routed.
     for (long dpid = 1; dpid <= 3; dpid++) {
       long d = dpid;
-      Wait.until("switch " + d + " holds the desired flows", T, this::relay, () -> holdsDesired(d));
+      Wait.until(
+          "switch " + d + " holds the desired flows, routing both hosts",
+          T,
+          this::relay,
+          () -> holdsDesired(d) && outPort(d, h1) != -1 && outPort(d, h3) != -1);
     }
     // Switch 1 reaches h3 directly over its link to 3 (port 2), and h1 out of port 9.
     assertThat(outPort(1, h3)).isEqualTo(2);
@@ -130,7 +136,6 @@ class NetworkControllerTest {
     Wait.until("reroute", T, this::relay, () -> holdsDesired(1) && outPort(1, h3) == 1);
   }
 
-  /** The output port of switch {@code dpid}'s unicast entry for {@code dst}, or -1. */
   @Test
   void anAppRouteThatWouldLoopIsRefusedAgainstTheControllersOwnRoutes() {
     Wait.until("three links", T, this::relay, () -> controller.topology().links().size() == 3);
@@ -168,6 +173,7 @@ class NetworkControllerTest {
         .build();
   }
 
+  /** The output port of switch {@code dpid}'s unicast entry for {@code dst}, or -1. */
   private long outPort(long dpid, Ipv6Address dst) {
     for (FlowEntry f : switches.get(dpid).flows()) {
       if (f.priority() == UnicastRouting.PRIORITY_UNICAST
