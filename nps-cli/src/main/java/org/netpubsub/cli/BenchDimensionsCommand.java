@@ -1,27 +1,14 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.netpubsub.content.filter.Dnf;
-import org.netpubsub.content.index.DimensionScore;
-import org.netpubsub.content.index.DimensionSelector;
+import org.netpubsub.bench.controller.MachineInfo;
+import org.netpubsub.bench.index.DimensionsSweep;
 import org.netpubsub.content.index.Dz;
-import org.netpubsub.content.index.FalsePositiveSample;
-import org.netpubsub.content.index.LayoutDesigner;
-import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.content.schema.Schema;
-import org.netpubsub.content.workload.Arrival;
-import org.netpubsub.content.workload.HostAssignment;
 import org.netpubsub.content.workload.IntSpace;
-import org.netpubsub.content.workload.WorkloadSpec;
-import org.netpubsub.content.workload.ZipfModel;
-import org.netpubsub.controller.bench.MachineInfo;
-import org.netpubsub.network.pleroma.FalsePositiveRate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -132,82 +119,22 @@ final class BenchDimensionsCommand implements Callable<Integer> {
     if (length < 1 || length > Dz.MAX_LENGTH) {
       throw new IllegalArgumentException("--length must be in 1.." + Dz.MAX_LENGTH);
     }
-    PrintWriter err = spec.commandLine().getErr();
-    List<Map<String, Object>> workloads = new ArrayList<>();
-    for (int r : restricted) {
-      List<Double> spread = new ArrayList<>(Collections.nCopies(attributes, 1.0));
-      for (int i = 0; i < r; i++) {
-        spread.set(i, narrow);
-      }
-      ZipfModel model = new ZipfModel(space, hotspots, ZipfModel.DEFAULT_EXPONENT, spread);
-      FalsePositiveInputs in =
-          FalsePositiveInputs.of(
-              model.generate(
-                  new WorkloadSpec(
-                      options.seed,
-                      subscriptions,
-                      options.events,
-                      options.hosts,
-                      HostAssignment.ROUND_ROBIN,
-                      Arrival.NONE)));
-      Schema schema = in.workload().schema();
-      List<Dnf> dnfs =
-          in.subscriptions().stream().map(FalsePositiveRate.HostFilter::filter).toList();
-      List<DimensionScore> ranking = DimensionSelector.rank(schema, dnfs, in.events());
-      FalsePositiveRate fpr = in.rate(subscriptions);
-      List<Map<String, Object>> rows = new ArrayList<>();
-      double all = Double.NaN;
-      for (int k = attributes; k >= 1; k--) {
-        List<String> chosen =
-            ranking.subList(0, k).stream().map(s -> s.attribute().name()).toList();
-        FalsePositiveRate.Count c =
-            fpr.at(new SpatialIndex(schema.withIndex(chosen), length), options.maxCells);
-        if (k == attributes) {
-          all = c.rate();
-        }
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("k", k);
-        row.put("dimensions", chosen);
-        row.put("received", c.received());
-        row.put("unnecessary", c.unnecessary());
-        row.put("fpr", c.rate());
-        row.put("benefit", all > 0 ? 1 - c.rate() / all : 0.0);
-        rows.add(0, row);
-        err.printf("dimensions: restricted=%d k=%d %s: fpr %.4f%n", r, k, chosen, c.rate());
-        err.flush();
-      }
-      Map<String, Object> w = new LinkedHashMap<>();
-      w.put("restricted", r);
-      w.put(
-          "ranking",
-          ranking.stream()
-              .map(
-                  s ->
-                      Map.<String, Object>of("attribute", s.attribute().name(), "score", s.score()))
-              .toList());
-      w.put("results", rows);
-      if (layout.equals("learned")) {
-        LayoutDesigner.Design d =
-            LayoutDesigner.design(
-                schema,
-                new FalsePositiveSample(in.events(), dnfs.subList(0, Math.min(500, dnfs.size()))),
+    List<Map<String, Object>> workloads =
+        DimensionsSweep.run(
+            new DimensionsSweep.Settings(
+                space,
+                attributes,
+                restricted,
+                narrow,
+                hotspots,
                 length,
-                options.maxCells);
-        FalsePositiveRate.Count c =
-            fpr.at(new SpatialIndex(d.schema(), d.length()), options.maxCells);
-        Map<String, Object> learned = new LinkedHashMap<>();
-        learned.put("segments", d.schema().layout().segments());
-        learned.put("received", c.received());
-        learned.put("unnecessary", c.unnecessary());
-        learned.put("fpr", c.rate());
-        learned.put("benefit", all > 0 ? 1 - c.rate() / all : 0.0);
-        w.put("learned", learned);
-        err.printf(
-            "dimensions: restricted=%d learned %s: fpr %.4f%n",
-            r, learned.get("segments"), c.rate());
-      }
-      workloads.add(w);
-    }
+                subscriptions,
+                layout.equals("learned"),
+                options.seed,
+                options.events,
+                options.hosts,
+                options.maxCells),
+            spec.commandLine().getErr());
     print(workloads);
     return 0;
   }
@@ -228,15 +155,6 @@ final class BenchDimensionsCommand implements Callable<Integer> {
       JsonOutput.printLine(out, m);
       return;
     }
-    out.printf("%-10s %3s %-40s %8s %8s%n", "restricted", "k", "dimensions", "fpr", "benefit");
-    for (Map<String, Object> w : workloads) {
-      for (Object o : (List<?>) w.get("results")) {
-        Map<?, ?> r = (Map<?, ?>) o;
-        out.printf(
-            "%-10s %3s %-40s %8.4f %8.3f%n",
-            w.get("restricted"), r.get("k"), r.get("dimensions"), r.get("fpr"), r.get("benefit"));
-      }
-    }
-    out.flush();
+    DimensionsSweep.print(workloads, out);
   }
 }

@@ -1,26 +1,12 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.netpubsub.content.filter.Dnf;
-import org.netpubsub.content.index.FalsePositiveSample;
-import org.netpubsub.content.index.LayoutDesigner;
-import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.content.schema.Schema;
-import org.netpubsub.content.workload.Arrival;
-import org.netpubsub.content.workload.IntSpace;
-import org.netpubsub.content.workload.ItchModel;
-import org.netpubsub.content.workload.TopicModel;
-import org.netpubsub.content.workload.UniformModel;
-import org.netpubsub.content.workload.WorkloadModel;
-import org.netpubsub.content.workload.WorkloadSpec;
-import org.netpubsub.content.workload.ZipfModel;
-import org.netpubsub.controller.bench.MachineInfo;
-import org.netpubsub.network.pleroma.FalsePositiveRate;
+import org.netpubsub.bench.controller.MachineInfo;
+import org.netpubsub.bench.index.FprSweep;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -103,67 +89,20 @@ final class BenchFprCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     check();
-    int most = subscriptions.stream().mapToInt(Integer::intValue).max().orElseThrow();
-    IntSpace space =
-        new IntSpace(
-            attributes,
-            IntSpace.DEFAULT_DOMAIN,
-            IntSpace.DEFAULT_MAX_WIDTH,
-            IntSpace.DEFAULT_CONSTRAIN_PROB);
-    PrintWriter err = spec.commandLine().getErr();
-    List<Map<String, Object>> rows = new ArrayList<>();
-    int steps = models.size() * subscriptions.size() * lengths.size() * layouts.size();
-    for (String name : models) {
-      WorkloadModel model =
-          switch (name) {
-            case "uniform" -> new UniformModel(space);
-            case "zipf" -> new ZipfModel(space);
-            case "topics" -> new TopicModel();
-            default -> new ItchModel(ItchModel.Variant.RICH);
-          };
-      FalsePositiveInputs in =
-          FalsePositiveInputs.of(
-              model.generate(
-                  new WorkloadSpec(
-                      options.seed,
-                      most,
-                      options.events,
-                      options.hosts,
-                      model.defaultAssignment(),
-                      Arrival.NONE)));
-      for (int n : subscriptions) {
-        FalsePositiveRate fpr = in.rate(n);
-        for (int length : lengths) {
-          for (String layout : layouts) {
-            SpatialIndex index = index(in, n, layout, length);
-            FalsePositiveRate.Count c = fpr.at(index, options.maxCells);
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("model", name);
-            row.put("layout", layout);
-            row.put("subscriptions", n);
-            row.put("length", length);
-            row.put("received", c.received());
-            row.put("unnecessary", c.unnecessary());
-            row.put("fpr", c.rate());
-            int flowsMax = 0;
-            long sum = 0;
-            for (String host : fpr.hosts()) {
-              int cells = fpr.cellsOf(host, index, options.maxCells).size();
-              flowsMax = Math.max(flowsMax, cells);
-              sum += cells;
-            }
-            row.put("edge_flows_max", flowsMax);
-            row.put("edge_flows_mean", (double) sum / Math.max(1, fpr.hosts().size()));
-            row.put("segments", index.schema().layout().segments());
-            rows.add(row);
-            err.printf(
-                "fpr: %d/%d %s n=%d L=%d (%s): %.4f%n",
-                rows.size(), steps, name, n, length, layout, c.rate());
-            err.flush();
-          }
-        }
-      }
-    }
+    List<Map<String, Object>> rows =
+        FprSweep.run(
+            new FprSweep.Settings(
+                models,
+                layouts,
+                designSubscriptions,
+                subscriptions,
+                lengths,
+                attributes,
+                options.seed,
+                options.events,
+                options.hosts,
+                options.maxCells),
+            spec.commandLine().getErr());
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -174,43 +113,9 @@ final class BenchFprCommand implements Callable<Integer> {
       m.put("results", rows);
       JsonOutput.printLine(out, m);
     } else {
-      out.printf(
-          "%-8s %-12s %7s %4s %10s %12s %8s %6s%n",
-          "model", "layout", "subs", "L", "received", "unnecessary", "fpr", "flows");
-      for (Map<String, Object> r : rows) {
-        out.printf(
-            "%-8s %-12s %7d %4d %10d %12d %8.4f %6d%n",
-            r.get("model"),
-            r.get("layout"),
-            r.get("subscriptions"),
-            r.get("length"),
-            r.get("received"),
-            r.get("unnecessary"),
-            r.get("fpr"),
-            r.get("edge_flows_max"));
-      }
-      out.flush();
+      FprSweep.print(rows, out);
     }
     return 0;
-  }
-
-  /**
-   * The model's schema with its round-robin index, or a layout learned from the first
-   * --design-subscriptions of its n subscriptions and the events, at this length.
-   */
-  private SpatialIndex index(FalsePositiveInputs in, int n, String layout, int length) {
-    Schema schema = in.workload().schema();
-    if (layout.equals("round-robin")) {
-      return new SpatialIndex(schema, length);
-    }
-    List<Dnf> sample =
-        in.subscriptions().subList(0, Math.min(n, designSubscriptions)).stream()
-            .map(FalsePositiveRate.HostFilter::filter)
-            .toList();
-    LayoutDesigner.Design d =
-        LayoutDesigner.design(
-            schema, new FalsePositiveSample(in.events(), sample), length, options.maxCells);
-    return new SpatialIndex(d.schema(), d.length());
   }
 
   private void check() {

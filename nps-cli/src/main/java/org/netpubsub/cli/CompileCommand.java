@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.netpubsub.bench.camus.NetworkCompile;
 import org.netpubsub.compiler.Compilation;
 import org.netpubsub.compiler.CompileOptions;
 import org.netpubsub.compiler.PipelineStats;
@@ -172,22 +173,30 @@ final class CompileCommand implements Callable<Integer> {
           out != null ? "--out writes one switch's tables; not with --policy" : "--churn N >= 0");
     }
     PrintWriter w = spec.commandLine().getOut();
-    int rc =
+    MessageSpec messages = CompilerInputs.spec(specName);
+    Map<String, Object> m =
         NetworkCompile.run(
             new NetworkCompile.Request(
-                CompilerInputs.spec(specName),
+                messages,
                 rulesFile,
+                () ->
+                    rulesFile.equals("-")
+                        ? BoundedInput.stdin()
+                        : BoundedInput.file(Path.of(rulesFile), "rules"),
                 RoutingPolicy.parse(policy),
                 topology,
                 alpha,
                 stats,
-                eval,
+                eval == null ? null : () -> CompilerInputs.events(messages, eval),
                 churn,
-                warmup,
-                json.enabled()),
-            w);
+                warmup));
+    if (json.enabled()) {
+      JsonOutput.printLine(w, m);
+    } else {
+      NetworkCompile.print(m, w);
+    }
     w.flush();
-    return rc;
+    return 0;
   }
 
   private void summary(Compilation c, double ms, PrintWriter w) {

@@ -2,8 +2,8 @@ package org.netpubsub.cli;
 
 import java.time.Duration;
 import java.util.List;
+import org.netpubsub.bench.controller.NbiBenchmark;
 import org.netpubsub.controller.app.NetworkController;
-import org.netpubsub.controller.bench.NbiBenchmark;
 import org.netpubsub.controller.nbi.ControllerApp;
 import picocli.CommandLine.Option;
 

@@ -1,16 +1,13 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.netpubsub.bench.overlay.LocalityExperiment;
 import org.netpubsub.content.Durations;
 import org.netpubsub.edge.link.LinkProfile;
-import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -95,23 +92,17 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--sites >= 2, --routing-brokers >= 1, --topics >= 1, --locality in [0, 1]");
     }
-    Path dir = Files.createTempDirectory("nps-fig5");
+    long intervalMs = Durations.parse(interval, "--interval", "ms").toMillis();
     PrintWriter out = spec.commandLine().getOut();
-    try (EmbeddedZooKeeper zk =
-            EmbeddedZooKeeper.start(new InetSocketAddress("127.0.0.1", 0), dir.resolve("zk"), 100);
-        MultipathExperiment mosquittos = new MultipathExperiment(zk.connectString(), dir, sites)) {
-      for (int brokers : brokerCounts) {
-        for (LocalityExperiment.Outcome o :
-            LocalityExperiment.run(
-                mosquittos,
-                zk.connectString(),
-                sites,
-                brokers,
-                topics,
-                link,
-                localities,
-                rounds,
-                Durations.parse(interval, "--interval", "ms").toMillis())) {
+    LocalityExperiment.figure5(
+        sites,
+        brokerCounts,
+        topics,
+        link,
+        localities,
+        rounds,
+        intervalMs,
+        (brokers, o) -> {
           if (json.enabled()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("kind", "overlay-locality");
@@ -139,9 +130,7 @@ final class OverlayBenchLocalityCommand implements Callable<Integer> {
                 o.relayCpuMsPerBroker());
             out.flush();
           }
-        }
-      }
-    }
+        });
     return 0;
   }
 }

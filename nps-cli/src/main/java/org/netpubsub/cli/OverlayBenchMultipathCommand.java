@@ -1,15 +1,12 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.netpubsub.bench.overlay.MultipathExperiment;
 import org.netpubsub.content.Durations;
 import org.netpubsub.edge.link.LinkProfile;
-import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,35 +63,20 @@ final class OverlayBenchMultipathCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     LinkProfile pa = LinkProfile.parse(a);
     LinkProfile pb = LinkProfile.parse(b);
-    Path dir = Files.createTempDirectory("nps-fig7");
+    long intervalMs = Durations.parse(interval, "--interval", "ms").toMillis();
     PrintWriter out = spec.commandLine().getOut();
-    try (EmbeddedZooKeeper zk =
-            EmbeddedZooKeeper.start(new InetSocketAddress("127.0.0.1", 0), dir.resolve("zk"), 100);
-        MultipathExperiment x = new MultipathExperiment(zk.connectString(), dir)) {
-      for (int c = 0; c < 8; c++) {
-        LinkProfile l1 = (c & 4) == 0 ? pa : pb;
-        LinkProfile l2 = (c & 2) == 0 ? pa : pb;
-        LinkProfile l3 = (c & 1) == 0 ? pa : pb;
-        String links =
-            ((c & 4) == 0 ? "A" : "B") + ((c & 2) == 0 ? "A" : "B") + ((c & 1) == 0 ? "A" : "B");
-        for (boolean multi : new boolean[] {false, true}) {
-          if (!multi && (c & 1) == 1) {
-            continue; // L3 does not matter on the single path: case 2k+1 = case 2k
-          }
-          MultipathExperiment.Outcome o =
-              x.run(
-                  l1,
-                  l2,
-                  l3,
-                  multi,
-                  messages,
-                  Durations.parse(interval, "--interval", "ms").toMillis(),
-                  c * 2L + (multi ? 1 : 0));
+    MultipathExperiment.figure7(
+        pa,
+        pb,
+        messages,
+        intervalMs,
+        k -> {
+          MultipathExperiment.Outcome o = k.outcome();
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("kind", "overlay-multipath");
-          r.put("case", c + 1);
-          r.put("links", links);
-          r.put("path", multi ? "multi" : "single");
+          r.put("case", k.number());
+          r.put("links", k.links());
+          r.put("path", k.multi() ? "multi" : "single");
           r.put("sent", o.sent());
           r.put("delivered", o.delivered());
           r.put("avg_ms", o.avgMs());
@@ -105,9 +87,9 @@ final class OverlayBenchMultipathCommand implements Callable<Integer> {
           } else {
             out.printf(
                 "case %d %s %-6s delivered %d/%d avg %.1f ms p99 %.1f ms max %.1f ms%n",
-                c + 1,
-                links,
-                multi ? "multi" : "single",
+                k.number(),
+                k.links(),
+                k.multi() ? "multi" : "single",
                 o.delivered(),
                 o.sent(),
                 o.avgMs(),
@@ -115,9 +97,7 @@ final class OverlayBenchMultipathCommand implements Callable<Integer> {
                 o.maxMs());
             out.flush();
           }
-        }
-      }
-    }
+        });
     return 0;
   }
 }

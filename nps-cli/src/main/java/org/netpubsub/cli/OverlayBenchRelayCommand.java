@@ -1,15 +1,11 @@
 package org.netpubsub.cli;
 
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
+import org.netpubsub.bench.overlay.RelayExperiment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,41 +41,30 @@ final class OverlayBenchRelayCommand implements Callable<Integer> {
     if (rounds < 1 || seconds < 1 || payload < 0 || payload > 60_000) {
       throw new IllegalArgumentException("--rounds and --seconds must be >= 1, --payload 0..60000");
     }
-    List<RelayExperiment.Round> plain = new ArrayList<>();
-    List<RelayExperiment.Round> auth = new ArrayList<>();
     PrintWriter out = spec.commandLine().getOut();
-    try (EmbeddedZooKeeper zk =
-        EmbeddedZooKeeper.start(
-            new InetSocketAddress("127.0.0.1", 0),
-            Files.createTempDirectory("nps-zk-relay"),
-            100)) {
-      for (boolean a : new boolean[] {false, true}) { // warm-up: the JIT, not measured
-        RelayExperiment.run(zk.connectString(), a, payload, Duration.ofSeconds(1));
-      }
-      for (int r = 0; r < rounds; r++) {
-        for (boolean a : new boolean[] {r % 2 == 1, r % 2 == 0}) { // alternate which goes first
-          RelayExperiment.Round x =
-              RelayExperiment.run(zk.connectString(), a, payload, Duration.ofSeconds(seconds));
-          (a ? auth : plain).add(x);
-          Map<String, Object> o = new LinkedHashMap<>();
-          o.put("kind", "relay-round");
-          o.put("authenticated", a);
-          o.put("relayed", x.relayed());
-          o.put("per_second", Math.round(x.perSecond()));
-          o.put("cpu_ns_per_datagram", Math.round(x.cpuNsPerDatagram()));
-          print(out, o);
-        }
-      }
-    }
+    RelayExperiment.Summary s =
+        RelayExperiment.alternate(
+            payload,
+            rounds,
+            Duration.ofSeconds(seconds),
+            x -> {
+              Map<String, Object> o = new LinkedHashMap<>();
+              o.put("kind", "relay-round");
+              o.put("authenticated", x.authenticated());
+              o.put("relayed", x.relayed());
+              o.put("per_second", Math.round(x.perSecond()));
+              o.put("cpu_ns_per_datagram", Math.round(x.cpuNsPerDatagram()));
+              print(out, o);
+            });
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("kind", "relay-summary");
     o.put("payload", payload);
-    o.put("plain_per_second", Math.round(median(plain, true)));
-    o.put("authenticated_per_second", Math.round(median(auth, true)));
-    o.put("throughput_ratio", round(median(auth, true) / median(plain, true)));
-    o.put("plain_cpu_ns", Math.round(median(plain, false)));
-    o.put("authenticated_cpu_ns", Math.round(median(auth, false)));
-    o.put("cpu_ratio", round(median(auth, false) / median(plain, false)));
+    o.put("plain_per_second", Math.round(s.plainPerSecond()));
+    o.put("authenticated_per_second", Math.round(s.authenticatedPerSecond()));
+    o.put("throughput_ratio", round(s.authenticatedPerSecond() / s.plainPerSecond()));
+    o.put("plain_cpu_ns", Math.round(s.plainCpuNs()));
+    o.put("authenticated_cpu_ns", Math.round(s.authenticatedCpuNs()));
+    o.put("cpu_ratio", round(s.authenticatedCpuNs() / s.plainCpuNs()));
     print(out, o);
     return 0;
   }
@@ -91,15 +76,6 @@ final class OverlayBenchRelayCommand implements Callable<Integer> {
       out.println(o);
       out.flush();
     }
-  }
-
-  private static double median(List<RelayExperiment.Round> rs, boolean rate) {
-    double[] v =
-        rs.stream()
-            .mapToDouble(r -> rate ? r.perSecond() : r.cpuNsPerDatagram())
-            .sorted()
-            .toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
   private static double round(double x) {

@@ -38,12 +38,13 @@ import org.apache.zookeeper.KeeperException;
  *
  * Each change marks the views stale; one thread rebuilds them (bursts coalesce) and hands {@link
  * #view} (cached topics, brokers) to the listeners, in order, on that thread; {@link #index} is
- * rebuilt with it.
+ * rebuilt with it. Public for nps-bench's {@code JoinBenchmark}, whose edges cache as an edge
+ * broker's tree does; the brokers are its only users in production.
  */
 // TreeCache is deprecated for CuratorCache, but only TreeCache limits the depth it watches: a
 // persistent recursive watch on /topics reports (and re-reads) every endpoint of every topic
 @SuppressWarnings("deprecation")
-final class OverlayTree implements Closeable {
+public final class OverlayTree implements Closeable {
   private static final Logger LOG = Logger.getLogger(OverlayTree.class.getName());
   private static final int INDEX_DEPTH = 2; // /topics/<t>/pub|sub, not the entries under them
   private static final int ENTRY_DEPTH = 2; // /topics/<t>/pub|sub/<edge>: ephemeral, so leaves
@@ -91,7 +92,7 @@ final class OverlayTree implements Closeable {
   private final AtomicBoolean indexAllDirty = new AtomicBoolean(true);
 
   /** {@code routing}: also watch {@code /brokers} and the topic index (routing brokers). */
-  OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
+  public OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
     for (String root : List.of(ZnodePaths.TOPICS, ZnodePaths.BROKERS, ZnodePaths.EDGES)) {
       try {
         client.create().creatingParentsIfNeeded().forPath(root);
@@ -151,7 +152,7 @@ final class OverlayTree implements Closeable {
    * True when a topic cache holds the node at {@code path} (below {@code /topics/<t>}); false for a
    * topic not cached. What an edge's entry writer asks before creating a container.
    */
-  boolean holds(String path) {
+  public boolean holds(String path) {
     String[] parts = path.split("/", 4);
     if (parts.length < 3 || !ZnodePaths.TOPICS.equals("/" + parts[1])) {
       return false;
@@ -161,7 +162,7 @@ final class OverlayTree implements Closeable {
   }
 
   /** The edges whose endpoints the directory holds. */
-  Set<String> knownEdges() {
+  public Set<String> knownEdges() {
     return edges.keySet();
   }
 
@@ -203,7 +204,7 @@ final class OverlayTree implements Closeable {
   }
 
   /** The cached topics (with their entries) and, at routing brokers, the live brokers. */
-  OverlayView view() {
+  public OverlayView view() {
     return view;
   }
 
@@ -261,7 +262,7 @@ final class OverlayTree implements Closeable {
    * and {@link #whenLoaded} take: a topic a caller started to wait for before is in the set it
    * computes, or its cache is started after.
    */
-  void retainTopics(Supplier<Set<String>> wanted) {
+  public void retainTopics(Supplier<Set<String>> wanted) {
     boolean changed = false;
     synchronized (lock) {
       if (closed) {

@@ -99,7 +99,7 @@ class SubtreeCacheTest {
   }
 
   private long reads() throws Exception {
-    return Long.parseLong(JoinBenchmark.mntr(address()).get("zk_cnt_readlatency"));
+    return Long.parseLong(FourLetterWords.mntr(address()).get("zk_cnt_readlatency"));
   }
 
   @Test

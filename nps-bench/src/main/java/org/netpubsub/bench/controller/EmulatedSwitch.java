@@ -1,9 +1,10 @@
-package org.netpubsub.controller.bench;
+package org.netpubsub.bench.controller;
 
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
+import org.netpubsub.bench.stats.Latencies;
 import org.netpubsub.controller.sim.ControllerMessageListener;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 
@@ -18,7 +19,7 @@ final class EmulatedSwitch implements ControllerMessageListener {
   /** What every switch of a run adds to. */
   static final class Totals {
     final LongAdder responses = new LongAdder();
-    final RttHistogram rtt = new RttHistogram();
+    final Latencies rtt = new Latencies();
 
     /** Set when the warm-up rounds end: round-trip times count from then on. */
     volatile boolean measuring;

@@ -1,4 +1,4 @@
-package org.netpubsub.controller.bench;
+package org.netpubsub.bench.controller;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;

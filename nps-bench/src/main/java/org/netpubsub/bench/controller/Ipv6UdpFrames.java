@@ -1,4 +1,4 @@
-package org.netpubsub.controller.bench;
+package org.netpubsub.bench.controller;
 
 /**
  * The default {@link FrameSource}: a 70-byte Ethernet/IPv6/UDP frame from host {@code n mod hosts}

@@ -1,4 +1,4 @@
-package org.netpubsub.controller.bench;
+package org.netpubsub.bench.controller;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
+import org.netpubsub.bench.stats.Latencies;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.Normalizer;
@@ -240,8 +241,7 @@ public final class ControlPlaneBenchmark {
       long end = System.nanoTime();
       long cpuEnd = processCpuNanos();
       double seconds = (end - start) / 1e9;
-      long[] sorted = latencies.clone();
-      Arrays.sort(sorted);
+      Latencies l = Latencies.of(latencies);
       return new Result(
           r,
           w.model(),
@@ -249,9 +249,9 @@ public final class ControlPlaneBenchmark {
           seconds,
           n / seconds,
           Arrays.stream(latencies).average().orElse(0) / 1e6,
-          sorted[n / 2] / 1e6,
-          sorted[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)] / 1e6,
-          sorted[n - 1] / 1e6,
+          l.percentileMillis(0.50, 0),
+          l.percentileMillis(0.99, 0),
+          l.percentileMillis(1.0, 0),
           plane.flowModsSent() - modsBefore,
           plane.migrations(),
           plane.resyncs(),

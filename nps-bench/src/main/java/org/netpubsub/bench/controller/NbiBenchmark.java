@@ -1,4 +1,4 @@
-package org.netpubsub.controller.bench;
+package org.netpubsub.bench.controller;
 
 import java.io.IOException;
 import java.time.Duration;

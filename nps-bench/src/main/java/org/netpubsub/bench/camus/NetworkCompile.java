@@ -1,9 +1,9 @@
-package org.netpubsub.cli;
+package org.netpubsub.bench.camus;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.netpubsub.compiler.Compilation;
 import org.netpubsub.compiler.PipelineStats;
 import org.netpubsub.compiler.rules.Rule;
@@ -41,26 +42,29 @@ import org.netpubsub.network.camus.UpPortChoice;
  * and subscribed by another (13e/f). The timing and the files live here; the routing itself is pure
  * ({@code org.netpubsub.network.camus}).
  */
-final class NetworkCompile {
+public final class NetworkCompile {
   /** What the command asked for. */
-  record Request(
+  public record Request(
       MessageSpec spec,
-      String rulesFile,
+      String rulesFile, // named in errors
+      Supplier<String> rules, // its text, read when needed
       RoutingPolicy policy,
       String topology,
       long alpha,
       boolean stats,
-      Path eval,
+      Supplier<List<Event>> eval, // --eval's events, read when needed; null without it
       int churn,
-      boolean warmup,
-      boolean json) {}
+      boolean warmup) {}
+
+  private static final ObjectMapper READER = new ObjectMapper();
 
   private NetworkCompile() {}
 
-  static int run(Request q, PrintWriter w) {
+  /** The report, as {@code --json} prints it; {@link #print} writes it as text. */
+  public static Map<String, Object> run(Request q) {
     Hierarchy h = Hierarchy.of(topology(q.topology()));
     Map<Ipv6Address, List<PacketSubscription>> subs =
-        subscriptions(q.spec(), q.rulesFile(), h.hosts().size(), q.topology());
+        subscriptions(q.spec(), q.rulesFile(), q.rules(), h.hosts().size(), q.topology());
     int count = subs.values().stream().mapToInt(List::size).sum();
     if (q.warmup()) {
       CamusRouting.compile(h, q.spec(), q.policy(), q.alpha(), subs);
@@ -121,19 +125,14 @@ final class NetworkCompile {
       m.put("per_switch", switches);
     }
     if (q.eval() != null) {
-      m.put("traffic", traffic(r, CompilerInputs.events(q.spec(), q.eval()), subs));
+      m.put("traffic", traffic(r, q.eval().get(), subs));
     }
     if (q.churn() > 0) {
       m.put("recompile", churn(r, q.churn(), h));
     }
     m.put("jvm", Runtime.version().toString());
     m.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
-    if (q.json()) {
-      JsonOutput.printLine(w, m);
-    } else {
-      print(m, w);
-    }
-    return 0;
+    return m;
   }
 
   /** {@code fattree:K}, numbered as the test bed numbers it. */
@@ -155,8 +154,8 @@ final class NetworkCompile {
    * Ids are {@code line L} (with {@code hN} appended when a line names several hosts).
    */
   static Map<Ipv6Address, List<PacketSubscription>> subscriptions(
-      MessageSpec spec, String file, int hosts, String topology) {
-    String text = file.equals("-") ? stdin() : read(Path.of(file));
+      MessageSpec spec, String file, Supplier<String> rules, int hosts, String topology) {
+    String text = rules.get();
     Map<Ipv6Address, List<PacketSubscription>> out = new TreeMap<>();
     if (!text.stripLeading().startsWith("{")) {
       for (Rule r : RuleParser.parse(spec.schema(), text)) {
@@ -177,7 +176,7 @@ final class NetworkCompile {
       String where = file + " line " + (i + 1);
       JsonNode n;
       try {
-        n = JsonOutput.MAPPER.readTree(lines[i]);
+        n = READER.readTree(lines[i]);
       } catch (IOException e) {
         throw new InvalidInputException(where + ": not JSON: " + e.getMessage());
       }
@@ -351,7 +350,8 @@ final class NetworkCompile {
     return m;
   }
 
-  private static void print(Map<String, Object> m, PrintWriter w) {
+  /** The report of {@link #run} as text. */
+  public static void print(Map<String, Object> m, PrintWriter w) {
     w.printf(
         "%s, %s, α = %d above the edge: %d subscriptions on %d hosts → %d switches compiled in"
             + " %.1f ms (%.1f ms CPU)%n",
@@ -517,13 +517,5 @@ final class NetworkCompile {
 
   private static double round(double x) {
     return Math.round(x * 100) / 100.0;
-  }
-
-  private static String read(Path file) {
-    return BoundedInput.file(file, "rules");
-  }
-
-  private static String stdin() {
-    return BoundedInput.stdin();
   }
 }

@@ -1,4 +1,4 @@
-package org.netpubsub.cli;
+package org.netpubsub.bench.overlay;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttCallback;
 import org.eclipse.paho.mqttv5.client.MqttClient;
@@ -25,12 +26,14 @@ import org.eclipse.paho.mqttv5.common.MqttException;
 import org.eclipse.paho.mqttv5.common.MqttMessage;
 import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.netpubsub.bench.stats.Latencies;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.LinkProfile;
 import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
+import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.Zk;
 
@@ -40,19 +43,22 @@ import org.netpubsub.edge.overlay.Zk;
  * broker → subscribing edge) and L3 (edge to edge) emulated per case; single path vs multi-path
  * (the topic declared with a deadline). Latency is publish to delivery in one JVM (one clock).
  */
-final class MultipathExperiment implements Closeable {
-  record Outcome(int sent, int delivered, double avgMs, double p99Ms, double maxMs) {}
+public final class MultipathExperiment implements Closeable {
+  public record Outcome(int sent, int delivered, double avgMs, double p99Ms, double maxMs) {}
+
+  /** One case of Figure 7: its number (1..8), L1..L3's profiles as letters, and the path. */
+  public record Case(int number, String links, boolean multi, Outcome outcome) {}
 
   private final List<Process> mosquittos = new ArrayList<>();
   private final List<Integer> ports = new ArrayList<>();
   private final String zookeeper;
 
-  MultipathExperiment(String zookeeper, Path dir) throws IOException {
+  public MultipathExperiment(String zookeeper, Path dir) throws IOException {
     this(zookeeper, dir, 2);
   }
 
   /** Starts {@code sites} Mosquitto processes, one per site. */
-  MultipathExperiment(String zookeeper, Path dir, int sites) throws IOException {
+  public MultipathExperiment(String zookeeper, Path dir, int sites) throws IOException {
     this.zookeeper = zookeeper;
     for (int i = 0; i < sites; i++) {
       int port;
@@ -76,6 +82,35 @@ final class MultipathExperiment implements Closeable {
     }
   }
 
+  /**
+   * The paper's Figure 7 on an embedded ZooKeeper: the 8 assignments of profiles {@code a} and
+   * {@code b} to L1..L3, each over the single path (once where only L3 differs) and over multipath;
+   * {@code each} sees every case as it ends.
+   */
+  public static void figure7(
+      LinkProfile a, LinkProfile b, int messages, long intervalMs, Consumer<Case> each)
+      throws Exception {
+    Path dir = Files.createTempDirectory("nps-fig7");
+    try (EmbeddedZooKeeper zk =
+            EmbeddedZooKeeper.start(new InetSocketAddress("127.0.0.1", 0), dir.resolve("zk"), 100);
+        MultipathExperiment x = new MultipathExperiment(zk.connectString(), dir)) {
+      for (int c = 0; c < 8; c++) {
+        LinkProfile l1 = (c & 4) == 0 ? a : b;
+        LinkProfile l2 = (c & 2) == 0 ? a : b;
+        LinkProfile l3 = (c & 1) == 0 ? a : b;
+        String links =
+            ((c & 4) == 0 ? "A" : "B") + ((c & 2) == 0 ? "A" : "B") + ((c & 1) == 0 ? "A" : "B");
+        for (boolean multi : new boolean[] {false, true}) {
+          if (!multi && (c & 1) == 1) {
+            continue; // L3 does not matter on the single path: case 2k+1 = case 2k
+          }
+          Outcome o = x.run(l1, l2, l3, multi, messages, intervalMs, c * 2L + (multi ? 1 : 0));
+          each.accept(new Case(c + 1, links, multi, o));
+        }
+      }
+    }
+  }
+
   private static void waitFor(int port) throws IOException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline) {
@@ -89,11 +124,11 @@ final class MultipathExperiment implements Closeable {
     throw new IOException("mosquitto did not start on port " + port);
   }
 
-  int port(int site) {
+  public int port(int site) {
     return ports.get(site);
   }
 
-  Outcome run(
+  public Outcome run(
       LinkProfile l1,
       LinkProfile l2,
       LinkProfile l3,
@@ -149,15 +184,13 @@ final class MultipathExperiment implements Closeable {
         while (sub.latencies.size() < messages && System.nanoTime() < settle) {
           LockSupport.parkNanos(10_000_000);
         }
-        List<Long> l = new ArrayList<>(sub.latencies);
-        l.sort(Long::compare);
-        double avg = l.stream().mapToLong(x -> x).average().orElse(Double.NaN) / 1e6;
-        double p99 =
-            l.isEmpty()
-                ? Double.NaN
-                : l.get(Math.min(l.size() - 1, (int) Math.ceil(l.size() * 0.99) - 1)) / 1e6;
-        double max = l.isEmpty() ? Double.NaN : l.get(l.size() - 1) / 1e6;
-        return new Outcome(messages, l.size(), avg, p99, max);
+        Latencies l = Latencies.of(sub.latencies.stream().mapToLong(Long::longValue).toArray());
+        return new Outcome(
+            messages,
+            (int) l.count(),
+            l.meanMillis(Double.NaN),
+            l.percentileMillis(0.99, Double.NaN),
+            l.percentileMillis(1.0, Double.NaN));
       }
     }
   }

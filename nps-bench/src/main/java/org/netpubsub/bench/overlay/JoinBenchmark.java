@@ -1,13 +1,8 @@
-package org.netpubsub.edge.overlay;
+package org.netpubsub.bench.overlay;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +17,18 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
+import org.netpubsub.bench.stats.Latencies;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.overlay.AssignmentStrategy;
+import org.netpubsub.edge.overlay.Endpoint;
+import org.netpubsub.edge.overlay.EntryWriter;
+import org.netpubsub.edge.overlay.FourLetterWords;
+import org.netpubsub.edge.overlay.OverlayTree;
+import org.netpubsub.edge.overlay.OverlayView;
+import org.netpubsub.edge.overlay.RoutingBroker;
+import org.netpubsub.edge.overlay.TopicState;
+import org.netpubsub.edge.overlay.ZnodeData;
+import org.netpubsub.edge.overlay.ZnodePaths;
 
 /**
  * The paper's coordination-layer experiment (§3.3.2, Figures 6c and 6f) with the overlay's own
@@ -197,7 +203,7 @@ public final class JoinBenchmark {
       if (s.model() == Model.EDGE) {
         registerEdges(clients, trees, brokers, deadline);
       }
-      fourLetters(server, "srst"); // the server's latency summaries count this round only
+      FourLetterWords.send(server, "srst"); // the server's latency summaries count this round only
       long before = znodesUnder(clients.get(0), ns);
       Joins joins = new Joins(s, clients, trees, open);
       Set<String> used = new HashSet<>();
@@ -236,17 +242,17 @@ public final class JoinBenchmark {
         }
         visible = (System.nanoTime() - start) / 1e9;
       }
-      Map<String, String> mntr = mntr(server);
-      long[] latency = joins.latencies();
-      long[] requests = joins.requestLatencies();
+      Map<String, String> mntr = FourLetterWords.mntr(server);
+      Latencies latency = Latencies.of(joins.latencies());
+      Latencies requests = Latencies.of(joins.requestLatencies());
       return new Result(
           s,
-          percentile(latency, 0.50),
-          percentile(latency, 0.99),
-          percentile(latency, 1.0),
-          requests.length,
-          percentile(requests, 0.50),
-          percentile(requests, 0.99),
+          latency.percentileMillis(0.50, -1),
+          latency.percentileMillis(0.99, -1),
+          latency.percentileMillis(1.0, -1),
+          requests.count(),
+          requests.percentileMillis(0.50, -1),
+          requests.percentileMillis(0.99, -1),
           joins.entries(),
           znodesUnder(clients.get(0), ns) - before,
           Long.parseLong(mntr.getOrDefault("zk_watch_count", "-1")),
@@ -287,17 +293,6 @@ public final class JoinBenchmark {
     } catch (Exception e) {
       // the reaper takes what is left
     }
-  }
-
-  /** The {@code q} quantile of {@code nanos} in ms (nearest rank; -1 when empty). */
-  static double percentile(long[] nanos, double q) {
-    if (nanos.length == 0) {
-      return -1;
-    }
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    int rank = Math.max(1, (int) Math.ceil(q * sorted.length));
-    return sorted[Math.min(sorted.length, rank) - 1] / 1e6;
   }
 
   /**
@@ -517,30 +512,5 @@ public final class JoinBenchmark {
       throw new IOException("cannot reach ZooKeeper at " + connect);
     }
     return c;
-  }
-
-  /** ZooKeeper's {@code mntr} four-letter word as key → value. */
-  public static Map<String, String> mntr(InetSocketAddress server) throws IOException {
-    String text = fourLetters(server, "mntr");
-    Map<String, String> out = new HashMap<>();
-    for (String line : text.split("\n")) {
-      String[] kv = line.split("\t", 2);
-      if (kv.length == 2) {
-        out.put(kv[0].strip(), kv[1].strip());
-      }
-    }
-    return out;
-  }
-
-  private static String fourLetters(InetSocketAddress server, String word) throws IOException {
-    try (Socket s = new Socket()) {
-      s.connect(server, 5000);
-      s.setSoTimeout(5000);
-      OutputStream o = s.getOutputStream();
-      o.write(word.getBytes(StandardCharsets.US_ASCII));
-      o.flush();
-      InputStream in = s.getInputStream();
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 }

@@ -1,4 +1,4 @@
-package org.netpubsub.controller.bench;
+package org.netpubsub.bench.controller;
 
 /**
  * The Ethernet frames a {@link Cbench} run sends in its packet-ins: the frame of one emulated

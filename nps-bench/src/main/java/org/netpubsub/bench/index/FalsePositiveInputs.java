@@ -1,4 +1,4 @@
-package org.netpubsub.cli;
+package org.netpubsub.bench.index;
 
 import java.util.List;
 import org.netpubsub.content.event.Event;
@@ -8,10 +8,10 @@ import org.netpubsub.content.workload.Workload;
 import org.netpubsub.network.pleroma.FalsePositiveRate;
 
 /** A generated workload as the input of {@link FalsePositiveRate}: host filters and events. */
-record FalsePositiveInputs(
+public record FalsePositiveInputs(
     Workload workload, List<FalsePositiveRate.HostFilter> subscriptions, List<Event> events) {
 
-  static FalsePositiveInputs of(Workload w) {
+  public static FalsePositiveInputs of(Workload w) {
     List<FalsePositiveRate.HostFilter> subs =
         w.subscriptions().stream()
             .map(
@@ -24,7 +24,7 @@ record FalsePositiveInputs(
   }
 
   /** The first {@code n} subscriptions (a workload's prefix is a smaller workload of the model). */
-  FalsePositiveRate rate(int n) {
+  public FalsePositiveRate rate(int n) {
     return FalsePositiveRate.of(subscriptions.subList(0, n), events);
   }
 }

@@ -1,19 +1,24 @@
-package org.netpubsub.cli;
+package org.netpubsub.bench.overlay;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
+import org.netpubsub.bench.stats.Latencies;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.LinkProfile;
 import org.netpubsub.edge.link.WanEmulation;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
+import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.Zk;
 
@@ -24,8 +29,8 @@ import org.netpubsub.edge.overlay.Zk;
  * them subscribed in the same site, the rest in the next site. Latency is MQTT publish to delivery,
  * averaged over every delivery.
  */
-final class LocalityExperiment {
-  record Outcome(
+public final class LocalityExperiment {
+  public record Outcome(
       double locality,
       int delivered,
       int expected,
@@ -36,7 +41,43 @@ final class LocalityExperiment {
 
   private LocalityExperiment() {}
 
-  static List<Outcome> run(
+  /**
+   * The paper's Figure 5 on an embedded ZooKeeper and {@code sites} Mosquittos: {@link #run} once
+   * per number of routing brokers; {@code each} sees every outcome with its number of brokers.
+   */
+  public static void figure5(
+      int sites,
+      List<Integer> brokerCounts,
+      int topics,
+      LinkProfile wan,
+      List<Double> localities,
+      int rounds,
+      long intervalMs,
+      BiConsumer<Integer, Outcome> each)
+      throws Exception {
+    Path dir = Files.createTempDirectory("nps-fig5");
+    try (EmbeddedZooKeeper zk =
+            EmbeddedZooKeeper.start(new InetSocketAddress("127.0.0.1", 0), dir.resolve("zk"), 100);
+        MultipathExperiment mosquittos = new MultipathExperiment(zk.connectString(), dir, sites)) {
+      for (int brokers : brokerCounts) {
+        for (Outcome o :
+            run(
+                mosquittos,
+                zk.connectString(),
+                sites,
+                brokers,
+                topics,
+                wan,
+                localities,
+                rounds,
+                intervalMs)) {
+          each.accept(brokers, o);
+        }
+      }
+    }
+  }
+
+  public static List<Outcome> run(
       MultipathExperiment sitesX,
       String zookeeper,
       int sites,
@@ -134,16 +175,17 @@ final class LocalityExperiment {
         double cpu = (rbs.stream().mapToLong(RoutingBroker::relayCpuNanos).sum() - cpuBefore) / 1e6;
         double edgeCpu =
             (edges.stream().mapToLong(EdgeBroker::cpuNanos).sum() - edgeCpuBefore) / 1e6;
-        List<Long> all = new ArrayList<>();
-        subs.forEach(c -> all.addAll(c.latencies));
-        all.sort(Long::compare);
-        double avg = all.stream().mapToLong(v -> v).average().orElse(Double.NaN) / 1e6;
-        double p99 =
-            all.isEmpty()
-                ? Double.NaN
-                : all.get(Math.min(all.size() - 1, (int) Math.ceil(all.size() * 0.99) - 1)) / 1e6;
+        Latencies all = new Latencies();
+        subs.forEach(c -> c.latencies.forEach(all::record));
         out.add(
-            new Outcome(locality, all.size(), expected, avg, p99, cpu / brokers, edgeCpu / sites));
+            new Outcome(
+                locality,
+                (int) all.count(),
+                expected,
+                all.meanMillis(Double.NaN),
+                all.percentileMillis(0.99, Double.NaN),
+                cpu / brokers,
+                edgeCpu / sites));
         for (String[] x : subscribed) {
           subs.get(Integer.parseInt(x[2])).unsubscribe(x[1]);
         }

@@ -1,16 +1,21 @@
-package org.netpubsub.cli;
+package org.netpubsub.bench.overlay;
 
 import java.lang.management.ManagementFactory;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
+import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.Endpoint;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.Zk;
@@ -21,15 +26,61 @@ import org.netpubsub.edge.overlay.ZnodePaths;
  * What datagram authentication costs a routing broker (docs/security.md): one real routing broker
  * on a real ZooKeeper relays one topic to one subscriber socket while a sender blasts datagrams at
  * it for a fixed time; the relay rate (its {@code relayed} counter over the time) and the relay
- * thread's CPU per relayed datagram, with a key or without one. Rounds alternate by the caller.
+ * thread's CPU per relayed datagram, with a key or without one; {@link #alternate} runs rounds of
+ * both kinds in turn and gives their medians.
  */
-final class RelayExperiment {
+public final class RelayExperiment {
   /** One round's outcome. */
-  record Round(boolean authenticated, long relayed, double perSecond, double cpuNsPerDatagram) {}
+  public record Round(
+      boolean authenticated, long relayed, double perSecond, double cpuNsPerDatagram) {}
+
+  /** The medians of the measured rounds of each kind. */
+  public record Summary(
+      double plainPerSecond,
+      double authenticatedPerSecond,
+      double plainCpuNs,
+      double authenticatedCpuNs) {}
 
   private RelayExperiment() {}
 
-  static Round run(String connect, boolean authenticated, int payload, Duration measure)
+  /**
+   * On an embedded ZooKeeper: one unmeasured warm-up pair (the JIT), then {@code rounds} rounds of
+   * each kind, alternating which goes first; {@code each} sees every measured round as it ends.
+   */
+  public static Summary alternate(int payload, int rounds, Duration measure, Consumer<Round> each)
+      throws Exception {
+    List<Round> plain = new ArrayList<>();
+    List<Round> auth = new ArrayList<>();
+    try (EmbeddedZooKeeper zk =
+        EmbeddedZooKeeper.start(
+            new InetSocketAddress("127.0.0.1", 0),
+            Files.createTempDirectory("nps-zk-relay"),
+            100)) {
+      for (boolean a : new boolean[] {false, true}) { // warm-up: the JIT, not measured
+        run(zk.connectString(), a, payload, Duration.ofSeconds(1));
+      }
+      for (int r = 0; r < rounds; r++) {
+        for (boolean a : new boolean[] {r % 2 == 1, r % 2 == 0}) { // alternate which goes first
+          Round x = run(zk.connectString(), a, payload, measure);
+          (a ? auth : plain).add(x);
+          each.accept(x);
+        }
+      }
+    }
+    return new Summary(
+        median(plain, true), median(auth, true), median(plain, false), median(auth, false));
+  }
+
+  private static double median(List<Round> rs, boolean rate) {
+    double[] v =
+        rs.stream()
+            .mapToDouble(r -> rate ? r.perSecond() : r.cpuNsPerDatagram())
+            .sorted()
+            .toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+
+  public static Round run(String connect, boolean authenticated, int payload, Duration measure)
       throws Exception {
     DatagramAuth auth = authenticated ? DatagramAuth.random() : DatagramAuth.insecure();
     String name = "rb-relay-" + System.nanoTime();

@@ -1,0 +1,149 @@
+package org.netpubsub.bench.index;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.netpubsub.content.filter.Dnf;
+import org.netpubsub.content.index.FalsePositiveSample;
+import org.netpubsub.content.index.LayoutDesigner;
+import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.content.schema.Schema;
+import org.netpubsub.content.workload.Arrival;
+import org.netpubsub.content.workload.IntSpace;
+import org.netpubsub.content.workload.ItchModel;
+import org.netpubsub.content.workload.TopicModel;
+import org.netpubsub.content.workload.UniformModel;
+import org.netpubsub.content.workload.WorkloadModel;
+import org.netpubsub.content.workload.WorkloadSpec;
+import org.netpubsub.content.workload.ZipfModel;
+import org.netpubsub.network.pleroma.FalsePositiveRate;
+
+/**
+ * PLEROMA's false-positive rate against the dz length for several numbers of subscriptions (paper
+ * Figure 8d), one row per model, number of subscriptions, length and layout ({@code nps bench
+ * fpr}).
+ */
+public final class FprSweep {
+  /** The sweep's settings, as checked by the command. */
+  public record Settings(
+      List<String> models,
+      List<String> layouts,
+      int designSubscriptions,
+      List<Integer> subscriptions,
+      List<Integer> lengths,
+      int attributes,
+      long seed,
+      int events,
+      int hosts,
+      int maxCells) {}
+
+  private FprSweep() {}
+
+  /** The rows, in order; one progress line each on {@code err}. */
+  public static List<Map<String, Object>> run(Settings s, PrintWriter err) {
+    int most = s.subscriptions().stream().mapToInt(Integer::intValue).max().orElseThrow();
+    IntSpace space =
+        new IntSpace(
+            s.attributes(),
+            IntSpace.DEFAULT_DOMAIN,
+            IntSpace.DEFAULT_MAX_WIDTH,
+            IntSpace.DEFAULT_CONSTRAIN_PROB);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    int steps =
+        s.models().size() * s.subscriptions().size() * s.lengths().size() * s.layouts().size();
+    for (String name : s.models()) {
+      WorkloadModel model =
+          switch (name) {
+            case "uniform" -> new UniformModel(space);
+            case "zipf" -> new ZipfModel(space);
+            case "topics" -> new TopicModel();
+            default -> new ItchModel(ItchModel.Variant.RICH);
+          };
+      FalsePositiveInputs in =
+          FalsePositiveInputs.of(
+              model.generate(
+                  new WorkloadSpec(
+                      s.seed(),
+                      most,
+                      s.events(),
+                      s.hosts(),
+                      model.defaultAssignment(),
+                      Arrival.NONE)));
+      for (int n : s.subscriptions()) {
+        FalsePositiveRate fpr = in.rate(n);
+        for (int length : s.lengths()) {
+          for (String layout : s.layouts()) {
+            SpatialIndex index = index(in, n, layout, length, s);
+            FalsePositiveRate.Count c = fpr.at(index, s.maxCells());
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("model", name);
+            row.put("layout", layout);
+            row.put("subscriptions", n);
+            row.put("length", length);
+            row.put("received", c.received());
+            row.put("unnecessary", c.unnecessary());
+            row.put("fpr", c.rate());
+            int flowsMax = 0;
+            long sum = 0;
+            for (String host : fpr.hosts()) {
+              int cells = fpr.cellsOf(host, index, s.maxCells()).size();
+              flowsMax = Math.max(flowsMax, cells);
+              sum += cells;
+            }
+            row.put("edge_flows_max", flowsMax);
+            row.put("edge_flows_mean", (double) sum / Math.max(1, fpr.hosts().size()));
+            row.put("segments", index.schema().layout().segments());
+            rows.add(row);
+            err.printf(
+                "fpr: %d/%d %s n=%d L=%d (%s): %.4f%n",
+                rows.size(), steps, name, n, length, layout, c.rate());
+            err.flush();
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** The rows as the text table. */
+  public static void print(List<Map<String, Object>> rows, PrintWriter out) {
+    out.printf(
+        "%-8s %-12s %7s %4s %10s %12s %8s %6s%n",
+        "model", "layout", "subs", "L", "received", "unnecessary", "fpr", "flows");
+    for (Map<String, Object> r : rows) {
+      out.printf(
+          "%-8s %-12s %7d %4d %10d %12d %8.4f %6d%n",
+          r.get("model"),
+          r.get("layout"),
+          r.get("subscriptions"),
+          r.get("length"),
+          r.get("received"),
+          r.get("unnecessary"),
+          r.get("fpr"),
+          r.get("edge_flows_max"));
+    }
+    out.flush();
+  }
+
+  /**
+   * The model's schema with its round-robin index, or a layout learned from the first
+   * --design-subscriptions of its n subscriptions and the events, at this length.
+   */
+  private static SpatialIndex index(
+      FalsePositiveInputs in, int n, String layout, int length, Settings s) {
+    Schema schema = in.workload().schema();
+    if (layout.equals("round-robin")) {
+      return new SpatialIndex(schema, length);
+    }
+    List<Dnf> sample =
+        in.subscriptions().subList(0, Math.min(n, s.designSubscriptions())).stream()
+            .map(FalsePositiveRate.HostFilter::filter)
+            .toList();
+    LayoutDesigner.Design d =
+        LayoutDesigner.design(
+            schema, new FalsePositiveSample(in.events(), sample), length, s.maxCells());
+    return new SpatialIndex(d.schema(), d.length());
+  }
+}
