@@ -2,12 +2,11 @@ package org.netpubsub.cli;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.netpubsub.bench.controller.ControlPlaneBenchmark;
+import org.netpubsub.bench.controller.ControlPlaneSweep;
 import org.netpubsub.bench.controller.MachineInfo;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings.Balancing;
 import picocli.CommandLine.Command;
@@ -184,68 +183,28 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
     ackLatencyMicros = ackLatencyUs != null ? ackLatencyUs : ackLatency.toNanos() / 1000;
     check();
     PrintWriter err = spec.commandLine().getErr();
-    List<Map<String, Object>> rows = new ArrayList<>();
-    int steps =
-        models.size() * partitions.size() * slices.size() * modes.size() * configurators.size();
-    for (String model : models) {
-      err.printf("control-plane: preparing the %s workload...%n", model);
-      err.flush();
-      ControlPlaneBenchmark.Workload w =
-          ControlPlaneBenchmark.workload(
-              model,
-              fatTree,
-              subscribers,
-              publishers,
-              requests,
-              standing,
-              dzLength,
-              maxCells,
-              seed);
-      if (warmup > 0 && rows.isEmpty()) {
-        err.printf("control-plane: warming up on %,d requests...%n", warmup);
-        err.flush();
-        ControlPlaneBenchmark.warmUp(
-            w,
-            new ControlPlaneBenchmark.Run(
-                configurators.get(0),
-                partitions.get(0),
-                modes.get(0),
-                slices.get(0),
-                0,
-                0, // instant switches: the same code paths, without waiting for a slow switch
-                0),
-            warmup,
-            seed);
-      }
-      for (int k : partitions) {
-        for (int slice : slices) {
-          for (Balancing mode : modes) {
-            for (int n : configurators) {
-              var run =
-                  new ControlPlaneBenchmark.Run(
-                      n, k, mode, slice, rate, ackLatencyMicros, updateRate);
-              String label =
-                  String.format(
-                      "%d/%d %s k=%d slice=%d %s n=%d",
-                      rows.size() + 1, steps, model, k, slice, name(mode), n);
-              ProgressMeter meter = new ProgressMeter(err, json.enabled(), label, 2000);
-              var r = ControlPlaneBenchmark.run(w, run, seed, meter::update);
-              rows.add(row(r));
-              err.printf(
-                  "control-plane: %s: %,.0f requests/s, mean latency %.2f ms, %,d flow-mods,"
-                      + " %d migrations, %.1f CPU µs/request%n",
-                  label,
-                  r.throughput(),
-                  r.meanLatencyMs(),
-                  r.flowMods(),
-                  r.migrations(),
-                  r.cpuMicrosPerRequest());
-              err.flush();
-            }
-          }
-        }
-      }
-    }
+    List<Map<String, Object>> rows =
+        ControlPlaneSweep.run(
+            new ControlPlaneSweep.Settings(
+                models,
+                partitions,
+                slices,
+                modes,
+                configurators,
+                requests,
+                standing,
+                rate,
+                ackLatencyMicros,
+                updateRate,
+                fatTree,
+                subscribers,
+                publishers,
+                dzLength,
+                maxCells,
+                warmup,
+                seed),
+            err,
+            label -> new ProgressMeter(err, json.enabled(), label, 2000)::update);
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -265,58 +224,9 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
       m.put("results", rows);
       JsonOutput.printLine(out, m);
     } else {
-      out.printf(
-          "%-8s %5s %5s %-6s %4s %12s %9s %9s %11s %10s%n",
-          "model",
-          "k",
-          "slice",
-          "mode",
-          "n",
-          "requests/s",
-          "mean ms",
-          "p99 ms",
-          "flow-mods",
-          "migrations");
-      for (Map<String, Object> r : rows) {
-        out.printf(
-            "%-8s %5d %5d %-6s %4d %,12.0f %9.2f %9.2f %,11d %10d%n",
-            r.get("model"),
-            r.get("partitions"),
-            r.get("slice"),
-            r.get("balancing"),
-            r.get("configurators"),
-            r.get("throughput"),
-            r.get("mean_latency_ms"),
-            r.get("p99_latency_ms"),
-            r.get("flow_mods"),
-            r.get("migrations"));
-      }
-      out.flush();
+      ControlPlaneSweep.print(rows, out);
     }
     return 0;
-  }
-
-  private static Map<String, Object> row(ControlPlaneBenchmark.Result r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("model", r.model());
-    m.put("partitions", r.run().partitions());
-    m.put("slice", r.run().sliceSize());
-    m.put("balancing", name(r.run().balancing()));
-    m.put("configurators", r.run().configurators());
-    m.put("requests", r.requests());
-    m.put("seconds", r.seconds());
-    m.put("throughput", r.throughput());
-    m.put("mean_latency_ms", r.meanLatencyMs());
-    m.put("p50_latency_ms", r.p50LatencyMs());
-    m.put("p99_latency_ms", r.p99LatencyMs());
-    m.put("max_latency_ms", r.maxLatencyMs());
-    m.put("flow_mods", r.flowMods());
-    m.put("migrations", r.migrations());
-    m.put("resyncs", r.resyncs());
-    m.put("flows", r.flows());
-    m.put("switch_errors", r.switchErrors());
-    m.put("cpu_us_per_request", r.cpuMicrosPerRequest());
-    return m;
   }
 
   private static Balancing balancing(String s) {
@@ -326,10 +236,6 @@ final class BenchControlPlaneCommand implements Callable<Integer> {
       default ->
           throw new IllegalArgumentException("--balancing takes spa and spa-lb, not '" + s + "'");
     };
-  }
-
-  private static String name(Balancing b) {
-    return b == Balancing.SPA ? "spa" : "spa-lb";
   }
 
   private void check() {

@@ -39,8 +39,8 @@ import org.netpubsub.network.camus.UpPortChoice;
  * timed, then per layer the rules, entries, TCAM entries and groups (Figure 13a–c); {@code --eval}
  * sends each event hop by hop from a publisher and counts the traffic per layer against what was
  * needed (13d); {@code --churn N} times N single-subscription changes, each withdrawn by its host
- * and subscribed by another (13e/f). The timing and the files live here; the routing itself is pure
- * ({@code org.netpubsub.network.camus}).
+ * and subscribed by another (13e/f). The timing lives here, the files are read by the command
+ * ({@code CompileCommand}); the routing itself is pure ({@code org.netpubsub.network.camus}).
  */
 public final class NetworkCompile {
   /** What the command asked for. */
