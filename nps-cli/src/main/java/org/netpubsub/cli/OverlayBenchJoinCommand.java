@@ -155,75 +155,70 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
     InetSocketAddress server = ZnodeData.address(connect.split(",")[0].split("/")[0]);
     PrintWriter out = spec.commandLine().getOut();
     try {
-      for (int w = 1; w <= warmup; w++) {
-        System.err.printf("warm-up round %d of %d%n", w, warmup);
-        JoinBenchmark.run(
-            connect,
-            server,
-            new JoinBenchmark.Setup(
-                subscribers.get(0), edges, topics, interest, routingBrokers, 0, freshTopics, m));
-      }
-      for (int n : subscribers) {
-        JoinBenchmark.Result r =
-            JoinBenchmark.run(
-                connect,
-                server,
-                new JoinBenchmark.Setup(
-                    n, edges, topics, interest, routingBrokers, rate, freshTopics, m));
-        if (json.enabled()) {
-          Map<String, Object> o = new LinkedHashMap<>();
-          o.put("kind", "overlay-join");
-          o.put("subscribers", r.setup().subscribers());
-          o.put("edges", r.setup().edges());
-          o.put("topics", r.setup().topics());
-          o.put("interest", r.setup().interest());
-          o.put("routing_brokers", r.setup().routingBrokers());
-          o.put("rate", r.setup().rate());
-          o.put("model", r.setup().model().name().toLowerCase(java.util.Locale.ROOT));
-          if (zookeeper == null) {
-            o.put("fsync", !noFsync);
-          }
-          o.put("p50_ms", r.p50());
-          o.put("p99_ms", r.p99());
-          o.put("max_ms", r.max());
-          o.put("requests", r.requests());
-          o.put("request_p50_ms", r.requestP50());
-          o.put("request_p99_ms", r.requestP99());
-          o.put("entries", r.entries());
-          o.put("znodes", r.znodes());
-          o.put("watches", r.watches());
-          o.put("seconds", r.seconds());
-          o.put("fresh_topics", r.setup().freshTopics());
-          o.put("assigned_seconds", r.assignedSeconds());
-          o.put("visible_seconds", r.visibleSeconds());
-          o.put("server_avg_ms", r.serverAvg());
-          o.put("server_update_p50_ms", r.serverUpdateP50());
-          o.put("server_update_p99_ms", r.serverUpdateP99());
-          o.put("server_read_p99_ms", r.serverReadP99());
-          o.put("server_reads", r.serverReads());
-          o.put("server_updates", r.serverUpdates());
-          JsonOutput.printLine(out, o);
-        } else {
-          out.printf(
-              "%6d subscribers: join p50 %.1f ms, p99 %.1f ms; %d requests, p99 %.1f ms;"
-                  + " server update p99 %.0f ms; %d znodes, %d watches (%.1f s)%n",
-              r.setup().subscribers(),
-              r.p50(),
-              r.p99(),
-              r.requests(),
-              r.requestP99(),
-              r.serverUpdateP99(),
-              r.znodes(),
-              r.watches(),
-              r.seconds());
-          out.flush();
-        }
-      }
+      JoinBenchmark.sweep(
+          connect,
+          server,
+          new JoinBenchmark.Setup(
+              subscribers.get(0), edges, topics, interest, routingBrokers, rate, freshTopics, m),
+          subscribers,
+          warmup,
+          r -> print(out, r));
     } finally {
       if (embedded != null) {
         embedded.close();
       }
     }
     return 0;
+  }
+
+  private void print(PrintWriter out, JoinBenchmark.Result r) {
+    if (json.enabled()) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("kind", "overlay-join");
+      o.put("subscribers", r.setup().subscribers());
+      o.put("edges", r.setup().edges());
+      o.put("topics", r.setup().topics());
+      o.put("interest", r.setup().interest());
+      o.put("routing_brokers", r.setup().routingBrokers());
+      o.put("rate", r.setup().rate());
+      o.put("model", r.setup().model().name().toLowerCase(java.util.Locale.ROOT));
+      if (zookeeper == null) {
+        o.put("fsync", !noFsync);
+      }
+      o.put("p50_ms", r.p50());
+      o.put("p99_ms", r.p99());
+      o.put("max_ms", r.max());
+      o.put("requests", r.requests());
+      o.put("request_p50_ms", r.requestP50());
+      o.put("request_p99_ms", r.requestP99());
+      o.put("entries", r.entries());
+      o.put("znodes", r.znodes());
+      o.put("watches", r.watches());
+      o.put("seconds", r.seconds());
+      o.put("fresh_topics", r.setup().freshTopics());
+      o.put("assigned_seconds", r.assignedSeconds());
+      o.put("visible_seconds", r.visibleSeconds());
+      o.put("server_avg_ms", r.serverAvg());
+      o.put("server_update_p50_ms", r.serverUpdateP50());
+      o.put("server_update_p99_ms", r.serverUpdateP99());
+      o.put("server_read_p99_ms", r.serverReadP99());
+      o.put("server_reads", r.serverReads());
+      o.put("server_updates", r.serverUpdates());
+      JsonOutput.printLine(out, o);
+    } else {
+      out.printf(
+          "%6d subscribers: join p50 %.1f ms, p99 %.1f ms; %d requests, p99 %.1f ms;"
+              + " server update p99 %.0f ms; %d znodes, %d watches (%.1f s)%n",
+          r.setup().subscribers(),
+          r.p50(),
+          r.p99(),
+          r.requests(),
+          r.requestP99(),
+          r.serverUpdateP99(),
+          r.znodes(),
+          r.watches(),
+          r.seconds());
+      out.flush();
+    }
   }
 }

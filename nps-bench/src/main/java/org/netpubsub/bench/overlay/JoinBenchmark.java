@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -104,6 +105,40 @@ public final class JoinBenchmark {
       long serverUpdates) {}
 
   private JoinBenchmark() {}
+
+  /**
+   * {@code warmup} unmeasured rounds at the first size, all at once (the JIT of a running server
+   * and brokers), then one round of {@code setup} per size in {@code subscribers}; {@code each}
+   * sees every measured round as it ends.
+   */
+  public static void sweep(
+      String connect,
+      InetSocketAddress server,
+      Setup setup,
+      List<Integer> subscribers,
+      int warmup,
+      Consumer<Result> each)
+      throws Exception {
+    for (int w = 1; w <= warmup; w++) {
+      System.err.printf("warm-up round %d of %d%n", w, warmup);
+      run(connect, server, withSize(setup, subscribers.get(0), 0));
+    }
+    for (int n : subscribers) {
+      each.accept(run(connect, server, withSize(setup, n, setup.rate())));
+    }
+  }
+
+  private static Setup withSize(Setup s, int subscribers, double rate) {
+    return new Setup(
+        subscribers,
+        s.edges(),
+        s.topics(),
+        s.interest(),
+        s.routingBrokers(),
+        rate,
+        s.freshTopics(),
+        s.model());
+  }
 
   /** The topics edge {@code e} subscribes to: {@code interest} of them, the same every run. */
   static int[] interestOf(int e, Setup s) {
