@@ -53,10 +53,13 @@ public final class Request {
   /** A query parameter, or null; 400 if it is given more than once. */
   public String query(String name) {
     List<String> v = query().getValues(name);
+    if (v == null) {
+      return null;
+    }
     if (v.size() > 1) {
       throw ApiError.field(name, "parameter '" + name + "' given twice");
     }
-    return v.isEmpty() ? null : v.get(0);
+    return v.isEmpty() ? null : v.getFirst();
   }
 
   /** Every query parameter once; 400 if one is given more than once. */

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -258,6 +259,10 @@ public final class RestServer implements Closeable {
         throws IOException {
       HttpConfiguration http = new HttpConfiguration();
       http.setSendServerVersion(false);
+      // a group name is one path parameter with its slashes encoded (%2F): Jetty's default
+      // refuses such paths as ambiguous; the router splits before decoding, so they are not
+      http.setUriCompliance(
+          UriCompliance.DEFAULT.with("nps", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
       ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(http));
       c.setHost(address.getHostString());
       c.setPort(address.getPort());
