@@ -122,11 +122,7 @@ final class Dispatcher extends Handler.Abstract {
     }
     Route route = match.route(method);
     if (route == null) {
-      return write(
-          response,
-          callback,
-          new ApiError(405, method + " is not allowed here", null, Map.of("Allow", match.allow()))
-              .reply());
+      return write(response, callback, notAllowed(method, match.allow()));
     }
     Timer.Sample sample = Timer.start(registry);
     Reply r;
@@ -145,14 +141,15 @@ final class Dispatcher extends Handler.Abstract {
 
   private int metrics(String method, Response response, Callback callback) {
     if (!method.equals("GET")) {
-      return write(
-          response,
-          callback,
-          new ApiError(405, method + " is not allowed here", null, Map.of("Allow", "GET")).reply());
+      return write(response, callback, notAllowed(method, "GET"));
     }
     onScrape.forEach(Runnable::run);
     response.getHeaders().put(PROMETHEUS);
     return send(response, callback, 200, registry.scrape().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Reply notAllowed(String method, String allow) {
+    return new ApiError(405, method + " is not allowed here", null, Map.of("Allow", allow)).reply();
   }
 
   /** The decoded segments of a raw path ({@code %2F} inside one stays inside it). */
