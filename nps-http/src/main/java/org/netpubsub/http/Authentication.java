@@ -1,6 +1,5 @@
 package org.netpubsub.http;
 
-import io.javalin.http.Context;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,7 +17,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Authentication {
   private static final Logger LOG = LoggerFactory.getLogger(Authentication.class);
-  static final String ATTRIBUTE = "nps.principal";
 
   private final Authenticator auth;
   private final Counter missing;
@@ -50,36 +48,34 @@ final class Authentication {
         .register(registry);
   }
 
-  /** Sets the request's principal, or answers 401 and skips the route. */
-  void check(Context ctx) {
+  /**
+   * The principal of a request to {@code path} with this {@code Authorization} header: null when
+   * the path needs none; {@link Principal#ANONYMOUS} for every path when authentication is off.
+   *
+   * @throws ApiError 401 with its {@code WWW-Authenticate} challenge
+   */
+  Principal check(String path, String header) {
     if (auth == null) {
-      ctx.attribute(ATTRIBUTE, Principal.ANONYMOUS);
-      return;
+      return Principal.ANONYMOUS;
     }
-    String path = ctx.path();
     boolean guarded =
         (path.startsWith("/v1/") && !path.equals("/v1/openapi.json")) || path.equals("/metrics");
     if (!guarded) {
-      return;
+      return null;
     }
-    String header = ctx.header("Authorization");
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       missing.increment();
-      refuse(ctx, "a bearer token is required (Authorization: Bearer TOKEN)", "Bearer");
-      return;
+      throw refuse("a bearer token is required (Authorization: Bearer TOKEN)", "Bearer");
     }
     Optional<Principal> p = auth.principal(header.substring(7).trim());
     if (p.isEmpty()) {
       invalid.increment();
-      refuse(ctx, "the bearer token is not valid", "Bearer error=\"invalid_token\"");
-      return;
+      throw refuse("the bearer token is not valid", "Bearer error=\"invalid_token\"");
     }
-    ctx.attribute(ATTRIBUTE, p.get());
+    return p.get();
   }
 
-  private static void refuse(Context ctx, String message, String challenge) {
-    RestServer.write(
-        ctx, new ApiError(401, message, null, Map.of("WWW-Authenticate", challenge)).reply());
-    ctx.skipRemainingHandlers();
+  private static ApiError refuse(String message, String challenge) {
+    return new ApiError(401, message, null, Map.of("WWW-Authenticate", challenge));
   }
 }

@@ -1,17 +1,9 @@
 package org.netpubsub.http;
 
-import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.javalin.http.HandlerType;
-import io.javalin.http.HttpResponseException;
-import io.javalin.http.staticfiles.Location;
-import io.javalin.util.JavalinLogger;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -22,36 +14,40 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One REST server on Javalin (Jetty 12), the same for the controller and the edge coordinator
- * (docs/operations.md): JSON answers, errors as {@code {"error":{"code","message","field"?}}}, 405
- * with {@code Allow}, 413 over the body limit, one access-log line per request, an idle timeout and
- * a bound on open connections, {@code /health/live}, {@code /health/ready}, {@code /metrics}
- * (Prometheus text) and {@code /v1/openapi.json}. Requests run on Jetty's thread pool (up to 200
- * threads), so a route may block until switches answer.
+ * One REST server on Jetty 12's core API (no servlet layer; {@link Dispatcher} serves and {@link
+ * Router} matches), the same for the controller and the edge coordinator (docs/operations.md): JSON
+ * answers, errors as {@code {"error":{"code","message","field"?}}}, 405 with {@code Allow}, 413
+ * over the body limit, one access-log line per request, an idle timeout and a bound on open
+ * connections, {@code /health/live}, {@code /health/ready}, {@code /metrics} (Prometheus text) and
+ * {@code /v1/openapi.json}. Requests run on Jetty's thread pool (up to 200 threads), so a route may
+ * block until switches answer.
  */
 public final class RestServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
   private static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH");
 
-  private final Javalin app;
+  private final Server server;
   private final List<String> routes;
   private final InetSocketAddress address;
   private final AccessLog accessLog;
 
   private RestServer(
-      Javalin app, List<String> routes, InetSocketAddress address, AccessLog accessLog) {
-    this.app = app;
+      Server server, List<String> routes, InetSocketAddress address, AccessLog accessLog) {
+    this.server = server;
     this.routes = routes;
     this.address = address;
     this.accessLog = accessLog;
@@ -76,7 +72,7 @@ public final class RestServer implements Closeable {
 
   @Override
   public void close() {
-    app.stop();
+    stop(server);
     accessLog.close();
   }
 
@@ -96,7 +92,6 @@ public final class RestServer implements Closeable {
     private String openApi;
     private String staticDir;
     private boolean virtualThreads;
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final List<Runnable> onScrape = new ArrayList<>();
 
     private Builder(String name, PrometheusMeterRegistry registry) {
@@ -205,87 +200,77 @@ public final class RestServer implements Closeable {
         byte[] doc = resource(openApi);
         route("GET", "/v1/openapi.json", r -> Reply.ok(Json.MAPPER.readTree(doc)));
       }
+      List<String> registered = new ArrayList<>();
+      registered.add("GET /metrics");
+      table.forEach(
+          (path, byMethod) -> {
+            for (String m : METHODS) {
+              if (byMethod.containsKey(m)) {
+                registered.add(m + " " + path.replace('<', '{').replace('>', '}'));
+              }
+            }
+          });
       // bound here, before Jetty starts, so a taken port is one exception and no framework log
       ServerSocketChannel channel = bind();
-      JavalinLogger.startupInfo = false; // "Javalin started in ..." and the like: not ours to say
-      List<String> registered = new ArrayList<>();
       AccessLog accessLog = new AccessLog(name, registry);
-      Authentication authn = new Authentication(name, auth, registry);
-      SourceConnectionLimit perSource =
-          new SourceConnectionLimit(maxConnectionsPerSource, registry);
-      Javalin app =
-          Javalin.create(
-              config -> {
-                config.startup.showJavalinBanner = false;
-                config.startup.showOldJavalinVersionWarning = false;
-                // Jetty's own pool (up to 200 threads) runs short requests on the selector's
-                // thread; virtual
-                // threads cost a hand-off per request and measured 4x slower
-                // (docs/results/rest-layer.md)
-                config.concurrency.useVirtualThreads = false;
-                config.http.maxRequestSize = maxBody;
-                config.http.prefer405over404 = false; // 405 is answered by the routes themselves
-                config.jetty.addConnector(
-                    (server, http) -> {
-                      http.setSendServerVersion(false);
-                      ServerConnector c =
-                          new ServerConnector(server, new HttpConnectionFactory(http));
-                      c.setHost(address.getHostString());
-                      c.setPort(address.getPort());
-                      c.setIdleTimeout(idleTimeout.toMillis());
-                      try {
-                        c.open(channel);
-                      } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                      }
-                      server.addBean(new NetworkConnectionLimit(maxConnections, c));
-                      c.addBean(perSource);
-                      return c;
-                    });
-                if (staticDir != null) {
-                  config.staticFiles.add(staticDir, Location.CLASSPATH);
-                }
-                config.requestLogger.http((ctx, ms) -> access(accessLog, ctx, ms));
-                config.routes.exception(
-                    HttpResponseException.class,
-                    (e, ctx) -> write(ctx, notFoundOr(e, ctx).reply()));
-                config.routes.get(
-                    "/metrics",
-                    ctx -> {
-                      onScrape.forEach(Runnable::run);
-                      ctx.contentType("text/plain; version=0.0.4; charset=utf-8");
-                      ctx.result(registry.scrape());
-                    });
-                registered.add("GET /metrics");
-                config.routes.before(ctx -> checkLength(ctx));
-                config.routes.before(authn::check);
-                table.forEach(
-                    (path, byMethod) -> {
-                      String allow = String.join(", ", new TreeSet<>(byMethod.keySet()));
-                      for (String m : METHODS) {
-                        Route r = byMethod.get(m);
-                        if (r != null) {
-                          registered.add(m + " " + path.replace('<', '{').replace('>', '}'));
-                        }
-                        config.routes.addHttpHandler(
-                            HandlerType.findOrCreate(m),
-                            path,
-                            r == null ? ctx -> notAllowed(ctx, allow) : ctx -> serve(ctx, path, r));
-                      }
-                    });
-              });
+      QueuedThreadPool pool = new QueuedThreadPool();
+      pool.setName(name + "-http");
+      if (virtualThreads) {
+        pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+      }
+      Server server = new Server(pool);
+      server.addConnector(connector(server, channel));
+      server.setErrorHandler(new JsonErrorHandler());
+      server.setHandler(
+          new Dispatcher(
+              name,
+              registry,
+              new Router(table),
+              new Authentication(name, auth, registry),
+              accessLog,
+              staticDir == null ? null : new StaticFiles(staticDir),
+              onScrape,
+              this::map,
+              maxBody));
       try {
-        app.start();
-      } catch (RuntimeException e) {
+        server.start();
+      } catch (Exception e) {
+        stop(server);
         channel.close();
         accessLog.close();
-        throw e;
+        if (e instanceof IOException io) {
+          throw io;
+        }
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
       }
+      int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
       return new RestServer(
-          app,
+          server,
           List.copyOf(new LinkedHashSet<>(registered)),
-          new InetSocketAddress(address.getAddress(), app.port()),
+          new InetSocketAddress(address.getAddress(), port),
           accessLog);
+    }
+
+    /**
+     * The one plain-HTTP connector on the bound channel, with the idle timeout, the bound on open
+     * connections and the per-source bound.
+     */
+    private ServerConnector connector(Server server, ServerSocketChannel channel)
+        throws IOException {
+      HttpConfiguration http = new HttpConfiguration();
+      http.setSendServerVersion(false);
+      // a group name is one path parameter with its slashes encoded (%2F): Jetty's default
+      // refuses such paths as ambiguous; the router splits before decoding, so they are not
+      http.setUriCompliance(
+          UriCompliance.DEFAULT.with("nps", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+      ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(http));
+      c.setHost(address.getHostString());
+      c.setPort(address.getPort());
+      c.setIdleTimeout(idleTimeout.toMillis());
+      c.open(channel);
+      server.addBean(new NetworkConnectionLimit(maxConnections, c));
+      c.addBean(new SourceConnectionLimit(maxConnectionsPerSource, registry));
+      return c;
     }
 
     private ServerSocketChannel bind() throws IOException {
@@ -300,47 +285,6 @@ public final class RestServer implements Closeable {
       } catch (IOException | RuntimeException e) {
         ch.close();
         throw e;
-      }
-    }
-
-    private void serve(Context ctx, String path, Route route) {
-      Timer.Sample sample = Timer.start(registry);
-      Reply r;
-      try {
-        r = route.handle(new Request(ctx, maxBody));
-      } catch (Exception e) {
-        r = map(e).reply();
-      }
-      if (r.status() == 403) {
-        Authentication.forbidden(registry);
-      }
-      write(ctx, r);
-      sample.stop(timer(ctx.method().name(), path, r.status()));
-    }
-
-    /** One timer per method, route and status, built once: not a builder and a lookup a request. */
-    private Timer timer(String method, String path, int status) {
-      return timers.computeIfAbsent(
-          method + ' ' + path + ' ' + status,
-          k ->
-              HttpMetrics.latency("nps.http.requests", "REST requests, by route and status")
-                  .tags("method", method, "route", path, "status", "" + status)
-                  .register(registry));
-    }
-
-    private void notAllowed(Context ctx, String allow) {
-      write(
-          ctx,
-          new ApiError(
-                  405, ctx.method().name() + " is not allowed here", null, Map.of("Allow", allow))
-              .reply());
-    }
-
-    private void checkLength(Context ctx) {
-      long n = ctx.req().getContentLengthLong();
-      if (n > maxBody) {
-        write(ctx, Request.tooLarge(maxBody).reply());
-        ctx.skipRemainingHandlers();
       }
     }
 
@@ -361,38 +305,13 @@ public final class RestServer implements Closeable {
       LOG.warn("{}: request failed", name, e);
       return new ApiError(500, String.valueOf(e));
     }
-
-    private void access(AccessLog log, Context ctx, Float ms) {
-      log.log(
-          name
-              + " "
-              + ctx.ip()
-              + " \""
-              + ctx.method().name()
-              + " "
-              + ctx.path()
-              + "\" "
-              + ctx.statusCode()
-              + " "
-              + Math.round(ms * 10) / 10.0
-              + " ms");
-    }
   }
 
-  private static ApiError notFoundOr(HttpResponseException e, Context ctx) {
-    return e.getStatus() == 404
-        ? new ApiError(404, "no such resource: " + ctx.path())
-        : new ApiError(e.getStatus(), e.getMessage());
-  }
-
-  static void write(Context ctx, Reply r) {
-    ctx.status(r.status());
-    r.headers().forEach(ctx::header);
-    ctx.contentType("application/json");
+  private static void stop(Server server) {
     try {
-      ctx.result(Json.MAPPER.writeValueAsBytes(r.body()));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+      server.stop();
+    } catch (Exception e) {
+      LOG.warn("stopping the HTTP server failed", e);
     }
   }
 
