@@ -1,7 +1,7 @@
 """An ordinary Cyclone DDS application for the DDS overlay test (test_dds_overlay.py): it knows
 nothing of netpubsub. `pub DOMAIN NAME COUNT INTERVAL [TOPIC]` writes COUNT Reading samples (seq
 0..COUNT-1, sensor NAME) reliably, one every INTERVAL seconds on a fixed schedule (a late write does
-not delay the ones after it); `sub DOMAIN [TOPIC [DEPTH]]` prints each Reading it receives as a JSON line.
+not delay the ones after it), and says so every 500 samples; `sub DOMAIN [TOPIC [DEPTH]]` prints each Reading it receives as a JSON line.
 TOPIC defaults to `readings`; a DEPTH makes the writer or the reader TRANSIENT_LOCAL with
 KEEP_LAST DEPTH (a late-joining reader then receives the writer's last DEPTH samples)."""
 
@@ -48,6 +48,8 @@ def main():
         start = time.monotonic()
         for i in range(count):
             w.write(Reading(i, name, i * 0.5))
+            if i % 500 == 499:
+                print(json.dumps({"kind": "wrote", "seq": i}), flush=True)
             time.sleep(max(0.0, start + (i + 1) * interval - time.monotonic()))
         print(json.dumps({"kind": "done"}), flush=True)
         time.sleep(3600)  # stays until the test stops it: the samples keep their writer
