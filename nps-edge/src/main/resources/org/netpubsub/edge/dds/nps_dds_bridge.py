@@ -225,10 +225,15 @@ class Bridge:
                 return None
             readers = [q for k, q in self.endpoints["sub"].values() if k == key]
             deadlines = [q["deadline_ms"] for q in readers if q["deadline_ms"] is not None]
+            # KEEP_ALL: a sample is kept until every reliable local reader acknowledged it (a
+            # KEEP_LAST writer drops unacknowledged ones when a burst of repaired samples outruns
+            # a slow reader; a full history blocks the write instead, up to 10 s: back-pressure).
             # TRANSIENT_LOCAL: a local TRANSIENT_LOCAL reader matches it (it would not match a
-            # VOLATILE writer) and receives what was written before it matched
-            policies = [Policy.Reliability.Reliable(100_000_000), Policy.History.KeepLast(1024),
-                        Policy.Durability.TransientLocal]
+            # VOLATILE writer) and receives what was written before it matched, at most the
+            # durability service's last 1024
+            policies = [Policy.Reliability.Reliable(10_000_000_000), Policy.History.KeepAll,
+                        Policy.Durability.TransientLocal,
+                        Policy.DurabilityService(0, Policy.History.KeepLast(1024), -1, -1, -1)]
             if deadlines:  # an offered deadline must not be longer than the one readers request
                 policies.append(Policy.Deadline(min(deadlines) * 1_000_000))
             self.writers[key] = DataWriter(self.dp, self.topics[key], qos=Qos(*policies))
