@@ -1,16 +1,19 @@
 """DDS sites across the overlay (issue 25, docs/overlay.md "DDS sites"), on real Cyclone DDS.
 
-Two sites that cannot see each other: one network namespace each, joined to the root namespace by
-a veth pair (DDS multicast discovery stays inside a namespace; the same domain id in both). In the
-root namespace: `nps overlay zookeeper` and one `nps overlay routing-broker`; in each site an
+Three sites that cannot see each other: one network namespace each, joined to the root namespace
+by a veth pair (DDS multicast discovery stays inside a namespace; the same domain id in all). In
+the root namespace: `nps overlay zookeeper` and two `nps overlay routing-broker`s; in each site an
 `nps overlay edge-broker --local dds:DOMAIN?interface=site` and unmodified DDS applications
 (dds_app.py on the `cyclonedds` package: an IDL struct, nothing netpubsub in them).
 - a reliable stream written at A reaches a reader at B exactly once from the first sample that
   crossed on, while B writes too: each site's reader sees every sample of the other site's writer
-  once and its own site's once (nothing loops back into its origin site). The routing broker
-  loses 3 % of what it relays (its WAN emulation), so the exactly-once takes the overlay's NACK
-  repair (recoveries counted at the edges);
+  once and its own site's once (nothing loops back into its origin site). A's and B's edges
+  lose 3 % of what they send to the routing brokers (WAN emulation), so the exactly-once takes
+  the overlay's NACK repair (recoveries counted at the edges);
 - a reader of the same topic name with another type at B is refused at A: one warning, one count;
+- a late-joining TRANSIENT_LOCAL reader at B receives exactly the history depth of a writer at A;
+- 1 000 samples/s from C reach readers at A and B exactly once although the routing broker that
+  relays them is killed mid-stream (last: it kills a broker of the module's overlay);
 - a sample the domain refuses (malformed CDR) and one of a type no local endpoint announced are
   counted and dropped by the DDS child (driven through its frames);
 - a domain that cannot be joined (id out of range, an interface that does not exist): one line on
@@ -31,7 +34,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pubsub.datagram_key import key_args  # noqa: E402
-from pubsub.session import NPS, JsonLines, build, free_port, poll  # noqa: E402
+from pubsub.session import NPS, JsonLines, SessionError, build, free_port, poll  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -96,29 +99,39 @@ def overlay():
     procs: list[JsonLines] = []
     sites: list[Site] = []
     try:
-        for i, name in enumerate(("a", "b")):
+        for i, name in enumerate(("a", "b", "c")):
             sites.append(Site(tag + name, 100 + (os.getpid() + i) % 150))
-        a, b = sites
-        zk_port, rb_port = free_port(), free_port()
+        a, b, c = sites
+        zk_port = free_port()
         zk = f"{a.outer_ip}:{zk_port}"
         procs.append(JsonLines([NPS, "overlay", "zookeeper", "--listen", zk, "--data",
                                 os.path.join(work, "zk"), "--tick", "200", "--json"]))
         procs[-1].wait_for(lambda o: o.get("kind") == "zookeeper", 60, "ZooKeeper")
-        procs.append(JsonLines([NPS, "overlay", "routing-broker", "--zookeeper", zk, "--listen",
-                                f"{a.outer_ip}:{rb_port}", "--name", "rb1", "--emulate-wan",
-                                "loss=3%", "--emulation-seed", "25", *key_args(work), "--json"],
-                               env=dds_env()))
+        brokers, rb_addr = {}, {}
+        for i, name in enumerate(("rb1", "rb2")):
+            rb_addr[name] = f"{a.outer_ip}:{free_port()}"
+            brokers[name] = JsonLines([NPS, "overlay", "routing-broker", "--zookeeper", zk,
+                                       "--listen", rb_addr[name], "--name", name,
+                                       "--session-timeout", "1s", "--status-interval", "1s",
+                                       *key_args(work), "--json"], env=dds_env())
+            procs.append(brokers[name])
         edges = {}
         for site in sites:
+            # A's and B's datagrams to the routing brokers lose 3 % (the WAN emulation), C's none
+            lossy = [] if site is c else [x for rb in rb_addr.values()
+                                          for x in ("--emulate-link", f"{rb}=loss=3%")]
             edges[site] = site.run(NPS, "overlay", "edge-broker", "--zookeeper", zk, "--local",
                                    f"dds:{DOMAIN}?interface=site", "--site", site.ns[-1:],
                                    "--listen", f"{site.inner_ip}:7200", "--status-interval", "1s",
+                                   "--buffer", "4096", *lossy, "--emulation-seed", "25",
                                    *key_args(work), "--json", env=dds_env())
             procs.append(edges[site])
-        procs[1].wait_for(lambda o: o.get("kind") == "routing-broker", 60, "the routing broker")
+        for name, rb in brokers.items():
+            rb.wait_for(lambda o: o.get("kind") == "routing-broker", 120, name)
         for site, e in edges.items():
-            e.wait_for(lambda o: o.get("kind") == "edge-broker", 90, f"the edge of {site.ns}")
-        yield {"a": a, "b": b, "edges": edges, "zk": zk, "work": work, "procs": procs}
+            e.wait_for(lambda o: o.get("kind") == "edge-broker", 120, f"the edge of {site.ns}")
+        yield {"a": a, "b": b, "c": c, "edges": edges, "brokers": brokers, "zk": zk,
+               "work": work, "procs": procs}
     finally:
         for p in reversed(procs):
             p.terminate(timeout=10)
@@ -164,7 +177,7 @@ def test_samples_cross_sites_exactly_once_and_never_loop_back(overlay):
     finally:
         for p in started:
             p.terminate(timeout=5)
-    for e in overlay["edges"].values():
+    for e in (overlay["edges"][a], overlay["edges"][b]):  # C takes no part here
         poll(lambda: last_counters(e).get("published", 0) >= 150, 10, "the edge's counters")
         assert last_counters(e).get("dropped.own_origin", 0) == 0
         assert last_counters(e).get("recovered", 0) > 0  # the relay's losses were repaired
@@ -249,3 +262,104 @@ def test_a_domain_that_cannot_be_joined_is_one_line_and_exit_1(overlay, local, r
     assert r.returncode == 1, r
     lines = [line for line in r.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and reason in lines[0], r.stderr
+
+
+def stats_lines(p: JsonLines) -> int:
+    return len([o for o in list(p.all) if o.get("kind") == "stats"])
+
+
+def test_a_late_transient_local_reader_at_another_site_receives_the_writers_depth(overlay):
+    """A TRANSIENT_LOCAL writer at A with KEEP_LAST 5 writes 20 samples while no other site
+    reads them; a TRANSIENT_LOCAL reader that joins at B later receives exactly the last 5, as
+    one at A would (A's edge keeps them for the topic and replays them to B's edge)."""
+    a, b = overlay["a"], overlay["b"]
+    edge_a, edge_b = overlay["edges"][a], overlay["edges"][b]
+    started = []
+    try:
+        before = last_counters(edge_a).get("local_messages", 0)
+        pub = app(a, "pub", str(DOMAIN), "h", "20", "0.01", "history", "5")
+        started.append(pub)
+        pub.wait_for(lambda o: o.get("kind") == "done", 20, "the writer's 20 samples")
+        # the edge has what it will get of them when its count holds for two status lines
+        def settled():
+            n = stats_lines(edge_a)
+            seen = last_counters(edge_a).get("local_messages", 0)
+            poll(lambda: stats_lines(edge_a) >= n + 2, 10, "two status lines")
+            return seen >= before + 5 and last_counters(edge_a)["local_messages"] == seen
+        poll(settled, 20, "A's edge holding the writer's history")
+        sub = app(b, "sub", str(DOMAIN), "history", "100")
+        started.append(sub)
+        poll(lambda: len(seqs(sub, "h")) >= 5, 30, "the history at B")
+        n = stats_lines(edge_b)
+        poll(lambda: stats_lines(edge_b) >= n + 2, 10, "two more status lines at B")
+        assert seqs(sub, "h") == [15, 16, 17, 18, 19]
+        assert last_counters(edge_a).get("replayed", 0) >= 5
+    finally:
+        for p in started:
+            p.terminate(timeout=5)
+
+
+def spans(nums: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for n in nums:
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return out
+
+
+def relayed(rb: JsonLines) -> int:
+    return last_counters(rb).get("relayed", 0)
+
+
+def test_a_1000_per_s_stream_to_two_sites_survives_the_kill_of_its_routing_broker(overlay):
+    """The goal of issue 25: 15 000 reliable samples written at C at 1 000/s reach the readers at
+    A and B exactly once each, from the first that crossed on, although the routing broker that
+    relays them is killed (SIGKILL) once both readers keep up with the stream (what A wrote while
+    its edge loaded the topic crosses in a burst first). Last in this file: it kills
+    a routing broker of the module's overlay."""
+    a, b, c = overlay["a"], overlay["b"], overlay["c"]
+    brokers, total = overlay["brokers"], 15000
+    started = []
+    try:
+        sub_a, sub_b = app(a, "sub", str(DOMAIN), "stream"), app(b, "sub", str(DOMAIN), "stream")
+        started += [sub_a, sub_b]
+        before = {name: relayed(rb) for name, rb in brokers.items()}
+        pub = app(c, "pub", str(DOMAIN), "c", str(total), "0.001", "stream")
+        started.append(pub)
+        firsts = [poll(lambda: seqs(s, "c"), 60, "a sample of C")[0] for s in (sub_a, sub_b)]
+
+        def live():  # both readers have what C wrote up to its last report: no backlog
+            wrote = [o["seq"] for o in list(pub.all) if o.get("kind") == "wrote"]
+            return wrote and all(max(seqs(s, "c")) >= wrote[-1] for s in (sub_a, sub_b))
+        poll(live, 30, "A and B keeping up with the stream")
+        # the relay: the broker whose count grows with the stream (no other topic runs now)
+        victim = poll(lambda: next((n for n, rb in brokers.items()
+                                    if relayed(rb) - before[n] >= 1000), None), 20, "the relay")
+        killed_at = max(seqs(sub_a, "c"))
+        brokers[victim].proc.kill()
+        survivor = next(n for n in brokers if n != victim)
+        pub.wait_for(lambda o: o.get("kind") == "done", 40, "the end of the stream")
+        edge_counters = lambda: {s.ns: last_counters(overlay["edges"][s]) for s in (a, b, c)}
+        for sub, first in zip((sub_a, sub_b), firsts):
+            try:
+                poll(lambda: len(seqs(sub, "c")) >= total - first, 20, "every sample")
+            except SessionError:
+                pass  # the assertions below say what is missing
+        for sub, first in zip((sub_a, sub_b), firsts):
+            got = seqs(sub, "c")
+            assert len(got) == len(set(got)), "duplicates"
+            missing = sorted(set(range(first, total)) - set(got))
+            assert not missing, (f"{len(missing)} lost: {spans(missing)}; killed {victim} after "
+                                 f"{killed_at}; {edge_counters()}")
+        assert firsts[0] < killed_at < total - 1000, f"the kill came after {killed_at} of {total}"
+        assert relayed(brokers[survivor]) > before[survivor] + 1000  # it took the stream over
+        counters = [last_counters(overlay["edges"][s]) for s in (a, b)]
+        print(f"\n3 sites, {total} samples at 1000/s from C; killed {victim} after sample "
+              f"{killed_at}; first crossed at A {firsts[0]}, at B {firsts[1]}; 0 lost, 0 duplicated;"
+              f" recovered at A {counters[0].get('recovered')}, at B {counters[1].get('recovered')}; "
+              f"load {open('/proc/loadavg').read().split()[:3]}")
+    finally:
+        for p in started:
+            p.terminate(timeout=5)

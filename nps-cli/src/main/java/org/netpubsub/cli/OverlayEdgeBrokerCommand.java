@@ -89,6 +89,16 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
               + " subscribes later (default: ${DEFAULT-VALUE}; at most 1024).")
   int durable;
 
+  @Option(
+      names = "--buffer",
+      defaultValue = "1024",
+      paramLabel = "N",
+      description =
+          "Reliable messages kept per topic for NACK repair (default: ${DEFAULT-VALUE}; at most"
+              + " 4096): at R messages/s a stream survives a routing broker's failover of up to"
+              + " N / R seconds.")
+  int buffer;
+
   @Mixin WanEmulationOptions wanEmulation;
 
   @Mixin DatagramKeyOptions datagramKey;
@@ -119,6 +129,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
                     : ControllerUrl.parse(local, "--local", "mqtt"),
                 ControllerCommand.hostPort(listen, "--listen"))
             .withDeadlines(d, maxDirect)
+            .withBuffer(buffer)
             .withDurable(durable)
             .withEmulation(wanEmulation.emulation())
             .withAuth(datagramKey.auth());

@@ -2,7 +2,9 @@ package org.netpubsub.edge.overlay;
 
 import java.io.IOException;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.dds.DdsBridge;
@@ -13,7 +15,8 @@ import org.netpubsub.edge.dds.DdsTopics;
 /**
  * A DDS site: the domain's DataWriters are publisher entries and its DataReaders subscriber
  * entries, keyed {@code dds/<topic>/<type>/<type hash>} ({@link DdsTopics}); samples travel as
- * their CDR bytes, reliable ones with QoS 1 (NACK repair), best-effort ones with QoS 0. All calls
+ * their CDR bytes, reliable ones with QoS 1 (NACK repair), best-effort ones with QoS 0; a
+ * TRANSIENT_LOCAL writer's last depth samples are replayed to sites that subscribe later. All calls
  * from the bridge come on its one reader thread.
  */
 final class DdsSite implements LocalSite, DdsBridge.Listener {
@@ -24,6 +27,8 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
   private final Listener listener;
   private final Counters counters;
   private final Set<String> reported = new HashSet<>(); // DDS topic names in conflict, logged
+  // key -> history depth of its local TRANSIENT_LOCAL (or stronger) writers
+  private final Map<String, Integer> durable = new ConcurrentHashMap<>();
   private volatile DdsBridge bridge;
 
   DdsSite(DdsDomain domain, String name, Listener listener, Counters counters) {
@@ -71,6 +76,11 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
                         + ")"
                     : ""));
     if (e.role().equals("pub")) {
+      if (e.present() && !e.durability().equals("volatile")) {
+        durable.put(e.key(), e.depth() < 0 ? Integer.MAX_VALUE : e.depth()); // -1: KEEP_ALL
+      } else {
+        durable.remove(e.key());
+      }
       listener.onPublisher(e.key(), e.present());
     } else {
       listener.onSubscriber(e.key(), e.present());
@@ -89,6 +99,11 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
   @Override
   public void dropped(String reason) {
     counters.drop(reason);
+  }
+
+  @Override
+  public int durableDepth(String topic) {
+    return durable.getOrDefault(topic, 0);
   }
 
   @Override

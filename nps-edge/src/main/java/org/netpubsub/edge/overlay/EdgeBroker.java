@@ -53,7 +53,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private final LocalSite local;
   private final EdgeInterest interest;
   private final SendBuffer buffer;
-  private final ReceiveWindows windows = new ReceiveWindows(4096, 150, 20);
+  private final ReceiveWindows windows = new ReceiveWindows(EdgeBrokerConfig.MAX_BUFFER, 150, 20);
   private final OverlayTree tree;
   private final Counters counters = new Counters();
   private final EndpointEntries entries; // written by the worker thread
@@ -254,7 +254,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
    */
   private void send(String topic, LocalSite.Message message, TopicState t) {
     boolean global = t != null && Relay.isGlobal(t, config.site());
-    if (!global && (config.durable() == 0 || message.qos() == 0)) {
+    if (!global && (durable(topic) == 0 || message.qos() == 0)) {
       counters.add("kept_local"); // local topics never leave the site
       return;
     }
@@ -273,7 +273,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       synchronized (buffer) {
         buffer.put(topic, seq, bytes, System.currentTimeMillis());
       }
-      if (config.durable() > 0) {
+      if (durable(topic) > 0) {
         remoteSubscribers.putIfAbsent(topic, remoteSubscriberEdges(t).keySet());
       }
     }
@@ -451,19 +451,20 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   // ---- durability (the tree's thread) ----
 
   /**
-   * Sends the last {@code durable} reliable messages of each topic this edge publishes to every
+   * Sends the last {@link #durable} reliable messages of each topic this edge publishes to every
    * subscriber edge of another site that appeared since the previous view. The first view of a
    * topic replays nothing (those subscribers received the messages live).
    */
   private void replayToLateJoiners(OverlayView view) {
-    if (config.durable() == 0) {
-      return;
-    }
     Set<String> topics;
     synchronized (buffer) {
       topics = buffer.topics();
     }
     for (String topic : topics) {
+      int depth = durable(topic);
+      if (depth == 0) {
+        continue;
+      }
       Map<String, Endpoint> now = remoteSubscriberEdges(view.topics().get(topic));
       Set<String> before = remoteSubscribers.put(topic, now.keySet());
       if (before == null) {
@@ -471,7 +472,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       }
       List<byte[]> history;
       synchronized (buffer) {
-        history = buffer.last(topic, config.durable());
+        history = buffer.last(topic, depth);
       }
       for (Map.Entry<String, Endpoint> e : now.entrySet()) {
         if (!before.contains(e.getKey())) {
@@ -479,6 +480,13 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
         }
       }
     }
+  }
+
+  /**
+   * How many of a topic's last reliable messages a late-joining site gets: --durable or the site's.
+   */
+  private int durable(String topic) {
+    return Math.min(config.buffer(), Math.max(config.durable(), local.durableDepth(topic)));
   }
 
   private Map<String, Endpoint> remoteSubscriberEdges(TopicState t) {

@@ -32,6 +32,12 @@ public record EdgeBrokerConfig(
     int durable,
     WanEmulation emulation,
     DatagramAuth auth) {
+  /**
+   * The largest send buffer: a receiver treats a jump of more than this many numbers as a restarted
+   * origin, so a larger buffer could not be asked for.
+   */
+  public static final int MAX_BUFFER = 4096;
+
   public EdgeBrokerConfig {
     ZnodePaths.checkName(name);
     ZnodePaths.checkName(site);
@@ -56,6 +62,10 @@ public record EdgeBrokerConfig(
         });
     if (durable < 0 || durable > buffer) {
       throw new IllegalArgumentException("durable messages must be between 0 and " + buffer);
+    }
+    if (buffer > MAX_BUFFER) {
+      throw new IllegalArgumentException(
+          "buffer must be at most " + MAX_BUFFER + ", not " + buffer);
     }
     if (maxDirectTopics < 0
         || buffer <= 0
@@ -120,6 +130,25 @@ public record EdgeBrokerConfig(
         publisherIdle,
         buffer,
         n,
+        emulation,
+        auth);
+  }
+
+  /**
+   * Reliable messages kept per topic for NACK repair: at N messages/s a stream survives a relay's
+   * failover of up to buffer / N seconds.
+   */
+  public EdgeBrokerConfig withBuffer(int n) {
+    return new EdgeBrokerConfig(
+        name,
+        site,
+        local,
+        listen,
+        deadlines,
+        maxDirectTopics,
+        publisherIdle,
+        n,
+        durable,
         emulation,
         auth);
   }

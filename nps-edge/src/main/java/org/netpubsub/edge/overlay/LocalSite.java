@@ -37,6 +37,14 @@ interface LocalSite extends Closeable {
     return false;
   }
 
+  /**
+   * How many of a topic's last reliable messages its local publishers want a late-joining site to
+   * receive (DDS: a TRANSIENT_LOCAL DataWriter's history depth); --durable applies beside it.
+   */
+  default int durableDepth(String topic) {
+    return 0;
+  }
+
   default void checkTree(Set<String> treeTopics, Set<String> localTopics) {}
 
   @Override

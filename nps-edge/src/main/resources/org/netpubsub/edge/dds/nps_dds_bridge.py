@@ -68,7 +68,7 @@ class Bridge:
         self.types = {}  # key -> Python type built from the TypeObjects
         self.topics = {}  # key -> Topic
         self.endpoints = {"pub": {}, "sub": {}}  # role -> endpoint guid -> (key, qos info)
-        self.readers = {}  # (key, reliable) -> DataReader
+        self.readers = {}  # (key, reliable, durable) -> DataReader
         self.writers = {}  # key -> DataWriter
         self.lock = threading.Lock()  # guards types, topics, endpoints, readers, writers
         self.take_lock = threading.Lock()
@@ -123,7 +123,8 @@ class Bridge:
                     return
                 self.endpoints[role][guid] = (key, qos_info(s.qos))
                 if role == "pub":
-                    self.reader(key, self.endpoints[role][guid][1]["reliable"])
+                    info = self.endpoints[role][guid][1]
+                    self.reader(key, info["reliable"], info["durability"] != "volatile")
             after = self.keys(role)
         for key in after - before:
             self.announce(role, key, True)
@@ -161,20 +162,24 @@ class Bridge:
                 return None
         return key
 
-    def reader(self, key, reliable):
-        """Reads what local writers publish on key (never what our own writer wrote)."""
+    def reader(self, key, reliable, durable):
+        """Reads what local writers publish on key (never what our own writer wrote); for a
+        TRANSIENT_LOCAL writer a TRANSIENT_LOCAL reader, which receives the writer's history when
+        it matches (a VOLATILE one would not match such a writer's history, and a TRANSIENT_LOCAL
+        reader would not match a VOLATILE writer at all)."""
         from cyclonedds.core import Listener, Policy, Qos
         from cyclonedds.sub import DataReader
-        if (key, reliable) in self.readers:
+        if (key, reliable, durable) in self.readers:
             return
         qos = Qos(Policy.Reliability.Reliable(0) if reliable else Policy.Reliability.BestEffort,
+                  Policy.Durability.TransientLocal if durable else Policy.Durability.Volatile,
                   Policy.History.KeepLast(1024), Policy.IgnoreLocal.Participant)
         head = struct.pack(">H", len(key.encode())) + key.encode() + bytes([1 if reliable else 0])
         made = []  # the listener may fire before the constructor returns
         r = DataReader(self.dp, self.topics[key], qos=qos,
                        listener=Listener(on_data_available=lambda _: made and self.forward(made[0], head)))
         made.append(r)
-        self.readers[(key, reliable)] = r
+        self.readers[(key, reliable, durable)] = r
         self.forward(r, head)  # what arrived before the listener could see the reader
 
     def forward(self, reader, head):
@@ -220,7 +225,15 @@ class Bridge:
                 return None
             readers = [q for k, q in self.endpoints["sub"].values() if k == key]
             deadlines = [q["deadline_ms"] for q in readers if q["deadline_ms"] is not None]
-            policies = [Policy.Reliability.Reliable(100_000_000), Policy.History.KeepLast(1024)]
+            # KEEP_ALL: a sample is kept until every reliable local reader acknowledged it (a
+            # KEEP_LAST writer drops unacknowledged ones when a burst of repaired samples outruns
+            # a slow reader; a full history blocks the write instead, up to 10 s: back-pressure).
+            # TRANSIENT_LOCAL: a local TRANSIENT_LOCAL reader matches it (it would not match a
+            # VOLATILE writer) and receives what was written before it matched, at most the
+            # durability service's last 1024
+            policies = [Policy.Reliability.Reliable(10_000_000_000), Policy.History.KeepAll,
+                        Policy.Durability.TransientLocal,
+                        Policy.DurabilityService(0, Policy.History.KeepLast(1024), -1, -1, -1)]
             if deadlines:  # an offered deadline must not be longer than the one readers request
                 policies.append(Policy.Deadline(min(deadlines) * 1_000_000))
             self.writers[key] = DataWriter(self.dp, self.topics[key], qos=Qos(*policies))
