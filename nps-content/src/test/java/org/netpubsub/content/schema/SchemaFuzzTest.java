@@ -45,7 +45,7 @@ public class SchemaFuzzTest {
         """);
     Random random = new Random(27);
     var schemas = SchemaArbitraries.schemas(6, 32).generator(100);
-    for (int i = 0; i < 30; i++) {
+    for (int i = 0; i < 12; i++) {
       texts.add(SchemaWriter.toYaml(schemas.next(random).value()));
     }
     return texts.stream().map(t -> t.getBytes(StandardCharsets.UTF_8)).toList();
@@ -53,6 +53,6 @@ public class SchemaFuzzTest {
 
   @Example
   void everyTextLoadsOrIsRefusedTyped() {
-    Fuzz.run("schema", SchemaFuzzTest::accept, seeds(), 600);
+    Fuzz.run("schema", SchemaFuzzTest::accept, seeds(), 300);
   }
 }

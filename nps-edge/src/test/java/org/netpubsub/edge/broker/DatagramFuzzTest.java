@@ -87,6 +87,6 @@ public class DatagramFuzzTest {
 
   @Example
   void everyDatagramDecodesOrIsRefusedTyped() throws DatagramException {
-    Fuzz.run("datagram", DatagramFuzzTest::accept, seeds(), 3000);
+    Fuzz.run("datagram", DatagramFuzzTest::accept, seeds(), 2000);
   }
 }
