@@ -53,6 +53,6 @@ public class SchemaFuzzTest {
 
   @Example
   void everyTextLoadsOrIsRefusedTyped() {
-    Fuzz.run("schema", SchemaFuzzTest::accept, seeds(), 300);
+    Fuzz.run("schema", SchemaFuzzTest::accept, seeds(), 200);
   }
 }

@@ -171,7 +171,7 @@ public class OpenFlowFuzzTest {
   @Example
   void everyByteStreamIsHandledOrRefusedTyped() throws OFParseError {
     try {
-      Fuzz.run("openflow", OpenFlowFuzzTest::accept, seeds(), 800);
+      Fuzz.run("openflow", OpenFlowFuzzTest::accept, seeds(), 400);
     } finally {
       SERVER.close();
     }
