@@ -26,7 +26,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -90,6 +89,7 @@ public final class RestServer implements Closeable {
     private int maxConnections = 1024;
     private int maxConnectionsPerSource = 256;
     private Authenticator auth;
+    private ServerTls tls;
     private final List<Health.Check> ready = new ArrayList<>();
     private final Map<String, Map<String, Route>> table = new LinkedHashMap<>();
     private final List<Mapper<?>> mappers = new ArrayList<>();
@@ -142,6 +142,12 @@ public final class RestServer implements Closeable {
      */
     public Builder auth(Authenticator principals) {
       this.auth = principals;
+      return this;
+    }
+
+    /** Serve HTTPS with these settings instead of plain HTTP (docs/security.md); null: HTTP. */
+    public Builder tls(ServerTls settings) {
+      this.tls = settings;
       return this;
     }
 
@@ -228,8 +234,7 @@ public final class RestServer implements Closeable {
                 config.jetty.addConnector(
                     (server, http) -> {
                       http.setSendServerVersion(false);
-                      ServerConnector c =
-                          new ServerConnector(server, new HttpConnectionFactory(http));
+                      ServerConnector c = TlsConnector.of(server, http, tls);
                       c.setHost(address.getHostString());
                       c.setPort(address.getPort());
                       c.setIdleTimeout(idleTimeout.toMillis());

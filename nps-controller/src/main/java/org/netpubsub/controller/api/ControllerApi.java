@@ -30,6 +30,7 @@ import org.netpubsub.http.Principal;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
+import org.netpubsub.http.ServerTls;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.OvsFlowSyntax;
 import org.netpubsub.network.topology.Host;
@@ -117,6 +118,19 @@ public final class ControllerApi implements Closeable {
       InetSocketAddress address,
       Optional<Authenticator> auth)
       throws IOException {
+    return start(controller, pubsub, groups, registry, address, auth, null);
+  }
+
+  /** The same over HTTPS with {@code tls} (null: plain HTTP; docs/security.md). */
+  public static ControllerApi start(
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<MulticastGroups> groups,
+      Optional<ClusterRegistry> registry,
+      InetSocketAddress address,
+      Optional<Authenticator> auth,
+      ServerTls tls)
+      throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
     ControllerMetrics.bind(metrics, controller, pubsub, registry);
     ControllerApi api = new ControllerApi(controller, registry, metrics);
@@ -125,6 +139,7 @@ public final class ControllerApi implements Closeable {
             .address(address)
             .maxBody(MAX_BODY)
             .auth(auth.orElse(null))
+            .tls(tls)
             .openApi("controller-openapi.json")
             .ready("southbound", () -> controller.openflowAddress().getPort() > 0)
             .error(RequestRefusedException.class, PubSubRoutes::refused)
