@@ -51,6 +51,9 @@ public final class ControllerApi implements Closeable {
   /** The largest request body accepted. */
   public static final int MAX_BODY = 64 * 1024;
 
+  /** Hosts one switch port may carry through {@code POST /v1/hosts}: each host costs routes. */
+  public static final int MAX_HOSTS_PER_PORT = 64;
+
   /** The classpath directory of the dashboard, served at {@code /} when it is there. */
   static final String DASHBOARD = "dashboard";
 
@@ -225,13 +228,24 @@ public final class ControllerApi implements Closeable {
       throw new IllegalArgumentException(
           "unknown host " + address + ": give mac, dpid and port to register it");
     }
-    Host h =
-        new Host(
-            address,
-            mac == null ? known.get().mac() : mac(mac),
-            dpid == null || port == null
-                ? known.get().attachment()
-                : new SwitchPort(parseDpid(dpid, "dpid"), port.asLong()));
+    SwitchPort at =
+        dpid == null || port == null
+            ? known.get().attachment()
+            : new SwitchPort(parseDpid(dpid, "dpid"), port.asLong());
+    List<Host> there = controller.topology().hostsAt(at);
+    if (there.size() >= MAX_HOSTS_PER_PORT
+        && there.stream().noneMatch(x -> x.address().equals(address))) {
+      throw new ApiError(
+          429,
+          "switch "
+              + dpid(at.dpid())
+              + " port "
+              + at.port()
+              + " has "
+              + MAX_HOSTS_PER_PORT
+              + " hosts already (the limit of hosts per port)");
+    }
+    Host h = new Host(address, mac == null ? known.get().mac() : mac(mac), at);
     try {
       controller.registerHost(h).get(10, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
