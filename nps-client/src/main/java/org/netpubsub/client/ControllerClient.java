@@ -77,7 +77,7 @@ public final class ControllerClient implements Closeable {
   /** The base URL, checked: http or https, a host, no path beyond "/". */
   static URI parseUrl(String url) {
     String usage =
-        "the controller URL must be http(s)://HOST:PORT, e.g. http://[fd6e:7073:ffff::c0]:8080, not '"
+        "the controller URL must be http://HOST:PORT or https://HOST:PORT, e.g. http://[fd6e:7073:ffff::c0]:8080, not '"
             + url
             + "'";
     URI u;
