@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.client.TrustedCa;
@@ -25,21 +27,28 @@ class HttpsCommandsTest {
     return Path.of(HttpsCommandsTest.class.getResource("/tls/" + name).toURI());
   }
 
+  /** {@code nps controller} on free ports with https, this certificate and the test key. */
+  private int httpsController(Path cert, String... extra) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "controller",
+                "--openflow",
+                "tcp:127.0.0.1:0",
+                "--api",
+                "https://127.0.0.1:0",
+                "--tls-cert",
+                cert.toString(),
+                "--tls-key",
+                file("localhost-key.pem").toString(),
+                "--exit-after-start"));
+    args.addAll(List.of(extra));
+    return cli.run(args.toArray(String[]::new));
+  }
+
   @Test
   void theControllerSaysItServesHttps() throws Exception {
-    int code =
-        cli.run(
-            "controller",
-            "--openflow",
-            "tcp:127.0.0.1:0",
-            "--api",
-            "https://127.0.0.1:0",
-            "--tls-cert",
-            file("localhost-cert.pem").toString(),
-            "--tls-key",
-            file("localhost-key.pem").toString(),
-            "--json",
-            "--exit-after-start");
+    int code = httpsController(file("localhost-cert.pem"), "--json");
     assertThat(code).as(cli.err()).isZero();
     assertThat(cli.lines().get(0).get("api").asText())
         .matches("https://127\\.0\\.0\\.1:[1-9][0-9]*");
@@ -71,18 +80,7 @@ class HttpsCommandsTest {
   @Test
   void unusableCertificateFilesAreOneLineAndExit1() throws Exception {
     Path junk = Files.writeString(dir.resolve("junk.pem"), "not a certificate\n");
-    int code =
-        cli.run(
-            "controller",
-            "--openflow",
-            "tcp:127.0.0.1:0",
-            "--api",
-            "https://127.0.0.1:0",
-            "--tls-cert",
-            junk.toString(),
-            "--tls-key",
-            file("localhost-key.pem").toString(),
-            "--exit-after-start");
+    int code = httpsController(junk);
     assertThat(code).isEqualTo(1);
     assertThat(cli.err().strip()).doesNotContain("\n").contains("--tls-cert " + junk + ": ");
     cli.clear();
