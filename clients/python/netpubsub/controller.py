@@ -15,6 +15,7 @@ import email.utils
 import http.client
 import json
 import os
+import ssl
 import time
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
@@ -69,10 +70,18 @@ class ControllerClient:
 
     def __init__(self, url: str, timeout: float = 30.0, host_unknown_window: float = 5.0,
                  rate_limit_retries: int = 10, max_retry_after: float = 2.0, announcer=None,
-                 token: str | None = None):
+                 token: str | None = None, ca: str | None = None,
+                 ssl_context: ssl.SSLContext | None = None):
         """``token``: the bearer token of a controller started with ``--auth``
-        (docs/security.md); default: the NPS_TOKEN environment variable, else none."""
+        (docs/security.md); default: the NPS_TOKEN environment variable, else none.
+        For an https URL, ``ca`` is the CA certificate file (PEM) that signed the controller's
+        certificate (default: the NPS_CA environment variable, else the system's CAs), or
+        ``ssl_context`` a context of one's own."""
         self.scheme, self.hostname, self.port = parse_url(url)
+        ca = os.environ.get("NPS_CA") or None if ca is None else ca
+        if ssl_context is None and ca:
+            ssl_context = ssl.create_default_context(cafile=ca)
+        self.ssl_context = ssl_context
         token = os.environ.get("NPS_TOKEN") if token is None else token
         token = (token or "").strip()
         if any(not 0x21 <= ord(c) <= 0x7e for c in token):
@@ -188,8 +197,11 @@ class ControllerClient:
         return min(max(wait, 0.0), self.max_retry_after)
 
     def _send(self, method: str, path: str, body: dict | None, request: str):
-        cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
-        connection = cls(self.hostname, self.port, timeout=self.timeout)
+        if self.scheme == "https":
+            connection = http.client.HTTPSConnection(self.hostname, self.port,
+                                                     timeout=self.timeout, context=self.ssl_context)
+        else:
+            connection = http.client.HTTPConnection(self.hostname, self.port, timeout=self.timeout)
         headers = {"Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"

@@ -8,6 +8,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import socket
+import ssl
 
 from randoms import schema_yaml
 
@@ -18,7 +19,8 @@ class _Server(ThreadingHTTPServer):
 
 
 class StubController:
-    def __init__(self, schema, length=16, routing="pleroma"):
+    def __init__(self, schema, length=16, routing="pleroma", tls=None):
+        """``tls``: (certificate file, key file) to serve HTTPS instead of HTTP."""
         self.schema, self.length, self.routing = schema, length, routing
         self.registrations = {}
         self.requests = []
@@ -58,7 +60,13 @@ class StubController:
             do_GET = do_POST = do_DELETE = _handle
 
         self.server = _Server(("::1", 0), Handler)
-        self.url = f"http://[::1]:{self.server.server_address[1]}"
+        scheme = "http"
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://[::1]:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 

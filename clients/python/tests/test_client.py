@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import socket
+import subprocess
 
 import pytest
 from stub_controller import StubController
@@ -46,6 +47,26 @@ def test_a_token_is_sent_as_a_bearer_header(stub, monkeypatch):
     assert stub.authorizations == [None, "Bearer t0k-1", "Bearer from-env"]
     with pytest.raises(ValueError, match="printable ASCII"):
         ControllerClient(stub.url, token="two words")
+
+
+def test_https_with_a_ca_file(tmp_path, monkeypatch):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext",
+                    "subjectAltName=IP:::1"], check=True, capture_output=True)
+    s = StubController(SCHEMA, tls=(str(cert), str(key)))
+    try:
+        assert s.url.startswith("https://")
+        monkeypatch.delenv("NPS_CA", raising=False)
+        assert ControllerClient(s.url, ca=str(cert)).pubsub_config().schema == SCHEMA
+        monkeypatch.setenv("NPS_CA", str(cert))
+        assert ControllerClient(s.url).pubsub_config().schema == SCHEMA
+        monkeypatch.delenv("NPS_CA")
+        with pytest.raises(ControllerError, match="CERTIFICATE_VERIFY_FAILED"):  # not a known CA
+            ControllerClient(s.url).pubsub_config()
+    finally:
+        s.close()
 
 
 def test_iterator_delivers_exactly_the_matching_events(stub):

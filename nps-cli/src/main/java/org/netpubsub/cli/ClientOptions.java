@@ -24,7 +24,7 @@ final class ClientOptions {
       defaultValue = "${env:NPS_CONTROLLER}",
       paramLabel = "URL",
       description =
-          "The controller's REST API, e.g. http://[fd6e:7073:ffff::c0]:8080 (default: the"
+          "The controller's REST API, e.g. http://[fd6e:7073:ffff::c0]:8080 or https://… (default: the"
               + " NPS_CONTROLLER environment variable).")
   String controller;
 
@@ -38,11 +38,13 @@ final class ClientOptions {
 
   @Mixin TokenOptions token;
 
+  @Mixin CaOptions ca;
+
   ControllerClient connect() {
     if (controller == null || controller.isBlank()) {
       throw new IllegalArgumentException("--controller is required (or set NPS_CONTROLLER)");
     }
-    return ControllerClient.builder(controller).token(token.token()).build();
+    return ControllerClient.builder(controller).token(token.token()).tls(ca.context()).build();
   }
 
   /** The address given with --host, or null to detect it. */

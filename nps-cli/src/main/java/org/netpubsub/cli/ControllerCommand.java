@@ -62,6 +62,8 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Mixin OpenFlowTlsOptions openflowTls;
 
+  @Mixin TlsServerOptions apiTls;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -77,7 +79,9 @@ final class ControllerCommand implements Callable<Integer> {
       names = "--api",
       defaultValue = "http://127.0.0.1:8080",
       paramLabel = "URL",
-      description = "Where the REST API listens (default: ${DEFAULT-VALUE}).")
+      description =
+          "Where the REST API listens (default: ${DEFAULT-VALUE}); https://HOST:PORT with"
+              + " --tls-cert and --tls-key.")
   String api;
 
   @Option(
@@ -122,6 +126,14 @@ final class ControllerCommand implements Callable<Integer> {
     InetSocketAddress of = parseOpenflow(openflow);
     OpenFlowTls tls = openflowTls.settings(openflow.startsWith("ssl:"));
     InetSocketAddress http = parseApi(api);
+    boolean https = api.startsWith("https:");
+    if (https != apiTls.enabled()) {
+      throw new IllegalArgumentException(
+          https
+              ? "--api https://HOST:PORT needs --tls-cert FILE and --tls-key FILE"
+              : "--tls-cert, --tls-key and --tls-client-ca need --api https://HOST:PORT");
+    }
+    org.netpubsub.http.ServerTls restTls = apiTls.load();
     long probeMs = probeIntervalMs != null ? probeIntervalMs : probeInterval.toMillis();
     if (probeMs < 100) {
       throw new IllegalArgumentException("--probe-interval must be at least 100ms");
@@ -153,7 +165,8 @@ final class ControllerCommand implements Callable<Integer> {
               Optional.of(groups),
               pubsub.registry(controller, groups),
               http,
-              Optional.ofNullable(auth.load(r -> regions.ifPresent(s -> s.checkRegion(r)))));
+              Optional.ofNullable(auth.load(r -> regions.ifPresent(s -> s.checkRegion(r)))),
+              restTls);
       monitor =
           teSettings.map(s -> LinkLoadMonitor.start(controller, controller.server(), groups, s));
     } catch (IOException | RuntimeException e) {
@@ -177,7 +190,8 @@ final class ControllerCommand implements Callable<Integer> {
     InetSocketAddress ofAt = controller.openflowAddress();
     InetSocketAddress apiAt = rest.address();
     String ofUrl = (tls == null ? "tcp:" : "ssl:") + ofAt.getHostString() + ":" + ofAt.getPort();
-    String apiUrl = "http://" + apiAt.getHostString() + ":" + apiAt.getPort();
+    String apiUrl =
+        (https ? "https://" : "http://") + apiAt.getHostString() + ":" + apiAt.getPort();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("kind", "controller");
@@ -254,10 +268,12 @@ final class ControllerCommand implements Callable<Integer> {
     try {
       u = URI.create(s);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--api must be http://HOST:PORT, not '" + s + "'");
+      throw new IllegalArgumentException("--api must be http(s)://HOST:PORT, not '" + s + "'");
     }
-    if (!"http".equals(u.getScheme()) || u.getHost() == null || u.getPort() < 0) {
-      throw new IllegalArgumentException("--api must be http://HOST:PORT, not '" + s + "'");
+    if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme()))
+        || u.getHost() == null
+        || u.getPort() < 0) {
+      throw new IllegalArgumentException("--api must be http(s)://HOST:PORT, not '" + s + "'");
     }
     String host = u.getHost().replace("[", "").replace("]", "");
     return new InetSocketAddress(host, u.getPort());

@@ -12,6 +12,13 @@ final class ControllerUrl {
     return parse(s, option, "http");
   }
 
+  /**
+   * {@code http://HOST:PORT} or {@code https://HOST:PORT}, or a clear error naming {@code option}.
+   */
+  static URI parseHttp(String s, String option) {
+    return s != null && s.startsWith("https:") ? parse(s, option, "https") : parse(s, option);
+  }
+
   static URI parse(String s, String option, String scheme) {
     URI u;
     try {

@@ -105,6 +105,8 @@ final class EdgeAgentCommand implements Callable<Integer> {
 
   @Mixin TokenOptions token;
 
+  @Mixin CaOptions ca;
+
   @Mixin MetricsOption metrics;
 
   @Option(
@@ -145,7 +147,8 @@ final class EdgeAgentCommand implements Callable<Integer> {
                   broker.startsWith("amqp://")
                       ? URI.create(broker) // a path is the virtual host; EdgeAgent checks the rest
                       : ControllerUrl.parse(broker, "--broker", "mqtt"))
-              .coordinator(ControllerUrl.parse(coordinator, "--coordinator"))
+              .coordinator(ControllerUrl.parseHttp(coordinator, "--coordinator"))
+              .coordinatorTls(ca.context())
               .coordinatorToken(token.token())
               .listen(at)
               .start();

@@ -34,6 +34,8 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
 
   @Mixin AuthOptions auth;
 
+  @Mixin TlsServerOptions tls;
+
   @Option(
       names = "--controller-token-file",
       paramLabel = "FILE",
@@ -41,6 +43,14 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
           "Network mode with an authenticating controller: the file of the coordinator's bearer"
               + " token there (its principal needs the admin right groups).")
   java.nio.file.Path controllerTokenFile;
+
+  @Option(
+      names = "--controller-ca",
+      paramLabel = "FILE",
+      description =
+          "Network mode with an https controller: the CA certificate (PEM) that signed its"
+              + " certificate. Default: the JDK's trusted CAs.")
+  java.nio.file.Path controllerCa;
 
   @Spec CommandSpec spec;
 
@@ -64,7 +74,7 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
       names = "--controller",
       paramLabel = "URL",
       description =
-          "Network mode: the network controller (http://HOST:PORT) that makes one group per topic"
+          "Network mode: the network controller (http(s)://HOST:PORT) that makes one group per topic"
               + " (PUT/DELETE /v1/groups/{name}). Default: spray mode.")
   String controller;
 
@@ -76,14 +86,17 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     InetSocketAddress at = ControllerCommand.hostPort(listen, "--listen");
     EdgeCoordinator.Builder b =
-        EdgeCoordinator.builder().listen(at).database(db).auth(auth.load(r -> {}));
+        EdgeCoordinator.builder().listen(at).database(db).auth(auth.load(r -> {})).tls(tls.load());
+    if (controllerCa != null) {
+      b.controllerTls(org.netpubsub.client.TrustedCa.context(controllerCa));
+    }
     if (controllerTokenFile != null) {
       TokenOptions t = new TokenOptions();
       t.tokenFile = controllerTokenFile;
       b.controllerToken(t.token());
     }
     if (controller != null) {
-      b.controller(ControllerUrl.parse(controller, "--controller"));
+      b.controller(ControllerUrl.parseHttp(controller, "--controller"));
     }
     EdgeCoordinator coordinator;
     PrintWriter out = spec.commandLine().getOut();
@@ -100,7 +113,8 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
       return 1;
     }
     InetSocketAddress a = coordinator.address();
-    String api = "http://" + ControllerUrl.host(a) + ":" + a.getPort();
+    String api =
+        (tls.enabled() ? "https://" : "http://") + ControllerUrl.host(a) + ":" + a.getPort();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("kind", "edge-coordinator");

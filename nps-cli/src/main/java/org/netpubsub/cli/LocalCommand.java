@@ -78,6 +78,9 @@ final class LocalCommand implements Callable<Integer> {
           "nps local routes with --routing pleroma in one process (no --cluster)");
     }
     InetSocketAddress http = ControllerCommand.parseApi(api);
+    if (api.startsWith("https:")) {
+      throw new IllegalArgumentException("--api: nps local serves http://HOST:PORT only");
+    }
     NetworkController controller =
         NetworkController.start(
             ControllerConfig.defaults().withPort("127.0.0.1", 0).withProbeInterval(500));

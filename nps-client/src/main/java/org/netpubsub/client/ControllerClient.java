@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
 import org.netpubsub.content.address.Ipv6Address;
 
 /**
@@ -54,11 +55,14 @@ public final class ControllerClient implements Closeable {
     this.requestTimeout = b.requestTimeout;
     this.hostUnknownWindow = b.hostUnknownWindow;
     this.retry = new RetryPolicy(b.maxRateLimitRetries, b.maxRetryAfter);
-    this.http =
+    HttpClient.Builder hb =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(b.connectTimeout)
-            .build();
+            .connectTimeout(b.connectTimeout);
+    if (b.tls != null) {
+      hb.sslContext(b.tls);
+    }
+    this.http = hb.build();
   }
 
   /** A client with the defaults; {@code url} is {@code http://HOST:PORT} (IPv6 in brackets). */
@@ -73,7 +77,7 @@ public final class ControllerClient implements Closeable {
   /** The base URL, checked: http or https, a host, no path beyond "/". */
   static URI parseUrl(String url) {
     String usage =
-        "the controller URL must be http://HOST:PORT, e.g. http://[fd6e:7073:ffff::c0]:8080, not '"
+        "the controller URL must be http://HOST:PORT or https://HOST:PORT, e.g. http://[fd6e:7073:ffff::c0]:8080, not '"
             + url
             + "'";
     URI u;
@@ -381,6 +385,7 @@ public final class ControllerClient implements Closeable {
     private int maxRateLimitRetries = 10;
     private Duration maxRetryAfter = Duration.ofSeconds(2);
     private String token;
+    private SSLContext tls;
 
     private Builder(URI base) {
       this.base = base;
@@ -429,6 +434,15 @@ public final class ControllerClient implements Closeable {
         throw new IllegalArgumentException("a token is printable ASCII without spaces");
       }
       this.token = v == null || v.isEmpty() ? null : v;
+      return this;
+    }
+
+    /**
+     * For https URLs: the TLS context to use (e.g. {@link TrustedCa#context} of the controller's
+     * CA); null: the JDK's default trust store.
+     */
+    public Builder tls(SSLContext context) {
+      this.tls = context;
       return this;
     }
 

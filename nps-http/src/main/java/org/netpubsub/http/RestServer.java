@@ -86,6 +86,7 @@ public final class RestServer implements Closeable {
     private int maxConnections = 1024;
     private int maxConnectionsPerSource = 256;
     private Authenticator auth;
+    private ServerTls tls;
     private final List<Health.Check> ready = new ArrayList<>();
     private final Map<String, Map<String, Route>> table = new LinkedHashMap<>();
     private final List<Mapper<?>> mappers = new ArrayList<>();
@@ -137,6 +138,12 @@ public final class RestServer implements Closeable {
      */
     public Builder auth(Authenticator principals) {
       this.auth = principals;
+      return this;
+    }
+
+    /** Serve HTTPS with these settings instead of plain HTTP (docs/security.md); null: HTTP. */
+    public Builder tls(ServerTls settings) {
+      this.tls = settings;
       return this;
     }
 
@@ -263,7 +270,7 @@ public final class RestServer implements Closeable {
       // refuses such paths as ambiguous; the router splits before decoding, so they are not
       http.setUriCompliance(
           UriCompliance.DEFAULT.with("nps", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
-      ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(http));
+      ServerConnector c = TlsConnector.of(server, http, tls);
       c.setHost(address.getHostString());
       c.setPort(address.getPort());
       c.setIdleTimeout(idleTimeout.toMillis());

@@ -30,6 +30,7 @@ import org.netpubsub.http.Principal;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
+import org.netpubsub.http.ServerTls;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.OvsFlowSyntax;
 import org.netpubsub.network.topology.Host;
@@ -49,6 +50,9 @@ import org.netpubsub.network.topology.Topology;
 public final class ControllerApi implements Closeable {
   /** The largest request body accepted. */
   public static final int MAX_BODY = 64 * 1024;
+
+  /** Hosts one switch port may carry through {@code POST /v1/hosts}: each host costs routes. */
+  public static final int MAX_HOSTS_PER_PORT = 64;
 
   /** The classpath directory of the dashboard, served at {@code /} when it is there. */
   static final String DASHBOARD = "dashboard";
@@ -117,6 +121,19 @@ public final class ControllerApi implements Closeable {
       InetSocketAddress address,
       Optional<Authenticator> auth)
       throws IOException {
+    return start(controller, pubsub, groups, registry, address, auth, null);
+  }
+
+  /** The same over HTTPS with {@code tls} (null: plain HTTP; docs/security.md). */
+  public static ControllerApi start(
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<MulticastGroups> groups,
+      Optional<ClusterRegistry> registry,
+      InetSocketAddress address,
+      Optional<Authenticator> auth,
+      ServerTls tls)
+      throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
     ControllerMetrics.bind(metrics, controller, pubsub, registry);
     ControllerApi api = new ControllerApi(controller, registry, metrics);
@@ -125,6 +142,7 @@ public final class ControllerApi implements Closeable {
             .address(address)
             .maxBody(MAX_BODY)
             .auth(auth.orElse(null))
+            .tls(tls)
             .openApi("controller-openapi.json")
             .ready("southbound", () -> controller.openflowAddress().getPort() > 0)
             .error(RequestRefusedException.class, PubSubRoutes::refused)
@@ -210,13 +228,24 @@ public final class ControllerApi implements Closeable {
       throw new IllegalArgumentException(
           "unknown host " + address + ": give mac, dpid and port to register it");
     }
-    Host h =
-        new Host(
-            address,
-            mac == null ? known.get().mac() : mac(mac),
-            dpid == null || port == null
-                ? known.get().attachment()
-                : new SwitchPort(parseDpid(dpid, "dpid"), port.asLong()));
+    SwitchPort at =
+        dpid == null || port == null
+            ? known.get().attachment()
+            : new SwitchPort(parseDpid(dpid, "dpid"), port.asLong());
+    List<Host> there = controller.topology().hostsAt(at);
+    if (there.size() >= MAX_HOSTS_PER_PORT
+        && there.stream().noneMatch(x -> x.address().equals(address))) {
+      throw new ApiError(
+          429,
+          "switch "
+              + dpid(at.dpid())
+              + " port "
+              + at.port()
+              + " has "
+              + MAX_HOSTS_PER_PORT
+              + " hosts already (the limit of hosts per port)");
+    }
+    Host h = new Host(address, mac == null ? known.get().mac() : mac(mac), at);
     try {
       controller.registerHost(h).get(10, TimeUnit.SECONDS);
     } catch (ExecutionException e) {

@@ -175,6 +175,9 @@ final class GroupRoutes {
       if (e.getCause() instanceof IllegalArgumentException bad) {
         throw bad;
       }
+      if (e.getCause() instanceof MulticastGroups.TooManyGroups full) {
+        throw new ApiError(429, full.getMessage());
+      }
       throw new ApiError(504, "the switches did not take the change: " + e.getCause());
     } catch (TimeoutException e) {
       throw new ApiError(504, "the switches did not answer in time");

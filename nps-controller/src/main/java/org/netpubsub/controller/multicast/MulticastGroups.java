@@ -25,6 +25,10 @@ public final class MulticastGroups implements FlowService.Listener {
   private GroupForwarding forwarding = new GroupForwarding(Topology.EMPTY); // loop only
   private Topology topology = Topology.EMPTY; // loop only
   private volatile boolean writing = true;
+  private volatile int maxGroups = MAX_GROUPS;
+
+  /** Groups at most, by default: each costs flows and group entries on its tree's switches. */
+  public static final int MAX_GROUPS = 4_096;
 
   private MulticastGroups(FlowService controller) {
     this.controller = controller;
@@ -37,11 +41,25 @@ public final class MulticastGroups implements FlowService.Listener {
     return g;
   }
 
-  /** Creates or replaces a group; completes once the switches hold its trees. */
+  /** Sets the cap on the number of groups (tests use a small one); returns this. */
+  public MulticastGroups maxGroups(int n) {
+    this.maxGroups = n;
+    return this;
+  }
+
+  /**
+   * Creates or replaces a group; completes once the switches hold its trees, or with {@link
+   * TooManyGroups} for a new group beyond the cap.
+   */
   public CompletableFuture<GroupForwarding.Placement> put(GroupSpec spec) {
     return controller
         .callOnLoop(
             () -> {
+              int cap = maxGroups;
+              if (forwarding.placement(spec.name()).isEmpty() && forwarding.specs().size() >= cap) {
+                throw new TooManyGroups(
+                    "there are " + cap + " multicast groups already (the limit of groups)");
+              }
               Set<Long> changed = forwarding.put(spec);
               GroupForwarding.Placement p = forwarding.placement(spec.name()).orElseThrow();
               return sync(changed).thenApply(v -> p);
@@ -77,6 +95,15 @@ public final class MulticastGroups implements FlowService.Listener {
           forwarding.specs().forEach(s -> all.add(forwarding.placement(s.name()).orElseThrow()));
           return new Snapshot(all, forwarding.segmentCount(), forwarding.avoidedLinks());
         });
+  }
+
+  /** A new group beyond {@link #maxGroups}: the REST layer answers 429 with the message. */
+  public static final class TooManyGroups extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TooManyGroups(String message) {
+      super(message);
+    }
   }
 
   /** Every group, the segments they share, and the links the trees avoid. */

@@ -23,6 +23,7 @@ import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.SegmentAddresses;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.SwitchPort;
 
 /**
  * Multicast groups over real HTTP against a controller with one simulated switch: a PUT answers
@@ -37,12 +38,13 @@ class GroupApiTest {
   ControllerApi api;
   Rest rest;
   SimulatedOpenFlowSwitch sw;
+  MulticastGroups groups;
 
   @BeforeEach
   void start() throws Exception {
     net = OneSwitchNetwork.startController();
     controller = net.controller();
-    MulticastGroups groups = MulticastGroups.attach(controller);
+    groups = MulticastGroups.attach(controller);
     api =
         ControllerApi.start(
             controller, Optional.empty(), Optional.of(groups), new InetSocketAddress("::1", 0));
@@ -57,6 +59,39 @@ class GroupApiTest {
 
   static Host host(int i) {
     return OneSwitchNetwork.host(i);
+  }
+
+  @Test
+  void newGroupsBeyondTheCapAre429NamingTheLimit() throws Exception {
+    groups.maxGroups(2);
+    String body = "{\"members\":[\"fd6e:7073:1::2\"],\"sources\":[\"fd6e:7073:1::1\"]}";
+    assertThat(send("PUT", "/v1/groups/a", body).statusCode()).isEqualTo(200);
+    assertThat(send("PUT", "/v1/groups/b", body).statusCode()).isEqualTo(200);
+    HttpResponse<String> third = send("PUT", "/v1/groups/c", body);
+    assertThat(third.statusCode()).as(third.body()).isEqualTo(429);
+    assertThat(third.body()).contains("2 multicast groups already (the limit of groups)");
+    assertThat(send("GET", "/v1/groups/c", null).statusCode()).isEqualTo(404);
+    assertThat(send("PUT", "/v1/groups/b", body).statusCode()).isEqualTo(200); // a change: fine
+  }
+
+  @Test
+  void hostsBeyondTheCapOfAPortAre429NamingTheLimit() throws Exception {
+    SwitchPort at = new SwitchPort(DPID, 4);
+    int before = controller.topology().hostsAt(at).size();
+    for (int i = before; i < ControllerApi.MAX_HOSTS_PER_PORT; i++) {
+      HttpResponse<String> r = send("POST", "/v1/hosts", hostAt4(0x100 + i));
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+    HttpResponse<String> over = send("POST", "/v1/hosts", hostAt4(0x999));
+    assertThat(over.statusCode()).as(over.body()).isEqualTo(429);
+    assertThat(over.body()).contains("port 4 has 64 hosts already (the limit of hosts per port)");
+    assertThat(controller.topology().hostsAt(at)).hasSize(ControllerApi.MAX_HOSTS_PER_PORT);
+  }
+
+  private static String hostAt4(int i) {
+    return String.format(
+        "{\"address\":\"fd6e:7073:1::%x\",\"mac\":\"02:00:00:00:%02x:%02x\",\"dpid\":\"%x\",\"port\":4}",
+        i, (i >> 8) & 0xff, i & 0xff, DPID);
   }
 
   @Test

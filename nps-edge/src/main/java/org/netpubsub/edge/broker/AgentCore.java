@@ -72,7 +72,8 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   AgentCore(EdgeAgent.Builder b, DatagramSocket socket, L filters) {
     this.edge = b.edge;
     this.coordinator =
-        new CoordinatorClient(b.coordinator, b.coordinatorTimeout, b.coordinatorToken);
+        new CoordinatorClient(
+            b.coordinator, b.coordinatorTimeout, b.coordinatorToken, b.coordinatorTls);
     this.socket = socket;
     this.auth = Objects.requireNonNull(b.auth, "datagram authentication (a key, or insecure)");
     this.link = DatagramLink.of(socket, b.emulation, auth);

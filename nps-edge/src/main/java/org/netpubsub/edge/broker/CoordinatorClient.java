@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 
 /**
  * The agent's side of the coordinator's REST API (docs/edge.md) over {@code java.net.http}. Every
@@ -45,18 +46,20 @@ final class CoordinatorClient {
   private final String token; // the agent's bearer token at the coordinator, or null
 
   CoordinatorClient(URI base, Duration timeout) {
-    this(base, timeout, null);
+    this(base, timeout, null, null);
   }
 
-  CoordinatorClient(URI base, Duration timeout, String token) {
+  /** {@code tls}: for an https URL, the context trusting the coordinator's CA (null: the JDK's). */
+  CoordinatorClient(URI base, Duration timeout, String token, SSLContext tls) {
     this.base = base;
     this.timeout = timeout;
     this.token = token;
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(timeout)
-            .build();
+    HttpClient.Builder b =
+        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout);
+    if (tls != null) {
+      b.sslContext(tls);
+    }
+    this.http = b.build();
   }
 
   Registration register(String edge, InetSocketAddress at) throws CoordinatorException {

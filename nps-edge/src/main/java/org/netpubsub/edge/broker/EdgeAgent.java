@@ -54,6 +54,7 @@ public interface EdgeAgent extends Closeable {
     Duration changeWait = Duration.ofSeconds(25);
     Duration coordinatorTimeout = Duration.ofSeconds(5);
     String coordinatorToken;
+    javax.net.ssl.SSLContext coordinatorTls;
     ReliableDelivery.Settings reliable;
     WanEmulation emulation;
     DatagramAuth auth;
@@ -133,6 +134,12 @@ public interface EdgeAgent extends Closeable {
     /** The bearer token sent to a coordinator started with --auth (docs/security.md). */
     public Builder coordinatorToken(String token) {
       this.coordinatorToken = token;
+      return this;
+    }
+
+    /** For an https coordinator URL: the TLS context trusting its CA (null: the JDK's). */
+    public Builder coordinatorTls(javax.net.ssl.SSLContext tls) {
+      this.coordinatorTls = tls;
       return this;
     }
 

@@ -24,6 +24,7 @@ import org.netpubsub.http.Principal;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
+import org.netpubsub.http.ServerTls;
 
 /**
  * The coordinator's REST API (docs/edge.md) on the shared HTTP layer (nps-http,
@@ -77,7 +78,7 @@ final class CoordinatorApi implements Closeable {
   static CoordinatorApi start(
       CoordinatorService service, InetSocketAddress address, Duration defaultWait)
       throws IOException {
-    return start(service, address, defaultWait, null);
+    return start(service, address, defaultWait, null, null);
   }
 
   /** The same, authenticating requests against {@code auth} (null: none, docs/security.md). */
@@ -85,7 +86,8 @@ final class CoordinatorApi implements Closeable {
       CoordinatorService service,
       InetSocketAddress address,
       Duration defaultWait,
-      Authenticator auth)
+      Authenticator auth,
+      ServerTls tls)
       throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
     CoordinatorApi api = new CoordinatorApi(service, defaultWait, metrics);
@@ -94,6 +96,7 @@ final class CoordinatorApi implements Closeable {
             .address(address)
             .maxBody(MAX_BODY)
             .auth(auth)
+            .tls(tls)
             // a change poll waits up to MAX_WAIT without a byte on the wire
             .idleTimeout(MAX_WAIT.plusSeconds(30))
             .virtualThreads(true) // every edge keeps a change poll waiting

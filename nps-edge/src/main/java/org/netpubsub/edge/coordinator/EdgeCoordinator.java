@@ -47,6 +47,8 @@ public interface EdgeCoordinator extends Closeable {
     private Duration controllerTimeout = Duration.ofSeconds(5);
     private Authenticator auth;
     private String controllerToken;
+    private javax.net.ssl.SSLContext controllerTls;
+    private org.netpubsub.http.ServerTls tls;
 
     private Builder() {}
 
@@ -91,6 +93,18 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
+    /** For an https controller URL: the TLS context trusting its CA (null: the JDK's). */
+    public Builder controllerTls(javax.net.ssl.SSLContext context) {
+      this.controllerTls = context;
+      return this;
+    }
+
+    /** Serve HTTPS with these settings (docs/security.md); null: plain HTTP. */
+    public Builder tls(org.netpubsub.http.ServerTls settings) {
+      this.tls = settings;
+      return this;
+    }
+
     public Builder controllerTimeout(Duration d) {
       this.controllerTimeout = requirePositive(d, "controllerTimeout");
       return this;
@@ -109,16 +123,20 @@ public interface EdgeCoordinator extends Closeable {
       }
       Optional<GroupController> g = Optional.ofNullable(groups);
       if (g.isEmpty() && controller != null) {
-        if (!"http".equals(controller.getScheme()) || controller.getHost() == null) {
+        if (!("http".equals(controller.getScheme()) || "https".equals(controller.getScheme()))
+            || controller.getHost() == null) {
           throw new IllegalArgumentException(
-              "--controller must be http://HOST:PORT, not '" + controller + "'");
+              "--controller must be http(s)://HOST:PORT, not '" + controller + "'");
         }
-        g = Optional.of(new HttpGroupController(controller, controllerTimeout, controllerToken));
+        g =
+            Optional.of(
+                new HttpGroupController(
+                    controller, controllerTimeout, controllerToken, controllerTls));
       }
       CoordinatorStore store = CoordinatorStore.open(database);
       try {
         CoordinatorService service = new CoordinatorService(store, g, ackTimeout);
-        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait, auth);
+        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait, auth, tls);
         return new RunningCoordinator(service, api, store);
       } catch (IOException | RuntimeException e) {
         store.close();

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@link GroupController} over the controller's REST API: {@code PUT /v1/groups/{name}} with {@code
@@ -31,18 +32,20 @@ final class HttpGroupController implements GroupController {
   private final String token; // the coordinator's bearer token at the controller, or null
 
   HttpGroupController(URI base, Duration timeout) {
-    this(base, timeout, null);
+    this(base, timeout, null, null);
   }
 
-  HttpGroupController(URI base, Duration timeout, String token) {
+  /** {@code tls}: for an https URL, the context trusting the controller's CA (null: the JDK's). */
+  HttpGroupController(URI base, Duration timeout, String token, SSLContext tls) {
     this.base = base;
     this.timeout = timeout;
     this.token = token;
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(timeout)
-            .build();
+    HttpClient.Builder b =
+        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout);
+    if (tls != null) {
+      b.sslContext(tls);
+    }
+    this.http = b.build();
   }
 
   @Override

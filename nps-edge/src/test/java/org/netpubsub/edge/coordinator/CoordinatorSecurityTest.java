@@ -75,6 +75,21 @@ class CoordinatorSecurityTest {
   }
 
   @Test
+  void aRequestWithMoreFiltersThanTheCapIs413AndChangesNothing() throws Exception {
+    coordinator = EdgeCoordinator.builder().database("sqlite:" + dir.resolve("c.db")).start();
+    assertThat(call("PUT", "/v1/edges/paris", "{\"address\":\"127.0.0.1\",\"port\":7001}", null))
+        .isEqualTo(200);
+    StringBuilder many = new StringBuilder("{\"added\":[");
+    for (int i = 0; i <= CoordinatorApi.MAX_FILTERS_PER_REQUEST; i++) {
+      many.append(i == 0 ? "" : ",").append('"').append(Integer.toString(i, 36)).append('"');
+    }
+    String body = many.append("]}").toString();
+    assertThat(body.length()).isLessThan(CoordinatorApi.MAX_BODY); // the cap, not the body limit
+    assertThat(call("POST", "/v1/edges/paris/filters", body, null)).isEqualTo(413);
+    assertThat(coordinator.edges().values()).allSatisfy(f -> assertThat(f).isEmpty());
+  }
+
+  @Test
   void aRequestFailingMidwayLeavesNothingInTheDatabase() {
     String db = dir.resolve("t.db").toString();
     List<String> filters = new ArrayList<>();
