@@ -77,6 +77,12 @@ import org.netpubsub.network.topology.TopologyChange;
 public final class NetworkController implements FlowService, Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
 
+  /**
+   * The system property that switches the flow service's invariant checker off ({@code
+   * -Dnps.invariants.off=true}): for measuring what the checker costs, never in production.
+   */
+  public static final String INVARIANTS_OFF = "nps.invariants.off";
+
   /** How IPv6 unicast is forwarded. */
   public enum Forwarding {
     /** Shortest-path routes to every known host, installed ahead of traffic. */
@@ -150,7 +156,7 @@ public final class NetworkController implements FlowService, Closeable {
             .tls(config.openflowTls())
             .build();
     bus.attach(server::switchHandle);
-    this.states = new OwnedStates(server.desiredState());
+    this.states = new OwnedStates(server.desiredState(), !Boolean.getBoolean(INVARIANTS_OFF));
     states.register(Owner.DISCOVERY);
     states.register(Owner.BASE_FORWARDING);
     states.register(Owner.NORTHBOUND_APPS);
@@ -479,6 +485,7 @@ public final class NetworkController implements FlowService, Closeable {
       return;
     }
     topology = next;
+    states.topology(next);
     baseFlows =
         config.forwarding() == Forwarding.ROUTED
             ? UnicastRouting.desiredFlows(next)

@@ -6,27 +6,52 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import org.netpubsub.controller.flows.FlowInvariantException;
 import org.netpubsub.controller.flows.FlowStore;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.DesiredStateStore;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.invariants.FlowInvariants;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.pleroma.ContentFlows;
+import org.netpubsub.network.topology.Topology;
 
 /**
  * The flow service's per-owner store and the southbound's desired states read from it: a switch's
  * desired state is rebuilt from the store when an owner's entries on it change (once per batch, not
  * once per owner), never by asking the apps. Loop only.
+ *
+ * <p>Every owner's batch ({@link #apply}) is checked by the invariant checker ({@link
+ * FlowInvariants}) before the store takes it: the final state of the whole batch, not each mod, so
+ * a batch that moves traffic from one path to another (make before break) is judged by where the
+ * traffic ends up. A replacement ({@link #replace}) is taken unchecked: it is the response to a
+ * topology change, rebuilt switch by switch, whose states in between are not the network's.
  */
 final class OwnedStates {
   private final FlowStore store = new FlowStore();
   private final DesiredStateStore published;
   private final Set<Long> unpublished = new HashSet<>();
   private boolean batching; // a topology change: its end publishes
+  private final FlowInvariants invariants; // null when switched off
 
-  OwnedStates(DesiredStateStore published) {
+  /**
+   * @param checkInvariants whether batches are checked ({@code false}: for a benchmark of what the
+   *     checker costs)
+   */
+  OwnedStates(DesiredStateStore published, boolean checkInvariants) {
     this.published = published;
+    this.invariants =
+        checkInvariants ? new FlowInvariants(Topology.EMPTY, ContentFlows.EVENT_PORT) : null;
+  }
+
+  /** The topology the checker walks. */
+  void topology(Topology t) {
+    if (invariants != null) {
+      invariants.topology(t);
+    }
   }
 
   void register(Owner owner) {
@@ -45,9 +70,26 @@ final class OwnedStates {
     return changed;
   }
 
-  /** Applies an owner's deltas and publishes them; refuses them all if one mod is outside. */
+  /**
+   * Applies an owner's deltas and publishes them; refuses them all if one mod is outside the
+   * owner's space, or if their final state breaks an invariant ({@link FlowInvariantException}).
+   */
   void apply(Owner owner, Map<Long, List<SwitchMod>> mods) {
     mods.forEach((dpid, l) -> FlowStore.check(owner, dpid, l));
+    if (invariants != null) {
+      Map<Long, FlowInvariants.Proposal> proposed = new TreeMap<>();
+      mods.forEach(
+          (dpid, l) -> {
+            DesiredState d = store.preview(owner, dpid, l);
+            proposed.put(dpid, new FlowInvariants.Proposal(d.flows(), d.groups()));
+          });
+      invariants
+          .check(proposed)
+          .ifPresent(
+              v -> {
+                throw new FlowInvariantException(owner, v);
+              });
+    }
     mods.forEach((dpid, l) -> store.apply(owner, dpid, l));
     unpublished.addAll(mods.keySet());
     publish();
@@ -72,6 +114,9 @@ final class OwnedStates {
     Set<Long> changed = new HashSet<>();
     for (long dpid : unpublished) {
       DesiredState want = store.desired(dpid);
+      if (invariants != null) {
+        invariants.put(dpid, want.flows(), want.groups());
+      }
       if (!published.get(dpid).equals(Optional.of(want))) {
         published.put(dpid, want);
         changed.add(dpid);

@@ -2,8 +2,11 @@ package org.netpubsub.controller.flows;
 
 import org.netpubsub.network.layout.Owner;
 
-/** A batch refused by the flow service: a mod outside its owner's layout space. */
-public final class FlowRefusedException extends IllegalArgumentException {
+/**
+ * A batch refused by the flow service: a mod outside its owner's layout space, or ({@link
+ * FlowInvariantException}) a batch that would loop or black-hole traffic.
+ */
+public class FlowRefusedException extends IllegalArgumentException {
   private final Owner owner;
 
   public FlowRefusedException(Owner owner, long dpid, Object mod) {
@@ -15,6 +18,12 @@ public final class FlowRefusedException extends IllegalArgumentException {
             + " is outside "
             + owner
             + "'s space of the switch layout (SwitchLayout)");
+    this.owner = owner;
+  }
+
+  /** A refusal with its own reason (the invariant checker's). */
+  protected FlowRefusedException(Owner owner, String message) {
+    super(message);
     this.owner = owner;
   }
 

@@ -96,6 +96,35 @@ public final class FlowStore {
     return true;
   }
 
+  /**
+   * A switch's desired state as it would be after the owner's batch (the layout check aside): what
+   * the invariant checker checks before the batch is taken. Nothing changes.
+   */
+  public DesiredState preview(Owner owner, long dpid, List<SwitchMod> mods) {
+    Entries now = owners.getOrDefault(owner, Map.of()).get(dpid);
+    Entries next =
+        now == null
+            ? new Entries()
+            : new Entries(new LinkedHashMap<>(now.flows()), new LinkedHashMap<>(now.groups()));
+    for (SwitchMod m : mods) {
+      switch (m) {
+        case SwitchMod.Flow f -> apply(next.flows(), f.mod());
+        case SwitchMod.Group g -> apply(next.groups(), g.mod());
+      }
+    }
+    List<FlowEntry> flows = new ArrayList<>(next.flows().values());
+    List<GroupEntry> groups = new ArrayList<>(next.groups().values());
+    owners.forEach(
+        (o, bySwitch) -> {
+          Entries e = bySwitch.get(dpid);
+          if (o != owner && e != null) {
+            flows.addAll(e.flows().values());
+            groups.addAll(e.groups().values());
+          }
+        });
+    return new DesiredState(flows, groups);
+  }
+
   /** An owner's flows on one switch. */
   public List<FlowEntry> flows(Owner owner, long dpid) {
     Entries e = owners.getOrDefault(owner, Map.of()).get(dpid);
