@@ -25,6 +25,7 @@ final class Lexer {
           Map.entry("prefix", Kind.PREFIX),
           Map.entry("suffix", Kind.SUFFIX),
           Map.entry("contains", Kind.CONTAINS),
+          Map.entry("matches", Kind.MATCHES),
           Map.entry("over", Kind.OVER),
           Map.entry("count", Kind.COUNT),
           Map.entry("sum", Kind.SUM),

@@ -19,6 +19,12 @@ public final class SchemaWriter {
                 .append("\n    max: ")
                 .append(i.max())
                 .append('\n');
+        case StringAttribute s when s.isTopic() ->
+            y.append("    type: topic\n    max_length: ")
+                .append(s.maxLength())
+                .append("\n    levels: ")
+                .append(s.levels())
+                .append('\n');
         case StringAttribute s ->
             y.append("    type: string\n    max_length: ").append(s.maxLength()).append('\n');
       }

@@ -18,6 +18,9 @@ public sealed interface StringCoding {
   /** Topic codings have at most this many levels. */
   int MAX_LEVELS = 16;
 
+  /** A topic filter's {@code +} levels are enumerated up to this many ranges. */
+  int MAX_RANGES = 4096;
+
   /** The number of offsets minus one (unsigned: -1 is 2^64). */
   long sizeMinus1(StringAttribute a);
 
@@ -30,6 +33,26 @@ public sealed interface StringCoding {
    * keeps no order).
    */
   long[] prefixRanges(StringAttribute a, String prefix);
+
+  /**
+   * The offsets of the topic names an MQTT topic filter matches ({@link Topics#matches}), as {@link
+   * #prefixRanges}: a superset. By default the names starting with the filter's levels before its
+   * first wildcard (all names when the first level is one).
+   */
+  default long[] patternRanges(StringAttribute a, String filter) {
+    if (!Topics.hasWildcard(filter)) {
+      long v = offset(a, filter);
+      return new long[] {v, v};
+    }
+    String[] levels = filter.split("/", -1);
+    int literal = 0;
+    while (!levels[literal].equals("+") && !levels[literal].equals("#")) {
+      literal++;
+    }
+    return literal == 0
+        ? new long[] {0, sizeMinus1(a)}
+        : prefixRanges(a, String.join("/", java.util.Arrays.copyOf(levels, literal)));
+  }
 
   /** The kind as published: ordered, hash, dictionary or topic. */
   String kind();
@@ -181,6 +204,25 @@ public sealed interface StringCoding {
       return first < 0 ? new long[] {other, other} : new long[] {first, last, other, other};
     }
 
+    /** The members the filter matches, as runs, and "other". */
+    @Override
+    public long[] patternRanges(StringAttribute a, String filter) {
+      List<Long> out = new ArrayList<>();
+      for (int i = 0; i < values.size(); i++) {
+        if (Topics.matches(filter, values.get(i))) {
+          if (!out.isEmpty() && out.getLast() == i - 1) {
+            out.set(out.size() - 1, (long) i);
+          } else {
+            out.add((long) i);
+            out.add((long) i);
+          }
+        }
+      }
+      out.add((long) values.size());
+      out.add((long) values.size());
+      return out.stream().mapToLong(Long::longValue).toArray();
+    }
+
     @Override
     public String kind() {
       return "dictionary";
@@ -248,6 +290,48 @@ public sealed interface StringCoding {
       int freeBits = width() - fixed;
       long free = freeBits == 64 ? -1L : (1L << freeBits) - 1;
       return new long[] {lo, lo | free};
+    }
+
+    /**
+     * Each {@code +} level takes every code of its bits (while there are at most {@value
+     * #MAX_RANGES} ranges; past that the rest is free), {@code #} frees its level and the rest, a
+     * literal level fixes its bits, and levels past a filter without {@code #} are absent (0).
+     */
+    @Override
+    public long[] patternRanges(StringAttribute a, String filter) {
+      String[] f = filter.split("/", -1);
+      List<Long> starts = new ArrayList<>(List.of(0L));
+      int used = 0;
+      for (int i = 0; i < levelBits.size(); i++) {
+        int b = levelBits.get(i);
+        String level = i < f.length ? f[i] : null;
+        if ("#".equals(level)
+            || "+".equals(level) && (b > 12 || (long) starts.size() << b > MAX_RANGES)) {
+          break;
+        }
+        List<Long> next = new ArrayList<>();
+        for (long s : starts) {
+          if ("+".equals(level)) {
+            for (long c = 0; c < 1L << b; c++) {
+              next.add(s << b | c);
+            }
+          } else {
+            long h = level == null ? 0 : hash(level) >>> (64 - b);
+            next.add(b == 64 ? h : s << b | h);
+          }
+        }
+        starts = next;
+        used += b;
+      }
+      int freeBits = width() - used;
+      long free = freeBits == 64 ? -1L : (1L << freeBits) - 1;
+      long[] out = new long[2 * starts.size()];
+      for (int i = 0; i < starts.size(); i++) {
+        long lo = freeBits == 64 ? 0 : starts.get(i) << freeBits;
+        out[2 * i] = lo;
+        out[2 * i + 1] = lo | free;
+      }
+      return out;
     }
 
     @Override
