@@ -9,7 +9,7 @@ import unicodedata
 from .errors import FilterError
 
 KEYWORDS = {w: w.upper() for w in
-            "and or not true false in prefix suffix contains over count sum avg".split()}
+            "and or not true false in prefix suffix contains matches over count sum avg".split()}
 UNITS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000, "m": 60_000_000_000}
 _UNIT_SECONDS_LIMIT = {"m": (2**63 - 1) // 60}  # Duration.of(amount, MINUTES) overflows above
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1

@@ -68,7 +68,9 @@ public final class SchemaWriter {
                                 String.join(", ", d.values().stream().map(v -> json(v)).toList()))
                             .append(']');
                     case StringCoding.Topic t ->
-                        y.append(", level_bits: ").append(t.levelBits().toString());
+                        y.append(", level_bits: ")
+                            .append(t.levelBits().toString())
+                            .append(t.inOrder() ? "" : ", level_order: " + t.levelOrder());
                     case StringCoding.Hash h -> {}
                   }
                   y.append("}\n");

@@ -230,14 +230,17 @@ public sealed interface StringCoding {
   }
 
   /**
-   * A hierarchical topic {@code a/b/c}: level i (split at '/') is hashed to {@code levelBits[i]}
-   * bits, levels concatenated in order, absent levels 0, levels past the last coded one ignored. A
-   * prefix of whole levels ({@code a/b/}, MQTT's {@code a/b/#}) fixes the leading levels' bits: one
-   * range.
+   * A hierarchical topic {@code a/b/c}: the levels (split at '/') are coded in {@code levelOrder}
+   * (a permutation of 0..n−1; default 0, 1, …), the i-th coded level as the top {@code
+   * levelBits[i]} bits of its hash, absent levels 0, levels past the last coded one ignored. A
+   * prefix of whole levels ({@code a/b/}, MQTT's {@code a/b/#}) fixes those levels' bits; a {@code
+   * +} level frees its bits. Free bits after every fixed one cost nothing (one range); free bits
+   * before a fixed one multiply the ranges, so a learner puts the levels filters leave free last.
    */
-  record Topic(List<Integer> levelBits) implements StringCoding {
+  record Topic(List<Integer> levelBits, List<Integer> levelOrder) implements StringCoding {
     public Topic {
       levelBits = List.copyOf(levelBits);
+      levelOrder = List.copyOf(levelOrder);
       if (levelBits.isEmpty() || levelBits.size() > MAX_LEVELS) {
         throw new IllegalArgumentException("level_bits: 1 to " + MAX_LEVELS + " levels");
       }
@@ -251,6 +254,29 @@ public sealed interface StringCoding {
       if (sum > 64) {
         throw new IllegalArgumentException("level_bits: " + sum + " bits in all, at most 64");
       }
+      if (!new java.util.TreeSet<>(levelOrder)
+              .equals(new java.util.TreeSet<>(identity(levelBits.size())))
+          || levelOrder.size() != levelBits.size()) {
+        throw new IllegalArgumentException(
+            "level_order: "
+                + levelOrder
+                + " is not an order of the levels 0.."
+                + (levelBits.size() - 1));
+      }
+    }
+
+    /** Levels coded in their own order. */
+    public Topic(List<Integer> levelBits) {
+      this(levelBits, identity(levelBits.size()));
+    }
+
+    /** 0, 1, …, n − 1. */
+    public static List<Integer> identity(int n) {
+      return java.util.stream.IntStream.range(0, n).boxed().toList();
+    }
+
+    public boolean inOrder() {
+      return levelOrder.equals(identity(levelOrder.size()));
     }
 
     private int width() {
@@ -264,60 +290,86 @@ public sealed interface StringCoding {
 
     @Override
     public long offset(StringAttribute a, String value) {
-      return code(value.split("/", -1), levelBits.size());
+      String[] levels = value.split("/", -1);
+      return ranges(levelCodes(levels, levels.length), MAX_RANGES)[0];
     }
 
-    /** The code of the first {@code known} levels, the rest 0. */
-    private long code(String[] levels, int known) {
-      long v = 0;
-      for (int i = 0; i < levelBits.size(); i++) {
+    /** Per level: the code of level j's text (j < known), else absent (0L) or free (null). */
+    private Long[] levelCodes(String[] levels, int known) {
+      Long[] spec = new Long[levelBits.size()];
+      for (int i = 0; i < spec.length; i++) {
+        int j = levelOrder.get(i);
         int b = levelBits.get(i);
-        long h = i < known && i < levels.length ? hash(levels[i]) >>> (64 - b) : 0;
-        v = b == 64 ? h : v << b | h;
+        spec[j] = j < known ? Long.valueOf(hash(levels[j]) >>> (64 - b)) : 0L;
       }
-      return v;
+      return spec;
     }
 
     @Override
     public long[] prefixRanges(StringAttribute a, String prefix) {
       String[] levels = prefix.split("/", -1);
       int whole = levels.length - 1; // the last piece may continue in a value
-      long lo = code(levels, whole);
-      int fixed = 0;
-      for (int i = 0; i < Math.min(whole, levelBits.size()); i++) {
-        fixed += levelBits.get(i);
+      Long[] spec = levelCodes(levels, whole);
+      for (int j = whole; j < spec.length; j++) {
+        spec[j] = null;
       }
-      int freeBits = width() - fixed;
-      long free = freeBits == 64 ? -1L : (1L << freeBits) - 1;
-      return new long[] {lo, lo | free};
+      return ranges(spec, MAX_RANGES);
+    }
+
+    @Override
+    public long[] patternRanges(StringAttribute a, String filter) {
+      return patternRanges(filter, MAX_RANGES);
     }
 
     /**
-     * Each {@code +} level takes every code of its bits (while there are at most {@value
-     * #MAX_RANGES} ranges; past that the rest is free), {@code #} frees its level and the rest, a
-     * literal level fixes its bits, and levels past a filter without {@code #} are absent (0).
+     * The ranges of an MQTT filter, with at most about {@code maxRanges} of them: literal levels
+     * fixed, {@code +} free, {@code #} and every later level free, levels past a filter without
+     * {@code #} absent (0).
      */
-    @Override
-    public long[] patternRanges(StringAttribute a, String filter) {
+    public long[] patternRanges(String filter, int maxRanges) {
       String[] f = filter.split("/", -1);
+      int known = f.length;
+      for (int j = 0; j < f.length; j++) {
+        if (f[j].equals("#")) {
+          known = j;
+          break;
+        }
+      }
+      Long[] spec = levelCodes(f, known);
+      for (int j = 0; j < spec.length; j++) {
+        if (j >= known && known < f.length || j < known && f[j].equals("+")) {
+          spec[j] = null;
+        }
+      }
+      return ranges(spec, maxRanges);
+    }
+
+    /**
+     * The codes whose level j is spec[j] (null: any), as ascending ranges. Free levels before a
+     * fixed one are enumerated while there are at most {@code maxRanges} ranges; past that every
+     * later level is taken as free (a superset).
+     */
+    private long[] ranges(Long[] spec, int maxRanges) {
       List<Long> starts = new ArrayList<>(List.of(0L));
       int used = 0;
       for (int i = 0; i < levelBits.size(); i++) {
+        boolean restFree = true;
+        for (int k = i; k < levelBits.size(); k++) {
+          restFree &= spec[levelOrder.get(k)] == null;
+        }
         int b = levelBits.get(i);
-        String level = i < f.length ? f[i] : null;
-        if ("#".equals(level)
-            || "+".equals(level) && (b > 12 || (long) starts.size() << b > MAX_RANGES)) {
+        Long code = spec[levelOrder.get(i)];
+        if (restFree || code == null && (b > 12 || (long) starts.size() << b > maxRanges)) {
           break;
         }
         List<Long> next = new ArrayList<>();
         for (long s : starts) {
-          if ("+".equals(level)) {
+          if (code == null) {
             for (long c = 0; c < 1L << b; c++) {
               next.add(s << b | c);
             }
           } else {
-            long h = level == null ? 0 : hash(level) >>> (64 - b);
-            next.add(b == 64 ? h : s << b | h);
+            next.add(b == 64 ? code : s << b | code);
           }
         }
         starts = next;

@@ -46,6 +46,50 @@ class LayoutCoverPropertiesTest {
     assertCovered(schema, FilterPrinter.print(generated), MIXED_EVENTS, r);
   }
 
+  /** Names of a {@code type: topic} attribute (levels ≤ 4), '$' ones included. */
+  private static final List<String> NAMES =
+      List.of("a", "a/b", "a/b/c", "a/c", "b/a/c", "ab/c", "b", "a/b/c/d", "$s/a", "a/$s", "c/b");
+
+  private static final List<String> PATTERNS =
+      List.of(
+          "#", "+", "a/#", "a/+", "+/b", "+/+/c", "a/+/c", "a/b/#", "+/#", "a/+/+/d", "b/+/#",
+          "$s/#");
+
+  private static final Schema MQTT_SCHEMA =
+      Schema.builder("mqtt").topicAttribute("t", 12, 4).intAttribute("n", 0, 3).build();
+
+  @Property(tries = 400)
+  void everyEventAnMqttFilterMatchesIsCoveredUnderAnyLayout(@ForAll("seeds") long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    Schema schema = withRandomLayout(MQTT_SCHEMA, "t", r);
+    List<Event> events = new ArrayList<>();
+    for (String t : NAMES) {
+      for (long n = 0; n < 4; n++) {
+        events.add(Event.builder(schema).set("t", t).set("n", n).build());
+      }
+    }
+    assertCovered(schema, mqttFilter(r, 3), events, r);
+  }
+
+  /** MQTT filters, equalities and prefixes with negations, over t and n. */
+  private static String mqttFilter(SplittableRandom r, int depth) {
+    if (depth == 0 || r.nextInt(3) == 0) {
+      return switch (r.nextInt(5)) {
+        case 0, 1 -> "t matches \"" + PATTERNS.get(r.nextInt(PATTERNS.size())) + "\"";
+        case 2 -> "t == \"" + NAMES.get(r.nextInt(NAMES.size())) + "\"";
+        case 3 -> "t prefix \"" + NAMES.get(r.nextInt(NAMES.size())) + "/\"";
+        default -> "n <= " + r.nextInt(4);
+      };
+    }
+    String a = mqttFilter(r, depth - 1);
+    String b = mqttFilter(r, depth - 1);
+    return switch (r.nextInt(3)) {
+      case 0 -> "(" + a + ") && (" + b + ")";
+      case 1 -> "(" + a + ") || (" + b + ")";
+      default -> "!(" + a + ")";
+    };
+  }
+
   @Property(tries = 400)
   void everyMatchingTopicIsCoveredUnderAnyLayout(@ForAll("seeds") long seed) {
     SplittableRandom r = new SplittableRandom(seed);
@@ -133,6 +177,7 @@ class LayoutCoverPropertiesTest {
       case 2 -> {
         List<String> pool = new ArrayList<>(FilterArbitraries.STRINGS);
         pool.addAll(TOPICS.stream().filter(t -> t.length() <= 3).toList());
+        pool.addAll(NAMES.stream().filter(t -> t.length() <= 3).toList());
         List<String> values = new ArrayList<>();
         for (String v : pool) {
           if (r.nextInt(3) == 0) {
@@ -146,7 +191,9 @@ class LayoutCoverPropertiesTest {
         for (int i = 1 + r.nextInt(4); i > 0; i--) {
           levels.add(1 + r.nextInt(6));
         }
-        yield new StringCoding.Topic(levels);
+        List<Integer> order = new ArrayList<>(StringCoding.Topic.identity(levels.size()));
+        java.util.Collections.shuffle(order, new java.util.Random(r.nextLong()));
+        yield new StringCoding.Topic(levels, order);
       }
     };
   }

@@ -138,7 +138,11 @@ class SchemaLoaderTest {
   void missingKeys() {
     expect("name: q\n", 1, 1, "missing key 'attributes' in a schema");
     expect("attributes:\n  - type: int\n", 2, 5, "missing key 'name' in attribute #1");
-    expect(attr("min: 1"), 3, 5, "missing key 'type' in attribute 'a'; the type is int, string or topic");
+    expect(
+        attr("min: 1"),
+        3,
+        5,
+        "missing key 'type' in attribute 'a'; the type is int, string or topic");
     expect(
         attr("type: int\n    min: 1"),
         3,
