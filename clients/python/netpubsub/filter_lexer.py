@@ -254,6 +254,10 @@ class Lexer:
             elif e == "u":
                 out.append(self._unicode_escape(escape))
             else:
+                low = text[escape + 2] if escape + 2 < n else ""
+                if "\ud800" <= e <= "\udbff" and "\udc00" <= low <= "\udfff":
+                    # the whole code point, as Java's Character.toString(codePointAt)
+                    e = (e + low).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
                 raise error_at(text, escape,
                                f"unknown escape '\\{e}' (use \\\" \\\\ \\n \\t \\uXXXX)")
         value = "".join(out)

@@ -108,13 +108,14 @@ def random_topic(r: random.Random, a) -> str:
 
 
 def random_pattern(r: random.Random, a) -> str:
-    """A topic filter, now and then an invalid one (an empty level, '#' not last, 'a+')."""
-    levels = [r.choice(LEVELS + ["+", "+"]) for _ in range(r.randint(1, a.levels + 1))]
+    """A valid topic filter of ``a`` that fits max_length (mutate() makes invalid ones)."""
+    levels = [r.choice(LEVELS + ["+", "+"]) for _ in range(r.randint(1, a.levels))]
     if r.random() < 0.4:
         levels.append("#")
-    if r.random() < 0.1:
-        levels.insert(r.randrange(len(levels)), r.choice(["", "#", "a+", "b#"]))
-    return "/".join(levels)
+    while len("/".join(levels).encode()) > a.max_length and len(levels) > 1:
+        levels.pop(len(levels) - 2 if levels[-1] == "#" and len(levels) > 1 else -1)
+    p = "/".join(levels)
+    return p if len(p.encode()) <= a.max_length else r.choice(["#", "+"])
 
 
 def random_values(r: random.Random, schema: Schema) -> list:
@@ -162,11 +163,10 @@ def random_atom(r: random.Random, schema: Schema) -> str:
             return f"{f} {r.choice(['<', '>=', '=='])} {r.randint(0, 99)} over {r.randint(1, 999)}ms"
         op = r.choice(["<", "<=", ">", ">=", "==", "=", "!="])
         return f"{a.name} {op} {_int_constant(r, a)}"
-    if getattr(a, "levels", 0) and r.random() < 0.5 or r.random() < 0.02:
-        levels = a.levels or 3
-        p = random_pattern(r, a) if a.levels else "a/+"
-        return f"{a.name} matches {_quoted(r, p)}" if r.random() < 0.9 or not levels else (
-            f"{a.name} {r.choice(['==', 'prefix'])} {_quoted(r, p)}")
+    if a.levels and r.random() < 0.5:
+        p = random_pattern(r, a)
+        op = "matches" if r.random() < 0.9 else r.choice(["==", "prefix"])
+        return f"{a.name} {op} {_quoted(r, p)}"
     op = r.choice(["==", "!=", "prefix", "suffix", "contains", "="])
     s = random_string(r, min(a.max_length, 4))
     if r.random() < 0.1 and s.isidentifier() and s.isascii() and s not in (
@@ -190,7 +190,7 @@ def random_filter(r: random.Random, schema: Schema, depth: int = 0) -> str:
 
 NOISE = ["&", "|", "=", "\"", "(", ")", "[", "]", ",", "0x", "-", "1.5", "10ms", "0s", "5h",
          "@", "é", "😀", "\\", "\\q", "\\u12", "!", "<", "in", "over", "count()", "sum(", "9" * 20,
-         "prefix", "\n", "\t", "x", "price", "Price", "prce", ".", "1e5", "0xZZ", "-0x8000000000000000"]
+         "prefix", "\n", "//", "#/", "a+", "matches", "\t", "x", "price", "Price", "prce", ".", "1e5", "0xZZ", "-0x8000000000000000"]
 
 
 def mutate(r: random.Random, text: str, schema: Schema) -> str:
