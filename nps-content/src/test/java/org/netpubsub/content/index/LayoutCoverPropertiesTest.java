@@ -73,16 +73,26 @@ class LayoutCoverPropertiesTest {
 
   /** MQTT filters, equalities and prefixes with negations, over t and n. */
   private static String mqttFilter(SplittableRandom r, int depth) {
+    return compound(
+        r,
+        depth,
+        x ->
+            switch (x.nextInt(5)) {
+              case 0, 1 -> "t matches \"" + PATTERNS.get(x.nextInt(PATTERNS.size())) + "\"";
+              case 2 -> "t == \"" + NAMES.get(x.nextInt(NAMES.size())) + "\"";
+              case 3 -> "t prefix \"" + NAMES.get(x.nextInt(NAMES.size())) + "/\"";
+              default -> "n <= " + x.nextInt(4);
+            });
+  }
+
+  /** Atoms from {@code leaf} joined by &&, || and ! up to {@code depth}. */
+  private static String compound(
+      SplittableRandom r, int depth, java.util.function.Function<SplittableRandom, String> leaf) {
     if (depth == 0 || r.nextInt(3) == 0) {
-      return switch (r.nextInt(5)) {
-        case 0, 1 -> "t matches \"" + PATTERNS.get(r.nextInt(PATTERNS.size())) + "\"";
-        case 2 -> "t == \"" + NAMES.get(r.nextInt(NAMES.size())) + "\"";
-        case 3 -> "t prefix \"" + NAMES.get(r.nextInt(NAMES.size())) + "/\"";
-        default -> "n <= " + r.nextInt(4);
-      };
+      return leaf.apply(r);
     }
-    String a = mqttFilter(r, depth - 1);
-    String b = mqttFilter(r, depth - 1);
+    String a = compound(r, depth - 1, leaf);
+    String b = compound(r, depth - 1, leaf);
     return switch (r.nextInt(3)) {
       case 0 -> "(" + a + ") && (" + b + ")";
       case 1 -> "(" + a + ") || (" + b + ")";
@@ -200,21 +210,17 @@ class LayoutCoverPropertiesTest {
 
   /** Topic equalities and prefixes (MQTT's a/b/#) with negations, over t and n. */
   private static String topicFilter(SplittableRandom r, int depth) {
-    if (depth == 0 || r.nextInt(3) == 0) {
-      String t = TOPICS.get(r.nextInt(TOPICS.size()));
-      return switch (r.nextInt(4)) {
-        case 0 -> "t == \"" + t + "\"";
-        case 1, 2 -> "t prefix \"" + t + (r.nextBoolean() ? "/" : "") + "\"";
-        default -> "n <= " + r.nextInt(4);
-      };
-    }
-    String a = topicFilter(r, depth - 1);
-    String b = topicFilter(r, depth - 1);
-    return switch (r.nextInt(3)) {
-      case 0 -> "(" + a + ") && (" + b + ")";
-      case 1 -> "(" + a + ") || (" + b + ")";
-      default -> "!(" + a + ")";
-    };
+    return compound(
+        r,
+        depth,
+        x -> {
+          String t = TOPICS.get(x.nextInt(TOPICS.size()));
+          return switch (x.nextInt(4)) {
+            case 0 -> "t == \"" + t + "\"";
+            case 1, 2 -> "t prefix \"" + t + (x.nextBoolean() ? "/" : "") + "\"";
+            default -> "n <= " + x.nextInt(4);
+          };
+        });
   }
 
   @Provide
