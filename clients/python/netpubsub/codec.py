@@ -29,6 +29,7 @@ import struct
 from .errors import DecodeError
 from .event import U64, Event, check_value
 from .schema import IntAttribute, Schema
+from .topics import name_problem
 
 VERSION = 1
 MAX_SIZE = 65_000
@@ -143,7 +144,11 @@ def decode_reference(schema: Schema, b: bytes) -> Event:
             if length > a.max_length:
                 raise DecodeError("STRING_TOO_LONG", at,
                                   f"{a.name} has {length} bytes, max_length is {a.max_length}")
-            values.append(r.utf8(r.length(length, at, a.name), a.name))
+            value = r.utf8(r.length(length, at, a.name), a.name)
+            problem = a.levels and name_problem(value, a.levels)
+            if problem:
+                raise DecodeError("INVALID_TOPIC", at, f"{a.name}: {problem}")
+            values.append(value)
     at = r.pos
     n = r.length(r.varint("payload length"), at, "payload")
     payload = b[r.pos:r.pos + n]
@@ -248,6 +253,7 @@ def _generate(schema: Schema):
                     "    try: e = s.encode()",
                     f"    except UnicodeEncodeError: _fix(_attrs[{i}], s)",
                     f"    if len(e) > {a.max_length}: _fix(_attrs[{i}], s)",
+                    f"    if _topic(s, {a.levels}): _fix(_attrs[{i}], s)" if a.levels else "",
                     "    c = len(e)",
                     "    if c < 128: out.append(c)",
                     "    else: out += _varint(c)",
@@ -259,6 +265,7 @@ def _generate(schema: Schema):
                     "        e = p + c",
                     "        if e > n: raise _Slow",
                     f"        {v} = str(b[p:e], 'utf-8')",
+                    f"        if _topic({v}, {a.levels}): raise _Slow" if a.levels else "",
                     "        p = e"]
     enc += ["    c = len(payload)",
             "    if c < 128: out.append(c)",
@@ -276,8 +283,9 @@ def _generate(schema: Schema):
     scope = {"_two": _TWO_BYTE_VARINTS, "_three": _THREE_BYTES.pack, "_head": _HEADER.pack, "_fields": _HEADER_FIELDS.unpack_from, "_varint": varint,
              "_fix": _fix, "_attrs": schema.attributes, "_too_large": _too_large,
              "_slow": decode_reference, "_schema": schema, "_read_varint": _read_varint,
-             "_Slow": _Slow, "_Event": Event}
+             "_Slow": _Slow, "_Event": Event, "_topic": name_problem}
     enc = [line for line in enc if line]
+    dec = [line for line in dec if line]
     exec(compile("\n".join(enc) + "\n\n" + "\n".join(dec) + "\n", f"<codec {schema.name}>",
                  "exec"), scope)
     return scope["encode"], scope["decode"]

@@ -10,9 +10,11 @@ from __future__ import annotations
 from .event import Event
 from .filter import STATEFUL, has_aggregates, parse_tree
 from .schema import Schema
+from .topics import matches as _topic_matches
 
 _STRING = {"==": "v[{0}] == {1!r}", "!=": "v[{0}] != {1!r}", "prefix": "v[{0}].startswith({1!r})",
-           "suffix": "v[{0}].endswith({1!r})", "contains": "{1!r} in v[{0}]"}
+           "suffix": "v[{0}].endswith({1!r})", "contains": "{1!r} in v[{0}]",
+           "matches": "_topic_matches({1!r}, v[{0}])"}
 
 
 def _source(tree) -> str:
@@ -61,6 +63,8 @@ def evaluate(tree, v) -> bool:
             return x.startswith(c)
         if op == "suffix":
             return x.endswith(c)
+        if op == "matches":
+            return _topic_matches(c, x)
         return c in x
     raise ValueError(STATEFUL)
 

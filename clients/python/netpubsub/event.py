@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .schema import IntAttribute, Schema
+from .topics import name_problem
 
 U64 = (1 << 64) - 1
 
@@ -78,4 +79,7 @@ def check_value(a, v):
             f"attribute {a.name} holds an unpaired surrogate, which UTF-8 cannot encode") from None
     if n > a.max_length:
         raise ValueError(f"{a.name} is longer than max_length {a.max_length} bytes")
+    problem = a.levels and name_problem(v, a.levels)
+    if problem:
+        raise ValueError(f"{a.name}: {problem}")
     return v

@@ -12,12 +12,13 @@ from __future__ import annotations
 from .errors import FilterError
 from .filter_lexer import Lexer, error_at, to_utf16_units
 from .schema import IntAttribute, Schema
+from .topics import filter_problem, has_wildcard
 
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 200
 _COMPARISONS = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
 _STRING_OPS = {"EQ": "==", "NE": "!=", "PREFIX": "prefix", "SUFFIX": "suffix",
-               "CONTAINS": "contains"}
+               "CONTAINS": "contains", "MATCHES": "matches"}
 STATEFUL = "stateful aggregates are evaluated by the compiler targets"
 
 
@@ -139,12 +140,14 @@ class _Parser:
 
     def check_operator(self, name, op):
         a = self.attribute(name)
-        string_op = op.kind in ("PREFIX", "SUFFIX", "CONTAINS")
+        string_op = op.kind in ("PREFIX", "SUFFIX", "CONTAINS", "MATCHES")
         int_only = op.kind == "IN" or op.kind in ("LT", "LE", "GT", "GE")
         if isinstance(a, IntAttribute) and string_op:
             raise self.error(op, f"{a.name} is an int attribute; '{op.text}' needs a string")
         if not isinstance(a, IntAttribute) and int_only:
             raise self.error(op, f"{a.name} is a string attribute; '{op.text}' needs an int")
+        if op.kind == "MATCHES" and (isinstance(a, IntAttribute) or not a.is_topic):
+            raise self.error(op, f"{a.name} is not a topic attribute; 'matches' needs a topic")
 
     def int_constant(self, name, constant) -> int:
         a = self.attribute(name)
@@ -189,6 +192,12 @@ class _Parser:
             a = self.attribute(name)
             if isinstance(a, IntAttribute):
                 atom = ("int", a.position, _COMPARISONS[op.kind], self.int_constant(name, constant))
+            elif op.kind == "MATCHES":
+                value = self.string_constant(a, constant)
+                problem = filter_problem(value, a.levels)
+                if problem is not None:
+                    raise self.error(constant, f"{a.name}: {problem}")
+                atom = ("str", a.position, "matches" if has_wildcard(value) else "==", value)
             else:
                 atom = ("str", a.position, _STRING_OPS[op.kind], self.string_constant(a, constant))
             self.advance()
@@ -209,7 +218,7 @@ class _Parser:
                                       "the high bound")
             return ("range", self.attribute(name).position, lo, hi)
         raise self.error(op, "expected an operator (<, <=, >, >=, ==, !=, in, prefix, suffix, "
-                             f"contains) after '{name.text}' but found {op.describe()}")
+                             f"contains, matches) after '{name.text}' but found {op.describe()}")
 
     def aggregate(self):
         function = self.current

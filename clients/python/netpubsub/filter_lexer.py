@@ -9,7 +9,7 @@ import unicodedata
 from .errors import FilterError
 
 KEYWORDS = {w: w.upper() for w in
-            "and or not true false in prefix suffix contains over count sum avg".split()}
+            "and or not true false in prefix suffix contains matches over count sum avg".split()}
 UNITS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000, "m": 60_000_000_000}
 _UNIT_SECONDS_LIMIT = {"m": (2**63 - 1) // 60}  # Duration.of(amount, MINUTES) overflows above
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
@@ -254,6 +254,10 @@ class Lexer:
             elif e == "u":
                 out.append(self._unicode_escape(escape))
             else:
+                low = text[escape + 2] if escape + 2 < n else ""
+                if "\ud800" <= e <= "\udbff" and "\udc00" <= low <= "\udfff":
+                    # the whole code point, as Java's Character.toString(codePointAt)
+                    e = (e + low).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
                 raise error_at(text, escape,
                                f"unknown escape '\\{e}' (use \\\" \\\\ \\n \\t \\uXXXX)")
         value = "".join(out)

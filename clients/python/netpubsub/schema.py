@@ -16,7 +16,9 @@ INT_MAX = (1 << 63) - 1
 
 # The filter language's keywords cannot name attributes (Lexer.KEYWORDS).
 KEYWORDS = frozenset(
-    "and or not true false in prefix suffix contains over count sum avg".split())
+    "and or not true false in prefix suffix contains matches over count sum avg".split())
+
+MAX_LEVELS = 16
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
@@ -48,27 +50,39 @@ class IntAttribute:
 
 
 class StringAttribute:
-    __slots__ = ("name", "position", "max_length")
+    """A string; with ``levels`` > 0 a ``type: topic`` attribute of MQTT topic names (:mod:`.topics`)."""
+    __slots__ = ("name", "position", "max_length", "levels")
     kind = "string"
 
-    def __init__(self, name: str, position: int, max_length: int):
+    def __init__(self, name: str, position: int, max_length: int, levels: int = 0):
         if not 0 <= max_length <= 65535:
             raise SchemaError(f"{name}: max_length {max_length} is outside 0..65535")
-        self.name, self.position, self.max_length = name, position, max_length
+        if not 0 <= levels <= MAX_LEVELS:
+            raise SchemaError(f"{name}: levels {levels} is outside 1..{MAX_LEVELS}")
+        if levels and not max_length:
+            raise SchemaError(f"{name}: a topic needs max_length of at least 1")
+        self.name, self.position, self.max_length, self.levels = name, position, max_length, levels
+
+    @property
+    def is_topic(self) -> bool:
+        return self.levels > 0
 
     def canonical(self) -> str:
+        if self.levels:
+            return f"{self.name}:topic:{self.max_length}:{self.levels}"
         return f"{self.name}:string:{self.max_length}"
 
     def __eq__(self, other):
         return isinstance(other, StringAttribute) and (
-            other.name, other.position, other.max_length) == (
-            self.name, self.position, self.max_length)
+            other.name, other.position, other.max_length, other.levels) == (
+            self.name, self.position, self.max_length, self.levels)
 
     def __hash__(self):
-        return hash((self.name, self.position, self.max_length))
+        return hash((self.name, self.position, self.max_length, self.levels))
 
     def __repr__(self):
-        return f"StringAttribute({self.name!r}, max_length={self.max_length})"
+        topic = f", levels={self.levels}" if self.levels else ""
+        return f"StringAttribute({self.name!r}, max_length={self.max_length}{topic})"
 
 
 class Schema:
@@ -109,6 +123,8 @@ class Schema:
                 built.append(IntAttribute(spec[0], position, spec[2], spec[3]))
             elif spec[1] == "string":
                 built.append(StringAttribute(spec[0], position, spec[2]))
+            elif spec[1] == "topic":
+                built.append(StringAttribute(spec[0], position, spec[2], spec[3]))
             else:
                 raise SchemaError(f"{spec[0]}: unknown type {spec[1]!r}")
         return cls(name, built, index)

@@ -15,6 +15,7 @@ import re
 from .errors import SchemaError
 from .schema import IntAttribute, Schema, StringAttribute
 
+DEFAULT_LEVELS = 8  # SchemaYamlReader.DEFAULT_LEVELS
 _INT = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _TOP_KEYS = ("name", "attributes", "index")
 
@@ -127,7 +128,7 @@ def parse_schema_yaml(text: str, default_name: str = "schema") -> Schema:
         seen: dict[str, tuple[int, str]] = {}
         for fn, ft in fields:
             k, v = _key_value(ft, fn)
-            if k not in ("name", "type", "min", "max", "max_length"):
+            if k not in ("name", "type", "min", "max", "max_length", "levels"):
                 raise _error(fn, f"unknown key '{k}' in attribute {position + 1}")
             if k in seen:
                 raise _error(fn, f"duplicate key '{k}'")
@@ -146,17 +147,21 @@ def parse_schema_yaml(text: str, default_name: str = "schema") -> Schema:
             attributes.append(IntAttribute(
                 name, position, _integer(seen["min"][1], seen["min"][0], "min"),
                 _integer(seen["max"][1], seen["max"][0], "max")))
-        elif kind == "string":
+        elif kind in ("string", "topic"):
             if "max_length" not in seen:
-                raise _error(m, f"string attribute {name} has no 'max_length'")
-            for k in ("min", "max"):
+                raise _error(m, f"{kind} attribute {name} has no 'max_length'")
+            for k in ("min", "max") + (() if kind == "topic" else ("levels",)):
                 if k in seen:
-                    raise _error(seen[k][0], f"string attribute {name} has no {k}")
+                    raise _error(seen[k][0], f"{kind} attribute {name} has no {k}")
+            levels = 0
+            if kind == "topic":
+                levels = (_integer(seen["levels"][1], seen["levels"][0], "levels")
+                          if "levels" in seen else DEFAULT_LEVELS)
             attributes.append(StringAttribute(
                 name, position, _integer(seen["max_length"][1], seen["max_length"][0],
-                                         "max_length")))
+                                         "max_length"), levels))
         else:
-            raise _error(kind_line, f"type must be int or string, not {kind!r}")
+            raise _error(kind_line, f"type must be int, string or topic, not {kind!r}")
     index = None
     if "index" in top:
         n, items = top["index"]

@@ -23,6 +23,8 @@ def schema_yaml(schema: Schema) -> str:
         y.append(f"  - name: {quote(a.name)}")
         if a.kind == "int":
             y += ["    type: int", f"    min: {a.min}", f"    max: {a.max}"]
+        elif a.levels:
+            y += ["    type: topic", f"    max_length: {a.max_length}", f"    levels: {a.levels}"]
         else:
             y += ["    type: string", f"    max_length: {a.max_length}"]
     if schema.index != schema.attributes:
@@ -56,6 +58,8 @@ def random_schema(r: random.Random, index: bool = True) -> Schema:
         if r.random() < 0.55:
             lo, hi = int_domain(r)
             specs.append((n, "int", lo, hi))
+        elif r.random() < 0.3:
+            specs.append((n, "topic", r.choice([1, 3, 8, 12, 40]), r.randint(1, 5)))
         else:
             specs.append((n, "string", r.choice([0, 1, 2, 3, 5, 8, 9, 12, 40, 300])))
     dims = None
@@ -85,7 +89,33 @@ def random_value(r: random.Random, a):
         if pick == 2:
             return min(a.max, a.min + r.randint(0, 130))
         return r.randint(a.min, a.max)
+    if a.levels:
+        return random_topic(r, a)
     return random_string(r, a.max_length)
+
+
+# Topic levels: '$' starts a level that first-level wildcards skip; é is two bytes.
+LEVELS = ["a", "b", "c1", "$s", "é", "dev"]
+
+
+def random_topic(r: random.Random, a) -> str:
+    """A valid topic name of ``a``: 1 to levels levels, cut to fit max_length."""
+    levels = [r.choice(LEVELS) for _ in range(r.randint(1, a.levels))]
+    while len("/".join(levels).encode()) > a.max_length and len(levels) > 1:
+        levels.pop()
+    t = "/".join(levels)
+    return t if len(t.encode()) <= a.max_length else "a"
+
+
+def random_pattern(r: random.Random, a) -> str:
+    """A valid topic filter of ``a`` that fits max_length (mutate() makes invalid ones)."""
+    levels = [r.choice(LEVELS + ["+", "+"]) for _ in range(r.randint(1, a.levels))]
+    if r.random() < 0.4:
+        levels.append("#")
+    while len("/".join(levels).encode()) > a.max_length and len(levels) > 1:
+        levels.pop(len(levels) - 2 if levels[-1] == "#" and len(levels) > 1 else -1)
+    p = "/".join(levels)
+    return p if len(p.encode()) <= a.max_length else r.choice(["#", "+"])
 
 
 def random_values(r: random.Random, schema: Schema) -> list:
@@ -133,10 +163,14 @@ def random_atom(r: random.Random, schema: Schema) -> str:
             return f"{f} {r.choice(['<', '>=', '=='])} {r.randint(0, 99)} over {r.randint(1, 999)}ms"
         op = r.choice(["<", "<=", ">", ">=", "==", "=", "!="])
         return f"{a.name} {op} {_int_constant(r, a)}"
+    if a.levels and r.random() < 0.5:
+        p = random_pattern(r, a)
+        op = "matches" if r.random() < 0.9 else r.choice(["==", "prefix"])
+        return f"{a.name} {op} {_quoted(r, p)}"
     op = r.choice(["==", "!=", "prefix", "suffix", "contains", "="])
     s = random_string(r, min(a.max_length, 4))
     if r.random() < 0.1 and s.isidentifier() and s.isascii() and s not in (
-            "and", "or", "not", "true", "false", "in", "prefix", "suffix", "contains", "over",
+            "and", "or", "not", "true", "false", "in", "prefix", "suffix", "contains", "matches", "over",
             "count", "sum", "avg"):
         return f"{a.name} {op} {s}"
     return f"{a.name} {op} {_quoted(r, s)}"
@@ -156,7 +190,7 @@ def random_filter(r: random.Random, schema: Schema, depth: int = 0) -> str:
 
 NOISE = ["&", "|", "=", "\"", "(", ")", "[", "]", ",", "0x", "-", "1.5", "10ms", "0s", "5h",
          "@", "é", "😀", "\\", "\\q", "\\u12", "!", "<", "in", "over", "count()", "sum(", "9" * 20,
-         "prefix", "\n", "\t", "x", "price", "Price", "prce", ".", "1e5", "0xZZ", "-0x8000000000000000"]
+         "prefix", "\n", "//", "#/", "a+", "matches", "\t", "x", "price", "Price", "prce", ".", "1e5", "0xZZ", "-0x8000000000000000"]
 
 
 def mutate(r: random.Random, text: str, schema: Schema) -> str:

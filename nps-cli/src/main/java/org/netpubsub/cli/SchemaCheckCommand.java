@@ -58,8 +58,11 @@ final class SchemaCheckCommand implements Callable<Integer> {
           m.put("max", i.max());
         }
         case StringAttribute s -> {
-          m.put("type", "string");
+          m.put("type", s.isTopic() ? "topic" : "string");
           m.put("max_length", s.maxLength());
+          if (s.isTopic()) {
+            m.put("levels", s.levels());
+          }
         }
       }
       attributes.add(m);
@@ -80,6 +83,8 @@ final class SchemaCheckCommand implements Callable<Integer> {
       String domain =
           switch (a) {
             case IntAttribute i -> "int     [" + i.min() + ", " + i.max() + "]";
+            case StringAttribute s when s.isTopic() ->
+                "topic   max_length " + s.maxLength() + " bytes, " + s.levels() + " levels";
             case StringAttribute s -> "string  max_length " + s.maxLength() + " bytes";
           };
       out.printf("  %-" + width + "s  %s%n", a.name(), domain);

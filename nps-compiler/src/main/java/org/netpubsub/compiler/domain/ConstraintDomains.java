@@ -78,7 +78,9 @@ public final class ConstraintDomains {
             && c.suffixes().isEmpty()
             && c.contains().isEmpty()
             && c.notSuffixes().isEmpty()
-            && c.notContains().isEmpty();
+            && c.notContains().isEmpty()
+            && c.patterns().isEmpty()
+            && c.notPatterns().isEmpty();
     return new Domain(s.isAll(q.max()) ? null : s, exact);
   }
 

@@ -32,7 +32,8 @@ final class AttributeValues {
           + " of "
           + a.name();
     }
-    return null;
+    String topic = a.topicProblem(value);
+    return topic == null ? null : topic + " (" + a.name() + ")";
   }
 
   static String unknown(Schema schema, String name) {

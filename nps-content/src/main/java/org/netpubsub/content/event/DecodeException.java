@@ -27,6 +27,8 @@ public final class DecodeException extends Exception {
     STRING_TOO_LONG,
     /** A string's bytes are not well-formed UTF-8. */
     INVALID_UTF8,
+    /** A topic attribute's value is not a topic name (an empty level, a wildcard, too many). */
+    INVALID_TOPIC,
     /** A length field points past the end of the input. */
     LENGTH_EXCEEDS_INPUT,
     /** Bytes follow the payload. */

@@ -172,6 +172,10 @@ public final class Event {
         throw new IllegalArgumentException(
             s.name() + " is longer than max_length " + s.maxLength() + " bytes");
       }
+      String topic = s.topicProblem(value);
+      if (topic != null) {
+        throw new IllegalArgumentException(s.name() + ": " + topic);
+      }
       strings[s.position()] = value;
       set[s.position()] = true;
       return this;

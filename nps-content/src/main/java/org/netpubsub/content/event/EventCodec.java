@@ -1,6 +1,7 @@
 package org.netpubsub.content.event;
 
 import static org.netpubsub.content.event.DecodeException.Reason.BAD_FLAGS;
+import static org.netpubsub.content.event.DecodeException.Reason.INVALID_TOPIC;
 import static org.netpubsub.content.event.DecodeException.Reason.SCHEMA_MISMATCH;
 import static org.netpubsub.content.event.DecodeException.Reason.STRING_TOO_LONG;
 import static org.netpubsub.content.event.DecodeException.Reason.TOO_LARGE;
@@ -208,7 +209,12 @@ public final class EventCodec {
                     + " bytes, max_length is "
                     + s.maxLength());
           }
-          b.set(s, r.utf8(r.length(length, at, s.name()), s.name()));
+          String value = r.utf8(r.length(length, at, s.name()), s.name());
+          String topic = s.topicProblem(value);
+          if (topic != null) {
+            throw new DecodeException(INVALID_TOPIC, at, s.name() + ": " + topic);
+          }
+          b.set(s, value);
         }
       }
     }

@@ -121,6 +121,7 @@ final class CanonicalConjunction implements Conjunction {
           case PREFIX -> negated ? p.notPrefixes : p.prefixes;
           case SUFFIX -> negated ? p.notSuffixes : p.suffixes;
           case CONTAINS -> negated ? p.notContains : p.contains;
+          case MATCHES -> negated ? p.notPatterns : p.patterns;
         })
         .add(s.value());
     return StringConstraints.canonical(s.attribute(), p, budget);

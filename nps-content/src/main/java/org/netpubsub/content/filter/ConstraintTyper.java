@@ -12,6 +12,7 @@ import org.netpubsub.content.schema.Attribute;
 import org.netpubsub.content.schema.IntAttribute;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.Topics;
 
 /**
  * Types the atoms of a filter against a schema while it is parsed: resolves attribute names, checks
@@ -44,13 +45,19 @@ final class ConstraintTyper {
   void checkOperator(Token name, Token op) {
     Attribute a = attribute(name);
     boolean stringOp =
-        op.kind() == Kind.PREFIX || op.kind() == Kind.SUFFIX || op.kind() == Kind.CONTAINS;
+        op.kind() == Kind.PREFIX
+            || op.kind() == Kind.SUFFIX
+            || op.kind() == Kind.CONTAINS
+            || op.kind() == Kind.MATCHES;
     boolean intOnly = op.kind() == Kind.IN || (Parser.isComparison(op.kind()) && !isEquality(op));
     if (a instanceof IntAttribute && stringOp) {
       throw error(op, a.name() + " is an int attribute; '" + op.text() + "' needs a string");
     }
     if (a instanceof StringAttribute && intOnly) {
       throw error(op, a.name() + " is a string attribute; '" + op.text() + "' needs an int");
+    }
+    if (op.kind() == Kind.MATCHES && !(a instanceof StringAttribute s && s.isTopic())) {
+      throw error(op, a.name() + " is not a topic attribute; 'matches' needs a topic");
     }
   }
 
@@ -60,9 +67,24 @@ final class ConstraintTyper {
     return switch (a) {
       case IntAttribute i ->
           new Filter.IntComparison(i, comparison(op.kind()), intConstant(name, constant));
+      case StringAttribute s when op.kind() == Kind.MATCHES -> topicFilter(s, constant);
       case StringAttribute s ->
           new Filter.StringComparison(s, stringOp(op.kind()), stringConstant(s, constant));
     };
+  }
+
+  /**
+   * {@code topic matches "a/+/c"}: the MQTT filter, checked; without a wildcard it is {@code ==}
+   * (one canonical form for one set of events).
+   */
+  private Filter topicFilter(StringAttribute s, Token constant) {
+    String filter = stringConstant(s, constant);
+    String problem = Topics.filterProblem(filter, s.levels());
+    if (problem != null) {
+      throw error(constant, s.name() + ": " + problem);
+    }
+    return new Filter.StringComparison(
+        s, Topics.hasWildcard(filter) ? StringOp.MATCHES : StringOp.EQ, filter);
   }
 
   /** {@code name in [low, high]}, typed; {@code lowToken} is where an empty range is reported. */
@@ -214,6 +236,7 @@ final class ConstraintTyper {
       case PREFIX -> StringOp.PREFIX;
       case SUFFIX -> StringOp.SUFFIX;
       case CONTAINS -> StringOp.CONTAINS;
+      case MATCHES -> StringOp.MATCHES;
       default -> throw new IllegalStateException("not a string operator: " + k);
     };
   }

@@ -91,7 +91,12 @@ public sealed interface Filter {
     NE("!="),
     PREFIX("prefix"),
     SUFFIX("suffix"),
-    CONTAINS("contains");
+    CONTAINS("contains"),
+    /** An MQTT topic filter ({@code a/+/c}, {@code a/#}) on a topic attribute. */
+    MATCHES("matches");
+
+    /** The relations of every string attribute ({@link #MATCHES} needs a topic attribute). */
+    public static final List<StringOp> PLAIN = List.of(EQ, NE, PREFIX, SUFFIX, CONTAINS);
 
     private final String symbol;
 

@@ -1,6 +1,7 @@
 package org.netpubsub.content.filter;
 
 import org.netpubsub.content.event.Event;
+import org.netpubsub.content.schema.Topics;
 
 /** Direct evaluation of a filter on an event: the oracle of every differential test. */
 public final class FilterEvaluator {
@@ -114,6 +115,7 @@ public final class FilterEvaluator {
       case PREFIX -> v.startsWith(s.value());
       case SUFFIX -> v.endsWith(s.value());
       case CONTAINS -> v.contains(s.value());
+      case MATCHES -> Topics.matches(s.value(), v);
     };
   }
 }

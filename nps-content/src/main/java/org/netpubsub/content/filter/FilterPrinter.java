@@ -177,6 +177,8 @@ public final class FilterPrinter {
     c.notPrefixes().forEach(v -> parts.add("!(" + name + " prefix " + quote(v) + ")"));
     c.notSuffixes().forEach(v -> parts.add("!(" + name + " suffix " + quote(v) + ")"));
     c.notContains().forEach(v -> parts.add("!(" + name + " contains " + quote(v) + ")"));
+    c.patterns().forEach(v -> parts.add(name + " matches " + quote(v)));
+    c.notPatterns().forEach(v -> parts.add("!(" + name + " matches " + quote(v) + ")"));
   }
 
   /** A double-quoted string constant with the escapes the lexer reads. */

@@ -25,6 +25,7 @@ final class Lexer {
           Map.entry("prefix", Kind.PREFIX),
           Map.entry("suffix", Kind.SUFFIX),
           Map.entry("contains", Kind.CONTAINS),
+          Map.entry("matches", Kind.MATCHES),
           Map.entry("over", Kind.OVER),
           Map.entry("count", Kind.COUNT),
           Map.entry("sum", Kind.SUM),
@@ -260,8 +261,15 @@ final class Lexer {
         case 't' -> sb.append('\t');
         case 'u' -> sb.append(unicodeEscape(escape));
         default ->
+            // The whole code point: half of a surrogate pair is no text a reader can show.
             throw errorAt(
-                text, escape, "unknown escape '\\" + e + "' (use \\\" \\\\ \\n \\t \\uXXXX)");
+                text,
+                escape,
+                "unknown escape '\\"
+                    + (escape + 1 < text.length()
+                        ? Character.toString(text.codePointAt(escape + 1))
+                        : String.valueOf(e))
+                    + "' (use \\\" \\\\ \\n \\t \\uXXXX)");
       }
     }
     String value = sb.toString();

@@ -51,7 +51,7 @@ final class NegationNormalForm {
     return switch (s.op()) {
       case EQ -> new Filter.StringComparison(s.attribute(), StringOp.NE, s.value());
       case NE -> new Filter.StringComparison(s.attribute(), StringOp.EQ, s.value());
-      case PREFIX, SUFFIX, CONTAINS -> new Filter.Not(s);
+      case PREFIX, SUFFIX, CONTAINS, MATCHES -> new Filter.Not(s);
     };
   }
 

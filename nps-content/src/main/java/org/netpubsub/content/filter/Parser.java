@@ -125,7 +125,7 @@ final class Parser {
     advance();
     Token op = current;
     switch (op.kind()) {
-      case LT, LE, GT, GE, EQ, NE, PREFIX, SUFFIX, CONTAINS -> {
+      case LT, LE, GT, GE, EQ, NE, PREFIX, SUFFIX, CONTAINS, MATCHES -> {
         typer.checkOperator(name, op);
         advance();
         Token constant = current;
@@ -150,7 +150,7 @@ final class Parser {
       default ->
           throw error(
               op,
-              "expected an operator (<, <=, >, >=, ==, !=, in, prefix, suffix, contains) after '"
+              "expected an operator (<, <=, >, >=, ==, !=, in, prefix, suffix, contains, matches) after '"
                   + name.text()
                   + "' but found "
                   + op.describe());

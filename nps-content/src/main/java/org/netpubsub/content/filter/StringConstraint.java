@@ -2,11 +2,13 @@ package org.netpubsub.content.filter;
 
 import java.util.SortedSet;
 import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.Topics;
 
 /**
  * What a conjunction demands of a string attribute. {@code equalTo} is null when no equality is
  * demanded. When it is set, the other sets are empty (they are decided against it). Every set is
- * sorted, so equal constraints are equal records.
+ * sorted, so equal constraints are equal records. {@code patterns} are MQTT topic filters with a
+ * wildcard (topic attributes only).
  */
 public record StringConstraint(
     StringAttribute attribute,
@@ -17,7 +19,9 @@ public record StringConstraint(
     SortedSet<String> contains,
     SortedSet<String> notPrefixes,
     SortedSet<String> notSuffixes,
-    SortedSet<String> notContains)
+    SortedSet<String> notContains,
+    SortedSet<String> patterns,
+    SortedSet<String> notPatterns)
     implements AttributeConstraint {
 
   /** Whether {@code value} satisfies this constraint. */
@@ -31,6 +35,8 @@ public record StringConstraint(
         && contains.stream().allMatch(value::contains)
         && notPrefixes.stream().noneMatch(value::startsWith)
         && notSuffixes.stream().noneMatch(value::endsWith)
-        && notContains.stream().noneMatch(value::contains);
+        && notContains.stream().noneMatch(value::contains)
+        && patterns.stream().allMatch(p -> Topics.matches(p, value))
+        && notPatterns.stream().noneMatch(p -> Topics.matches(p, value));
   }
 }

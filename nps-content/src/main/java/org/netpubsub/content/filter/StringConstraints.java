@@ -27,6 +27,8 @@ final class StringConstraints {
     final SortedSet<String> notPrefixes = new TreeSet<>();
     final SortedSet<String> notSuffixes = new TreeSet<>();
     final SortedSet<String> notContains = new TreeSet<>();
+    final SortedSet<String> patterns = new TreeSet<>();
+    final SortedSet<String> notPatterns = new TreeSet<>();
 
     Parts add(StringConstraint c) {
       if (c.equalTo() != null) {
@@ -39,6 +41,8 @@ final class StringConstraints {
       notPrefixes.addAll(c.notPrefixes());
       notSuffixes.addAll(c.notSuffixes());
       notContains.addAll(c.notContains());
+      patterns.addAll(c.patterns());
+      notPatterns.addAll(c.notPatterns());
       return this;
     }
   }
@@ -77,6 +81,9 @@ final class StringConstraints {
       StringConstraint rest = build(a, null, p);
       budget.spend(size(rest));
       return fits(a, v) && rest.accepts(v) ? build(a, v, new Parts()) : null;
+    }
+    if (p.patterns.stream().anyMatch(p.notPatterns::contains)) {
+      return null;
     }
     String prefix = longestChain(p.prefixes, false);
     String suffix = longestChain(p.suffixes, true);
@@ -173,6 +180,8 @@ final class StringConstraints {
             && c.notPrefixes().isEmpty()
             && c.notSuffixes().isEmpty()
             && c.notContains().isEmpty()
+            && c.patterns().isEmpty()
+            && c.notPatterns().isEmpty()
         || c.attribute().maxLength() == 0 && c.accepts("");
   }
 
@@ -196,7 +205,9 @@ final class StringConstraints {
         && sup.notPrefixes().stream().allMatch(np -> forbidsPrefix(sub, np))
         && sup.notSuffixes().stream().allMatch(ns -> forbidsSuffix(sub, ns))
         && sup.notContains().stream()
-            .allMatch(nc -> sub.notContains().stream().anyMatch(nc::contains));
+            .allMatch(nc -> sub.notContains().stream().anyMatch(nc::contains))
+        && sub.patterns().containsAll(sup.patterns())
+        && sub.notPatterns().containsAll(sup.notPatterns());
   }
 
   private static boolean requiresSubstring(StringConstraint c, String s) {
@@ -246,6 +257,8 @@ final class StringConstraints {
     q.notPrefixes.addAll(p.notPrefixes);
     q.notSuffixes.addAll(p.notSuffixes);
     q.notContains.addAll(p.notContains);
+    q.patterns.addAll(p.patterns);
+    q.notPatterns.addAll(p.notPatterns);
     return q;
   }
 
@@ -263,7 +276,9 @@ final class StringConstraints {
         frozen(p.contains),
         frozen(p.notPrefixes),
         frozen(p.notSuffixes),
-        frozen(p.notContains));
+        frozen(p.notContains),
+        frozen(p.patterns),
+        frozen(p.notPatterns));
   }
 
   private static SortedSet<String> frozen(SortedSet<String> s) {
@@ -283,6 +298,8 @@ final class StringConstraints {
         + c.contains().size()
         + c.notPrefixes().size()
         + c.notSuffixes().size()
-        + c.notContains().size();
+        + c.notContains().size()
+        + c.patterns().size()
+        + c.notPatterns().size();
   }
 }

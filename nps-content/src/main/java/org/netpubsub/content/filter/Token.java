@@ -31,6 +31,7 @@ record Token(Token.Kind kind, String text, int offset, Object value) {
     PREFIX,
     SUFFIX,
     CONTAINS,
+    MATCHES,
     OVER,
     COUNT,
     SUM,

@@ -1,6 +1,7 @@
 package org.netpubsub.content.index;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.netpubsub.content.filter.AttributeConstraint;
 import org.netpubsub.content.filter.IntConstraint;
@@ -91,8 +92,8 @@ final class AcceptedRanges {
   }
 
   /**
-   * Equality is one point, prefixes are ranges under the dimension's coding (intersected: all must
-   * hold); every other string relation allows the whole dimension.
+   * Equality is one point, prefixes and topic filters are ranges under the dimension's coding
+   * (intersected: all must hold); every other string relation allows the whole dimension.
    */
   private static AcceptedRanges ofString(IndexDimension dim, StringConstraint c) {
     if (c.equalTo() != null) {
@@ -101,8 +102,10 @@ final class AcceptedRanges {
     }
     long[] lows = {0};
     long[] highs = {dim.sizeMinus1()};
-    for (String p : c.prefixes()) {
-      long[] r = dim.prefixRanges(p);
+    List<long[]> accepted = new java.util.ArrayList<>(); // one list of ranges per demand
+    c.prefixes().forEach(p -> accepted.add(dim.prefixRanges(p)));
+    c.patterns().forEach(p -> accepted.add(dim.patternRanges(p)));
+    for (long[] r : accepted) {
       long[] nl = new long[lows.length * (r.length / 2)];
       long[] nh = new long[nl.length];
       int n = 0;

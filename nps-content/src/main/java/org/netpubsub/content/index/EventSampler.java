@@ -50,7 +50,9 @@ final class EventSampler {
                   s.contains(),
                   s.notPrefixes(),
                   s.notSuffixes(),
-                  s.notContains())) {
+                  s.notContains(),
+                  s.patterns(),
+                  s.notPatterns())) {
             out.addAll(set);
           }
         }
@@ -63,6 +65,7 @@ final class EventSampler {
     for (Attribute a : schema.attributes()) {
       switch (a) {
         case IntAttribute i -> b.set(i, randomInt(i));
+        case StringAttribute s when s.isTopic() -> b.set(s, randomTopic(s));
         case StringAttribute s -> b.set(s, randomString(s));
       }
     }
@@ -98,6 +101,37 @@ final class EventSampler {
       }
     }
     return letters(random.nextInt(max + 1));
+  }
+
+  /**
+   * A topic name: half of the time one of the filters' constants with its wildcards filled in
+   * ({@code +} one level, {@code #} none to two), else 1 to levels random levels of 1 to 2 letters.
+   */
+  private String randomTopic(StringAttribute a) {
+    List<String> own = constants.get(a.position());
+    if (!own.isEmpty() && random.nextBoolean()) {
+      StringBuilder t = new StringBuilder();
+      for (String level : own.get(random.nextInt(own.size())).split("/", -1)) {
+        int n = level.equals("#") ? random.nextInt(3) : 1;
+        for (int i = 0; i < n; i++) {
+          t.append(t.isEmpty() ? "" : "/")
+              .append(level.equals("+") || level.equals("#") ? letters(1) : level);
+        }
+      }
+      String v = t.toString();
+      if (a.fits(v) && a.topicProblem(v) == null) {
+        return v;
+      }
+    }
+    StringBuilder t = new StringBuilder(letters(1 + random.nextInt(2)));
+    for (int i = 1 + random.nextInt(a.levels()); i > 1; i--) {
+      t.append('/').append(letters(1 + random.nextInt(2)));
+    }
+    String v = t.toString();
+    while (!a.fits(v)) {
+      v = v.substring(0, v.lastIndexOf('/') < 0 ? 1 : v.lastIndexOf('/'));
+    }
+    return v;
   }
 
   private String letters(int n) {

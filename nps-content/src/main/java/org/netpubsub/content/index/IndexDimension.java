@@ -88,4 +88,9 @@ final class IndexDimension {
   long[] prefixRanges(String prefix) {
     return coding.prefixRanges((StringAttribute) attribute, prefix);
   }
+
+  /** The offsets of the topic names an MQTT filter with a wildcard matches (a superset). */
+  long[] patternRanges(String filter) {
+    return coding.patternRanges((StringAttribute) attribute, filter);
+  }
 }

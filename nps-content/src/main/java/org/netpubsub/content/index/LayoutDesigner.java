@@ -210,8 +210,9 @@ public final class LayoutDesigner {
 
   /**
    * The coding of one string attribute: a dictionary of the values seen (and the filters'
-   * constants) when they are few and each recurs; else a topic coding when values are paths; else
-   * order-preserving with the common leading bits skipped when filters use prefixes; else a hash.
+   * constants) when they are few and each recurs; else a topic coding for a topic attribute or when
+   * values are paths; else order-preserving with the common leading bits skipped when filters use
+   * prefixes; else a hash.
    */
   static StringCoding coding(StringAttribute a, FalsePositiveSample sample) {
     Set<String> seen = new HashSet<>();
@@ -220,14 +221,17 @@ public final class LayoutDesigner {
     }
     Set<String> equal = new HashSet<>();
     Set<String> prefixes = new HashSet<>();
+    List<String> filters = new ArrayList<>(); // MQTT filters, equalities included
     for (Dnf dnf : sample.subscriptions()) {
       for (Conjunction c : dnf.conjunctions()) {
         AttributeConstraint k = c.constraint(a.position()).orElse(null);
         if (k instanceof StringConstraint s) {
           if (s.equalTo() != null) {
             equal.add(s.equalTo());
+            filters.add(s.equalTo());
           }
           prefixes.addAll(s.prefixes());
+          filters.addAll(s.patterns());
         }
       }
     }
@@ -243,8 +247,8 @@ public final class LayoutDesigner {
       return StringCoding.Dictionary.of(values);
     }
     long paths = seen.stream().filter(v -> v.contains("/")).count();
-    if (!seen.isEmpty() && paths * 10 >= seen.size() * 9L) {
-      return topic(seen);
+    if (a.isTopic() && !seen.isEmpty() || !seen.isEmpty() && paths * 10 >= seen.size() * 9L) {
+      return TopicDesign.coding(seen, filters, sample.events(), a);
     }
     if (prefixes.isEmpty()) {
       return new StringCoding.Hash();
@@ -253,33 +257,5 @@ public final class LayoutDesigner {
     all.addAll(equal);
     all.addAll(prefixes);
     return new StringCoding.Ordered(StringCoding.commonBits(all, a.maxLength()));
-  }
-
-  /**
-   * Topic levels coded in order: level i gets ceil(log2(distinct values at i)) + 2 bits (two spare
-   * bits keep hash collisions rare), at most 64 bits in all (deep levels give way first).
-   */
-  private static StringCoding topic(Set<String> seen) {
-    List<Set<String>> levels = new ArrayList<>();
-    for (String v : seen) {
-      String[] parts = v.split("/", -1);
-      for (int i = 0; i < Math.min(parts.length, StringCoding.MAX_LEVELS); i++) {
-        if (levels.size() <= i) {
-          levels.add(new HashSet<>());
-        }
-        levels.get(i).add(parts[i]);
-      }
-    }
-    List<Integer> bits = new ArrayList<>();
-    int sum = 0;
-    for (Set<String> level : levels) {
-      int b = Math.min(64 - sum, Codes.resolution(level.size() - 1L) + 2);
-      if (b < 1) {
-        break;
-      }
-      bits.add(b);
-      sum += b;
-    }
-    return new StringCoding.Topic(bits);
   }
 }

@@ -215,7 +215,12 @@ public record IndexLayout(
     switch (coding) {
       case StringCoding.Ordered o -> m.put("common_bits", o.commonBits());
       case StringCoding.Dictionary d -> m.put("values", d.values());
-      case StringCoding.Topic t -> m.put("level_bits", t.levelBits());
+      case StringCoding.Topic t -> {
+        m.put("level_bits", t.levelBits());
+        if (!t.inOrder()) {
+          m.put("level_order", t.levelOrder());
+        }
+      }
       case StringCoding.Hash h -> {}
     }
     return m;

@@ -17,7 +17,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 final class LayoutYamlReader {
   private static final List<String> LAYOUT_KEYS = List.of("bits", "codings");
   private static final List<String> CODING_KEYS =
-      List.of("kind", "values", "common_bits", "level_bits", "cuts");
+      List.of("kind", "values", "common_bits", "level_bits", "level_order", "cuts");
 
   private final YamlSource source;
 
@@ -96,16 +96,12 @@ final class LayoutYamlReader {
             new StringCoding.Dictionary(
                 strings(m.require("values", "; a dictionary lists its values"), where + ".values"));
         case "topic" -> {
-          List<Integer> levels = new ArrayList<>();
           Node l = m.require("level_bits", "; a topic coding gives the bits of each level");
-          for (String s : strings(l, where + ".level_bits")) {
-            try {
-              levels.add(Integer.parseInt(s));
-            } catch (NumberFormatException e) {
-              throw source.error(l, where + ".level_bits: '" + s + "' is not a number of bits");
-            }
-          }
-          yield new StringCoding.Topic(levels);
+          List<Integer> levels = numbers(l, where + ".level_bits", "a number of bits");
+          Node o = m.get("level_order").orElse(null);
+          yield o == null
+              ? new StringCoding.Topic(levels)
+              : new StringCoding.Topic(levels, numbers(o, where + ".level_order", "a level"));
         }
         default ->
             throw source.error(
@@ -126,6 +122,18 @@ final class LayoutYamlReader {
         throw source.error(item, where + " lists plain values, got " + YamlSource.describe(item));
       }
       out.add(((ScalarNode) item).getValue());
+    }
+    return out;
+  }
+
+  private List<Integer> numbers(Node node, String field, String what) {
+    List<Integer> out = new ArrayList<>();
+    for (String s : strings(node, field)) {
+      try {
+        out.add(Integer.parseInt(s));
+      } catch (NumberFormatException e) {
+        throw source.error(node, field + ": '" + s + "' is not " + what);
+      }
     }
     return out;
   }

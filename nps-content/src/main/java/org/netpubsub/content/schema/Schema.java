@@ -123,6 +123,13 @@ public final class Schema {
       switch (a) {
         case IntAttribute i ->
             canonical.append(i.name()).append(":int:").append(i.min()).append(':').append(i.max());
+        case StringAttribute s when s.isTopic() ->
+            canonical
+                .append(s.name())
+                .append(":topic:")
+                .append(s.maxLength())
+                .append(':')
+                .append(s.levels());
         case StringAttribute s ->
             canonical.append(s.name()).append(":string:").append(s.maxLength());
       }
@@ -177,6 +184,12 @@ public final class Schema {
 
     public Builder stringAttribute(String attributeName, int maxLength) {
       attributes.add(new StringAttribute(attributeName, attributes.size(), maxLength));
+      return this;
+    }
+
+    /** A {@code type: topic} attribute: MQTT topic names of 1 to {@code levels} levels. */
+    public Builder topicAttribute(String attributeName, int maxLength, int levels) {
+      attributes.add(new StringAttribute(attributeName, attributes.size(), maxLength, levels));
       return this;
     }
 

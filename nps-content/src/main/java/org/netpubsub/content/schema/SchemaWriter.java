@@ -19,6 +19,12 @@ public final class SchemaWriter {
                 .append("\n    max: ")
                 .append(i.max())
                 .append('\n');
+        case StringAttribute s when s.isTopic() ->
+            y.append("    type: topic\n    max_length: ")
+                .append(s.maxLength())
+                .append("\n    levels: ")
+                .append(s.levels())
+                .append('\n');
         case StringAttribute s ->
             y.append("    type: string\n    max_length: ").append(s.maxLength()).append('\n');
       }
@@ -62,7 +68,9 @@ public final class SchemaWriter {
                                 String.join(", ", d.values().stream().map(v -> json(v)).toList()))
                             .append(']');
                     case StringCoding.Topic t ->
-                        y.append(", level_bits: ").append(t.levelBits().toString());
+                        y.append(", level_bits: ")
+                            .append(t.levelBits().toString())
+                            .append(t.inOrder() ? "" : ", level_order: " + t.levelOrder());
                     case StringCoding.Hash h -> {}
                   }
                   y.append("}\n");

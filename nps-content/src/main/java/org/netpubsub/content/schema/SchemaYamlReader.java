@@ -20,6 +20,12 @@ final class SchemaYamlReader {
   private static final List<String> TOP_KEYS = List.of("name", "attributes", "index", "layout");
   private static final List<String> INT_KEYS = List.of("name", "type", "min", "max");
   private static final List<String> STRING_KEYS = List.of("name", "type", "max_length", "values");
+  private static final List<String> TOPIC_KEYS =
+      List.of("name", "type", "max_length", "levels", "values");
+
+  /** The levels of a topic attribute that does not declare them. */
+  static final int DEFAULT_LEVELS = 8;
+
   private static final List<String> ANY_KEYS =
       List.of("name", "type", "min", "max", "max_length", "values");
   private static final String TOP_SHAPE = "a mapping with keys name, attributes, index, layout";
@@ -94,16 +100,17 @@ final class SchemaYamlReader {
               + (first.getStartMark().getLine() + 1));
     }
     m = m.named("attribute '" + name + "'");
-    Node typeNode = m.require("type", "; the type is int or string");
+    Node typeNode = m.require("type", "; the type is int, string or topic");
     String type = m.string("type", typeNode);
     switch (type) {
       case "int" -> readInt(builder, m, name);
-      case "string" -> readString(builder, m, name);
+      case "string" -> readString(builder, m, name, false);
+      case "topic" -> readString(builder, m, name, true);
       default -> {
         m.allowOnly(ANY_KEYS, key -> null);
         throw source.error(
             typeNode,
-            "type must be int or string, got "
+            "type must be int, string or topic, got "
                 + YamlSource.describe(typeNode)
                 + " ("
                 + m.where()
@@ -133,9 +140,9 @@ final class SchemaYamlReader {
     builder.intAttribute(name, min, max);
   }
 
-  private void readString(Schema.Builder builder, YamlMapping m, String name) {
+  private void readString(Schema.Builder builder, YamlMapping m, String name, boolean topic) {
     m.allowOnly(
-        STRING_KEYS,
+        topic ? TOPIC_KEYS : STRING_KEYS,
         key ->
             key.equals("min") || key.equals("max")
                 ? key
@@ -157,9 +164,40 @@ final class SchemaYamlReader {
               + m.where()
               + ")");
     }
-    builder.stringAttribute(name, (int) maxLength);
+    if (topic && maxLength < 1) {
+      throw source.error(
+          lengthNode, "max_length 0 holds no topic; a topic needs 1 or more (" + m.where() + ")");
+    }
+    int levels = topic ? readLevels(m) : 0;
+    if (topic) {
+      builder.topicAttribute(name, (int) maxLength, levels);
+    } else {
+      builder.stringAttribute(name, (int) maxLength);
+    }
     m.get("values")
-        .ifPresent(v -> declared.put(name, readValues(v, name, (int) maxLength, m.where())));
+        .ifPresent(
+            v -> declared.put(name, readValues(v, name, (int) maxLength, levels, m.where())));
+  }
+
+  /** {@code levels: n} of a topic attribute, 1..16, default {@value #DEFAULT_LEVELS}. */
+  private int readLevels(YamlMapping m) {
+    Node node = m.get("levels").orElse(null);
+    if (node == null) {
+      return DEFAULT_LEVELS;
+    }
+    long levels = m.integer("levels", node);
+    if (levels < 1 || levels > StringAttribute.MAX_LEVELS) {
+      throw source.error(
+          node,
+          "levels "
+              + levels
+              + " is outside [1, "
+              + StringAttribute.MAX_LEVELS
+              + "] ("
+              + m.where()
+              + ")");
+    }
+    return (int) levels;
   }
 
   /**
@@ -180,7 +218,8 @@ final class SchemaYamlReader {
   }
 
   /** {@code values: [NYSE, NASDAQ, ...]}: distinct strings that fit max_length, any order. */
-  private StringCoding.Dictionary readValues(Node node, String name, int maxLength, String where) {
+  private StringCoding.Dictionary readValues(
+      Node node, String name, int maxLength, int levels, String where) {
     String field = "attribute '" + name + "'.values";
     if (!(node instanceof SequenceNode list) || list.getValue().isEmpty()) {
       throw source.error(
@@ -200,6 +239,10 @@ final class SchemaYamlReader {
         throw source.error(
             item,
             field + ": '" + v + "' is longer than max_length " + maxLength + " (" + where + ")");
+      }
+      String topic = levels == 0 ? null : Topics.nameProblem(v, levels);
+      if (topic != null) {
+        throw source.error(item, field + ": " + topic);
       }
       if (!seen.add(v)) {
         throw source.error(item, field + ": '" + v + "' is listed twice");

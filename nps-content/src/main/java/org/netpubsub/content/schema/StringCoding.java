@@ -18,6 +18,9 @@ public sealed interface StringCoding {
   /** Topic codings have at most this many levels. */
   int MAX_LEVELS = 16;
 
+  /** A topic filter's {@code +} levels are enumerated up to this many ranges. */
+  int MAX_RANGES = 4096;
+
   /** The number of offsets minus one (unsigned: -1 is 2^64). */
   long sizeMinus1(StringAttribute a);
 
@@ -30,6 +33,26 @@ public sealed interface StringCoding {
    * keeps no order).
    */
   long[] prefixRanges(StringAttribute a, String prefix);
+
+  /**
+   * The offsets of the topic names an MQTT topic filter matches ({@link Topics#matches}), as {@link
+   * #prefixRanges}: a superset. By default the names starting with the filter's levels before its
+   * first wildcard (all names when the first level is one).
+   */
+  default long[] patternRanges(StringAttribute a, String filter) {
+    if (!Topics.hasWildcard(filter)) {
+      long v = offset(a, filter);
+      return new long[] {v, v};
+    }
+    String[] levels = filter.split("/", -1);
+    int literal = 0;
+    while (!levels[literal].equals("+") && !levels[literal].equals("#")) {
+      literal++;
+    }
+    return literal == 0
+        ? new long[] {0, sizeMinus1(a)}
+        : prefixRanges(a, String.join("/", java.util.Arrays.copyOf(levels, literal)));
+  }
 
   /** The kind as published: ordered, hash, dictionary or topic. */
   String kind();
@@ -181,6 +204,25 @@ public sealed interface StringCoding {
       return first < 0 ? new long[] {other, other} : new long[] {first, last, other, other};
     }
 
+    /** The members the filter matches, as runs, and "other". */
+    @Override
+    public long[] patternRanges(StringAttribute a, String filter) {
+      List<Long> out = new ArrayList<>();
+      for (int i = 0; i < values.size(); i++) {
+        if (Topics.matches(filter, values.get(i))) {
+          if (!out.isEmpty() && out.getLast() == i - 1) {
+            out.set(out.size() - 1, (long) i);
+          } else {
+            out.add((long) i);
+            out.add((long) i);
+          }
+        }
+      }
+      out.add((long) values.size());
+      out.add((long) values.size());
+      return out.stream().mapToLong(Long::longValue).toArray();
+    }
+
     @Override
     public String kind() {
       return "dictionary";
@@ -188,14 +230,17 @@ public sealed interface StringCoding {
   }
 
   /**
-   * A hierarchical topic {@code a/b/c}: level i (split at '/') is hashed to {@code levelBits[i]}
-   * bits, levels concatenated in order, absent levels 0, levels past the last coded one ignored. A
-   * prefix of whole levels ({@code a/b/}, MQTT's {@code a/b/#}) fixes the leading levels' bits: one
-   * range.
+   * A hierarchical topic {@code a/b/c}: the levels (split at '/') are coded in {@code levelOrder}
+   * (a permutation of 0..n−1; default 0, 1, …), the i-th coded level as the top {@code
+   * levelBits[i]} bits of its hash, absent levels 0, levels past the last coded one ignored. A
+   * prefix of whole levels ({@code a/b/}, MQTT's {@code a/b/#}) fixes those levels' bits; a {@code
+   * +} level frees its bits. Free bits after every fixed one cost nothing (one range); free bits
+   * before a fixed one multiply the ranges, so a learner puts the levels filters leave free last.
    */
-  record Topic(List<Integer> levelBits) implements StringCoding {
+  record Topic(List<Integer> levelBits, List<Integer> levelOrder) implements StringCoding {
     public Topic {
       levelBits = List.copyOf(levelBits);
+      levelOrder = List.copyOf(levelOrder);
       if (levelBits.isEmpty() || levelBits.size() > MAX_LEVELS) {
         throw new IllegalArgumentException("level_bits: 1 to " + MAX_LEVELS + " levels");
       }
@@ -209,6 +254,29 @@ public sealed interface StringCoding {
       if (sum > 64) {
         throw new IllegalArgumentException("level_bits: " + sum + " bits in all, at most 64");
       }
+      if (!new java.util.TreeSet<>(levelOrder)
+              .equals(new java.util.TreeSet<>(identity(levelBits.size())))
+          || levelOrder.size() != levelBits.size()) {
+        throw new IllegalArgumentException(
+            "level_order: "
+                + levelOrder
+                + " is not an order of the levels 0.."
+                + (levelBits.size() - 1));
+      }
+    }
+
+    /** Levels coded in their own order. */
+    public Topic(List<Integer> levelBits) {
+      this(levelBits, identity(levelBits.size()));
+    }
+
+    /** 0, 1, …, n − 1. */
+    public static List<Integer> identity(int n) {
+      return java.util.stream.IntStream.range(0, n).boxed().toList();
+    }
+
+    public boolean inOrder() {
+      return levelOrder.equals(identity(levelOrder.size()));
     }
 
     private int width() {
@@ -222,32 +290,100 @@ public sealed interface StringCoding {
 
     @Override
     public long offset(StringAttribute a, String value) {
-      return code(value.split("/", -1), levelBits.size());
+      String[] levels = value.split("/", -1);
+      return ranges(levelCodes(levels, levels.length), MAX_RANGES)[0];
     }
 
-    /** The code of the first {@code known} levels, the rest 0. */
-    private long code(String[] levels, int known) {
-      long v = 0;
-      for (int i = 0; i < levelBits.size(); i++) {
+    /** Per level: the code of level j's text (j < known), else absent (0L) or free (null). */
+    private Long[] levelCodes(String[] levels, int known) {
+      Long[] spec = new Long[levelBits.size()];
+      for (int i = 0; i < spec.length; i++) {
+        int j = levelOrder.get(i);
         int b = levelBits.get(i);
-        long h = i < known && i < levels.length ? hash(levels[i]) >>> (64 - b) : 0;
-        v = b == 64 ? h : v << b | h;
+        spec[j] = j < known ? Long.valueOf(hash(levels[j]) >>> (64 - b)) : 0L;
       }
-      return v;
+      return spec;
     }
 
     @Override
     public long[] prefixRanges(StringAttribute a, String prefix) {
       String[] levels = prefix.split("/", -1);
       int whole = levels.length - 1; // the last piece may continue in a value
-      long lo = code(levels, whole);
-      int fixed = 0;
-      for (int i = 0; i < Math.min(whole, levelBits.size()); i++) {
-        fixed += levelBits.get(i);
+      Long[] spec = levelCodes(levels, whole);
+      for (int j = whole; j < spec.length; j++) {
+        spec[j] = null;
       }
-      int freeBits = width() - fixed;
+      return ranges(spec, MAX_RANGES);
+    }
+
+    @Override
+    public long[] patternRanges(StringAttribute a, String filter) {
+      return patternRanges(filter, MAX_RANGES);
+    }
+
+    /**
+     * The ranges of an MQTT filter, with at most about {@code maxRanges} of them: literal levels
+     * fixed, {@code +} free, {@code #} and every later level free, levels past a filter without
+     * {@code #} absent (0).
+     */
+    public long[] patternRanges(String filter, int maxRanges) {
+      String[] f = filter.split("/", -1);
+      int known = f.length;
+      for (int j = 0; j < f.length; j++) {
+        if (f[j].equals("#")) {
+          known = j;
+          break;
+        }
+      }
+      Long[] spec = levelCodes(f, known);
+      for (int j = 0; j < spec.length; j++) {
+        if (j >= known && known < f.length || j < known && f[j].equals("+")) {
+          spec[j] = null;
+        }
+      }
+      return ranges(spec, maxRanges);
+    }
+
+    /**
+     * The codes whose level j is spec[j] (null: any), as ascending ranges. Free levels before a
+     * fixed one are enumerated while there are at most {@code maxRanges} ranges; past that every
+     * later level is taken as free (a superset).
+     */
+    private long[] ranges(Long[] spec, int maxRanges) {
+      List<Long> starts = new ArrayList<>(List.of(0L));
+      int used = 0;
+      for (int i = 0; i < levelBits.size(); i++) {
+        boolean restFree = true;
+        for (int k = i; k < levelBits.size(); k++) {
+          restFree &= spec[levelOrder.get(k)] == null;
+        }
+        int b = levelBits.get(i);
+        Long code = spec[levelOrder.get(i)];
+        if (restFree || code == null && (b > 12 || (long) starts.size() << b > maxRanges)) {
+          break;
+        }
+        List<Long> next = new ArrayList<>();
+        for (long s : starts) {
+          if (code == null) {
+            for (long c = 0; c < 1L << b; c++) {
+              next.add(s << b | c);
+            }
+          } else {
+            next.add(b == 64 ? code : s << b | code);
+          }
+        }
+        starts = next;
+        used += b;
+      }
+      int freeBits = width() - used;
       long free = freeBits == 64 ? -1L : (1L << freeBits) - 1;
-      return new long[] {lo, lo | free};
+      long[] out = new long[2 * starts.size()];
+      for (int i = 0; i < starts.size(); i++) {
+        long lo = freeBits == 64 ? 0 : starts.get(i) << freeBits;
+        out[2 * i] = lo;
+        out[2 * i + 1] = lo | free;
+      }
+      return out;
     }
 
     @Override

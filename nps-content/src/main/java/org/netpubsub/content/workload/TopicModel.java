@@ -10,15 +10,17 @@ import org.netpubsub.content.schema.Schema;
  * a fixed universe of {@value #TOPICS} topics drawn once from the model stream, popularity Zipf(s)
  * over the universe's ranks for both events and subscriptions.
  *
- * <p>Schema {@code topics}: {@code topic} string (max 64 bytes), {@code value} int [0, 1000].
- * Filters: 50 % one topic exactly ({@code topic == "a/b/c"}); 40 % a subtree, MQTT's {@code a/b/#}
- * ({@code topic == "a/b" || topic prefix "a/b/"}) cut after 1 to levels−1 levels; 10 % a subtree
- * and a threshold ({@code value > V}). MQTT's single-level {@code +} is not in the filter language.
+ * <p>Schema {@code topics}: {@code topic} a topic (max 64 bytes, 5 levels), {@code value} int [0,
+ * 1000]. Filters: 45 % one topic exactly ({@code topic == "a/b/c"}); 25 % a subtree ({@code topic
+ * matches "a/b/#"}) cut after 1 to levels−1 levels; 20 % the topic with one or two levels after the
+ * first replaced by {@code +} ({@code topic matches "a/+/c/+"}); 10 % a subtree and a threshold
+ * ({@code value > V}).
  */
 public final class TopicModel implements WorkloadModel {
   public static final String NAME = "topics";
   public static final int TOPICS = 5000;
   public static final int MAX_LENGTH = 64;
+  public static final int LEVELS = 5;
   private static final List<String> SITES =
       List.of(
           "home", "office", "plant", "farm", "lab", "store", "depot", "school", "port", "mine",
@@ -36,7 +38,7 @@ public final class TopicModel implements WorkloadModel {
     this.exponent = exponent;
     this.schema =
         Schema.builder(NAME)
-            .stringAttribute("topic", MAX_LENGTH)
+            .topicAttribute("topic", MAX_LENGTH, LEVELS)
             .intAttribute("value", 0, 1000)
             .build();
   }
@@ -94,18 +96,19 @@ public final class TopicModel implements WorkloadModel {
 
   private static String filter(Rand rng, String topic) {
     double u = rng.nextDouble();
-    if (u < 0.5) {
+    if (u < 0.45) {
       return FilterText.string("topic", "==", topic);
     }
     String[] levels = topic.split("/");
+    if (u < 0.65) {
+      for (int n = 1 + rng.belowInt(Math.min(2, levels.length - 1)); n > 0; n--) {
+        levels[1 + rng.belowInt(levels.length - 1)] = "+";
+      }
+      return FilterText.string("topic", "matches", String.join("/", levels));
+    }
     String subtree =
-        String.join("/", List.of(levels).subList(0, 1 + rng.belowInt(levels.length - 1)));
-    String hash =
-        "("
-            + FilterText.string("topic", "==", subtree)
-            + " || "
-            + FilterText.string("topic", "prefix", subtree + "/")
-            + ")";
+        String.join("/", List.of(levels).subList(0, 1 + rng.belowInt(levels.length - 1))) + "/#";
+    String hash = FilterText.string("topic", "matches", subtree);
     return u < 0.9 ? hash : hash + " && " + FilterText.compare("value", ">", rng.between(0, 999));
   }
 }

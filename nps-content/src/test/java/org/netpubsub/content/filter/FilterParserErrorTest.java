@@ -121,7 +121,7 @@ class FilterParserErrorTest {
             "price 5",
             1,
             7,
-            "expected an operator (<, <=, >, >=, ==, !=, in, prefix, suffix, contains)"
+            "expected an operator (<, <=, >, >=, ==, !=, in, prefix, suffix, contains, matches)"
                 + " after 'price' but found '5'"),
         Arguments.of("price in [1 5]", 1, 13, "expected ',' but found '5'"),
         Arguments.of("price in (1, 5)", 1, 10, "expected '[' but found '('"),

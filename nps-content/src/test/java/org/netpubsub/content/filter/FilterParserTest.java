@@ -125,7 +125,7 @@ class FilterParserTest {
 
   @Test
   void everyStringOperator() {
-    for (StringOp op : StringOp.values()) {
+    for (StringOp op : StringOp.PLAIN) {
       assertThat(parse("symbol " + op.symbol() + " \"AB\"")).isEqualTo(symbol(op, "AB"));
     }
   }

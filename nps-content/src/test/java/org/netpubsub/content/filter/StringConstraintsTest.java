@@ -11,6 +11,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.netpubsub.content.filter.Filter.StringOp;
 import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.Topics;
 
 /**
  * String constraints against every string of up to 3 characters over {a, b, c, d}: canonical forms
@@ -20,7 +21,17 @@ class StringConstraintsTest {
   private static final StringAttribute S = new StringAttribute("s", 0, 3);
 
   /** Probe values: constants come from {a, b, c}, so 'd' stands for every other character. */
-  private static final List<String> PROBES = FilterArbitraries.strings("abcd", 3);
+  private static final List<String> PROBES = probes();
+
+  /** Topic filters for {@code matches} atoms (their meaning is MQTT's on any probe). */
+  private static final List<String> PATTERNS =
+      List.of("#", "+", "a/#", "a/+", "+/b", "a/+/#", "+/+", "b/#", "a/b/+");
+
+  private static List<String> probes() {
+    List<String> out = new java.util.ArrayList<>(FilterArbitraries.strings("abcd", 3));
+    out.addAll(List.of("a/b", "a/a", "b/a", "b/b", "a/b/c", "a/a/b", "$a/b", "a/$b", "c/b/a"));
+    return out;
+  }
 
   /** One atom of a conjunction: an operator, whether it is negated, and a constant. */
   record Atom(StringOp op, boolean negated, String constant) {
@@ -32,6 +43,7 @@ class StringConstraintsTest {
             case PREFIX -> v.startsWith(constant);
             case SUFFIX -> v.endsWith(constant);
             case CONTAINS -> v.contains(constant);
+            case MATCHES -> Topics.matches(constant, v);
           };
       return r != negated;
     }
@@ -43,6 +55,7 @@ class StringConstraintsTest {
             case PREFIX -> negated ? p.notPrefixes : p.prefixes;
             case SUFFIX -> negated ? p.notSuffixes : p.suffixes;
             case CONTAINS -> negated ? p.notContains : p.contains;
+            case MATCHES -> negated ? p.notPatterns : p.patterns;
           })
           .add(constant);
     }
@@ -53,9 +66,14 @@ class StringConstraintsTest {
     Arbitrary<String> constants =
         Arbitraries.of(FilterArbitraries.STRINGS.subList(0, 13)); // length <= 2, over {a, b, c}
     Arbitrary<Atom> atom =
-        Combinators.combine(
-                Arbitraries.of(StringOp.values()), Arbitraries.of(true, false), constants)
-            .as(Atom::new);
+        Arbitraries.of(StringOp.values())
+            .flatMap(
+                op ->
+                    Combinators.combine(
+                            Arbitraries.just(op),
+                            Arbitraries.of(true, false),
+                            op == StringOp.MATCHES ? Arbitraries.of(PATTERNS) : constants)
+                        .as(Atom::new));
     return atom.list().ofMinSize(1).ofMaxSize(6);
   }
 

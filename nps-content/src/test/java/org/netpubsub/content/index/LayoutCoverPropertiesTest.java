@@ -46,6 +46,60 @@ class LayoutCoverPropertiesTest {
     assertCovered(schema, FilterPrinter.print(generated), MIXED_EVENTS, r);
   }
 
+  /** Names of a {@code type: topic} attribute (levels ≤ 4), '$' ones included. */
+  private static final List<String> NAMES =
+      List.of("a", "a/b", "a/b/c", "a/c", "b/a/c", "ab/c", "b", "a/b/c/d", "$s/a", "a/$s", "c/b");
+
+  private static final List<String> PATTERNS =
+      List.of(
+          "#", "+", "a/#", "a/+", "+/b", "+/+/c", "a/+/c", "a/b/#", "+/#", "a/+/+/d", "b/+/#",
+          "$s/#");
+
+  private static final Schema MQTT_SCHEMA =
+      Schema.builder("mqtt").topicAttribute("t", 12, 4).intAttribute("n", 0, 3).build();
+
+  @Property(tries = 400)
+  void everyEventAnMqttFilterMatchesIsCoveredUnderAnyLayout(@ForAll("seeds") long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    Schema schema = withRandomLayout(MQTT_SCHEMA, "t", r);
+    List<Event> events = new ArrayList<>();
+    for (String t : NAMES) {
+      for (long n = 0; n < 4; n++) {
+        events.add(Event.builder(schema).set("t", t).set("n", n).build());
+      }
+    }
+    assertCovered(schema, mqttFilter(r, 3), events, r);
+  }
+
+  /** MQTT filters, equalities and prefixes with negations, over t and n. */
+  private static String mqttFilter(SplittableRandom r, int depth) {
+    return compound(
+        r,
+        depth,
+        x ->
+            switch (x.nextInt(5)) {
+              case 0, 1 -> "t matches \"" + PATTERNS.get(x.nextInt(PATTERNS.size())) + "\"";
+              case 2 -> "t == \"" + NAMES.get(x.nextInt(NAMES.size())) + "\"";
+              case 3 -> "t prefix \"" + NAMES.get(x.nextInt(NAMES.size())) + "/\"";
+              default -> "n <= " + x.nextInt(4);
+            });
+  }
+
+  /** Atoms from {@code leaf} joined by &&, || and ! up to {@code depth}. */
+  private static String compound(
+      SplittableRandom r, int depth, java.util.function.Function<SplittableRandom, String> leaf) {
+    if (depth == 0 || r.nextInt(3) == 0) {
+      return leaf.apply(r);
+    }
+    String a = compound(r, depth - 1, leaf);
+    String b = compound(r, depth - 1, leaf);
+    return switch (r.nextInt(3)) {
+      case 0 -> "(" + a + ") && (" + b + ")";
+      case 1 -> "(" + a + ") || (" + b + ")";
+      default -> "!(" + a + ")";
+    };
+  }
+
   @Property(tries = 400)
   void everyMatchingTopicIsCoveredUnderAnyLayout(@ForAll("seeds") long seed) {
     SplittableRandom r = new SplittableRandom(seed);
@@ -133,6 +187,7 @@ class LayoutCoverPropertiesTest {
       case 2 -> {
         List<String> pool = new ArrayList<>(FilterArbitraries.STRINGS);
         pool.addAll(TOPICS.stream().filter(t -> t.length() <= 3).toList());
+        pool.addAll(NAMES.stream().filter(t -> t.length() <= 3).toList());
         List<String> values = new ArrayList<>();
         for (String v : pool) {
           if (r.nextInt(3) == 0) {
@@ -146,28 +201,26 @@ class LayoutCoverPropertiesTest {
         for (int i = 1 + r.nextInt(4); i > 0; i--) {
           levels.add(1 + r.nextInt(6));
         }
-        yield new StringCoding.Topic(levels);
+        List<Integer> order = new ArrayList<>(StringCoding.Topic.identity(levels.size()));
+        java.util.Collections.shuffle(order, new java.util.Random(r.nextLong()));
+        yield new StringCoding.Topic(levels, order);
       }
     };
   }
 
   /** Topic equalities and prefixes (MQTT's a/b/#) with negations, over t and n. */
   private static String topicFilter(SplittableRandom r, int depth) {
-    if (depth == 0 || r.nextInt(3) == 0) {
-      String t = TOPICS.get(r.nextInt(TOPICS.size()));
-      return switch (r.nextInt(4)) {
-        case 0 -> "t == \"" + t + "\"";
-        case 1, 2 -> "t prefix \"" + t + (r.nextBoolean() ? "/" : "") + "\"";
-        default -> "n <= " + r.nextInt(4);
-      };
-    }
-    String a = topicFilter(r, depth - 1);
-    String b = topicFilter(r, depth - 1);
-    return switch (r.nextInt(3)) {
-      case 0 -> "(" + a + ") && (" + b + ")";
-      case 1 -> "(" + a + ") || (" + b + ")";
-      default -> "!(" + a + ")";
-    };
+    return compound(
+        r,
+        depth,
+        x -> {
+          String t = TOPICS.get(x.nextInt(TOPICS.size()));
+          return switch (x.nextInt(4)) {
+            case 0 -> "t == \"" + t + "\"";
+            case 1, 2 -> "t prefix \"" + t + (x.nextBoolean() ? "/" : "") + "\"";
+            default -> "n <= " + x.nextInt(4);
+          };
+        });
   }
 
   @Provide

@@ -74,6 +74,8 @@ final class TestConjunction implements Conjunction {
         new TreeSet<>(),
         new TreeSet<>(),
         new TreeSet<>(),
+        new TreeSet<>(),
+        new TreeSet<>(),
         new TreeSet<>());
   }
 

@@ -119,7 +119,7 @@ class SchemaLoaderTest {
     expect(
         attr("type: int\n    min: [1]\n    max: 3"), 5, 10, "min must be an integer, got a list");
     expect(attr("type: int\n    min: 1\n    max:"), 6, 9, "max must be an integer, got nothing");
-    expect(attr("type: float"), 4, 11, "type must be int or string, got 'float'");
+    expect(attr("type: float"), 4, 11, "type must be int, string or topic, got 'float'");
     expect(attr("type: [int]"), 4, 11, "type must be a string, got a list");
     expect("attributes: {a: 1}\n", 1, 13, "attributes must be a list of attributes, got a mapping");
     expect(
@@ -138,7 +138,11 @@ class SchemaLoaderTest {
   void missingKeys() {
     expect("name: q\n", 1, 1, "missing key 'attributes' in a schema");
     expect("attributes:\n  - type: int\n", 2, 5, "missing key 'name' in attribute #1");
-    expect(attr("min: 1"), 3, 5, "missing key 'type' in attribute 'a'; the type is int or string");
+    expect(
+        attr("min: 1"),
+        3,
+        5,
+        "missing key 'type' in attribute 'a'; the type is int, string or topic");
     expect(
         attr("type: int\n    min: 1"),
         3,

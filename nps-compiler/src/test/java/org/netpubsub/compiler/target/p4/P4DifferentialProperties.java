@@ -158,7 +158,7 @@ class P4DifferentialProperties {
           Arbitrary<StringOp> ops =
               exact
                   ? Arbitraries.of(StringOp.EQ, StringOp.NE, StringOp.SUFFIX, StringOp.CONTAINS)
-                  : Arbitraries.of(StringOp.values());
+                  : Arbitraries.of(StringOp.PLAIN);
           Arbitrary<String> v = Arbitraries.of(FilterArbitraries.STRINGS.subList(0, 13));
           kinds.add(
               Combinators.combine(ops, v).as((op, x) -> new Filter.StringComparison(s, op, x)));

@@ -1,0 +1,124 @@
+package org.netpubsub.content.index;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.netpubsub.content.event.Event;
+import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.StringCoding;
+import org.netpubsub.content.schema.Topics;
+
+/**
+ * The topic coding {@link LayoutDesigner} learns (docs/content-model.md, "Topics"): level i gets
+ * ⌈log₂ distinct values at i⌉ + 2 bits (two spare bits keep hash collisions rare; at most 64 in
+ * all, deep levels give way first), and the levels are coded in the order that lets the fewest
+ * sample events into the sample filters' ranges: levels coded in order, each level moved last, and
+ * levels sorted by how often a filter leaves them free with {@code +}. Pure and deterministic.
+ */
+final class TopicDesign {
+  /** Ranges per filter when orders are compared: a cover of the default cell budget. */
+  static final int RANGES = 64;
+
+  private TopicDesign() {}
+
+  static StringCoding coding(
+      Set<String> seen, List<String> filters, List<Event> events, StringAttribute a) {
+    List<Set<String>> levels = new ArrayList<>();
+    for (String v : seen) {
+      String[] parts = v.split("/", -1);
+      for (int i = 0; i < Math.min(parts.length, StringCoding.MAX_LEVELS); i++) {
+        if (levels.size() <= i) {
+          levels.add(new HashSet<>());
+        }
+        levels.get(i).add(parts[i]);
+      }
+    }
+    List<Integer> bits = new ArrayList<>();
+    int sum = 0;
+    for (Set<String> level : levels) {
+      int b = Math.min(64 - sum, Codes.resolution(level.size() - 1L) + 2);
+      if (b < 1) {
+        break;
+      }
+      bits.add(b);
+      sum += b;
+    }
+    StringCoding.Topic best = null;
+    long bestScore = Long.MAX_VALUE;
+    for (List<Integer> order : orders(bits.size(), filters)) {
+      List<Integer> orderedBits = order.stream().map(bits::get).toList();
+      StringCoding.Topic t = new StringCoding.Topic(orderedBits, order);
+      long score = score(t, filters, events, a);
+      if (score < bestScore) {
+        best = t;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  /** The candidate orders, the natural one first (it wins ties). */
+  private static Set<List<Integer>> orders(int n, List<String> filters) {
+    Set<List<Integer>> out = new LinkedHashSet<>();
+    out.add(StringCoding.Topic.identity(n));
+    for (int j = 0; j < n; j++) {
+      List<Integer> o = new ArrayList<>(StringCoding.Topic.identity(n));
+      o.remove(Integer.valueOf(j));
+      o.add(j);
+      out.add(o);
+    }
+    long[] plus = new long[n];
+    for (String f : filters) {
+      String[] parts = f.split("/", -1);
+      for (int j = 0; j < Math.min(n, parts.length); j++) {
+        plus[j] += parts[j].equals("+") ? 1 : 0;
+      }
+    }
+    List<Integer> byPlus = new ArrayList<>(StringCoding.Topic.identity(n));
+    byPlus.sort(Comparator.comparingLong(j -> plus[j]));
+    out.add(byPlus);
+    return out;
+  }
+
+  /** Σ over filters of the sample events inside the filter's (at most {@value #RANGES}) ranges. */
+  private static long score(
+      StringCoding.Topic t, List<String> filters, List<Event> events, StringAttribute a) {
+    long[] codes = new long[events.size()];
+    for (int e = 0; e < codes.length; e++) {
+      codes[e] = t.offset(a, events.get(e).stringValue(a.position())) ^ Long.MIN_VALUE;
+    }
+    Arrays.sort(codes); // signed order of the flipped codes is the unsigned order
+    long score = 0;
+    for (String f : filters) {
+      long[] r =
+          Topics.hasWildcard(f)
+              ? t.patternRanges(f, RANGES)
+              : new long[] {t.offset(a, f), t.offset(a, f)};
+      for (int i = 0; i < r.length; i += 2) {
+        score +=
+            below(codes, r[i + 1] ^ Long.MIN_VALUE, true)
+                - below(codes, r[i] ^ Long.MIN_VALUE, false);
+      }
+    }
+    return score;
+  }
+
+  /** The number of codes below {@code x} (or at most {@code x} when {@code inclusive}). */
+  private static int below(long[] sorted, long x, boolean inclusive) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] < x || inclusive && sorted[mid] == x) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+}
