@@ -3,9 +3,10 @@
     ingress_peer.py send ADDR TAG COUNT [ADDR TAG COUNT ...]
         sends COUNT UDP datagrams "TAG-i" to each content address ADDR, port 7073, straight
         out of eth0 (no advertisement asked for them); prints one JSON line when done
-    ingress_peer.py listen WINDOW PORT[,PORT...] [GROUP ...]
+    ingress_peer.py listen QUIET PORT[,PORT...] [GROUP ...]
         binds every PORT on ::, joins each multicast GROUP (content addresses) on eth0 on every
-        socket, prints 'ready', then one JSON line {port: [payloads]} after WINDOW seconds
+        socket, prints 'ready' and receives until stdin closes (the senders are done), then until
+        nothing came for QUIET seconds; prints one JSON line {port: [payloads]}
 """
 
 import json
@@ -13,7 +14,6 @@ import select
 import socket
 import struct
 import sys
-import time
 
 EVENT_PORT = 7073
 
@@ -31,7 +31,7 @@ def send(args: list[str]) -> None:
     print(json.dumps({"sent": sent}), flush=True)
 
 
-def listen(window: float, ports: list[int], groups: list[str]) -> None:
+def listen(quiet: float, ports: list[int], groups: list[str]) -> None:
     eth0 = socket.if_nametoindex("eth0")
     socks = {}
     for port in ports:
@@ -44,11 +44,17 @@ def listen(window: float, ports: list[int], groups: list[str]) -> None:
         socks[s] = port
     print("ready", flush=True)
     got = {str(p): [] for p in ports}
-    deadline = time.monotonic() + window
-    while (left := deadline - time.monotonic()) > 0:
-        readable, _, _ = select.select(list(socks), [], [], left)
+    done = False  # stdin closed: from then on, stop after QUIET seconds without a datagram
+    while True:
+        readable, _, _ = select.select(list(socks) + ([] if done else [sys.stdin]), [], [],
+                                       quiet if done else None)
+        if not readable:
+            break
         for s in readable:
-            got[str(socks[s])].append(s.recv(2048).decode(errors="replace"))
+            if s is sys.stdin:
+                done = not sys.stdin.readline()
+            else:
+                got[str(socks[s])].append(s.recv(2048).decode(errors="replace"))
     print(json.dumps(got), flush=True)
 
 
