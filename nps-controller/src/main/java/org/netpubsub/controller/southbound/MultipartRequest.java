@@ -24,19 +24,10 @@ record MultipartRequest<T>(
     long xid, String what, OFMessage request, Function<OFStatsReply, List<T>> items) {
 
   static MultipartRequest<FlowEntry> flowStats(long xid) {
-    OFMessage request =
-        OpenFlowTranslator.OF13
-            .buildFlowStatsRequest()
-            .setXid(xid)
-            .setTableId(TableId.ALL)
-            .setOutPort(OFPort.ANY)
-            .setOutGroup(OFGroup.ANY)
-            .setMatch(OpenFlowTranslator.OF13.buildMatch().build())
-            .build();
     return new MultipartRequest<>(
         xid,
         "flow-stats request",
-        request,
+        flowStatsRequest(xid, 0, 0),
         r ->
             ((OFFlowStatsReply) r)
                 .getEntries().stream().map(OpenFlowTranslator::fromStats).toList());
@@ -44,21 +35,10 @@ record MultipartRequest<T>(
 
   /** Flow-stats of the flows with exactly this cookie, with their packet counters. */
   static MultipartRequest<FlowStats> flowCounters(long xid, long cookie) {
-    OFMessage request =
-        OpenFlowTranslator.OF13
-            .buildFlowStatsRequest()
-            .setXid(xid)
-            .setTableId(TableId.ALL)
-            .setOutPort(OFPort.ANY)
-            .setOutGroup(OFGroup.ANY)
-            .setCookie(U64.of(cookie))
-            .setCookieMask(U64.NO_MASK)
-            .setMatch(OpenFlowTranslator.OF13.buildMatch().build())
-            .build();
     return new MultipartRequest<>(
         xid,
         "flow-stats request",
-        request,
+        flowStatsRequest(xid, cookie, -1L),
         r ->
             ((OFFlowStatsReply) r)
                 .getEntries().stream()
@@ -69,6 +49,20 @@ record MultipartRequest<T>(
                                 e.getPacketCount().getValue(),
                                 e.getDurationSec()))
                     .toList());
+  }
+
+  /** Every table's flows whose cookie has {@code cookie}'s bits under {@code mask} (0: all). */
+  private static OFMessage flowStatsRequest(long xid, long cookie, long mask) {
+    return OpenFlowTranslator.OF13
+        .buildFlowStatsRequest()
+        .setXid(xid)
+        .setTableId(TableId.ALL)
+        .setOutPort(OFPort.ANY)
+        .setOutGroup(OFGroup.ANY)
+        .setCookie(U64.of(cookie))
+        .setCookieMask(U64.of(mask))
+        .setMatch(OpenFlowTranslator.OF13.buildMatch().build())
+        .build();
   }
 
   static MultipartRequest<GroupEntry> groupDesc(long xid) {

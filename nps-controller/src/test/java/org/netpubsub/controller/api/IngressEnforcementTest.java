@@ -24,7 +24,6 @@ import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.http.Authenticator;
-import org.netpubsub.http.Tokens;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.PacketHeaders;
@@ -58,8 +57,10 @@ class IngressEnforcementTest {
     Files.writeString(
         f,
         "principals:\n"
-            + principal("pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'")
-            + principal("sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
+            + ControllerSecurityTest.principal(
+                "pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'")
+            + ControllerSecurityTest.principal(
+                "sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
     auth = Authenticator.load(f, service::checkRegion, Duration.ZERO);
     api =
         ControllerApi.start(
@@ -71,16 +72,6 @@ class IngressEnforcementTest {
             Optional.of(auth));
     rest = new Rest(api.address().getPort());
     net.connectSwitch(4);
-  }
-
-  private static String principal(String name, String rest) {
-    return "  - name: "
-        + name
-        + "\n    token_sha256: "
-        + Tokens.sha256("t-" + name)
-        + "\n    "
-        + rest
-        + "\n";
   }
 
   @AfterEach
