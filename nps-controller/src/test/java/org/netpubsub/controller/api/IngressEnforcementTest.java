@@ -34,7 +34,7 @@ import org.netpubsub.network.pleroma.ContentFlows;
  * principals, a host port injects no content address until its host advertised, then only inside
  * its advertisement cut to its region; a withdrawal closes it again; the drops are counted in
  * {@code GET /v1/ingress} and {@code nps_ingress_dropped_packets}. Without principals nothing is
- * enforced. The same rules on OVS: testbed/tests/test_ingress_ovs.py.
+ * enforced (PubSubApiTest). The same rules on OVS: testbed/tests/test_ingress_ovs.py.
  */
 class IngressEnforcementTest {
   static final String PUB = "fd6e:7073:1::2";
@@ -141,16 +141,5 @@ class IngressEnforcementTest {
     assertThat(Rest.json(counted).get("dropped_packets").asLong()).isGreaterThanOrEqualTo(1);
     String metrics = send("sub", "GET", "/metrics", "").body();
     assertThat(metrics).containsPattern("(?m)^nps_ingress_dropped_packets [1-9]");
-  }
-
-  @Test
-  void withoutPrincipalsNothingIsEnforced() throws Exception {
-    try (ControllerApi open =
-        ControllerApi.start(
-            net.controller(), Optional.of(service), new InetSocketAddress("::1", 0))) {
-      HttpResponse<String> r =
-          new Rest(open.address().getPort()).send("GET", "/v1/ingress", "", Map.of());
-      assertThat(Rest.json(r).get("enforced").asBoolean()).isFalse();
-    }
   }
 }
