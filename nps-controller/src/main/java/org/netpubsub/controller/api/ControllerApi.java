@@ -19,6 +19,7 @@ import org.netpubsub.controller.app.ClusterRegistry;
 import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.multicast.MulticastGroups;
+import org.netpubsub.controller.pubsub.IngressGuard;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.RequestRefusedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
@@ -155,7 +156,13 @@ public final class ControllerApi implements Closeable {
     b.route("GET", "/v1/topology", r -> Reply.ok(api.topology()));
     b.route("POST", "/v1/hosts", api::registerHost);
     b.route("GET", "/v1/switches/{dpid}/flows", api::flows);
-    PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics)));
+    // principals: publishing is enforced at the host ports too (PLEROMA's content addresses)
+    Optional<IngressGuard> ingress =
+        pubsub
+            .filter(s -> auth.isPresent() && s.routing().equals("pleroma"))
+            .map(s -> IngressGuard.attach(controller, s, controller.server()::switchHandle));
+    IngressRoutes.register(b, ingress, metrics);
+    PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics, ingress)));
     LayoutRoutes.register(b, pubsub);
     GroupRoutes.register(b, groups.map(g -> new GroupRoutes(g, registry)));
     api.server = b.start();

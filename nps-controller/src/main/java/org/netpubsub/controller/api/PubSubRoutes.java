@@ -19,6 +19,7 @@ import org.netpubsub.content.schema.SchemaWriter;
 import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.pubsub.Access;
 import org.netpubsub.controller.pubsub.IndexVersion;
+import org.netpubsub.controller.pubsub.IngressGuard;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.RequestOutcome;
@@ -45,10 +46,12 @@ final class PubSubRoutes {
 
   private final PubSubService service;
   private final MeterRegistry metrics;
+  private final Optional<IngressGuard> ingress;
 
-  PubSubRoutes(PubSubService service, MeterRegistry metrics) {
+  PubSubRoutes(PubSubService service, MeterRegistry metrics, Optional<IngressGuard> ingress) {
     this.service = service;
     this.metrics = metrics;
+    this.ingress = ingress;
   }
 
   /** The routes, answered 404 "pub/sub is off" when the controller runs without a schema. */
@@ -106,12 +109,35 @@ final class PubSubRoutes {
     } catch (RuntimeException e) {
       reply = mapped(e).reply();
     }
+    if (kind == PubSubRequest.Kind.ADVERTISEMENT && reply.status() / 100 == 2) {
+      reply = ingressSynced(reply);
+    }
     Counter.builder("nps.pubsub.requests")
         .description("pub/sub requests answered, by kind, action and status")
         .tags("kind", noun(kind), "action", action, "status", Integer.toString(reply.status()))
         .register(metrics)
         .increment();
     return reply;
+  }
+
+  /**
+   * The answer once the host ports' drops follow the advertisements (an advertiser may publish once
+   * answered); 504 if the switches did not acknowledge them in time.
+   */
+  private Reply ingressSynced(Reply reply) {
+    if (ingress.isEmpty()) {
+      return reply;
+    }
+    try {
+      ingress.get().sync().get(ANSWER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return reply;
+    } catch (ExecutionException | TimeoutException e) {
+      return new ApiError(504, "switches did not acknowledge the ingress rules; still trying")
+          .reply();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new ApiError(503, "interrupted").reply();
+    }
   }
 
   /**

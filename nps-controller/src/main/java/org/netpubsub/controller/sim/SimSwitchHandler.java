@@ -14,8 +14,8 @@ import org.netpubsub.controller.southbound.ForeignVersionFrame;
 import org.netpubsub.controller.southbound.OpenFlowTranslator;
 import org.netpubsub.controller.southbound.PortInfo;
 import org.netpubsub.controller.southbound.SwitchMod;
-import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowRemoved;
+import org.netpubsub.network.openflow.FlowStats;
 import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.openflow.OpenFlowError;
 import org.projectfloodlight.openflow.protocol.OFBarrierRequest;
@@ -188,18 +188,24 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
 
   /** Flow-stats in parts of {@code statsPartSize} entries, REPLY_MORE on all but the last. */
   private void flowStats(long requestXid) {
-    List<FlowEntry> flows = sw.flows();
+    List<FlowStats> flows = sw.flowStats();
     int part = sw.statsPartSize;
     int i = 0;
     do {
-      List<FlowEntry> slice = flows.subList(i, Math.min(flows.size(), i + part));
+      List<FlowStats> slice = flows.subList(i, Math.min(flows.size(), i + part));
       i += part;
       boolean more = i < flows.size();
       replies.send(
           F.buildFlowStatsReply()
               .setXid(requestXid)
               .setFlags(more ? Set.of(OFStatsReplyFlags.REPLY_MORE) : Set.of())
-              .setEntries(slice.stream().map(e -> OpenFlowTranslator.toStats(e, 0, 0)).toList())
+              .setEntries(
+                  slice.stream()
+                      .map(
+                          s ->
+                              OpenFlowTranslator.toStats(
+                                  s.entry(), s.durationSeconds(), s.packetCount()))
+                      .toList())
               .build());
     } while (i < flows.size());
   }

@@ -259,6 +259,11 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
     return table.flows();
   }
 
+  /** The flows with their packet counters, in {@link #flows}'s order (a flow-stats reply). */
+  public synchronized List<org.netpubsub.network.openflow.FlowStats> flowStats() {
+    return table.flowStats();
+  }
+
   /**
    * Runs a packet through the tables as the switch forwards it (counters move): the local network's
    * data plane.

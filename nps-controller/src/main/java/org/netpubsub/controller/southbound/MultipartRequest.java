@@ -3,6 +3,7 @@ package org.netpubsub.controller.southbound;
 import java.util.List;
 import java.util.function.Function;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowStats;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.projectfloodlight.openflow.protocol.OFFlowStatsReply;
 import org.projectfloodlight.openflow.protocol.OFGroupDescStatsReply;
@@ -13,6 +14,7 @@ import org.projectfloodlight.openflow.protocol.OFStatsReply;
 import org.projectfloodlight.openflow.types.OFGroup;
 import org.projectfloodlight.openflow.types.OFPort;
 import org.projectfloodlight.openflow.types.TableId;
+import org.projectfloodlight.openflow.types.U64;
 
 /**
  * A multipart request the southbound sends, and how to read the items of each reply part into the
@@ -22,22 +24,45 @@ record MultipartRequest<T>(
     long xid, String what, OFMessage request, Function<OFStatsReply, List<T>> items) {
 
   static MultipartRequest<FlowEntry> flowStats(long xid) {
-    OFMessage request =
-        OpenFlowTranslator.OF13
-            .buildFlowStatsRequest()
-            .setXid(xid)
-            .setTableId(TableId.ALL)
-            .setOutPort(OFPort.ANY)
-            .setOutGroup(OFGroup.ANY)
-            .setMatch(OpenFlowTranslator.OF13.buildMatch().build())
-            .build();
     return new MultipartRequest<>(
         xid,
         "flow-stats request",
-        request,
+        flowStatsRequest(xid, 0, 0),
         r ->
             ((OFFlowStatsReply) r)
                 .getEntries().stream().map(OpenFlowTranslator::fromStats).toList());
+  }
+
+  /** Flow-stats of the flows with exactly this cookie, with their packet counters. */
+  static MultipartRequest<FlowStats> flowCounters(long xid, long cookie) {
+    return new MultipartRequest<>(
+        xid,
+        "flow-stats request",
+        flowStatsRequest(xid, cookie, -1L),
+        r ->
+            ((OFFlowStatsReply) r)
+                .getEntries().stream()
+                    .map(
+                        e ->
+                            new FlowStats(
+                                OpenFlowTranslator.fromStats(e),
+                                e.getPacketCount().getValue(),
+                                e.getDurationSec()))
+                    .toList());
+  }
+
+  /** Every table's flows whose cookie has {@code cookie}'s bits under {@code mask} (0: all). */
+  private static OFMessage flowStatsRequest(long xid, long cookie, long mask) {
+    return OpenFlowTranslator.OF13
+        .buildFlowStatsRequest()
+        .setXid(xid)
+        .setTableId(TableId.ALL)
+        .setOutPort(OFPort.ANY)
+        .setOutGroup(OFGroup.ANY)
+        .setCookie(U64.of(cookie))
+        .setCookieMask(U64.of(mask))
+        .setMatch(OpenFlowTranslator.OF13.buildMatch().build())
+        .build();
   }
 
   static MultipartRequest<GroupEntry> groupDesc(long xid) {

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowStats;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.projectfloodlight.openflow.protocol.OFBarrierReply;
 import org.projectfloodlight.openflow.protocol.OFEchoReply;
@@ -333,6 +334,11 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
   @Override
   public CompletableFuture<List<FlowEntry>> flowStats() {
     return multipart(MultipartRequest.flowStats(nextXid()));
+  }
+
+  @Override
+  public CompletableFuture<List<FlowStats>> flowCounters(long cookie) {
+    return multipart(MultipartRequest.flowCounters(nextXid(), cookie));
   }
 
   @Override

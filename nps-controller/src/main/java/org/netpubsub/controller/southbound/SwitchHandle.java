@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.FlowStats;
 import org.netpubsub.network.openflow.GroupEntry;
 
 /**
@@ -51,6 +52,14 @@ public interface SwitchHandle {
 
   /** Every flow of every table (a flow-stats multipart request, all parts aggregated). */
   CompletableFuture<List<FlowEntry>> flowStats();
+
+  /**
+   * The flows whose cookie is {@code cookie}, with their packet counters (a flow-stats request
+   * filtered by cookie); unsupported by handles that keep no counters.
+   */
+  default CompletableFuture<List<FlowStats>> flowCounters(long cookie) {
+    return CompletableFuture.failedFuture(new UnsupportedOperationException("flow counters"));
+  }
 
   /** Every group (a group-desc multipart request). */
   CompletableFuture<List<GroupEntry>> groupDesc();

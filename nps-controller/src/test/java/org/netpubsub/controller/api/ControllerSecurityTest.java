@@ -77,7 +77,7 @@ class ControllerSecurityTest {
     net.connectSwitch(4);
   }
 
-  private static String principal(String name, String rest) {
+  static String principal(String name, String rest) {
     return "  - name: "
         + name
         + "\n    token_sha256: "

@@ -72,6 +72,14 @@ class PubSubApiTest {
     net.close();
   }
 
+  @Test
+  void withoutPrincipalsPublishingIsNotEnforcedByTheSwitches() throws Exception {
+    Rest r = new Rest(api.address().getPort());
+    assertThat(Rest.json(r.send("GET", "/v1/ingress", "")).get("enforced").asBoolean()).isFalse();
+    assertThat(sw.flows())
+        .noneMatch(f -> f.cookie() == org.netpubsub.network.layout.SwitchLayout.INGRESS_COOKIE);
+  }
+
   /** The pub/sub app under test: PLEROMA with one configurator on the controller loop. */
   PubSubService attach(NetworkController c, SpatialIndex index, PubSubLimits limits) {
     return PubSubService.attach(c, index, limits);

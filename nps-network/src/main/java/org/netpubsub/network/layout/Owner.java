@@ -12,6 +12,8 @@ public enum Owner {
   CAMUS_PIPELINE,
   /** Multicast trees: segment flows and their groups. */
   MULTICAST_GROUPS,
+  /** Drops of content addresses a host port may not publish to (docs/security.md). */
+  INGRESS,
   /** Flows apps on the northbound bus keep in the desired state. */
   NORTHBOUND_APPS
 }

@@ -10,10 +10,10 @@ import org.netpubsub.network.openflow.FlowEntry;
  * and group ids. The apps' table, priority and cookie constants are these ({@code
  * UnicastRouting.COOKIE} is {@link #BASE_COOKIE} …), and the controller's flow service refuses a
  * mod outside its owner's space. Table 0 is shared and split by priority: discovery above
- * everything, then multicast segments, the Camus entry, PLEROMA's content flows (one priority per
- * dz length) and unicast at the bottom; Camus's field and leaf tables follow table 0. Northbound
- * apps may write anywhere with cookies not tagged "NPS" (their flows are checked by the bus's
- * invariant checker instead).
+ * everything, then the publishing ingress drops, then multicast segments, the Camus entry,
+ * PLEROMA's content flows (one priority per dz length) and unicast at the bottom; Camus's field and
+ * leaf tables follow table 0. Northbound apps may write anywhere with cookies not tagged "NPS"
+ * (their flows are checked by the bus's invariant checker instead).
  */
 public final class SwitchLayout {
   /** The tag in the high bits of every cookie netpubsub's own apps write ("NPS"). */
@@ -84,6 +84,17 @@ public final class SwitchLayout {
   /** Segment {@code i} of a switch is its group {@code MULTICAST_GROUP_BASE + i}. */
   public static final long MULTICAST_GROUP_BASE = 0x5e00_0000L;
 
+  // ---- publishing ingress enforcement (app 6) ----
+
+  /** "NPS" and app number 6 (the drops of content addresses outside a host port's region). */
+  public static final long INGRESS_COOKIE = NPS_TAG | 6;
+
+  /**
+   * in_port and a content-address prefix outside what the port's hosts advertised: dropped before
+   * any content flow, segment or Camus entry sees it; below ND and LLDP.
+   */
+  public static final int PRIORITY_INGRESS_DROP = 40_000;
+
   // ---- northbound apps ----
 
   /** The priority the bundled northbound apps (learning switch, shortest path) install at. */
@@ -125,6 +136,13 @@ public final class SwitchLayout {
               List.of(band0(PRIORITY_SEGMENT_ROUTE, PRIORITY_SEGMENT)),
               MULTICAST_GROUP_BASE,
               MULTICAST_GROUP_BASE + 0xff_ffffL),
+          new FlowSpace(
+              Owner.INGRESS,
+              INGRESS_COOKIE,
+              EXACT,
+              List.of(band0(PRIORITY_INGRESS_DROP, PRIORITY_INGRESS_DROP)),
+              1,
+              0),
           new FlowSpace(
               Owner.NORTHBOUND_APPS,
               0,

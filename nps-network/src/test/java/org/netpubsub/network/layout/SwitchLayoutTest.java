@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.index.DzSet;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.forwarding.UnicastRouting;
 import org.netpubsub.network.multicast.GroupForwarding;
@@ -17,6 +18,7 @@ import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.pleroma.EventEgress;
+import org.netpubsub.network.pleroma.IngressDrops;
 import org.netpubsub.network.topology.TestTopologies;
 import org.netpubsub.network.topology.Topology;
 
@@ -82,6 +84,15 @@ class SwitchLayoutTest {
     assertThat(SwitchLayout.CONTENT_COOKIE).isEqualTo(0x4e50530000000002L);
     assertThat(SwitchLayout.CAMUS_COOKIE).isEqualTo(0x4e50530000000003L);
     assertThat(SwitchLayout.MULTICAST_COOKIE).isEqualTo(0x4e50530000000005L);
+    assertThat(IngressDrops.COOKIE).isEqualTo(SwitchLayout.INGRESS_COOKIE);
+    assertThat(IngressDrops.PRIORITY).isEqualTo(SwitchLayout.PRIORITY_INGRESS_DROP);
+  }
+
+  @Test
+  void ingressDropsLieInTheIngressSpace() {
+    List<FlowEntry> drops = IngressDrops.entries(3, DzSet.of(Dz.parse("0110")));
+    assertThat(drops).hasSize(4);
+    drops.forEach(f -> assertThat(SwitchLayout.ownerOf(f)).as("%s", f).contains(Owner.INGRESS));
   }
 
   @Test
