@@ -9,6 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.netpubsub.controller.southbound.ErrorTranslator;
 import org.netpubsub.controller.southbound.ForeignVersionFrame;
 import org.netpubsub.controller.southbound.OpenFlowTranslator;
@@ -57,16 +58,25 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
   private final SimulatedOpenFlowSwitch sw;
   private ChannelHandlerContext ctx;
   private ReplyQueue replies;
+  // Netty completes a connect's future before it fires channelActive: whoever sends through this
+  // handler (packet-ins from a test) must wait for this instead, or find ctx still null
+  private final CompletableFuture<Void> active = new CompletableFuture<>();
   private long xid = 0x10000000L;
 
   SimSwitchHandler(SimulatedOpenFlowSwitch sw) {
     this.sw = sw;
   }
 
+  /** Completes once the channel is active and the handler can send. */
+  CompletableFuture<Void> active() {
+    return active;
+  }
+
   @Override
   public void channelActive(ChannelHandlerContext c) {
     ctx = c;
     replies = new ReplyQueue(c.channel(), sw.updateLatency.toNanos());
+    active.complete(null);
     switch (sw.fault()) {
       case SILENT -> {}
       case GARBAGE_HELLO ->

@@ -144,7 +144,11 @@ public final class SimulatedOpenFlowSwitch implements Closeable {
               if (f.isSuccess()) {
                 handler = h;
                 channel = ((io.netty.channel.ChannelFuture) f).channel();
-                done.complete(null);
+                h.active().thenRun(() -> done.complete(null));
+                channel
+                    .closeFuture()
+                    .addListener(
+                        c -> done.completeExceptionally(new IllegalStateException("closed")));
               } else {
                 done.completeExceptionally(f.cause());
               }
