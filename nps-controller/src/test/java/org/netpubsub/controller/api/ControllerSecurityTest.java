@@ -1,17 +1,13 @@
 package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.controller.api.AuthenticatedApi.principal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
@@ -26,10 +22,7 @@ import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
-import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
-import org.netpubsub.http.Authenticator;
-import org.netpubsub.http.Tokens;
 
 /**
  * Issue 27's REST attacks on the controller, each refused (every one succeeded before): withdrawing
@@ -40,64 +33,34 @@ class ControllerSecurityTest {
   static final String ALICE = "fd6e:7073:1::2";
   static final String BOB = "fd6e:7073:1::3";
   @TempDir Path dir;
-  OneSwitchNetwork net;
+  AuthenticatedApi fixture;
   NetworkController controller;
   PubSubService service;
   ControllerApi api;
-  Authenticator auth;
-  Rest rest;
 
   @BeforeEach
   void start() throws Exception {
-    net = OneSwitchNetwork.startController();
-    controller = net.controller();
-    service =
-        PubSubService.attach(
-            controller,
-            new SpatialIndex(PubSubApiTest.QUOTES, 12),
-            PubSubLimits.DEFAULTS.withRate(1, 10));
-    Path f = dir.resolve("principals.yaml");
-    Files.writeString(
-        f,
-        "principals:\n"
-            + principal("alice", "hosts: ['" + ALICE + "']\n    subscribe: 'price < 100'")
-            + principal(
-                "bob", "hosts: ['" + BOB + "']\n    subscribe: 'true'\n    advertise: 'true'")
-            + principal("root", "admin: [hosts, groups]\n    subscribe: 'true'"));
-    auth = Authenticator.load(f, service::checkRegion, Duration.ZERO);
-    api =
-        ControllerApi.start(
-            controller,
-            Optional.of(service),
-            Optional.empty(),
-            Optional.empty(),
-            new InetSocketAddress("::1", 0),
-            Optional.of(auth));
-    rest = new Rest(api.address().getPort());
-    net.connectSwitch(4);
-  }
-
-  static String principal(String name, String rest) {
-    return "  - name: "
-        + name
-        + "\n    token_sha256: "
-        + Tokens.sha256("t-" + name)
-        + "\n    "
-        + rest
-        + "\n";
+    fixture =
+        AuthenticatedApi.start(
+            dir,
+            PubSubLimits.DEFAULTS.withRate(1, 10),
+            principal("alice", "hosts: ['" + ALICE + "']\n    subscribe: 'price < 100'"),
+            principal(
+                "bob", "hosts: ['" + BOB + "']\n    subscribe: 'true'\n    advertise: 'true'"),
+            principal("root", "admin: [hosts, groups]\n    subscribe: 'true'"));
+    controller = fixture.controller;
+    service = fixture.service;
+    api = fixture.api;
   }
 
   @AfterEach
   void stop() {
-    api.close();
-    auth.close();
-    net.close();
+    fixture.close();
   }
 
   private HttpResponse<String> send(String who, String method, String path, String body)
       throws Exception {
-    return rest.send(
-        method, path, body, who == null ? Map.of() : Map.of("Authorization", "Bearer t-" + who));
+    return fixture.send(who, method, path, body);
   }
 
   private HttpResponse<String> sub(String who, String host, String filter) throws Exception {

@@ -1,29 +1,23 @@
 package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.controller.api.AuthenticatedApi.principal;
 
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
-import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
-import org.netpubsub.http.Authenticator;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.PacketHeaders;
@@ -40,50 +34,30 @@ class IngressEnforcementTest {
   static final String PUB = "fd6e:7073:1::2";
   static final String SUB = "fd6e:7073:1::3";
   @TempDir Path dir;
+  AuthenticatedApi fixture;
   OneSwitchNetwork net;
   PubSubService service;
-  ControllerApi api;
-  Authenticator auth;
-  Rest rest;
 
   @BeforeEach
   void start() throws Exception {
-    net = OneSwitchNetwork.startController();
-    NetworkController controller = net.controller();
-    service =
-        PubSubService.attach(
-            controller, new SpatialIndex(PubSubApiTest.QUOTES, 12), PubSubLimits.DEFAULTS);
-    Path f = dir.resolve("principals.yaml");
-    Files.writeString(
-        f,
-        "principals:\n"
-            + ControllerSecurityTest.principal(
-                "pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'")
-            + ControllerSecurityTest.principal(
-                "sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
-    auth = Authenticator.load(f, service::checkRegion, Duration.ZERO);
-    api =
-        ControllerApi.start(
-            controller,
-            Optional.of(service),
-            Optional.empty(),
-            Optional.empty(),
-            new InetSocketAddress("::1", 0),
-            Optional.of(auth));
-    rest = new Rest(api.address().getPort());
-    net.connectSwitch(4);
+    fixture =
+        AuthenticatedApi.start(
+            dir,
+            PubSubLimits.DEFAULTS,
+            principal("pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'"),
+            principal("sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
+    net = fixture.net;
+    service = fixture.service;
   }
 
   @AfterEach
   void stop() {
-    api.close();
-    auth.close();
-    net.close();
+    fixture.close();
   }
 
   private HttpResponse<String> send(String who, String method, String path, String body)
       throws Exception {
-    return rest.send(method, path, body, Map.of("Authorization", "Bearer t-" + who));
+    return fixture.send(who, method, path, body);
   }
 
   /** The switch's verdict on an event of this price sent by the publisher (port 2). */

@@ -1,0 +1,80 @@
+package org.netpubsub.controller.api;
+
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.pubsub.PubSubLimits;
+import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.testing.OneSwitchNetwork;
+import org.netpubsub.controller.testing.Rest;
+import org.netpubsub.http.Authenticator;
+import org.netpubsub.http.Tokens;
+
+/**
+ * The API tests' controller with principals: one simulated switch (4 ports, connected), PubSub on
+ * the quotes schema, and the REST API authenticating against a principals file written from {@link
+ * #principal} lines. Principal {@code NAME}'s token is {@code t-NAME}.
+ */
+final class AuthenticatedApi implements AutoCloseable {
+  final OneSwitchNetwork net;
+  final NetworkController controller;
+  final PubSubService service;
+  final Authenticator auth;
+  final ControllerApi api;
+  final Rest rest;
+
+  private AuthenticatedApi(Path dir, PubSubLimits limits, String principals) throws Exception {
+    net = OneSwitchNetwork.startController();
+    controller = net.controller();
+    service = PubSubService.attach(controller, new SpatialIndex(PubSubApiTest.QUOTES, 12), limits);
+    Path f = dir.resolve("principals.yaml");
+    Files.writeString(f, "principals:\n" + principals);
+    auth = Authenticator.load(f, service::checkRegion, Duration.ZERO);
+    api =
+        ControllerApi.start(
+            controller,
+            Optional.of(service),
+            Optional.empty(),
+            Optional.empty(),
+            new InetSocketAddress("::1", 0),
+            Optional.of(auth));
+    rest = new Rest(api.address().getPort());
+    net.connectSwitch(4);
+  }
+
+  /** Starts it with these {@link #principal} lines, in a principals file under {@code dir}. */
+  static AuthenticatedApi start(Path dir, PubSubLimits limits, String... principals)
+      throws Exception {
+    return new AuthenticatedApi(dir, limits, String.join("", principals));
+  }
+
+  /** One principal of the file: its name, token {@code t-NAME}, and the rest of its YAML. */
+  static String principal(String name, String rest) {
+    return "  - name: "
+        + name
+        + "\n    token_sha256: "
+        + Tokens.sha256("t-" + name)
+        + "\n    "
+        + rest
+        + "\n";
+  }
+
+  /** A request with principal {@code who}'s token, or none when {@code who} is null. */
+  HttpResponse<String> send(String who, String method, String path, String body) throws Exception {
+    return rest.send(
+        method, path, body, who == null ? Map.of() : Map.of("Authorization", "Bearer t-" + who));
+  }
+
+  @Override
+  public void close() {
+    api.close();
+    auth.close();
+    net.close();
+  }
+}
