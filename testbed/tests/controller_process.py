@@ -13,6 +13,8 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from live import UpProcess, in_host, poll
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -69,6 +71,14 @@ class Controller:
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read() or b"{}")
 
+    def thread_dump(self, thread: str) -> str:
+        """The stack of the controller's thread named `thread`, from `jcmd Thread.print`."""
+        # the JDK of the running JVM (`nps` execs java), which need not be on PATH
+        jcmd = os.path.join(os.path.dirname(os.path.realpath(f"/proc/{self.proc.pid}/exe")), "jcmd")
+        dump = subprocess.run([jcmd, str(self.proc.pid), "Thread.print"], capture_output=True,
+                              text=True, timeout=30, check=False).stdout
+        return next((t for t in dump.split("\n\n") if t.startswith(f'"{thread}"')), "")[:3000]
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -103,19 +113,43 @@ def network_up(controller: Controller, topo: str, switches: int, timeout: float 
         up.stop()
 
 
-def learn_hosts(controller: "Controller", hosts: list) -> None:
-    """Polls until the controller knows all hosts; unknown hosts are made to solicit."""
+def learn_hosts(controller: "Controller", hosts: list, link_local: bool = False) -> None:
+    """Polls until the controller knows all hosts' addresses (their link-local ones too with
+    `link_local`); unknown hosts are made to solicit from the address still missing. A host's
+    link-local address is otherwise learned only from its duplicate address detection, which the
+    controller sees or misses depending on when the switch connected."""
+    last: dict = {}
 
     def learned() -> bool:
-        known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
-        unknown = [h["name"] for h in hosts if h["address"] not in known]
+        topology = controller.get("/v1/topology")
+        known = {h["address"] for h in topology["hosts"]}
+        missing = [(h, a) for h in hosts for a in addresses(h, link_local) if a not in known]
+        last.update(missing=[f"{h['name']} {a}" for h, a in missing], topology=topology)
         # all at once: each ping waits its 1 s for an answer that never comes (16 s on a fat tree)
         with ThreadPoolExecutor(max_workers=8) as pool:
-            list(pool.map(lambda h: in_host(h, "ping", "-6", "-c1", "-W1", UNUSED, timeout=15),
-                          unknown))
-        return len(known) == len(hosts)
+            list(pool.map(lambda m: in_host(m[0]["name"], "ping", "-6", "-c1", "-W1",
+                                            unused(m[0], m[1]), timeout=15), missing))
+        return not missing
 
-    poll(learned, 60, f"{len(hosts)} hosts learned from neighbour discovery", interval=0.5)
+    try:
+        poll(learned, 60, f"{len(hosts)} hosts learned from neighbour discovery", interval=0.5)
+    except pytest.fail.Exception:
+        t = last["topology"]
+        pytest.fail(f"hosts not learned in 60 s; still missing: {last['missing']}; switches "
+                    f"connected: {sum(s['connected'] for s in t['switches'])} of "
+                    f"{len(t['switches'])}; hosts known (address, dpid, port): "
+                    f"{[(h['address'], h['dpid'], h['port']) for h in t['hosts']]}; the "
+                    f"controller's loop thread: {controller.thread_dump('nps-controller-loop')}")
+
+
+def addresses(host: dict, link_local: bool) -> list:
+    return [host["address"], host["link_local"]] if link_local else [host["address"]]
+
+
+def unused(host: dict, address: str) -> str:
+    """An address no host has, in the scope of `address`: pinging it from there makes the kernel
+    solicit with `address` as the source."""
+    return f"fe80::ffff%{host['interface']}" if address.startswith("fe80:") else UNUSED
 
 
 def reconciled(controller: "Controller", dpids: list) -> bool:
