@@ -12,7 +12,8 @@ whose user data says DDSPerf, and writes its pongs in a partition named after th
 participant's GUID; the overlay's participant has neither, and bridges the default partition only,
 so ddsperf's pongs never cross (checked against ddsperf's source).
 
-  sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/dds_latency.py [--pings N]
+  sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/dds_latency.py \
+      [--pings N]
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from cyclonedds.core import InstanceState, Policy, Qos, ReadCondition, SampleState, ViewState, WaitSet
+from cyclonedds.core import (InstanceState, Policy, Qos, ReadCondition, SampleState, ViewState,
+                             WaitSet)
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.idl import IdlStruct
 from cyclonedds.pub import DataWriter
