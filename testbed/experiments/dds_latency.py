@@ -14,6 +14,11 @@ so ddsperf's pongs never cross (checked against ddsperf's source).
 
   sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/dds_latency.py \
       [--pings N]
+  testbed/.venv/bin/python testbed/experiments/dds_latency.py --domains [--pings N]
+
+--domains: no namespaces (no root): the two sites are DDS domains 21 and 22 on this machine's
+default interface, everything on 127.0.0.1 (issue 25 allows distinct domain ids where namespaces
+cannot be used); the results then go to docs/results/dds-latency-domains.{json,md}.
 """
 
 from __future__ import annotations
@@ -41,7 +46,21 @@ def percentile(xs: list[int], q: float) -> int:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
-def measure(pings: int) -> dict:
+class DomainSite:
+    """A site that is a DDS domain of its own in the root namespace (--domains)."""
+
+    def __init__(self, name: str, domain: int):
+        self.ns, self.domain = f"nps-dds-{name}", domain
+        self.inner_ip = self.outer_ip = "127.0.0.1"
+
+    def run(self, *argv: str, env: dict | None = None) -> JsonLines:
+        return JsonLines(list(argv), env=env)
+
+    def delete(self) -> None:
+        pass
+
+
+def measure(pings: int, domains: bool) -> dict:
     build()
     work = tempfile.mkdtemp(prefix="nps-dds-latency-")
     procs: list[JsonLines] = []
@@ -49,7 +68,11 @@ def measure(pings: int) -> dict:
     load_before = open("/proc/loadavg").read().split()[:3]
     try:
         for i, name in enumerate(("a", "b")):
-            sites.append(Site(f"{os.getpid() % 100000}l{name}", 100 + (os.getpid() + i) % 150))
+            if domains:
+                sites.append(DomainSite(name, 21 + i))
+            else:
+                sites.append(Site(f"{os.getpid() % 100000}l{name}", 100 + (os.getpid() + i) % 150))
+                sites[-1].domain = DOMAIN
         a, b = sites
         zk = f"{a.outer_ip}:{free_port()}"
         procs.append(JsonLines([NPS, "overlay", "zookeeper", "--listen", zk, "--data",
@@ -60,15 +83,16 @@ def measure(pings: int) -> dict:
                                 *key_args(work), "--json"], env=dds_env()))
         procs[-1].wait_for(lambda o: o.get("kind") == "routing-broker", 120, "the routing broker")
         for site in sites:
+            local = f"dds:{site.domain}" + ("" if domains else "?interface=site")
             procs.append(site.run(NPS, "overlay", "edge-broker", "--zookeeper", zk, "--local",
-                                  f"dds:{DOMAIN}?interface=site", "--site", site.ns[-1:],
-                                  "--listen", f"{site.inner_ip}:7200", *key_args(work), "--json",
-                                  env=dds_env()))
+                                  local, "--site", site.ns[-1:], "--listen",
+                                  f"{site.inner_ip}:{free_port() if domains else 7200}",
+                                  *key_args(work), "--json", env=dds_env()))
             procs[-1].wait_for(lambda o: o.get("kind") == "edge-broker", 120, "an edge")
         for site, pair in ((a, "local"), (b, "cross")):
-            procs.append(site.run(sys.executable, APP, "pong", str(DOMAIN), pair))
+            procs.append(site.run(sys.executable, APP, "pong", str(site.domain), pair))
             procs[-1].wait_for(lambda o: o.get("kind") == "started", 30, f"the {pair} ponger")
-        pinger = a.run(sys.executable, APP, "ping", str(DOMAIN), str(pings), "local", "cross")
+        pinger = a.run(sys.executable, APP, "ping", str(a.domain), str(pings), "local", "cross")
         procs.append(pinger)
         out = pinger.wait_for(lambda o: o.get("kind") == "rtts", 120 + pings * 0.05, "the pings")
     finally:
@@ -80,7 +104,8 @@ def measure(pings: int) -> dict:
     for pair, rtts in out["rtt_us"].items():
         rows.append({"pair": pair, "pings": len(rtts), "timeouts": out["timeouts"][pair],
                      "p50_us": percentile(rtts, 0.5), "p99_us": percentile(rtts, 0.99)})
-    return {"rows": rows, "load_before": load_before,
+    return {"rows": rows, "sites": "DDS domains 21 and 22, one namespace" if domains
+            else "network namespaces, DDS domain 9 in each", "load_before": load_before,
             "load_after": open("/proc/loadavg").read().split()[:3]}
 
 
@@ -91,8 +116,10 @@ def markdown(r: dict) -> str:
     return "\n".join([
         "# DDS ping-pong within one site and across two (one overlay hop each way)",
         "",
-        "`sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/dds_latency.py`"
-        " (testbed/experiments/dds_latency.py says what runs where).",
+        f"Sites: {r['sites']}.",
+        "",
+        "`testbed/.venv/bin/python testbed/experiments/dds_latency.py [--domains]` (under the"
+        " test-bed lock and root without --domains; the script says what runs where).",
         "",
         *table(r["rows"], [("pair", lambda x: x["pair"]), ("pings", lambda x: str(x["pings"])),
                            ("timeouts", lambda x: str(x["timeouts"])),
@@ -112,10 +139,13 @@ def markdown(r: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pings", type=int, default=2000, help="pings per pair")
+    ap.add_argument("--domains", action="store_true",
+                    help="sites as DDS domains 21 and 22 in one namespace (no root)")
     args = ap.parse_args()
-    r = measure(args.pings)
+    r = measure(args.pings, args.domains)
     print(json.dumps(r["rows"]), file=sys.stderr)
-    write("dds-latency", r, lambda r, path: None, markdown)
+    write("dds-latency-domains" if args.domains else "dds-latency", r, lambda r, path: None,
+          markdown)
 
 
 if __name__ == "__main__":
