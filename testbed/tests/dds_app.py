@@ -3,14 +3,19 @@ nothing of netpubsub. `pub DOMAIN NAME COUNT INTERVAL [TOPIC]` writes COUNT Read
 0..COUNT-1, sensor NAME) reliably, one every INTERVAL seconds on a fixed schedule (a late write does
 not delay the ones after it), and says so every 500 samples; `sub DOMAIN [TOPIC [DEPTH]]` prints each Reading it receives as a JSON line.
 TOPIC defaults to `readings`; a DEPTH makes the writer or the reader TRANSIENT_LOCAL with
-KEEP_LAST DEPTH (a late-joining reader then receives the writer's last DEPTH samples)."""
+KEEP_LAST DEPTH (a late-joining reader then receives the writer's last DEPTH samples).
+Ping-pong (testbed/experiments/dds_latency.py): `pong DOMAIN PAIR` answers each Reading on
+`ping_PAIR` with the same Reading on `pong_PAIR`; `ping DOMAIN COUNT PAIR...` sends COUNT pings per
+PAIR, the pairs alternating, each after the previous one's pong (or a 2 s timeout), and prints the
+round-trip times of each pair in microseconds as one JSON line."""
 
 import json
 import sys
 import time
 from dataclasses import dataclass
 
-from cyclonedds.core import Policy, Qos
+from cyclonedds.core import (InstanceState, Policy, Qos, ReadCondition, SampleState, ViewState,
+                             WaitSet)
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.idl import IdlStruct
 from cyclonedds.pub import DataWriter
@@ -36,9 +41,58 @@ def qos(depth_at: int) -> Qos:
                Policy.History.KeepLast(int(sys.argv[depth_at])))
 
 
+def pong(dp: DomainParticipant, pair: str) -> None:
+    r = DataReader(dp, Topic(dp, f"ping_{pair}", Reading), qos=RELIABLE)
+    w = DataWriter(dp, Topic(dp, f"pong_{pair}", Reading), qos=RELIABLE)
+    print(json.dumps({"kind": "started"}), flush=True)
+    for s in r.take_iter(timeout=duration(days=1)):
+        w.write(s)
+
+
+def ping(dp: DomainParticipant, count: int, pairs: list[str]) -> None:
+    ends = {}
+    for pair in pairs:
+        w = DataWriter(dp, Topic(dp, f"ping_{pair}", Reading), qos=RELIABLE)
+        r = DataReader(dp, Topic(dp, f"pong_{pair}", Reading), qos=RELIABLE)
+        ws = WaitSet(dp)
+        ws.attach(ReadCondition(r, SampleState.Any | ViewState.Any | InstanceState.Any))
+        ends[pair] = (w, r, ws)
+    print(json.dumps({"kind": "started"}), flush=True)
+
+    def one(pair: str, seq: int, timeout: float) -> float | None:
+        w, r, ws = ends[pair]
+        start = time.perf_counter()
+        w.write(Reading(seq, pair, 0.0))
+        while (left := start + timeout - time.perf_counter()) > 0:
+            ws.wait(duration(microseconds=int(left * 1e6)))
+            if any(s.seq == seq for s in r.take(N=64)):
+                return time.perf_counter() - start
+        return None
+
+    for pair in pairs:  # warm-up, not recorded: until 50 pongs came back in a row
+        n, seq = 0, -1
+        while n < 50:
+            n = n + 1 if one(pair, seq, 0.5) is not None else 0
+            seq -= 1
+    rtts = {pair: [] for pair in pairs}
+    timeouts = {pair: 0 for pair in pairs}
+    for i in range(count):
+        for pair in pairs:
+            rtt = one(pair, i, 2.0)
+            if rtt is None:
+                timeouts[pair] += 1
+            else:
+                rtts[pair].append(round(rtt * 1e6))
+    print(json.dumps({"kind": "rtts", "rtt_us": rtts, "timeouts": timeouts}), flush=True)
+
+
 def main():
     mode, domain = sys.argv[1], int(sys.argv[2])
     dp = DomainParticipant(domain)
+    if mode == "pong":
+        return pong(dp, sys.argv[3])
+    if mode == "ping":
+        return ping(dp, int(sys.argv[3]), sys.argv[4:])
     topic_at = 6 if mode == "pub" else 3
     topic = Topic(dp, sys.argv[topic_at] if len(sys.argv) > topic_at else "readings", Reading)
     if mode == "pub":

@@ -35,6 +35,14 @@ public final class DdsBridge implements Closeable {
 
     /** A sample or endpoint the child or this side dropped, by reason (a counter name). */
     void dropped(String reason);
+
+    /**
+     * A sample from another site the child dropped, by reason (a counter name), with its overlay
+     * key ({@code dds/<topic>/<type>/<hash>}, as the sample frame named it).
+     */
+    default void droppedSample(String reason, String key) {
+      dropped(reason);
+    }
   }
 
   private final Process process;
@@ -134,7 +142,7 @@ public final class DdsBridge implements Closeable {
           case DdsFrames.FAILED -> ready.complete(new String(body, StandardCharsets.UTF_8));
           case DdsFrames.ENDPOINT -> l.endpoint(DdsFrames.endpoint(body));
           case DdsFrames.SAMPLE -> l.sample(DdsFrames.sample(body));
-          case DdsFrames.DROPPED -> l.dropped(reason(new String(body, StandardCharsets.UTF_8)));
+          case DdsFrames.DROPPED -> dropped(l, new String(body, StandardCharsets.UTF_8));
           default -> l.dropped("dds_bad_frame");
         }
       }
@@ -144,6 +152,17 @@ public final class DdsBridge implements Closeable {
       } else if (!closed) {
         LOG.log(Level.SEVERE, "the DDS bridge ended (exit " + exit() + ")", e);
       }
+    }
+  }
+
+  /** {@code malformed: dds/…} and {@code unknown_type: dds/…} name a sample's key; others not. */
+  private static void dropped(Listener l, String text) {
+    int colon = text.indexOf(':');
+    String reason = reason(text);
+    if (colon >= 0 && text.startsWith(": dds/", colon)) {
+      l.droppedSample(reason, text.substring(colon + 2));
+    } else {
+      l.dropped(reason);
     }
   }
 

@@ -11,6 +11,7 @@ import org.netpubsub.edge.dds.DdsBridge;
 import org.netpubsub.edge.dds.DdsDomain;
 import org.netpubsub.edge.dds.DdsFrames;
 import org.netpubsub.edge.dds.DdsTopics;
+import org.netpubsub.edge.dds.DropLog;
 
 /**
  * A DDS site: the domain's DataWriters are publisher entries and its DataReaders subscriber
@@ -30,6 +31,7 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
   // key -> history depth of its local TRANSIENT_LOCAL (or stronger) writers
   private final Map<String, Integer> durable = new ConcurrentHashMap<>();
   private volatile DdsBridge bridge;
+  private final DropLog drops = new DropLog(60_000, 1024); // the bridge's reader thread only
 
   DdsSite(DdsDomain domain, String name, Listener listener, Counters counters) {
     this.domain = domain;
@@ -99,6 +101,27 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
   @Override
   public void dropped(String reason) {
     counters.drop(reason);
+  }
+
+  /** Counted; logged once per DDS topic and reason, then at most once a minute with a count. */
+  @Override
+  public void droppedSample(String reason, String key) {
+    counters.drop(reason);
+    String topic = DdsTopics.parse(key).map(DdsTopics.Key::topic).orElse("?");
+    drops
+        .dropped(reason, topic, System.currentTimeMillis())
+        .ifPresent(
+            l ->
+                LOG.warning(
+                    "DDS samples from other sites on topic '"
+                        + l.topic()
+                        + "' dropped ("
+                        + l.reason()
+                        + "): "
+                        + l.count()
+                        + (l.count() == 1 ? "" : " since the last such line")
+                        + ", e.g. key "
+                        + key));
   }
 
   @Override

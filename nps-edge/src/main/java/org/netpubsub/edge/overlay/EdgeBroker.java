@@ -64,6 +64,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
   private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
   private final NackBudget nackBudget = new NackBudget(4 << 20, 4 << 20, 4096); // guarded by itself
+  private final RecentSubscribers recent = new RecentSubscribers(10_000); // guarded by itself
   private final DatagramAuth auth;
   private final DeadlineMonitor deadlines; // guarded by itself
   private final java.util.function.Consumer<DeadlineMonitor.Miss> onMiss;
@@ -139,6 +140,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     try {
       e.tree.addListener(v -> e.queueSync());
       e.tree.addListener(e::replayToLateJoiners);
+      e.tree.addListener(e::observeSubscribers);
       e.tree.start(30_000);
       e.receiver.start();
       e.local.connect();
@@ -368,8 +370,14 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     InetSocketAddress from = (InetSocketAddress) p.getSocketAddress();
     Optional<String> asker = NackBudget.asker(tree.view().topics().get(n.topic()), from, name());
     if (asker.isEmpty()) {
-      counters.drop("nack_not_subscriber"); // answered only to a subscribed edge's own address
-      return;
+      synchronized (recent) {
+        asker = recent.asker(n.topic(), from, name(), System.currentTimeMillis());
+      }
+      if (asker.isEmpty()) {
+        counters.drop("nack_not_subscriber"); // answered only to a subscribed edge's own address
+        return;
+      }
+      counters.add("nacks_from_recent_subscriber");
     }
     for (long s = n.from(); s <= n.to(); s++) {
       Optional<byte[]> d;
@@ -384,6 +392,12 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
         return;
       }
       send(d.get(), from, "retransmitted");
+    }
+  }
+
+  private void observeSubscribers(OverlayView v) {
+    synchronized (recent) {
+      recent.observe(v, System.currentTimeMillis());
     }
   }
 

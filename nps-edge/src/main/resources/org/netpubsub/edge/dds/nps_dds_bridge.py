@@ -209,11 +209,11 @@ class Bridge:
             frame(ord("D"), b"malformed")
             return
         w = self.writer(key)
-        if w is None:
-            frame(ord("D"), b"unknown_type")  # no local endpoint told us this type
+        if w is None:  # no local endpoint told us this type
+            frame(ord("D"), f"unknown_type: {key}".encode())
             return
         if len(data) < 4 or cl.ddspy_write(w._ref, data) != 0:
-            frame(ord("D"), b"malformed")  # Cyclone checks the CDR against the type
+            frame(ord("D"), f"malformed: {key}".encode())  # Cyclone checks the CDR against the type
 
     def writer(self, key):
         from cyclonedds.core import Policy, Qos

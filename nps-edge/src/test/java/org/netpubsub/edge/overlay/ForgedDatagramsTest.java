@@ -197,6 +197,70 @@ class ForgedDatagramsTest {
     }
   }
 
+  /**
+   * The refusal issue #25 found after a failover: a subscriber edge whose entry the publishing
+   * edge's view lost for a while (there, after the reassignment) NACKs what the new routing broker
+   * lost. Its NACK is answered for a grace period after its entry left the view; one from an
+   * address never registered is still refused.
+   */
+  @Test
+  void aSubscriberThatLeftTheViewMomentsAgoIsStillAnswered() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
+        DatagramSocket insider = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        DatagramSocket elsewhere = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      Sites s = sites(f);
+      InetSocketAddress at = (InetSocketAddress) insider.getLocalSocketAddress();
+      String entry = ZnodePaths.endpoint(TOPIC, ZnodePaths.Role.SUBSCRIBER, "insider");
+      try (var zk = f.client(f.connect())) {
+        zk.create()
+            .withMode(CreateMode.PERSISTENT)
+            .forPath(entry, ZnodeData.endpoint(new Endpoint("insider", at)));
+        poll("paris sees the insider", T, () -> subscribed(s.paris(), "insider"));
+        poll("the routing broker sees it", T, () -> subscribed(s.rb(), "insider"));
+        for (int i = 1; i <= 3; i++) {
+          s.pub().publish(TOPIC, "m-" + i, 1, false);
+        }
+        long first =
+            receive(insider, 3, s.rb().address()).stream()
+                .mapToLong(d -> sequence(d))
+                .min()
+                .orElseThrow();
+        zk.delete().forPath(entry); // the view loses the entry, as after the reassignment
+        poll("paris no longer sees the insider", T, () -> !subscribed(s.paris(), "insider"));
+        long answered = s.paris().counters().getOrDefault("retransmitted", 0L);
+        byte[] nack =
+            TestKeys.seal(
+                NackCodec.encode(new ReceiveWindows.Nack("paris", TOPIC, first, first + 2)));
+        insider.send(new DatagramPacket(nack, nack.length, s.paris().address()));
+        assertThat(receive(insider, 3, s.paris().address())).hasSize(3);
+        assertThat(s.paris().counters().get("retransmitted")).isEqualTo(answered + 3);
+        assertThat(s.paris().counters()).containsEntry("nacks_from_recent_subscriber", 1L);
+        elsewhere.send(new DatagramPacket(nack, nack.length, s.paris().address()));
+        poll(
+            "the stranger refused",
+            T,
+            () -> s.paris().counters().getOrDefault("dropped.nack_not_subscriber", 0L) == 1);
+        assertThat(receiveAny(elsewhere)).as("bytes sent to another address").isZero();
+      }
+    }
+  }
+
+  private static boolean subscribed(EdgeBroker e, String edge) {
+    return e.view().topic(TOPIC).filter(t -> t.subscribers().containsKey(edge)).isPresent();
+  }
+
+  private static boolean subscribed(RoutingBroker rb, String edge) {
+    return rb.view().topic(TOPIC).filter(t -> t.subscribers().containsKey(edge)).isPresent();
+  }
+
+  private static long sequence(byte[] d) {
+    try {
+      return DatagramCodec.decode(d, 0, d.length).sequence();
+    } catch (org.netpubsub.edge.broker.DatagramException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   @Test
   void twentyThousandHugeUniqueTopicsAreDroppedBeforeAnyStateIsKept() throws Exception {
     try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
