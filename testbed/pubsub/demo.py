@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 
+from pubsub import auth
 from pubsub.session import (NPS, ROOT, Controller, PublisherProcess, SessionError, SubscriberProcess,
                             Testbed, build, ground_truth, log, percentile, poll,
                             wait_for_network)
@@ -73,6 +74,10 @@ def main() -> int:
         + ", ".join(f"{n}={c['kind']}" for n, c in design['layout']['codings'].items()))
     log(f"starting the controller with {os.path.relpath(SCHEMA, ROOT)} and the learned layout")
     controller = Controller(learned, log_path=os.path.join(work, "controller.log"))
+    # the demo runs as the tests do (docs/testbed.md): principals and OpenFlow over TLS
+    log(("REST with principals (--auth " + auth.session()["file"] + "; each host's client sends "
+         "its own token)" if controller.auth else "REST without authentication")
+        + ("; OpenFlow over TLS (ovs-pki certificates)" if controller.tls else "; OpenFlow over tcp:"))
     testbed = None
     subs: list[SubscriberProcess] = []
     try:

@@ -1,7 +1,8 @@
 """OpenFlow over TLS for the test bed (issue 27 part 4): a PKI made with `ovs-pki` (Debian's
 openvswitch ships it), the controller's TLS flags, and Open vSwitch's SSL settings.
 
-`NPS_TESTBED_OPENFLOW_TLS=1` makes every `Controller` and `Testbed` of pubsub/session.py use it:
+Every `Controller` and `Testbed` of pubsub/session.py and testbed/tests/controller_process.py uses
+it unless `NPS_TESTBED_OPENFLOW_TLS=0` (or a test asks for `tcp:` explicitly):
 the controller listens on `ssl:`, every bridge connects to `ssl:` targets with one switch
 certificate (ovs-vswitchd has one SSL identity for all its bridges), and the controller's switches
 file lets that certificate claim any dpid. docs/security.md describes the binding."""
@@ -18,7 +19,17 @@ _cached: dict | None = None
 
 
 def enabled() -> bool:
-    return os.environ.get("NPS_TESTBED_OPENFLOW_TLS") == "1"
+    """On unless NPS_TESTBED_OPENFLOW_TLS=0."""
+    return os.environ.get("NPS_TESTBED_OPENFLOW_TLS", "1") != "0"
+
+
+def choose(tls: dict | bool | None) -> dict | None:
+    """A controller's PKI: the one given, none for False, else this process's when enabled()."""
+    if isinstance(tls, dict):
+        return tls
+    if tls is False or (tls is None and not enabled()):
+        return None
+    return pki()
 
 
 def _run(*args: str, cwd: str | None = None) -> None:

@@ -18,6 +18,7 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+from pubsub import auth as auth_module
 from pubsub import openflow_tls
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -122,34 +123,41 @@ class JsonLines:
 
 class Controller(JsonLines):
     """`./nps controller [--schema S]` on free ports (REST on 127.0.0.1); without a schema it
-    serves base forwarding (IPv6 unicast) and multicast groups only."""
+    serves base forwarding (IPv6 unicast) and multicast groups only. By default with the session's
+    principals (`--auth`, pubsub/auth.py; its own requests as `operator`) and OpenFlow over TLS
+    (pubsub/openflow_tls.py); `auth=False` / `tls=False` for a test of the plain behaviour, and
+    an `--auth FILE` of the test's own in `extra` replaces the session's."""
 
     def __init__(self, schema: str | None, *extra: str, log_path: str | None = None,
                  openflow_port: int | None = None, api_port: int | None = None,
-                 tls: dict | None = None):
+                 tls: dict | bool | None = None, auth: bool | None = None):
         self.openflow_port = openflow_port or free_port()  # a restart keeps its ports
         self.api_port = api_port or free_port()
         self.api = f"http://127.0.0.1:{self.api_port}"
-        # OpenFlow over TLS: given a PKI (pubsub/openflow_tls.py), or NPS_TESTBED_OPENFLOW_TLS=1
-        self.tls = tls if tls is not None else (openflow_tls.pki() if openflow_tls.enabled() else None)
+        self.tls = openflow_tls.choose(tls)
         self.scheme = "ssl" if self.tls else "tcp"
         tls_args = openflow_tls.controller_args(self.tls) if self.tls else []
+        self.auth = (auth if auth is not None else auth_module.enabled()) and "--auth" not in extra
+        auth_args = ["--auth", auth_module.session()["file"]] if self.auth else []
+        self.headers = auth_module.headers() if self.auth else {}
         err = open(log_path, "w") if log_path else None
         super().__init__([NPS, "controller", "--openflow", f"{self.scheme}:127.0.0.1:{self.openflow_port}",
-                          *tls_args, "--api", self.api, "--probe-interval", "1s",
+                          *tls_args, *auth_args, "--api", self.api, "--probe-interval", "1s",
                           *(["--schema", schema] if schema else []), "--json", *extra],
                          stderr=err)
         self.started = self.wait_for(lambda o: o.get("kind") == "controller", 120, "the controller")
 
     def get(self, path: str) -> dict:
-        with urllib.request.urlopen(self.api + path, timeout=30) as r:
+        req = urllib.request.Request(self.api + path, headers=self.headers)
+        with urllib.request.urlopen(req, timeout=30) as r:
             return json.loads(r.read())
 
     def call(self, method: str, path: str, body: dict | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, dict]:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.api + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+                                     headers={"Content-Type": "application/json", **self.headers,
+                                              **(headers or {})})
         try:
             with urllib.request.urlopen(req, timeout=60) as r:
                 return r.status, json.loads(r.read())
@@ -241,10 +249,11 @@ def wait_for_network(controller: Controller, testbed: Testbed, links: int, timeo
     poll(learned, timeout, f"{len(testbed.hosts)} hosts learned", interval=0.5)
 
 
-def client_env() -> dict:
+def client_env(address: str | None = None) -> dict:
+    """The environment of a client JVM; with a test host's address, its token (NPS_TOKEN)."""
     env = dict(os.environ)
     env["NPS_JAVA_OPTS"] = CLIENT_JAVA_OPTS
-    return env
+    return auth_module.client_env(env, address) if address else env
 
 
 class SubscriberProcess(JsonLines):
@@ -258,7 +267,7 @@ class SubscriberProcess(JsonLines):
                 "--host", testbed.host(host)["address"], "--json", "--stats"]
         if port:
             args += ["--port", str(port)]
-        super().__init__(args + [filter_text], env=client_env())
+        super().__init__(args + [filter_text], env=client_env(testbed.host(host)["address"]))
 
     def wait_subscribed(self, timeout: float = 90) -> dict:
         self.subscribed = self.wait_for(lambda o: o.get("kind") == "subscribed", timeout,
@@ -286,7 +295,7 @@ class PublisherProcess(JsonLines):
                 "--host", self.address, "--advertise", advertise, "--from", source, "--json"]
         if rate:
             args += ["--rate", str(rate)]
-        super().__init__(args, env=client_env(), stdin=source == "-")
+        super().__init__(args, env=client_env(self.address), stdin=source == "-")
 
     def wait_advertised(self, timeout: float = 90) -> dict:
         """Until the publisher says its advertisement is live (its flows are acknowledged)."""

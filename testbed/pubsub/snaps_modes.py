@@ -12,6 +12,7 @@ import subprocess
 import time
 import urllib.parse
 
+from pubsub import auth
 from pubsub.datagram_key import key_args
 from pubsub.session import (NPS, TESTBED, Controller, JsonLines, SessionError, Testbed,
                             client_env, poll, wait_for_network)
@@ -226,7 +227,8 @@ def start_coordinator(net: Network, d: Deployment) -> str:
     mgmt = net.state["management"]["address"]
     db = os.path.join(net.work, f"coordinator-{time.monotonic_ns()}.sqlite")
     d.add(JsonLines([NPS, "edge-coordinator", "--listen", f"[{mgmt}]:{COORDINATOR_PORT}", "--db",
-                     f"sqlite:{db}", "--controller", net.controller.api, "--json"],
+                     f"sqlite:{db}", "--controller", net.controller.api,
+                     *auth.coordinator_args(net.controller.auth), "--json"],
                     stderr=open(os.path.join(net.work, "coordinator.log"), "w")))
     poll(lambda: tcp_open(mgmt, COORDINATOR_PORT), 60, "the edge coordinator listening")
     return f"http://[{mgmt}]:{COORDINATOR_PORT}"
@@ -242,7 +244,7 @@ def start_agents(net: Network, d: Deployment, hosts: list[str], broker: str,
                                     coordinator, "--edge", h, "--listen",
                                     f"[{net.address(h)}]:{AGENT_PORT}",
                                     *key_args(net.work), "--json",
-                                    env=client_env(),
+                                    env=client_env(net.address(h)),
                                     log_path=os.path.join(net.work, f"agent-{h}.log"))))
     for h, a in zip(hosts, agents):
         a.wait_for(lambda o: o.get("kind") == "edge-agent", 120, f"the edge agent on {h}")

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from live import UpProcess, in_host, poll
+from pubsub import auth, openflow_tls
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
@@ -30,17 +31,23 @@ def free_port() -> int:
 
 
 class Controller:
-    """`./nps controller` in the background, stopped with SIGTERM."""
+    """`./nps controller` in the background, stopped with SIGTERM. Like pubsub/session.py's, with
+    the session's principals (its own requests as `operator`) and OpenFlow over TLS unless
+    NPS_TESTBED_AUTH=0 / NPS_TESTBED_OPENFLOW_TLS=0."""
 
     def __init__(self, openflow_port: int, api_port: int, *extra: str):
         build = subprocess.run([NPS, "--version"], capture_output=True, text=True, timeout=600)
         assert build.returncode == 0, build.stderr
         self.api = f"http://127.0.0.1:{api_port}"
+        self.tls = openflow_tls.choose(None)
+        self.scheme = "ssl" if self.tls else "tcp"
+        self.headers = auth.headers()
         self.log = open(os.path.join(ROOT, "target", "controller-test.log"), "w") \
             if os.path.isdir(os.path.join(ROOT, "target")) else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [NPS, "controller", "--openflow", f"tcp:127.0.0.1:{openflow_port}", "--api", self.api,
-             "--probe-interval", "1s", "--json", *extra],
+            [NPS, "controller", "--openflow", f"{self.scheme}:127.0.0.1:{openflow_port}",
+             *(openflow_tls.controller_args(self.tls) if self.tls else []), *auth.server_args(),
+             "--api", self.api, "--probe-interval", "1s", "--json", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         self.started: dict = {}
         reader = threading.Thread(target=self._first_line, daemon=True)
@@ -57,14 +64,15 @@ class Controller:
             self.started = json.loads(line)
 
     def get(self, path: str) -> dict:
-        with urllib.request.urlopen(self.api + path, timeout=10) as r:
+        req = urllib.request.Request(self.api + path, headers=self.headers)
+        with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
 
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         """A REST request; returns (status, JSON answer), errors included."""
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.api + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **self.headers})
         try:
             with urllib.request.urlopen(req, timeout=60) as r:
                 return r.status, json.loads(r.read())
@@ -102,7 +110,9 @@ def network_up(controller: Controller, topo: str, switches: int, timeout: float 
     """A fixture body: `nps-testbed up --topo TOPO` connected to `controller`; yields the test
     bed's state once all `switches` are connected, and leaves the machine clean afterwards."""
     port = controller.started["openflow"].rsplit(":", 1)[1]
-    up = UpProcess("--topo", topo, "--controller", f"tcp:127.0.0.1:{port}",
+    if controller.tls:
+        openflow_tls.configure_ovs(controller.tls)
+    up = UpProcess("--topo", topo, "--controller", f"{controller.scheme}:127.0.0.1:{port}",
                    "--wait-connected", "20", "--api", "none")
     try:
         event = up.wait_event("up", timeout=timeout)
@@ -111,6 +121,8 @@ def network_up(controller: Controller, topo: str, switches: int, timeout: float 
             yield json.load(f)
     finally:
         up.stop()
+        if controller.tls:
+            openflow_tls.clear_ovs()
 
 
 def learn_hosts(controller: "Controller", hosts: list, link_local: bool = False) -> None:

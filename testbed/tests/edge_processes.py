@@ -10,6 +10,7 @@ import sys
 from live import TESTBED, poll
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pubsub import auth  # noqa: E402
 from pubsub.datagram_key import key_args  # noqa: E402
 from pubsub.session import NPS, JsonLines, client_env  # noqa: E402
 from pubsub.snaps_modes import AGENT_PORT, COORDINATOR_PORT, tcp_open  # noqa: E402
@@ -20,7 +21,8 @@ def start_coordinator(controller, state: dict, work: str) -> tuple[JsonLines, st
     mgmt = state["management"]["address"]
     coordinator = JsonLines([NPS, "edge-coordinator", "--listen", f"[{mgmt}]:{COORDINATOR_PORT}",
                              "--db", f"sqlite:{work}/coordinator.sqlite", "--controller",
-                             controller.api, "--json"])
+                             controller.api, *auth.coordinator_args(bool(controller.headers)),
+                             "--json"])
     try:
         poll(lambda: tcp_open(mgmt, COORDINATOR_PORT) or coordinator.proc.poll() is not None, 60,
              "the coordinator listening")
@@ -37,7 +39,7 @@ def start_agent(host: dict, broker: str, coordinator: str, *extra: str) -> JsonL
     agent = JsonLines([TESTBED, "exec", host["name"], "--", NPS, "edge-agent", "--broker", broker,
                        "--coordinator", coordinator, "--edge", host["name"], "--listen",
                        f"[{host['address']}]:{AGENT_PORT}", *key_args(), "--json", *extra],
-                      env=client_env())
+                      env=client_env(host["address"]))
     try:
         started = agent.wait_for(lambda o: o.get("kind") == "edge-agent", 120,
                                  f"the agent on {host['name']}")

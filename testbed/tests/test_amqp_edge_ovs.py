@@ -22,6 +22,7 @@ from edge_processes import start_agent, start_coordinator
 from live import TESTBED, in_host, needs_root, poll
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pubsub import auth  # noqa: E402
 from pubsub.rabbitmq import AMQP_PORT, SERVER, RabbitNode  # noqa: E402
 from pubsub.session import JsonLines  # noqa: E402
 
@@ -71,7 +72,8 @@ def network(controller):
 
 
 def json_get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=10) as r:
+    """A GET of the coordinator's API as the session's operator (admin of edges)."""
+    with urllib.request.urlopen(urllib.request.Request(url, headers=auth.headers()), timeout=10) as r:
         return json.loads(r.read())
 
 

@@ -19,6 +19,7 @@ import urllib.request
 from html.parser import HTMLParser
 
 from live import needs_root
+from pubsub import auth
 from pubsub.session import ROOT, Controller, Testbed, build, poll, wait_for_network
 
 QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
@@ -77,14 +78,22 @@ def chromium(*args: str) -> subprocess.CompletedProcess:
     return r
 
 
-def render(controller: Controller) -> Page:
-    return Page(chromium("--dump-dom", controller.api + "/").stdout)
+def page_url(controller: Controller, token: bool = True) -> str:
+    """The dashboard's address; with the session's principals, the read-only `dashboard` token in
+    the fragment (the page keeps it in sessionStorage and sends it as a bearer token)."""
+    fragment = f"#token={auth.token(auth.DASHBOARD)}" if controller.auth and token else ""
+    return controller.api + "/" + fragment
+
+
+def render(controller: Controller, token: bool = True) -> Page:
+    return Page(chromium("--dump-dom", page_url(controller, token)).stdout)
 
 
 def metrics_answer(controller: Controller) -> bool:
     """Whether the controller serves Prometheus text at /metrics (not an error in JSON)."""
     try:
-        with urllib.request.urlopen(controller.api + "/metrics", timeout=10) as r:
+        req = urllib.request.Request(controller.api + "/metrics", headers=controller.headers)
+        with urllib.request.urlopen(req, timeout=10) as r:
             return r.status == 200 and "json" not in r.headers.get("Content-Type", "")
     except urllib.error.URLError:
         return False
@@ -113,6 +122,10 @@ def test_dashboard_shows_the_network_and_requests_made_during_the_test():
                                                 "n-subscriptions")] == ["10", "16", "8", "0"]
         assert len(page.having("tr", "switch-flows")) == 10
         assert page.text["status"].startswith("live"), page.text["status"]
+        if controller.auth:  # without the token the page shows nothing but the refusal
+            refused = render(controller, token=False)
+            assert "HTTP 401" in refused.text["status"], refused.text["status"]
+            assert not refused.having("g", "switch")
         if metrics_answer(controller):
             assert "metrics-unavailable" not in page.text
             poll(lambda: render(controller).having("tr", "rate"), 60, "rates from /metrics")
@@ -166,7 +179,7 @@ def test_dashboard_shows_the_network_and_requests_made_during_the_test():
         os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
         if os.path.exists(SCREENSHOT):
             os.remove(SCREENSHOT)
-        chromium(f"--screenshot={SCREENSHOT}", "--window-size=1400,1000", controller.api + "/")
+        chromium(f"--screenshot={SCREENSHOT}", "--window-size=1400,1000", page_url(controller))
         with open(SCREENSHOT, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
     finally:

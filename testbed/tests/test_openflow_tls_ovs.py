@@ -31,7 +31,8 @@ SCHEMA = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 
 
 def metric(controller: Controller, name: str, reason: str) -> float:
-    with urllib.request.urlopen(controller.api + "/metrics", timeout=10) as r:
+    req = urllib.request.Request(controller.api + "/metrics", headers=controller.headers)
+    with urllib.request.urlopen(req, timeout=10) as r:
         text = r.read().decode()
     m = re.search(rf'^{name}\{{[^}}]*reason="{reason}"[^}}]*\}} (\S+)$', text, re.M)
     return float(m.group(1)) if m else 0.0

@@ -17,6 +17,7 @@ import tempfile
 import pytest
 
 from live import needs_root
+from pubsub import auth
 from pubsub.session import (TESTBED, Controller, JsonLines, SubscriberProcess, Testbed, build,
                             ground_truth, poll, publish, wait_for_network)
 
@@ -67,8 +68,10 @@ class PythonClient(JsonLines):
 
     def __init__(self, tb: Testbed, host: str, *args: str):
         self.host = host
+        address = tb.host(host)["address"]
         super().__init__([TESTBED, "exec", host, "--", sys.executable, CLIENT, args[0],
-                          tb.api_for_hosts, tb.host(host)["address"], *args[1:]])
+                          tb.api_for_hosts, address, *args[1:]],
+                         env=auth.client_env(dict(os.environ), address))  # its token: NPS_TOKEN
 
 
 def write_events(session, name: str) -> tuple[str, list[dict]]:
@@ -154,17 +157,19 @@ def test_the_docs_example_works_as_written(session):
         f.write(code.replace("http://[fd6e:7073:ffff::c0]:8080", tb.api_for_hosts))
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "clients", "python"))
     hosts = [h["name"] for h in tb.hosts]
-    sub = JsonLines([TESTBED, "exec", hosts[2], "--", sys.executable, path, "sub"], env=env)
+    address = tb.host(hosts[2])["address"]
+    sub = JsonLines([TESTBED, "exec", hosts[2], "--", sys.executable, path, "sub"],
+                    env=auth.client_env(env, address))
     try:
-        address = tb.host(hosts[2])["address"]
 
         def subscribed() -> bool:
             assert sub.proc.poll() is None, f"the example's subscriber ended: {sub.error_text()}"
             return any(s["host"] == address for s in c.get("/v1/subscriptions")["subscriptions"])
 
         poll(subscribed, 60, "the example's subscription")
-        pub = tb.exec(hosts[0], "env", f"PYTHONPATH={env['PYTHONPATH']}", sys.executable, path,
-                      "pub")
+        token = auth.client_env({}, tb.host(hosts[0])["address"])  # NPS_TOKEN, with auth on
+        pub = tb.exec(hosts[0], "env", f"PYTHONPATH={env['PYTHONPATH']}",
+                      *(f"{k}={v}" for k, v in token.items()), sys.executable, path, "pub")
         assert pub.returncode == 0, pub.stderr
         line = sub.wait_for(lambda o: o.get("kind") == "text", 20, "the example's delivery")
         assert line["text"].startswith("{'symbol': 'ACME', 'price': 600, 'volume': 7, "

@@ -61,7 +61,7 @@ function table(headers, rows) {
 /** GET a JSON resource: {ok, status, body}; never throws (status 0: no answer). */
 async function getJson(path) {
   try {
-    const r = await fetch(path, {cache: 'no-store'});
+    const r = await fetch(path, fetchOptions());
     const body = await r.json().catch(() => null);
     return {ok: r.ok, status: r.status, body};
   } catch (e) {
@@ -72,7 +72,7 @@ async function getJson(path) {
 /** GET /metrics as Prometheus text, or null when it does not answer with it. */
 async function getMetrics() {
   try {
-    const r = await fetch('/metrics', {cache: 'no-store'});
+    const r = await fetch('/metrics', fetchOptions());
     const type = r.headers.get('Content-Type') || '';
     if (!r.ok || type.includes('json') || type.includes('html')) return null;
     return parseMetrics(await r.text());
@@ -578,8 +578,9 @@ async function loop() {
   try {
     const data = await readController();
     if (!data.topology.ok) {
-      setStatus(false, data.topology.status
-        ? `controller answered HTTP ${data.topology.status}` : 'controller unreachable');
+      const s = data.topology.status;
+      setStatus(false, s === 401 ? 'controller answered HTTP 401: open the page as /#token=TOKEN'
+        : s ? `controller answered HTTP ${s}` : 'controller unreachable');
       return;
     }
     last = data;

@@ -24,7 +24,9 @@ public record Principal(
     GROUPS,
     EDGES,
     /** Switch the pub/sub index layout online ({@code PUT /v1/pubsub/layout}). */
-    INDEX
+    INDEX,
+    /** List every principal's requests, changing nothing (a dashboard, a monitor). */
+    READ
   }
 
   /** The region that means "anywhere". */

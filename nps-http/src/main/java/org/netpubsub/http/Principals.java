@@ -99,7 +99,7 @@ public final class Principals {
           admin.add(Principal.Admin.valueOf(a.toUpperCase(Locale.ROOT)));
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(
-              name + ": admin: '" + a + "' is not one of hosts, groups, edges, index");
+              name + ": admin: '" + a + "' is not one of hosts, groups, edges, index, read");
         }
       }
       Principal pr =

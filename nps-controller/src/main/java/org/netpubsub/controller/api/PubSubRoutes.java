@@ -58,7 +58,14 @@ final class PubSubRoutes {
   static void register(RestServer.Builder b, Optional<PubSubRoutes> routes) {
     for (PubSubRequest.Kind kind : PubSubRequest.Kind.values()) {
       String base = "/v1/" + noun(kind) + "s";
-      b.route("GET", base, on(routes, (p, r) -> Reply.ok(p.list(kind, access(r, null)))));
+      b.route(
+          "GET",
+          base,
+          on(
+              routes,
+              (p, r) ->
+                  Reply.ok(
+                      p.list(kind, access(r, null), r.principal().isAdmin(Principal.Admin.READ)))));
       b.route(
           "POST",
           base,
@@ -269,12 +276,14 @@ final class PubSubRoutes {
     return n;
   }
 
-  /** The requests of a kind: the principal's own, or every one for an admin. */
-  private JsonNode list(PubSubRequest.Kind kind, Access access) {
+  /** The requests of a kind: the principal's own, or every one for an admin or a reader. */
+  private JsonNode list(PubSubRequest.Kind kind, Access access, boolean readsAll) {
     ObjectNode root = GroupJson.JSON.createObjectNode();
     ArrayNode out = root.putArray(noun(kind) + "s");
     for (PubSubRequest r : service.requests(kind)) {
-      if (!access.admin() && !service.owner(r.id()).map(access::mayTouch).orElse(false)) {
+      if (!readsAll
+          && !access.admin()
+          && !service.owner(r.id()).map(access::mayTouch).orElse(false)) {
         continue;
       }
       ObjectNode n = describe(r);

@@ -105,7 +105,10 @@ class ControllerApiTest {
     assertThat(script.statusCode()).isEqualTo(200);
     assertThat(script.headers().firstValue("Content-Type").orElse(""))
         .startsWith("text/javascript");
-    assertThat(script.body()).contains("/v1/topology", "/metrics");
+    assertThat(script.body()).contains("/v1/topology", "/metrics", "fetchOptions()");
+    // the token (a controller with --auth) comes from the URL fragment, kept in sessionStorage
+    assertThat(page.body()).contains("<script src=\"token.js\">");
+    assertThat(get("/token.js").body()).contains("location.hash", "sessionStorage", "Bearer");
     HttpResponse<String> style = get("/app.css");
     assertThat(style.statusCode()).isEqualTo(200);
     assertThat(style.headers().firstValue("Content-Type").orElse("")).startsWith("text/css");

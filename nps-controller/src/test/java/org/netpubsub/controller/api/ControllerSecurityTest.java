@@ -47,7 +47,8 @@ class ControllerSecurityTest {
             principal("alice", "hosts: ['" + ALICE + "']\n    subscribe: 'price < 100'"),
             principal(
                 "bob", "hosts: ['" + BOB + "']\n    subscribe: 'true'\n    advertise: 'true'"),
-            principal("root", "admin: [hosts, groups]\n    subscribe: 'true'"));
+            principal("root", "admin: [hosts, groups]\n    subscribe: 'true'"),
+            principal("reader", "admin: [read]"));
     controller = fixture.controller;
     service = fixture.service;
     api = fixture.api;
@@ -94,6 +95,10 @@ class ControllerSecurityTest {
     assertThat(send("alice", "GET", "/v1/subscriptions", null).body()).doesNotContain(id);
     assertThat(send("bob", "GET", "/v1/subscriptions", null).body()).contains(id);
     assertThat(send("root", "GET", "/v1/subscriptions", null).body()).contains(id);
+    // a reader (the dashboard's principal) lists everyone's requests and withdraws none
+    assertThat(send("reader", "GET", "/v1/subscriptions", null).body()).contains(id);
+    assertThat(send("reader", "DELETE", "/v1/subscriptions/" + id, null).statusCode())
+        .isEqualTo(403);
     assertThat(service.requests(PubSubRequest.Kind.SUBSCRIPTION)).hasSize(2);
     assertThat(send("bob", "DELETE", "/v1/subscriptions/" + id, null).statusCode()).isEqualTo(200);
   }
