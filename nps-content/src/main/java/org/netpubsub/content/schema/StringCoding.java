@@ -459,13 +459,17 @@ public sealed interface StringCoding {
       }
       int freeBits = width() - used;
       long free = freeBits == 64 ? -1L : (1L << freeBits) - 1;
-      long[] out = new long[2 * starts.size()];
-      for (int i = 0; i < starts.size(); i++) {
-        long lo = freeBits == 64 ? 0 : starts.get(i) << freeBits;
-        out[2 * i] = lo;
-        out[2 * i + 1] = lo | free;
+      List<Long> out = new ArrayList<>(); // adjacent ranges merged
+      for (long s : starts) {
+        long lo = freeBits == 64 ? 0 : s << freeBits;
+        if (!out.isEmpty() && out.getLast() + 1 == lo) {
+          out.set(out.size() - 1, lo | free);
+        } else {
+          out.add(lo);
+          out.add(lo | free);
+        }
       }
-      return out;
+      return out.stream().mapToLong(Long::longValue).toArray();
     }
 
     @Override
