@@ -49,7 +49,7 @@ final class TopicDesign {
         level.add(""); // a shallower topic leaves level j absent
       }
       String[] v = level.toArray(String[]::new);
-      Arrays.sort(v, TopicDesign::compareBytes);
+      Arrays.sort(v, StringCoding::compareBytes);
       int b = Math.min(64 - sum, Math.max(1, Codes.resolution(v.length))); // n values + escape
       if (b < 1) {
         break;
@@ -87,12 +87,6 @@ final class TopicDesign {
       }
     }
     return n;
-  }
-
-  private static int compareBytes(String x, String y) {
-    return Arrays.compareUnsigned(
-        x.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        y.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   /** The candidate orders, the natural one first (it wins ties). */
