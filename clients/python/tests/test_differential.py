@@ -233,7 +233,7 @@ def _topic_filter(r: random.Random) -> str:
 def test_topic_codings_agree():
     cases, requests = [], []
     r = random.Random(6)
-    for _ in range(CASES // 10):
+    for _ in range(CASES // 20):  # 500 codings × 25 questions
         coding = _topic_coding(r)
         names = [_topic_name(r) for _ in range(10)]
         filters = [_topic_filter(r) for _ in range(10)]
