@@ -5,7 +5,9 @@ events and filters, 10 000 cases each, and not one disagreement.
 - decode errors: corrupted encodings get the same reason and offset (or the same event);
 - addresses: the same dz and content address (PLEROMA) or query address (Camus);
 - parse errors: the same message, line and column, or both accept;
-- matching: the same answer per (filter, event).
+- matching: the same answer per (filter, event);
+- topic codings (learned layouts' ``kind: topic``, level dictionaries included): the same offset
+  per name and the same ranges per MQTT filter and prefix.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from netpubsub.errors import DecodeError, FilterError
 from netpubsub.evaluator import Filter
 from netpubsub.event import Event
 from netpubsub.index import default_length, format_address
+from netpubsub.topic_coding import TopicCoding
 from netpubsub.schema_yaml import parse_schema_yaml
 
 CASES = 10_000
@@ -195,3 +198,58 @@ def test_matches_agree():
     disagreements = [(f.text, v, m, j) for (f, v), m, j in zip(cases, mine, java) if m != j]
     assert not disagreements, f"{len(disagreements)} of {len(cases)}: {disagreements[:3]}"
     assert 0.1 < sum(mine) / len(mine) < 0.9  # matches and misses both occur
+
+
+LEVELS = ["a", "ab", "b", "c", "$s", "\u00e9", "z9", "dev7"]
+
+
+def _topic_coding(r: random.Random) -> dict:
+    """A random published topic coding: 1 to 5 levels, any order, hashed or dictionary levels
+    (\"\" for absent, often more values than the bits hold: escape and clamping)."""
+    n = r.randint(1, 5)
+    bits = [r.choice([1, 2, 3, 4, 6, 8, r.randint(1, 64 // n)]) for _ in range(n)]
+    order = r.sample(range(n), n)
+    coding = {"kind": "topic", "level_bits": bits, "level_order": order}
+    if r.random() < 0.7:
+        pool = [""] + LEVELS
+        coding["level_values"] = [
+            [] if r.random() < 0.2 else
+            sorted({v for v in pool if r.random() < 0.5}, key=lambda v: v.encode())
+            for _ in range(n)]
+    return coding
+
+
+def _topic_name(r: random.Random) -> str:
+    return "/".join(r.choice(LEVELS + ["x", "kitchen"]) for _ in range(r.randint(1, 6)))
+
+
+def _topic_filter(r: random.Random) -> str:
+    levels = [r.choice(LEVELS + ["+", "+", "x"]) for _ in range(r.randint(1, 5))]
+    if r.random() < 0.4:
+        levels.append("#")
+    return "/".join(levels)
+
+
+def test_topic_codings_agree():
+    cases, requests = [], []
+    r = random.Random(6)
+    for _ in range(CASES // 20):  # 500 codings × 25 questions
+        coding = _topic_coding(r)
+        names = [_topic_name(r) for _ in range(10)]
+        filters = [_topic_filter(r) for _ in range(10)]
+        prefixes = [n + r.choice(["/", "", "/x"]) for n in names[:5]]
+        cases.append((coding, names, filters, prefixes))
+        requests.append({"op": "topic_coding", "coding": coding, "names": names,
+                         "filters": filters, "prefixes": prefixes})
+    answers = oracle.ask(requests)
+    disagreements, enumerated = [], 0
+    for (coding, names, filters, prefixes), java in zip(cases, answers):
+        t = TopicCoding(coding["level_bits"], coding["level_order"], coding.get("level_values"))
+        mine = {"offsets": [str(t.offset(n)) for n in names],
+                "filters": [[str(x) for x in t.pattern_ranges(f)] for f in filters],
+                "prefixes": [[str(x) for x in t.prefix_ranges(p)] for p in prefixes]}
+        enumerated += sum(len(f) > 2 for f in mine["filters"])
+        if mine != java:
+            disagreements.append((coding, mine, java))
+    assert not disagreements, f"{len(disagreements)} of {len(cases)}: {disagreements[:1]}"
+    assert enumerated > len(cases)  # '+' before a fixed level (several ranges) is exercised

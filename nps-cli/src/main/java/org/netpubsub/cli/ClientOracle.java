@@ -39,6 +39,8 @@ import org.netpubsub.content.schema.Attribute;
 import org.netpubsub.content.schema.IntAttribute;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.SchemaLoader;
+import org.netpubsub.content.schema.StringAttribute;
+import org.netpubsub.content.schema.StringCoding;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 
 /**
@@ -52,7 +54,8 @@ import org.netpubsub.network.camus.openflow.QueryAddressLayout;
  * timestamp) → hex or error; {@code decode} (hex) → the event or the reason and offset; {@code
  * address} (values, length, dimensions, routing) → dz and address; {@code parse} (filter) → ok or
  * reason, line, column; {@code match} (filter, events: lists of values) → matches; {@code bench} →
- * the Java client's publish and receive rates (see {@link #bench}).
+ * the Java client's publish and receive rates (see {@link #bench}); {@code topic_coding} (no
+ * schema: {@code coding} as published, names, filters, prefixes) → the offsets and ranges.
  */
 public final class ClientOracle {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -82,6 +85,9 @@ public final class ClientOracle {
   }
 
   private ObjectNode answer(JsonNode r) {
+    if (r.get("op").asText().equals("topic_coding")) {
+      return topicCoding(r);
+    }
     Schema schema =
         schemas.computeIfAbsent(r.get("schema").asText(), y -> SchemaLoader.parse(y, "oracle"));
     ObjectNode a = JSON.createObjectNode();
@@ -237,6 +243,46 @@ public final class ClientOracle {
       } else {
         out.add(e.stringValue(attribute.position()));
       }
+    }
+    return out;
+  }
+
+  /**
+   * A topic coding's offsets of {@code names}, ranges of MQTT {@code filters} and of {@code
+   * prefixes}, as unsigned decimal strings.
+   */
+  private static ObjectNode topicCoding(JsonNode r) {
+    JsonNode c = r.get("coding");
+    List<Integer> bits = new ArrayList<>();
+    c.get("level_bits").forEach(b -> bits.add(b.asInt()));
+    List<Integer> order = new ArrayList<>();
+    c.path("level_order").forEach(o -> order.add(o.asInt()));
+    List<List<String>> values = new ArrayList<>();
+    c.path("level_values")
+        .forEach(
+            l -> {
+              List<String> v = new ArrayList<>();
+              l.forEach(x -> v.add(x.asText()));
+              values.add(v);
+            });
+    StringCoding.Topic t =
+        new StringCoding.Topic(
+            bits, order.isEmpty() ? StringCoding.Topic.identity(bits.size()) : order, values);
+    StringAttribute a = new StringAttribute("t", 0, 64);
+    ObjectNode out = JSON.createObjectNode();
+    ArrayNode offsets = out.putArray("offsets");
+    r.get("names").forEach(n -> offsets.add(Long.toUnsignedString(t.offset(a, n.asText()))));
+    ArrayNode filters = out.putArray("filters");
+    r.get("filters").forEach(f -> filters.add(unsigned(t.patternRanges(a, f.asText()))));
+    ArrayNode prefixes = out.putArray("prefixes");
+    r.get("prefixes").forEach(p -> prefixes.add(unsigned(t.prefixRanges(a, p.asText()))));
+    return out;
+  }
+
+  private static ArrayNode unsigned(long[] ranges) {
+    ArrayNode out = JSON.createArrayNode();
+    for (long x : ranges) {
+      out.add(Long.toUnsignedString(x));
     }
     return out;
   }

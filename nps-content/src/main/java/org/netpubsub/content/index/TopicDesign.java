@@ -13,11 +13,13 @@ import org.netpubsub.content.schema.StringCoding;
 import org.netpubsub.content.schema.Topics;
 
 /**
- * The topic coding {@link LayoutDesigner} learns (docs/content-model.md, "Topics"): level i gets
- * ⌈log₂ distinct values at i⌉ + 2 bits (two spare bits keep hash collisions rare; at most 64 in
- * all, deep levels give way first), and the levels are coded in the order that lets the fewest
- * sample events into the sample filters' ranges: levels coded in order, each level moved last, and
- * levels sorted by how often a filter leaves them free with {@code +}. Pure and deterministic.
+ * The topic coding {@link LayoutDesigner} learns (docs/content-model.md, "Topics"): level i is
+ * coded by a dictionary of the values the sample events and filters hold there ({@code ""} when a
+ * topic is shallower) in ⌈log₂(n + 1)⌉ bits (the values and the escape code of unseen ones; at most
+ * 64 in all, deep levels give way first), and the levels are coded in the order that lets the
+ * fewest sample events into the sample filters' ranges: levels coded in order, each level moved
+ * last, and levels sorted by how often a filter leaves them free with {@code +}. Pure and
+ * deterministic.
  */
 final class TopicDesign {
   /** Ranges per filter when orders are compared: a cover of the default cell budget. */
@@ -28,30 +30,42 @@ final class TopicDesign {
   static StringCoding coding(
       Set<String> seen, List<String> filters, List<Event> events, StringAttribute a) {
     List<Set<String>> levels = new ArrayList<>();
+    int deepest = 0;
+    int shallowest = StringCoding.MAX_LEVELS;
     for (String v : seen) {
-      String[] parts = v.split("/", -1);
-      for (int i = 0; i < Math.min(parts.length, StringCoding.MAX_LEVELS); i++) {
-        if (levels.size() <= i) {
-          levels.add(new HashSet<>());
-        }
-        levels.get(i).add(parts[i]);
-      }
+      int depth = add(levels, v.split("/", -1), false);
+      deepest = Math.max(deepest, depth);
+      shallowest = Math.min(shallowest, depth);
+    }
+    for (String f : filters) {
+      add(levels, f.split("/", -1), true);
     }
     List<Integer> bits = new ArrayList<>();
+    List<List<String>> dictionaries = new ArrayList<>();
     int sum = 0;
-    for (Set<String> level : levels) {
-      int b = Math.min(64 - sum, Codes.resolution(level.size() - 1L) + 2);
+    for (int j = 0; j < Math.min(levels.size(), Math.max(deepest, 1)); j++) {
+      Set<String> level = levels.get(j);
+      if (j >= shallowest) {
+        level.add(""); // a shallower topic leaves level j absent
+      }
+      String[] v = level.toArray(String[]::new);
+      Arrays.sort(v, StringCoding::compareBytes);
+      int b = Math.min(64 - sum, Math.max(1, Codes.resolution(v.length))); // n values + escape
       if (b < 1) {
         break;
       }
       bits.add(b);
+      dictionaries.add(List.of(v));
       sum += b;
     }
     StringCoding.Topic best = null;
     long bestScore = Long.MAX_VALUE;
     for (List<Integer> order : orders(bits.size(), filters)) {
-      List<Integer> orderedBits = order.stream().map(bits::get).toList();
-      StringCoding.Topic t = new StringCoding.Topic(orderedBits, order);
+      StringCoding.Topic t =
+          new StringCoding.Topic(
+              order.stream().map(bits::get).toList(),
+              order,
+              order.stream().map(dictionaries::get).toList());
       long score = score(t, filters, events, a);
       if (score < bestScore) {
         best = t;
@@ -59,6 +73,20 @@ final class TopicDesign {
       }
     }
     return best;
+  }
+
+  /** Adds the literal levels of a topic (or filter) to the per-level sets; returns its depth. */
+  private static int add(List<Set<String>> levels, String[] parts, boolean filter) {
+    int n = Math.min(parts.length, StringCoding.MAX_LEVELS);
+    for (int i = 0; i < n; i++) {
+      if (levels.size() <= i) {
+        levels.add(new HashSet<>());
+      }
+      if (!filter || !parts[i].equals("+") && !parts[i].equals("#")) {
+        levels.get(i).add(parts[i]);
+      }
+    }
+    return n;
   }
 
   /** The candidate orders, the natural one first (it wins ties). */

@@ -220,6 +220,9 @@ public record IndexLayout(
         if (!t.inOrder()) {
           m.put("level_order", t.levelOrder());
         }
+        if (t.hasDictionaries()) {
+          m.put("level_values", t.levelValues());
+        }
       }
       case StringCoding.Hash h -> {}
     }

@@ -17,7 +17,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 final class LayoutYamlReader {
   private static final List<String> LAYOUT_KEYS = List.of("bits", "codings");
   private static final List<String> CODING_KEYS =
-      List.of("kind", "values", "common_bits", "level_bits", "level_order", "cuts");
+      List.of("kind", "values", "common_bits", "level_bits", "level_order", "level_values", "cuts");
 
   private final YamlSource source;
 
@@ -99,9 +99,13 @@ final class LayoutYamlReader {
           Node l = m.require("level_bits", "; a topic coding gives the bits of each level");
           List<Integer> levels = numbers(l, where + ".level_bits", "a number of bits");
           Node o = m.get("level_order").orElse(null);
-          yield o == null
-              ? new StringCoding.Topic(levels)
-              : new StringCoding.Topic(levels, numbers(o, where + ".level_order", "a level"));
+          Node v = m.get("level_values").orElse(null);
+          yield new StringCoding.Topic(
+              levels,
+              o == null
+                  ? StringCoding.Topic.identity(levels.size())
+                  : numbers(o, where + ".level_order", "a level"),
+              v == null ? List.of() : lists(v, where + ".level_values"));
         }
         default ->
             throw source.error(
@@ -122,6 +126,18 @@ final class LayoutYamlReader {
         throw source.error(item, where + " lists plain values, got " + YamlSource.describe(item));
       }
       out.add(((ScalarNode) item).getValue());
+    }
+    return out;
+  }
+
+  private List<List<String>> lists(Node node, String where) {
+    if (!(node instanceof SequenceNode list)) {
+      throw source.error(
+          node, where + " must be a list of lists, got " + YamlSource.describe(node));
+    }
+    List<List<String>> out = new ArrayList<>();
+    for (Node item : list.getValue()) {
+      out.add(strings(item, where + "[" + out.size() + "]"));
     }
     return out;
   }

@@ -70,7 +70,8 @@ public final class SchemaWriter {
                     case StringCoding.Topic t ->
                         y.append(", level_bits: ")
                             .append(t.levelBits().toString())
-                            .append(t.inOrder() ? "" : ", level_order: " + t.levelOrder());
+                            .append(t.inOrder() ? "" : ", level_order: " + t.levelOrder())
+                            .append(t.hasDictionaries() ? ", level_values: " + levelValues(t) : "");
                     case StringCoding.Hash h -> {}
                   }
                   y.append("}\n");
@@ -99,5 +100,12 @@ public final class SchemaWriter {
     return s.matches("[A-Za-z_][A-Za-z0-9_.]*")
         ? s
         : '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+  }
+
+  /** A topic coding's level dictionaries as a YAML flow list of lists. */
+  private static String levelValues(StringCoding.Topic t) {
+    return t.levelValues().stream()
+        .map(v -> "[" + String.join(", ", v.stream().map(SchemaWriter::json).toList()) + "]")
+        .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
   }
 }

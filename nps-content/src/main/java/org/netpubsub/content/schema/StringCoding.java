@@ -231,16 +231,22 @@ public sealed interface StringCoding {
 
   /**
    * A hierarchical topic {@code a/b/c}: the levels (split at '/') are coded in {@code levelOrder}
-   * (a permutation of 0..n−1; default 0, 1, …), the i-th coded level as the top {@code
-   * levelBits[i]} bits of its hash, absent levels 0, levels past the last coded one ignored. A
-   * prefix of whole levels ({@code a/b/}, MQTT's {@code a/b/#}) fixes those levels' bits; a {@code
-   * +} level frees its bits. Free bits after every fixed one cost nothing (one range); free bits
-   * before a fixed one multiply the ranges, so a learner puts the levels filters leave free last.
+   * (a permutation of 0..n−1; default 0, 1, …), the i-th coded level in {@code levelBits[i]} bits:
+   * with an empty {@code levelValues[i]} the top bits of its hash (absent levels 0); with a
+   * dictionary (sorted by UTF-8 bytes; {@code ""} stands for an absent level, which no topic has
+   * empty) the value's index, and every other value the escape code n, clamped to 2^bits − 1.
+   * Levels past the last coded one are ignored. A prefix of whole levels ({@code a/b/}, MQTT's
+   * {@code a/b/#}) fixes those levels' bits; a {@code +} level frees its bits (a dictionary level:
+   * only its codes of present values). Free bits after every fixed one cost nothing (one range);
+   * free bits before a fixed one multiply the ranges, so a learner puts the levels filters leave
+   * free last and gives dictionaries no spare bits.
    */
-  record Topic(List<Integer> levelBits, List<Integer> levelOrder) implements StringCoding {
+  record Topic(List<Integer> levelBits, List<Integer> levelOrder, List<List<String>> levelValues)
+      implements StringCoding {
     public Topic {
       levelBits = List.copyOf(levelBits);
       levelOrder = List.copyOf(levelOrder);
+      levelValues = levelValues.stream().map(List::copyOf).toList();
       if (levelBits.isEmpty() || levelBits.size() > MAX_LEVELS) {
         throw new IllegalArgumentException("level_bits: 1 to " + MAX_LEVELS + " levels");
       }
@@ -263,11 +269,48 @@ public sealed interface StringCoding {
                 + " is not an order of the levels 0.."
                 + (levelBits.size() - 1));
       }
+      checkLevelValues(levelValues, levelBits.size());
     }
 
-    /** Levels coded in their own order. */
+    /** Every level hashed, in the given order. */
+    public Topic(List<Integer> levelBits, List<Integer> levelOrder) {
+      this(levelBits, levelOrder, List.of());
+    }
+
+    /** Levels hashed and coded in their own order. */
     public Topic(List<Integer> levelBits) {
       this(levelBits, identity(levelBits.size()));
+    }
+
+    private static void checkLevelValues(List<List<String>> values, int levels) {
+      if (!values.isEmpty() && values.size() != levels) {
+        throw new IllegalArgumentException(
+            "level_values: " + values.size() + " lists for " + levels + " levels");
+      }
+      for (int i = 0; i < values.size(); i++) {
+        List<String> v = values.get(i);
+        String where = "level_values[" + i + "]: ";
+        if (v.size() > MAX_DICTIONARY) {
+          throw new IllegalArgumentException(
+              where + v.size() + " values, at most " + MAX_DICTIONARY);
+        }
+        for (int k = 0; k < v.size(); k++) {
+          String x = v.get(k);
+          if (x.contains("/") || x.contains("+") || x.contains("#")) {
+            throw new IllegalArgumentException(
+                where + "'" + x + "' is not one level (it holds '/', '+' or '#')");
+          }
+          if (k > 0 && compareBytes(v.get(k - 1), x) >= 0) {
+            throw new IllegalArgumentException(
+                where
+                    + "values must be distinct and sorted by UTF-8 bytes: '"
+                    + v.get(k - 1)
+                    + "' before '"
+                    + x
+                    + "'");
+          }
+        }
+      }
     }
 
     /** 0, 1, …, n − 1. */
@@ -277,6 +320,15 @@ public sealed interface StringCoding {
 
     public boolean inOrder() {
       return levelOrder.equals(identity(levelOrder.size()));
+    }
+
+    /** Whether some level is coded by a dictionary (published as {@code level_values}). */
+    public boolean hasDictionaries() {
+      return levelValues.stream().anyMatch(v -> !v.isEmpty());
+    }
+
+    private List<String> dictionary(int i) {
+      return levelValues.isEmpty() ? List.of() : levelValues.get(i);
     }
 
     private int width() {
@@ -294,13 +346,38 @@ public sealed interface StringCoding {
       return ranges(levelCodes(levels, levels.length), MAX_RANGES)[0];
     }
 
-    /** Per level: the code of level j's text (j < known), else absent (0L) or free (null). */
-    private Long[] levelCodes(String[] levels, int known) {
-      Long[] spec = new Long[levelBits.size()];
+    /** The code of coded level i for {@code text} ({@code ""}: absent). */
+    long levelCode(int i, String text) {
+      int b = levelBits.get(i);
+      List<String> dict = dictionary(i);
+      if (dict.isEmpty()) {
+        return text.isEmpty() ? 0L : hash(text) >>> (64 - b);
+      }
+      int k = java.util.Collections.binarySearch(dict, text, StringCoding::compareBytes);
+      long code = k >= 0 ? k : dict.size();
+      return b >= 63 ? code : Math.min(code, (1L << b) - 1);
+    }
+
+    /** The codes a {@code +} can take at coded level i: {lo, hi}. */
+    private long[] presentCodes(int i) {
+      int b = levelBits.get(i);
+      long all = b == 64 ? -1L : (1L << b) - 1;
+      List<String> dict = dictionary(i);
+      if (dict.isEmpty()) {
+        return new long[] {0, all};
+      }
+      long lo = dict.getFirst().isEmpty() ? 1 : 0; // "" (absent) sorts first
+      long hi = b >= 63 ? dict.size() : Math.min(dict.size(), all);
+      return new long[] {Math.min(lo, hi), hi};
+    }
+
+    /** Per level j: {code, code} of level j's text (j < known), else absent, or null (free). */
+    private long[][] levelCodes(String[] levels, int known) {
+      long[][] spec = new long[levelBits.size()][];
       for (int i = 0; i < spec.length; i++) {
         int j = levelOrder.get(i);
-        int b = levelBits.get(i);
-        spec[j] = j < known ? Long.valueOf(hash(levels[j]) >>> (64 - b)) : 0L;
+        long c = levelCode(i, j < known ? levels[j] : "");
+        spec[j] = new long[] {c, c};
       }
       return spec;
     }
@@ -309,7 +386,7 @@ public sealed interface StringCoding {
     public long[] prefixRanges(StringAttribute a, String prefix) {
       String[] levels = prefix.split("/", -1);
       int whole = levels.length - 1; // the last piece may continue in a value
-      Long[] spec = levelCodes(levels, whole);
+      long[][] spec = levelCodes(levels, whole);
       for (int j = whole; j < spec.length; j++) {
         spec[j] = null;
       }
@@ -323,8 +400,8 @@ public sealed interface StringCoding {
 
     /**
      * The ranges of an MQTT filter, with at most about {@code maxRanges} of them: literal levels
-     * fixed, {@code +} free, {@code #} and every later level free, levels past a filter without
-     * {@code #} absent (0).
+     * fixed, {@code +} the codes of present values, {@code #} and every later level free, levels
+     * past a filter without {@code #} absent.
      */
     public long[] patternRanges(String filter, int maxRanges) {
       String[] f = filter.split("/", -1);
@@ -335,21 +412,24 @@ public sealed interface StringCoding {
           break;
         }
       }
-      Long[] spec = levelCodes(f, known);
-      for (int j = 0; j < spec.length; j++) {
-        if (j >= known && known < f.length || j < known && f[j].equals("+")) {
+      long[][] spec = levelCodes(f, known);
+      for (int i = 0; i < spec.length; i++) {
+        int j = levelOrder.get(i);
+        if (j >= known && known < f.length) {
           spec[j] = null;
+        } else if (j < known && f[j].equals("+")) {
+          spec[j] = presentCodes(i);
         }
       }
       return ranges(spec, maxRanges);
     }
 
     /**
-     * The codes whose level j is spec[j] (null: any), as ascending ranges. Free levels before a
-     * fixed one are enumerated while there are at most {@code maxRanges} ranges; past that every
-     * later level is taken as free (a superset).
+     * The codes whose level j is in spec[j] (an interval {lo, hi}; null: any), as ascending ranges.
+     * Intervals before a fixed level are enumerated while there are at most {@code maxRanges}
+     * ranges; past that every later level is taken as free (a superset).
      */
-    private long[] ranges(Long[] spec, int maxRanges) {
+    private long[] ranges(long[][] spec, int maxRanges) {
       List<Long> starts = new ArrayList<>(List.of(0L));
       int used = 0;
       for (int i = 0; i < levelBits.size(); i++) {
@@ -358,18 +438,20 @@ public sealed interface StringCoding {
           restFree &= spec[levelOrder.get(k)] == null;
         }
         int b = levelBits.get(i);
-        Long code = spec[levelOrder.get(i)];
-        if (restFree || code == null && (b > 12 || (long) starts.size() << b > maxRanges)) {
+        long[] code = spec[levelOrder.get(i)];
+        if (code == null) {
+          code = new long[] {0, presentCodes(i)[1]}; // absent or any value
+        }
+        long count = code[1] - code[0] + 1;
+        if (restFree
+            || count != 1
+                && (count <= 0 || count > maxRanges || starts.size() * count > maxRanges)) {
           break;
         }
         List<Long> next = new ArrayList<>();
         for (long s : starts) {
-          if (code == null) {
-            for (long c = 0; c < 1L << b; c++) {
-              next.add(s << b | c);
-            }
-          } else {
-            next.add(b == 64 ? code : s << b | code);
+          for (long c = code[0]; c - code[0] < count; c++) {
+            next.add(b == 64 ? c : s << b | c);
           }
         }
         starts = next;
@@ -377,13 +459,17 @@ public sealed interface StringCoding {
       }
       int freeBits = width() - used;
       long free = freeBits == 64 ? -1L : (1L << freeBits) - 1;
-      long[] out = new long[2 * starts.size()];
-      for (int i = 0; i < starts.size(); i++) {
-        long lo = freeBits == 64 ? 0 : starts.get(i) << freeBits;
-        out[2 * i] = lo;
-        out[2 * i + 1] = lo | free;
+      List<Long> out = new ArrayList<>(); // adjacent ranges merged
+      for (long s : starts) {
+        long lo = freeBits == 64 ? 0 : s << freeBits;
+        if (!out.isEmpty() && out.getLast() + 1 == lo) {
+          out.set(out.size() - 1, lo | free);
+        } else {
+          out.add(lo);
+          out.add(lo | free);
+        }
       }
-      return out;
+      return out.stream().mapToLong(Long::longValue).toArray();
     }
 
     @Override

@@ -104,6 +104,44 @@ class IndexLayoutTest {
     assertThat(aPartial).containsExactly(abc & ~31L, abc | 31L);
   }
 
+  /** docs/content-model.md's worked example of level dictionaries. */
+  @Test
+  void topicLevelDictionariesCodeExactlyWithAnEscape() {
+    StringAttribute a = new StringAttribute("t", 0, 64);
+    StringCoding.Topic t =
+        new StringCoding.Topic(
+            List.of(2, 2, 2),
+            List.of(0, 2, 1),
+            List.of(List.of("home", "lab"), List.of("", "temp"), List.of("", "hall", "kitchen")));
+    // site home 00, metric temp 01, room kitchen 10: 000110; unseen values take the escape code,
+    // clamped to the level's bits: site "farm" 10, room "attic" 11 (3 → 3).
+    assertThat(t.offset(a, "home/kitchen/temp")).isEqualTo(0b000110);
+    assertThat(t.offset(a, "farm/attic/co2")).isEqualTo(0b101011);
+    assertThat(t.offset(a, "lab")).isEqualTo(0b010000); // absent levels: code of ""
+    // home/+/temp: room free and last, present rooms only: codes 01..11, one range.
+    assertThat(t.patternRanges(a, "home/+/temp")).containsExactly(0b000101L, 0b000111L);
+    // home/kitchen/+: metric free before room: its present codes 01 (temp) and 10 (escape).
+    assertThat(t.patternRanges(a, "home/kitchen/+"))
+        .containsExactly(0b000110L, 0b000110L, 0b001010L, 0b001010L);
+    Schema s =
+        Schema.builder("t")
+            .topicAttribute("topic", 40, 3)
+            .layout(new IndexLayout(IndexLayout.expand(List.of("topic:6")), Map.of("topic", t)))
+            .build();
+    assertThat(SchemaLoader.parse(SchemaWriter.toYaml(s), "t.yaml")).isEqualTo(s);
+    assertThat(IndexLayout.codingJson(t))
+        .containsEntry("level_values", t.levelValues())
+        .containsEntry("level_order", List.of(0, 2, 1));
+    String yaml = SchemaWriter.toYaml(s);
+    assertThatThrownBy(() -> SchemaLoader.parse(yaml.replace("\"hall\"", "\"a/b\""), "t"))
+        .hasMessageContaining(
+            "layout.codings.topic: level_values[2]: 'a/b' is not one level (it holds '/'");
+    assertThatThrownBy(() -> SchemaLoader.parse(yaml.replace("\"hall\"", "\"zoo\""), "t"))
+        .hasMessageContaining("level_values[2]: values must be distinct and sorted");
+    assertThatThrownBy(() -> SchemaLoader.parse(yaml.replace("[\"home\", \"lab\"], ", ""), "t"))
+        .hasMessageContaining("level_values: 2 lists for 3 levels");
+  }
+
   @Test
   void intCutsMakeTheSubscriptionsBoundsCellBoundaries() {
     Schema s =

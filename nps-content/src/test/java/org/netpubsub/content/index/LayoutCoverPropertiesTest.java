@@ -203,7 +203,22 @@ class LayoutCoverPropertiesTest {
         }
         List<Integer> order = new ArrayList<>(StringCoding.Topic.identity(levels.size()));
         java.util.Collections.shuffle(order, new java.util.Random(r.nextLong()));
-        yield new StringCoding.Topic(levels, order);
+        if (r.nextBoolean()) {
+          yield new StringCoding.Topic(levels, order);
+        }
+        // Level dictionaries: random subsets (absent "" included or not), often more values than
+        // the level's bits hold, so that the escape code and clamping are exercised too.
+        List<List<String>> dictionaries = new ArrayList<>();
+        for (int i = 0; i < levels.size(); i++) {
+          java.util.TreeSet<String> d = new java.util.TreeSet<>();
+          for (String v : List.of("", "a", "ab", "b", "c", "d", "$s")) {
+            if (r.nextInt(3) > 0) {
+              d.add(v);
+            }
+          }
+          dictionaries.add(r.nextInt(4) == 0 ? List.of() : List.copyOf(d));
+        }
+        yield new StringCoding.Topic(levels, order, dictionaries);
       }
     };
   }
