@@ -93,8 +93,9 @@ class JavaPub:
     advertisement is live, so it must not wait for the harness after that. The events carry
     the payload, base64 in their JSON lines. `started()` once it is publishing."""
 
-    def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int):
-        self.testbed, self.host, self.rate = testbed, host, rate
+    def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int,
+                 jar: str | None = None):
+        self.testbed, self.host, self.rate, self.jar = testbed, host, rate, jar
         self.file = events_file + f".payload{payload}"
         data = base64.b64encode(bytes(payload)).decode()
         with open(events_file) as f, open(self.file, "w") as out:
@@ -110,7 +111,7 @@ class JavaPub:
 
     def command(self, line: str) -> None:
         if line == "go" and self.p is None:
-            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate)
+            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate, jar=self.jar)
 
     def started(self) -> bool:
         return self.p is not None and bool(_kind(self.p, "advertised"))
