@@ -338,6 +338,8 @@ class Run:
                "total_bytes": sum(links.values()), "total_packets": sum(packets.values()),
                "links": links, "datapath": {k: dp1[k] - dp0[k] for k in dp0},
                "kernel_drops": kernel, "window_s": window,
+               "max_by_tenth_us": [max(t) for t in zip(*[r["max_by_tenth"] for r in ok
+                                                          if r.get("max_by_tenth")])],
                "background_bytes": round(idle_rate * window), "close_seconds": summary.get("close_seconds"),
                "cpu_s": cpu, "cpu_s_per_1000": pv.per_thousand(cpu, n_delivered),
                "loadavg": open("/proc/loadavg").read().split()[:3]}

@@ -11,6 +11,7 @@ import sys
 
 from hdrh.histogram import HdrHistogram
 
+from pubsub import peer_verdict as pv
 from pubsub.session import TESTBED, JsonLines, PublisherProcess, SubscriberProcess
 
 TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -67,8 +68,11 @@ class JavaSub(SubscriberProcess):
         for d in self.deliveries():
             h.record_value(max(1, int(d["latency_us"])))
         return {"sequences": [d["sequence"] for d in self.deliveries()],
-                "histogram": h.encode().decode(), **{k: stats[-1].get(k, 0) for k in (
+                "histogram": h.encode().decode(), "max_by_tenth": pv.max_by_tenth(
+                    [(d["sequence"], d["latency_us"]) for d in self.deliveries()]),
+                **{k: stats[-1].get(k, 0) for k in (
                     "received", "delivered", "false_positives", "malformed")}}
+
 
 
 class PyPub(JsonLines):

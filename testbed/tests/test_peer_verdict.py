@@ -174,3 +174,9 @@ def test_kernel_drops_are_read_per_switch_port_and_host_namespace():
     assert drops.parse_snmp6(snmp6) == {"Udp6InErrors": 3, "Udp6RcvbufErrors": 3,
                                         "Udp6SndbufErrors": 0}
     assert drops.delta({"a": 1, "b": 2}, {"a": 1, "b": 5, "c": 4}) == {"b": 3, "c": 4}
+
+
+def test_the_tail_is_located_by_tenth_of_the_run():
+    assert pv.max_by_tenth([]) == []
+    tenths = pv.max_by_tenth([(1, 5), (10, 7), (5, 9), (2, 1)])
+    assert tenths == [5.0, 1.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0, 0.0, 7.0]
