@@ -195,8 +195,9 @@ class Run:
                  truth: list[set[int]]):
         self.before = ctx.get("before_jar") if system.endswith(BEFORE) else None
         self.variant = system
+        system = system.removesuffix(BEFORE)
         self.prefixes = system.endswith(PREFIXES)
-        system = system.removesuffix(BEFORE).removesuffix(PREFIXES)
+        system = system.removesuffix(PREFIXES)
         self.tb, self.controller, self.system, self.load = ctx["tb"], ctx["controller"], system, load
         self.ctx, self.events_file, self.truth = ctx, events_file, truth
         self.java = system == "netpubsub"  # netpubsub-py: the Python client
@@ -340,7 +341,8 @@ class Run:
                "kernel_drops": kernel, "window_s": window,
                "max_by_tenth_us": [max(t) for t in zip(*[r["max_by_tenth"] for r in ok
                                                           if r.get("max_by_tenth")])],
-               "background_bytes": round(idle_rate * window), "close_seconds": summary.get("close_seconds"),
+               "background_bytes": round(idle_rate * window),
+               "close_seconds": summary.get("close_seconds"),
                "cpu_s": cpu, "cpu_s_per_1000": pv.per_thousand(cpu, n_delivered),
                "loadavg": open("/proc/loadavg").read().split()[:3]}
         if not v["reported"]:
