@@ -29,7 +29,7 @@ sys.path.insert(0, TESTBED_DIR)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from peers_report import markdown, plot  # noqa: E402
-from pubsub import linkstats  # noqa: E402
+from pubsub import drops, linkstats  # noqa: E402
 from pubsub import peer_verdict as pv  # noqa: E402
 from pubsub.demo import SUBSCRIPTIONS, learn_layout, quotes  # noqa: E402
 from pubsub.session import (ROOT, Controller, JsonLines, SessionError, Testbed, build,  # noqa: E402
@@ -41,10 +41,13 @@ QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 SYSTEMS = ["netpubsub", "mosquitto", "nats", "nats3", "zenoh", "netpubsub-py"]
 # SYSTEM/prefixes: the same with OVS's prefix tracking on ipv6_dst in every bridge's tables (part 3)
 PREFIXES = "/prefixes"
+# netpubsub/before: the Java client of another build (--before-jar), alternating with this one's
+BEFORE = "/before"
 TABLES = 8  # the controller's tables are below this
 CLIENT_KIND = {"nats3": "nats", "netpubsub-py": "netpubsub"}  # peer_client.py's system names
 PUBLISHER = "h1"
 TICKS = os.sysconf("SC_CLK_TCK")
+IDLE = 2.0  # s: the links' background (LLDP probes, neighbour discovery) measured before a run
 SWEEP = ["1x1000x16", "8x1000x16", "64x1000x16", "8x10000x16", "8x50000x16", "8x1000x1024"]
 
 
@@ -190,6 +193,9 @@ class Run:
 
     def __init__(self, ctx: dict, system: str, load: dict, events_file: str,
                  truth: list[set[int]]):
+        self.before = ctx.get("before_jar") if system.endswith(BEFORE) else None
+        self.variant = system
+        system = system.removesuffix(BEFORE)
         self.prefixes = system.endswith(PREFIXES)
         system = system.removesuffix(PREFIXES)
         self.tb, self.controller, self.system, self.load = ctx["tb"], ctx["controller"], system, load
@@ -198,7 +204,7 @@ class Run:
 
     def subscriber(self, host: str, text: str, brokers: list[str]):
         if self.java:
-            return JavaSub(self.tb, host, text)
+            return JavaSub(self.tb, host, text, jar=self.before)
         kind = CLIENT_KIND.get(self.system, self.system)
         keys = [] if kind == "netpubsub" else pv.topic_filters(kind, text)
         return python_client(self.tb, "sub", kind, host, self.ctx["schema"], "--filter", text,
@@ -208,7 +214,7 @@ class Run:
     def publisher(self, brokers: list[str]):
         if self.java:
             return JavaPub(self.tb, PUBLISHER, self.events_file, self.load["rate"],
-                           self.load["payload"])
+                           self.load["payload"], jar=self.before)
         kind = CLIENT_KIND.get(self.system, self.system)
         return python_client(self.tb, "pub", kind, PUBLISHER, self.ctx["schema"], "--events",
                              self.events_file, "--rate", str(self.load["rate"]), "--payload",
@@ -226,8 +232,7 @@ class Run:
             row = self.run()
         finally:
             prefix_tracking(self.tb.state, False)
-        if self.prefixes:
-            row["system"] += PREFIXES
+        row["system"] = self.variant
         return row
 
     def run(self) -> dict:
@@ -266,9 +271,16 @@ class Run:
                  "broker": [b.proc.pid for b in bprocs], "ovs-vswitchd": [ovs_pid()]}
         if self.system.startswith("netpubsub"):
             roles["broker"] = [self.controller.proc.pid]  # the control plane, nothing on the path
+        idle0, t_idle = linkstats.snapshot(self.tb.state), time.monotonic()
+        time.sleep(IDLE)  # nothing published yet: what the links carry anyway, per second
+        idle1 = linkstats.snapshot(self.tb.state)
+        idle_rate = (sum(linkstats.link_bytes(self.tb.state, idle0, idle1).values())
+                     / (time.monotonic() - t_idle))
         cpu0 = {r: sum(tree_cpu(p) for p in ps) for r, ps in roles.items()}
-        links0 = linkstats.snapshot(self.tb.state)
+        links0, t0 = linkstats.snapshot(self.tb.state), time.monotonic()
         dp0 = datapath()
+        hosts = {h: s.proc.pid for (h, _), s in zip(spec, subs)}
+        kernel0 = {**drops.switch_ports(), **drops.host_udp(hosts)}
         if isinstance(pub, JavaPub):  # its JVM starts now; its CPU counts from its first event
             pub.command("go")
             poll(lambda: pub.started() or not alive(pub, "nps pub"), 120, "nps pub advertised")
@@ -297,8 +309,10 @@ class Run:
         except SessionError:
             pass
         cpu1 = {r: sum(tree_cpu(p) for p in ps) for r, ps in roles.items()}
-        links1 = linkstats.snapshot(self.tb.state)
+        links1, window = linkstats.snapshot(self.tb.state), time.monotonic() - t0
         dp1 = datapath()
+        hosts[PUBLISHER] = pub.proc.pid
+        kernel = drops.delta(kernel0, {**drops.switch_ports(), **drops.host_udp(hosts)})
         died = [f"broker on {h}" for h, b in zip(brokers, bprocs) if b.proc.poll() is not None]
         died += [f"subscriber {i} on {h}" for i, ((h, _), s) in enumerate(zip(spec, subs))
                  if s.proc.poll() is not None]
@@ -323,10 +337,18 @@ class Run:
                "malformed": sum(r["malformed"] for r in ok),
                "latency_us": pv.merged_latency([r["histogram"] for r in ok]),
                "total_bytes": sum(links.values()), "total_packets": sum(packets.values()),
-               "links": links, "datapath": {k: dp1[k] - dp0[k] for k in dp0}, "cpu_s": cpu, "cpu_s_per_1000": pv.per_thousand(cpu, n_delivered),
+               "links": links, "datapath": {k: dp1[k] - dp0[k] for k in dp0},
+               "kernel_drops": kernel, "window_s": window,
+               "max_by_tenth_us": [max(t) for t in zip(*[r["max_by_tenth"] for r in ok
+                                                          if r.get("max_by_tenth")])],
+               "background_bytes": round(idle_rate * window),
+               "close_seconds": summary.get("close_seconds"),
+               "cpu_s": cpu, "cpu_s_per_1000": pv.per_thousand(cpu, n_delivered),
                "loadavg": open("/proc/loadavg").read().split()[:3]}
         if not v["reported"]:
             log(pv.refusal_text(v))
+        if kernel:  # where datagrams died: a switch port's input queue, a host's socket
+            log(f"  kernel drops: {kernel}")
         return row
 
 
@@ -366,7 +388,8 @@ def session(args, out: dict, loads: list[dict], systems: list[str], schema: str,
         tb = Testbed(args.topo, controller)
         wait_for_network(controller, tb, links=sum(
             1 for x in tb.state["links"] if x["kind"] == "switch"))
-        ctx = {"tb": tb, "controller": controller, "schema": QUOTES, "work": work}
+        ctx = {"tb": tb, "controller": controller, "schema": QUOTES, "work": work,
+               "before_jar": args.before_jar}
         for li, load in enumerate(loads):
             events_file = os.path.join(work, f"quotes-{load['events']}.jsonl")
             with open(events_file, "w") as f:
@@ -415,13 +438,13 @@ def experiment(args) -> dict:
            "loadavg_before": open("/proc/loadavg").read().split()[:3], "runs": []}
     # netpubsub's Java client addresses the demo's learned layout, its Python client only the
     # schema's round-robin index: one controller (and test bed session) for each
-    python = [s for s in args.systems if s.removesuffix(PREFIXES) == "netpubsub-py"]
+    python = [s for s in args.systems if s.startswith("netpubsub-py")]
     sessions = [("learned", [s for s in args.systems if s not in python]), ("schema", python)]
     for layout, systems in sessions:
         if not systems:
             continue
         schema = QUOTES
-        if {"netpubsub", "netpubsub" + PREFIXES} & set(systems):  # as `make demo`: `nps index design` on another sample
+        if any(s.startswith("netpubsub") for s in systems):  # as `make demo`: `nps index design` on another sample
             design = learn_layout(work, full, n_max, 11)
             schema = os.path.join(work, "quotes-learned.yaml")
             with open(schema, "w") as f:
@@ -447,10 +470,13 @@ def main() -> int:
     ap.add_argument("--append", action="store_true",
                     help="add these runs to docs/results/OUT.json instead of replacing it")
     ap.add_argument("--replot", action="store_true", help="redraw from the committed JSON")
+    ap.add_argument("--before-jar", help=f"the CLI jar of netpubsub{BEFORE} (another build)")
     args = ap.parse_args()
     for s in args.systems:
-        if s.removesuffix(PREFIXES) not in SYSTEMS:
+        if s.removesuffix(BEFORE).removesuffix(PREFIXES) not in SYSTEMS:
             raise SystemExit(f"--systems: unknown system {s!r} (one of {', '.join(SYSTEMS)})")
+        if s.endswith(BEFORE) and not (s.startswith("netpubsub/") and args.before_jar):
+            raise SystemExit(f"--systems: {s!r}: {BEFORE} is the Java client's, with --before-jar")
     if args.replot:
         redraw(args.out, plot, markdown)
         return 0

@@ -11,6 +11,7 @@ import sys
 
 from hdrh.histogram import HdrHistogram
 
+from pubsub import peer_verdict as pv
 from pubsub.session import TESTBED, JsonLines, PublisherProcess, SubscriberProcess
 
 TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -67,8 +68,11 @@ class JavaSub(SubscriberProcess):
         for d in self.deliveries():
             h.record_value(max(1, int(d["latency_us"])))
         return {"sequences": [d["sequence"] for d in self.deliveries()],
-                "histogram": h.encode().decode(), **{k: stats[-1].get(k, 0) for k in (
+                "histogram": h.encode().decode(), "max_by_tenth": pv.max_by_tenth(
+                    [(d["sequence"], d["latency_us"]) for d in self.deliveries()]),
+                **{k: stats[-1].get(k, 0) for k in (
                     "received", "delivered", "false_positives", "malformed")}}
+
 
 
 class PyPub(JsonLines):
@@ -93,8 +97,9 @@ class JavaPub:
     advertisement is live, so it must not wait for the harness after that. The events carry
     the payload, base64 in their JSON lines. `started()` once it is publishing."""
 
-    def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int):
-        self.testbed, self.host, self.rate = testbed, host, rate
+    def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int,
+                 jar: str | None = None):
+        self.testbed, self.host, self.rate, self.jar = testbed, host, rate, jar
         self.file = events_file + f".payload{payload}"
         data = base64.b64encode(bytes(payload)).decode()
         with open(events_file) as f, open(self.file, "w") as out:
@@ -110,7 +115,7 @@ class JavaPub:
 
     def command(self, line: str) -> None:
         if line == "go" and self.p is None:
-            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate)
+            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate, jar=self.jar)
 
     def started(self) -> bool:
         return self.p is not None and bool(_kind(self.p, "advertised"))

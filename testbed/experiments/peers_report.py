@@ -11,8 +11,9 @@ LABEL = {"netpubsub": "netpubsub (Java client, learned layout)",
 
 
 def label(system: str) -> str:
-    base = system.removesuffix("/prefixes")
-    return LABEL[base] + (", OVS prefix tracking on ipv6_dst" if base != system else "")
+    base = system.removesuffix("/before").removesuffix("/prefixes")
+    return (LABEL[base] + (", OVS prefix tracking on ipv6_dst" if "/prefixes" in system else "")
+            + (", before (the base commit's client)" if system.endswith("/before") else ""))
 
 
 def load_key(load: dict, topology: str = "pleroma") -> str:
@@ -31,6 +32,13 @@ def ms(us) -> str:
     return "—" if us is None else f"{us / 1000:.2f}"
 
 
+def drops(row: dict) -> str:
+    """Datagrams the kernel dropped in the window, by where (pubsub/drops.py)."""
+    if "kernel_drops" not in row:
+        return "—"
+    return ", ".join(f"{k} {v}" for k, v in row["kernel_drops"].items()) or "0"
+
+
 def cpu(x) -> str:
     return "—" if x is None else f"{x:.3f}"
 
@@ -38,9 +46,9 @@ def cpu(x) -> str:
 def goals(rows: list[dict]) -> list[str]:
     """The issue's goal ratios, from the runs of one load (every repeat), per netpubsub client."""
     out = []
-    for variant in ("netpubsub", "netpubsub-py"):
-        if any(x["system"] == variant for x in rows):
-            out += [f"*{LABEL[variant]}*:"] + goals_of(variant, rows)
+    variants = dict.fromkeys(x["system"] for x in rows if x["system"].startswith("netpubsub"))
+    for variant in variants:
+        out += [f"*{label(variant)}*:"] + goals_of(variant, rows)
     refused = [x for x in rows if not x["reported"]]
     out.append("- delivered exactly by every system: "
                + ("yes" if not refused else "NO — " + "; ".join(
@@ -61,6 +69,14 @@ def goals_of(variant: str, rows: list[dict]) -> list[str]:
     nb = statistics.median([x["total_bytes"] for x in nps])
     out.append(f"- bytes on all links (medians): {nb:,.0f} vs best peer {best_bytes:,.0f} = "
                f"{nb / best_bytes:.3f} (goal ≤ 0.2): {'met' if nb * 5 <= best_bytes else 'NOT met'}")
+    if all("background_bytes" in x for x in nps + peers):  # every system's own traffic only
+        def own(xs):
+            return statistics.median([x["total_bytes"] - x["background_bytes"] for x in xs])
+        best_own = min(own([x for x in peers if x["system"] == s]) for s in {x["system"] for x in peers})
+        no = own(nps)
+        out.append(f"- the same without the links' background (LLDP, ND: the idle rate before the "
+                   f"run × the window, for every system): {no:,.0f} vs {best_own:,.0f} = "
+                   f"{no / best_own:.3f}: {'met' if no * 5 <= best_own else 'NOT met'}")
     reps = sorted({x["repeat"] for x in rows})
     wins = []
     for rep in reps:
@@ -103,13 +119,15 @@ def markdown(r: dict) -> str:
         lines += [f"## {key}", "",
                   "| system | run | delivered (dropped by filter) | p50 / p99 / p99.9 (ms) | "
                   "bytes / packets on all links | CPU s per 1 000 delivered: publisher / "
-                  "broker / subscribers / ovs-vswitchd | OVS upcalls | publisher rate |",
-                  "|---|---:|---|---|---|---|---:|---:|"]
+                  "broker / subscribers / ovs-vswitchd | OVS upcalls | kernel drops | "
+                  "publisher rate |",
+                  "|---|---:|---|---|---|---|---:|---|---:|"]
         for x in rows:
             run = x.get("repeat", 0) + 1
             if not x["reported"]:
                 lines.append(f"| {label(x['system'])} | {run} | **REFUSED**: "
-                             f"{'; '.join(x['reasons'])[:300]} | | | | | |")
+                             f"{'; '.join(x['reasons'])[:300]} | | | | | "
+                             f"{drops(x)} | |")
                 continue
             lat, c = x["latency_us"], x["cpu_s_per_1000"]
             lines.append(
@@ -117,7 +135,8 @@ def markdown(r: dict) -> str:
                 f"{ms(lat['p50'])} / {ms(lat['p99'])} / {ms(lat['p99.9'])} | "
                 f"{x['total_bytes']:,} / {x['total_packets']:,} | {cpu(c['publisher'])} / "
                 f"{cpu(c['broker'])} / {cpu(c['subscribers'])} / {cpu(c['ovs-vswitchd'])} | "
-                f"{x.get('datapath', {}).get('upcalls', '—')} | {x['publish_rate']:.0f}/s |")
+                f"{x.get('datapath', {}).get('upcalls', '—')} | {drops(x)} | "
+                f"{x['publish_rate']:.0f}/s |")
         lines += ["", "Goals (issue 26), as measured in this run:", ""] + goals(rows) + [""]
     if r.get("notes"):  # written into the JSON after reading the run, so --replot keeps them
         lines += ["## Observations on this run", ""] + [f"- {n}" for n in r["notes"]] + [""]

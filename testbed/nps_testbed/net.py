@@ -24,6 +24,14 @@ HOST_SYSCTLS = [f"net.ipv6.conf.{scope}.{key}={value}"
                                    ("router_solicitations", 0), ("accept_ra", 0))]
 
 
+# ovs-vswitchd's userspace datapath reads each port through a packet socket whose receive buffer
+# is net.core.rmem_default when the port is added (OVS sets none): 208 KiB, some 280 small frames,
+# a quarter of a second at 1 000 events/s. A starved ovs-vswitchd (a loaded 2-core machine) then
+# drops at a switch's input (docs/results/peers-tail.md). 4 MiB: seconds, as a switch's buffer.
+SWITCH_PORT_BUFFER = 4 << 20
+RMEM_DEFAULT = "net/core/rmem_default"
+
+
 class NpsSwitch(OVSSwitch):
     """Mininet's OVSSwitch on the userspace datapath (datapath='user') with controller targets
     (comma-separated: several controller processes, each in OpenFlow's default EQUAL role), or none: fail-mode standalone with RSTP (self-test mode only)."""
@@ -139,7 +147,14 @@ class Network:
         args = ["ovs-vsctl", "-t", "60"]
         for switch in self.switches.values():
             args += switch.vsctl_args()
-        run(args, timeout=90)
+        # ovs-vsctl returns once ovs-vswitchd has opened the ports: their sockets have the buffer
+        with open(os.path.join("/proc/sys", RMEM_DEFAULT)) as f:
+            default = f.read().strip()
+        _write_sysctl(RMEM_DEFAULT, str(max(int(default), SWITCH_PORT_BUFFER)))
+        try:
+            run(args, timeout=90)
+        finally:
+            _write_sysctl(RMEM_DEFAULT, default)
 
     def switch_ports(self) -> set[str]:
         return {intf.name for s in self.switches.values() for intf in s.intfList() if s.ports[intf] > 0}

@@ -30,12 +30,14 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "clients", "python"))
+sys.path.insert(0, os.path.join(HERE, ".."))
 
 from hdrh.histogram import HdrHistogram  # noqa: E402
 
 from netpubsub import Filter, Publisher, Subscriber, parse_schema_yaml  # noqa: E402
 from netpubsub.codec import EventCodec  # noqa: E402
 from netpubsub.subscriber import ReceivePath  # noqa: E402
+from pubsub.peer_verdict import max_by_tenth  # noqa: E402
 
 WARMUP = "warmup"  # the control key every broker subscriber also subscribes to
 ZENOH_PORT = 7447
@@ -67,6 +69,7 @@ class Recorder:
     def __init__(self, schema, filter_text: str):
         self.path = ReceivePath(schema, Filter(schema, filter_text))
         self.sequences: list[int] = []
+        self.latencies: list[int] = []  # µs, in the order of self.sequences
         self.hist = HdrHistogram(1, 60_000_000, 3)
         self.warm = threading.Event()
         self.lock = threading.Lock()
@@ -75,8 +78,12 @@ class Recorder:
         with self.lock:
             d = self.path.handle(data, received_ns)
             if d is not None:
-                self.sequences.append(d.event.sequence)
-                self.hist.record_value(max(1, d.latency_ns // 1000))
+                self.record(d)
+
+    def record(self, d) -> None:
+        self.sequences.append(d.event.sequence)
+        self.latencies.append(max(1, d.latency_ns // 1000))
+        self.hist.record_value(self.latencies[-1])
 
     def control(self) -> None:
         if not self.warm.is_set():
@@ -91,6 +98,7 @@ class Recorder:
         with self.lock:
             # HdrHistogram's own compressed, base64 form: the harness decodes and merges them
             emit(kind="result", sequences=self.sequences, histogram=self.hist.encode().decode(),
+                 max_by_tenth=max_by_tenth(list(zip(self.sequences, self.latencies))),
                  **self.path.stats.as_dict())
 
 
@@ -111,8 +119,7 @@ def sub_netpubsub(args, rec: Recorder) -> None:
             d = s.receive(timeout=0.2)
             if d is not None:
                 with rec.lock:
-                    rec.sequences.append(d.event.sequence)
-                    rec.hist.record_value(max(1, d.latency_ns // 1000))
+                    rec.record(d)
 
     t = threading.Thread(target=receive, daemon=True)
     t.start()

@@ -140,3 +140,16 @@ def datapath_counts(pmd_stats: str) -> dict[str, int]:
         elif key == "miss with failed upcall":
             out["failed_upcalls"] += int(value)
     return out
+
+
+def max_by_tenth(deliveries: list[tuple[int, float]]) -> list[float]:
+    """The highest latency among the (sequence, latency) deliveries of each tenth of the run, by
+    sequence: where in the run the tail is (the first events, met by cold code, or throughout)."""
+    if not deliveries:
+        return []
+    n = max(seq for seq, _ in deliveries)
+    out = [0.0] * 10
+    for seq, latency in deliveries:
+        i = min(9, (seq - 1) * 10 // max(1, n))
+        out[i] = max(out[i], float(latency))
+    return out

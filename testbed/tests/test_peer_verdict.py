@@ -159,3 +159,24 @@ def test_datapath_counts_sum_every_thread():
             "  miss with success upcall: 3\n  miss with failed upcall: 0\n"
             "  avg. datapath passes per packet: 1.00\n")
     assert pv.datapath_counts(text) == {"packets": 150, "upcalls": 10, "failed_upcalls": 1}
+
+
+def test_kernel_drops_are_read_per_switch_port_and_host_namespace():
+    from pubsub import drops
+    ss = ("Netid Recv-Q Send-Q Local Address:Port Peer Address:PortProcess\n"
+          'p_raw 0 0 *:npts1-p1 * users:(("ovs-vswitchd",pid=7,fd=36)) '
+          "skmem:(r0,rb212992,t0,tb212992,f0,w0,o176,bl0,d12)\n"
+          'p_raw 0 0 *:npts2-p3 * users:(("ovs-vswitchd",pid=7,fd=37)) '
+          "skmem:(r0,rb212992,t0,tb212992,f0,w0,o176,bl0,d0)\n"
+          'p_raw 0 0 *:eth0 * users:(("dhclient",pid=9,fd=3)) skmem:(r0,rb1,t0,tb1,f0,w0,o0,bl0,d5)\n')
+    assert drops.parse_packet_sockets(ss) == {"npts1-p1": 12, "npts2-p3": 0}
+    snmp6 = "Udp6InDatagrams 10\nUdp6InErrors 3\nUdp6RcvbufErrors 3\nUdp6SndbufErrors 0\n"
+    assert drops.parse_snmp6(snmp6) == {"Udp6InErrors": 3, "Udp6RcvbufErrors": 3,
+                                        "Udp6SndbufErrors": 0}
+    assert drops.delta({"a": 1, "b": 2}, {"a": 1, "b": 5, "c": 4}) == {"b": 3, "c": 4}
+
+
+def test_the_tail_is_located_by_tenth_of_the_run():
+    assert pv.max_by_tenth([]) == []
+    tenths = pv.max_by_tenth([(1, 5), (10, 7), (5, 9), (2, 1)])
+    assert tenths == [5.0, 1.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0, 0.0, 7.0]

@@ -22,13 +22,20 @@ public final class JsonOutput {
     return json;
   }
 
-  /** Writes {@code value} as one line of JSON. */
+  /** Writes {@code value} as one line of JSON, flushed. */
   public static void printLine(PrintWriter out, Object value) {
+    printLine(out, value, true);
+  }
+
+  /** Writes {@code value} as one line of JSON; a caller printing a batch flushes once after it. */
+  static void printLine(PrintWriter out, Object value, boolean flush) {
     try {
       out.println(MAPPER.writeValueAsString(value));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }
-    out.flush();
+    if (flush) {
+      out.flush();
+    }
   }
 }

@@ -46,7 +46,9 @@ import picocli.CommandLine.Spec;
       "Advertises (--advertise, default: the whole event space), then publishes the event given"
           + " as NAME=VALUE words (--count times) or each JSON line of --from FILE, each as one UDP"
           + " datagram to its content address; unadvertises and prints"
-          + " {\"kind\":\"published\",\"events\",\"seconds\",\"rate\",\"advertisement\"}. Once the"
+          + " {\"kind\":\"published\",\"events\",\"seconds\",\"rate\",\"close_seconds\","
+          + "\"advertisement\"} (seconds and rate: sending, from the first event to the last;"
+          + " close_seconds: the linger and unadvertisement after it). Once the"
           + " advertisement is live it prints {\"kind\":\"advertised\",\"id\",\"response_ms\"} (to"
           + " stdout with --json, else stderr)."
     })
@@ -195,6 +197,7 @@ final class PubCommand implements Callable<Integer> {
     AtomicInteger code = new AtomicInteger();
     Thread hook = ClientOptions.onSignal(() -> stop = true, finished, code);
     long start = System.nanoTime();
+    long end = start;
     long sent = 0;
     try {
       Progress progress = new Progress(err, json.enabled(), start);
@@ -210,18 +213,25 @@ final class PubCommand implements Callable<Integer> {
         sent++;
         progress.maybePrint(sent);
       }
+      end = System.nanoTime();
     } catch (UncheckedIOException e) {
       CommandFailure.print(err, json.enabled(), "io_error", e.getMessage(), null);
       code.set(ClientOptions.EXIT_CONTROLLER);
     } finally {
+      if (end == start) { // stopped by an error or a signal: up to now
+        end = System.nanoTime();
+      }
       try {
         pub.close();
       } catch (ControllerException e) {
         code.set(ClientOptions.fail(e, err, json.enabled()));
       }
-      double seconds = (System.nanoTime() - start) / 1e9;
+      // The rate is that of sending: close()'s linger and unadvertisement (a controller round
+      // trip that takes seconds on a loaded machine) are reported apart, not averaged into it.
+      double seconds = (end - start) / 1e9;
+      double closing = (System.nanoTime() - end) / 1e9;
       if (!quiet) {
-        summary(out, sent, seconds, pub.advertisement().id());
+        summary(out, sent, seconds, closing, pub.advertisement().id());
       }
       finished.countDown();
       ClientOptions.removeHook(hook);
@@ -235,7 +245,8 @@ final class PubCommand implements Callable<Integer> {
         : e.toBuilder().payload(message.getBytes(StandardCharsets.UTF_8)).build();
   }
 
-  private void summary(PrintWriter out, long sent, double seconds, String advertisement) {
+  private void summary(
+      PrintWriter out, long sent, double seconds, double closing, String advertisement) {
     double perSecond = seconds > 0 ? sent / seconds : 0;
     if (json.enabled()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -243,6 +254,7 @@ final class PubCommand implements Callable<Integer> {
       m.put("events", sent);
       m.put("seconds", Math.round(seconds * 1e6) / 1e6);
       m.put("rate", Math.round(perSecond * 10) / 10.0);
+      m.put("close_seconds", Math.round(closing * 1e6) / 1e6);
       m.put("advertisement", advertisement);
       JsonOutput.printLine(out, m);
     } else {

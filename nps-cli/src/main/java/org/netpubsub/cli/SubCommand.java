@@ -100,7 +100,8 @@ final class SubCommand implements Callable<Integer> {
     CountDownLatch finished = new CountDownLatch(1);
     AtomicLong printed = new AtomicLong();
     warmUp();
-    try (ControllerClient controller = client.connect()) {
+    try (ControllerClient controller = client.connect();
+        DeliveryPrinter printer = new DeliveryPrinter(out, SubCommand::delivery)) {
       Subscriber sub;
       try {
         sub =
@@ -108,7 +109,7 @@ final class SubCommand implements Callable<Integer> {
                 .host(client.hostAddress())
                 .filter(filter)
                 .port(port)
-                .onDelivery(d -> print(d, out, printed, done))
+                .onDelivery(d -> count(d, printer, printed, done))
                 .build();
       } catch (ControllerException e) {
         return ClientOptions.fail(e, err, json.enabled());
@@ -133,6 +134,7 @@ final class SubCommand implements Callable<Integer> {
         } catch (ControllerException e) {
           code.set(ClientOptions.fail(e, err, json.enabled()));
         }
+        printer.close(); // the receive thread has stopped: every delivery line before the stats
         if (stats) {
           JsonOutput.printLine(out, stats(sub.stats(), printed.get()));
         }
@@ -146,14 +148,15 @@ final class SubCommand implements Callable<Integer> {
     }
   }
 
-  private void print(Delivery d, PrintWriter out, AtomicLong printed, CountDownLatch done) {
+  /** On the receive thread: counts and queues the line (printing waits for nothing here). */
+  private void count(Delivery d, DeliveryPrinter printer, AtomicLong printed, CountDownLatch done) {
     long n = printed.incrementAndGet();
     if (count != null && n > count) {
       printed.decrementAndGet(); // arrived after --count, before the unsubscription
       return;
     }
     if (!quiet) {
-      JsonOutput.printLine(out, delivery(d));
+      printer.print(d);
     }
     if (count != null && n == count) {
       done.countDown();

@@ -130,6 +130,8 @@ class PubSubCommandTest {
     assertThat(last.get("advertisement").asText()).startsWith("a-");
     // 3 events at 200/s: the last is due 10 ms after the first.
     assertThat(last.get("seconds").asDouble()).isGreaterThanOrEqualTo(0.01);
+    // The linger after the last event (200 ms by default) is closing, not sending.
+    assertThat(last.get("close_seconds").asDouble()).isGreaterThanOrEqualTo(0.2);
     // Everything was withdrawn again.
     assertThat(stub.subscriptions()).isEmpty();
     assertThat(stub.advertisements()).isEmpty();
