@@ -106,6 +106,10 @@ class ControllerApiTest {
     assertThat(script.headers().firstValue("Content-Type").orElse(""))
         .startsWith("text/javascript");
     assertThat(script.body()).contains("/v1/topology", "/metrics");
+    HttpResponse<String> panel = get("/subscriber-stats.js");
+    assertThat(panel.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<script src=\"subscriber-stats.js\">");
+    assertThat(panel.body()).contains("/v1/pubsub/stats", "false_positive_rate");
     HttpResponse<String> style = get("/app.css");
     assertThat(style.statusCode()).isEqualTo(200);
     assertThat(style.headers().firstValue("Content-Type").orElse("")).startsWith("text/css");
