@@ -23,9 +23,9 @@ import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
 
 /**
- * False positives measured by the subscribers (docs/pubsub.md "False positives measured"): {@code
- * POST /v1/subscriptions/{id}/stats} takes a subscriber's cumulative {@code received} and {@code
- * false_positives} (its owner only, else 403), {@code GET /v1/pubsub/stats} shows them per
+ * False positives measured by the subscribers (docs/pubsub.md "Measured by the subscribers"):
+ * {@code POST /v1/subscriptions/{id}/stats} takes a subscriber's cumulative {@code received} and
+ * {@code false_positives} (its owner only, else 403), {@code GET /v1/pubsub/stats} shows them per
  * subscription and in total. The totals are also Prometheus counters.
  */
 final class StatsRoutes {

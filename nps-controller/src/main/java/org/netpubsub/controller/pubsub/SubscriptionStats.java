@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * What subscribers report they received and dropped (docs/pubsub.md "False positives measured"):
+ * What subscribers report they received and dropped (docs/pubsub.md "Measured by the subscribers"):
  * per subscription the last report of its cumulative counters. Keyed by remote input, so bounded
  * (the least recently reported goes first) and expiring (a subscription that stopped reporting for
  * {@code ttlNanos} is forgotten). Pure: the caller gives the time.
