@@ -178,8 +178,9 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
                 "last_sequence_seen_at_switch": seen_at_switch, "switch": switched, "switch_call_s": round(switch_s, 3),
                 "grace_ms": grace_ms, "event_port_after": ports_after,
                 "subscribe_s": round(subscribe_s, 2),
-                "switch_started_s_after_first_event": round(switch_started_s, 3),
-                "datapath_lost": datapath_lost_during, "receive_buffer_drops": receive_drops_during, "loadavg_at_switch": loadavg,
+                "switch_started_s_after_advertised": round(switch_started_s, 3),
+                "datapath_lost": datapath_lost_during,
+                "receive_buffer_drops": receive_drops_during, "loadavg_at_switch": loadavg,
                 "tables_match_switches": controller.tables_match_switches()}
     finally:
         for p in (receivers or {}).values():
