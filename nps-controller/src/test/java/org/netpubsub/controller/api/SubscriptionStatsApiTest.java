@@ -41,14 +41,7 @@ class SubscriptionStatsApiTest {
   }
 
   private String subscribe(String who, String host, String filter) throws Exception {
-    String body =
-        PubSubApiTest.JSON
-            .createObjectNode()
-            .put("host", host)
-            .put("filter", filter)
-            .put("port", 40000)
-            .toString();
-    HttpResponse<String> r = fixture.send(who, "POST", "/v1/subscriptions", body);
+    HttpResponse<String> r = fixture.subscribe(who, host, filter);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     return Rest.json(r).get("id").asText();
   }
