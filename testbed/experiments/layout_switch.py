@@ -19,7 +19,7 @@ sys.path.insert(0, TESTBED_DIR)
 
 from pubsub.layout_switch import run  # noqa: E402
 from pubsub.session import build  # noqa: E402
-from results import write  # noqa: E402
+from results import redraw, write  # noqa: E402
 
 
 def plot(r: dict, path: str) -> None:
@@ -59,6 +59,16 @@ def markdown(r: dict) -> str:
         f"| {s['flows_installed']} | {s['flows_removed']} | {s['install_ms']:.0f} "
         f"| {r['grace_ms']} | {s['total_ms']:.0f} |",
         "",
+        "Where the lost ones went (`lost_sequences` in the .json; events are published in "
+        "sequence at the asked rate): the switch call began "
+        f"{r.get('switch_started_s_after_advertised', '?')} s after the publisher was "
+        "advertised (it publishes from then on), when the receivers had seen up to "
+        f"sequence {r.get('last_sequence_seen_at_switch', '?')}; lost sequences "
+        f"{r.get('lost_sequences', [])[:20]}. Packets the kernel datapath dropped on the way to "
+        f"ovs-vswitchd during the run (upcall queue full, `ovs-appctl dpctl/show` lost): "
+        f"{r.get('datapath_lost', '?')}; datagrams the receivers' sockets dropped (buffer full, "
+        f"Udp6RcvbufErrors): {r.get('receive_buffer_drops', '?')}.",
+        "",
         "Delivered counts false positives too (bare UDP receivers do not filter); lost counts "
         "matching events that never arrived at their subscription's port, duplicated any event "
         "that arrived twice at one port. The switch is complete (new flows stand, clients told) "
@@ -74,7 +84,12 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=15)
     p.add_argument("--switch-after", type=float, default=5)
     p.add_argument("--grace-ms", type=int, default=2500)
+    p.add_argument("--redraw", action="store_true",
+                   help="only redraw the .md and .png from docs/results/layout-switch.json")
     a = p.parse_args()
+    if a.redraw:
+        redraw("layout-switch", plot, markdown)
+        return
     build()
     r = run(tempfile.mkdtemp(prefix="nps-layout-switch-"), a.subscriptions, a.rate, a.seconds,
             a.switch_after, a.grace_ms, old_index="[a0]")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
+import subprocess
 import time
 
 from .session import (TESTBED, Controller, JsonLines, PublisherProcess, Testbed, log, poll,
@@ -37,6 +39,23 @@ NEW_SCHEMA = SCHEMA.replace("index: [a0, a1]\n", """index: [a0, a1]
 layout:
   bits: ["a0:12", "a1:2"]
 """)
+
+
+def datapath_lost() -> int:
+    """Packets the kernel datapath dropped on their way to ovs-vswitchd (upcall queue full)."""
+    out = subprocess.run(["ovs-appctl", "dpctl/show"], capture_output=True, text=True,
+                         timeout=30).stdout
+    return sum(int(m) for m in re.findall(r"lost:(\d+)", out))
+
+
+def receive_drops(testbed: Testbed, hosts: list[str]) -> int:
+    """UDP datagrams the hosts' sockets dropped (receive buffer full), summed over the hosts."""
+    total = 0
+    for h in hosts:
+        out = testbed.exec(h, "cat", "/proc/net/snmp6").stdout
+        m = re.search(r"Udp6RcvbufErrors\s+(\d+)", out)
+        total += int(m.group(1)) if m else 0
+    return total
 
 
 def filters(r: random.Random, n: int, width: int) -> list[tuple[int, int]]:
@@ -107,8 +126,11 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         def delivered_so_far() -> int:
             return sum(1 for p in receivers.values() for o in p.all if o.get("kind") == "datagram")
 
+        lost_before = datapath_lost()
+        drops_before = receive_drops(testbed, list(receivers))
         pub = PublisherProcess(testbed, pub_host["name"], path, rate=rate)  # polls the index 1/s
         pub.wait_advertised()
+        published_from = time.monotonic()
         poll(lambda: delivered_so_far() >= threshold, seconds + 60, "deliveries before the switch")
         with open(os.path.join(work, "new-schema.yaml"), "w") as f:
             f.write(NEW_SCHEMA)
@@ -116,6 +138,7 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         seen_at_switch = max((o["sequence"] for p in receivers.values() for o in p.all
                               if o.get("kind") == "datagram"), default=0)
         t = time.monotonic()
+        switch_started_s = t - published_from
         status, switched = controller.call("PUT", "/v1/pubsub/layout",
                                            {"schema": NEW_SCHEMA, "grace_ms": grace_ms})
         switch_s = time.monotonic() - t
@@ -141,6 +164,8 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         except Exception:  # noqa: BLE001 - the counts below say what is missing
             pass
         g = got()
+        datapath_lost_during = datapath_lost() - lost_before
+        receive_drops_during = receive_drops(testbed, list(receivers)) - drops_before
         lost = sum(len(expected[w] - set(g[w])) for w in where)
         lost_sequences = sorted({s for w in where for s in expected[w] - set(g[w])})
         duplicated = sum(len(g[w]) - len(set(g[w])) for w in where)
@@ -152,7 +177,10 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
                 "duplicated": duplicated, "lost_sequences": lost_sequences[:100],
                 "last_sequence_seen_at_switch": seen_at_switch, "switch": switched, "switch_call_s": round(switch_s, 3),
                 "grace_ms": grace_ms, "event_port_after": ports_after,
-                "subscribe_s": round(subscribe_s, 2), "loadavg_at_switch": loadavg,
+                "subscribe_s": round(subscribe_s, 2),
+                "switch_started_s_after_advertised": round(switch_started_s, 3),
+                "datapath_lost": datapath_lost_during,
+                "receive_buffer_drops": receive_drops_during, "loadavg_at_switch": loadavg,
                 "tables_match_switches": controller.tables_match_switches()}
     finally:
         for p in (receivers or {}).values():

@@ -263,13 +263,16 @@ class SubscriberProcess(JsonLines):
     """`nps sub --json --stats FILTER` in a host's namespace."""
 
     def __init__(self, testbed: Testbed, host: str, filter_text: str, port: int | None = None,
-                 api: str | None = None, jar: str | None = None):
+                 api: str | None = None, jar: str | None = None,
+                 report_interval: str | None = None):
         self.host = host
         self.filter = filter_text
         args = [TESTBED, "exec", host, "--", NPS, "sub", "--controller", api or testbed.api_for_hosts,
                 "--host", testbed.host(host)["address"], "--json", "--stats"]
         if port:
             args += ["--port", str(port)]
+        if report_interval:
+            args += ["--report-interval", report_interval]
         super().__init__(args + [filter_text],
                          env=client_env(testbed.host(host)["address"], jar))
 

@@ -152,7 +152,8 @@ def test_deliveries_equal_direct_evaluation(session):
     r, s, tb, c = session["random"], session["schema"], session["testbed"], session["controller"]
     hosts = [h["name"] for h in tb.hosts]
     filters = [random_filter(r, s) for _ in range(12)]
-    subs = [SubscriberProcess(tb, hosts[i + 2], filters[i]) for i in range(12)]
+    subs = [SubscriberProcess(tb, hosts[i + 2], filters[i], report_interval="1s")
+            for i in range(12)]
     try:
         for sub in subs:
             sub.wait_subscribed()
@@ -175,6 +176,17 @@ def test_deliveries_equal_direct_evaluation(session):
             assert set(got) == want, (f"{sub.host} {sub.filter!r}: missing "
                                       f"{sorted(want - set(got))[:5]}, extra {sorted(set(got) - want)[:5]}")
         assert c.tables_match_switches()
+
+        def reported() -> bool:  # every subscriber's report counts what it delivered
+            shown = {x["id"]: x for x in c.get("/v1/pubsub/stats")["subscriptions"]}
+            return all(sub.subscribed["id"] in shown and shown[sub.subscribed["id"]]["received"]
+                       - shown[sub.subscribed["id"]]["false_positives"] == len(sub.deliveries())
+                       for sub in subs)
+        poll(reported, 20, "every subscriber's stats at the controller")
+        total = c.get("/v1/pubsub/stats")["total"]
+        assert total["subscriptions_reporting"] == len(subs), total
+        assert total["received"] - total["false_positives"] == sum(
+            len(sub.deliveries()) for sub in subs), total
     finally:
         stats = [sub.stop() for sub in subs]
     assert all("false_positives" in st for st in stats), stats

@@ -130,6 +130,12 @@ class ControllerClient:
                            {"host": host, "filter": filter, "port": port}, host)
         return _registration(answer, port, "POST /v1/subscriptions")
 
+    def report_stats(self, id: str, received: int, false_positives: int) -> None:
+        """``POST /v1/subscriptions/{id}/stats``: what the subscriber received and dropped as
+        false positives since it subscribed (cumulative; the controller keeps the last)."""
+        self.call("POST", "/v1/subscriptions/" + quote(id, safe="") + "/stats",
+                  {"received": received, "false_positives": false_positives})
+
     def unadvertise(self, id: str) -> Removal:
         return self._removal(id, "/v1/advertisements/")
 

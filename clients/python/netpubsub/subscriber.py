@@ -4,7 +4,9 @@ what arrives, as the Java ``Subscriber``. Iterate over it, or give ``on_delivery
 Every datagram is decoded; one that does not decode (truncated, another schema, a bad varint …)
 is counted as ``malformed`` and skipped, never raised into the application's loop. An event the
 filter does not match (the subscription's cells are coarser than the filter) is counted as a
-false positive and skipped.
+false positive and skipped. Every ``stats_interval`` seconds (default 5; 0: never) and when closed,
+the subscriber reports received and false positives to the controller (``POST
+/v1/subscriptions/{id}/stats``), which shows what the network lets through.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .event import Event
 
 LOG = logging.getLogger("netpubsub")
 RECEIVE_BUFFER = 4 << 20
+STATS_INTERVAL = 5.0
 _POLL = 0.2  # how often a blocked receive looks at close()
 
 
@@ -76,7 +79,10 @@ class Subscriber:
     """``Subscriber(url, filter)``: live (subscribed, flows acknowledged) once constructed."""
 
     def __init__(self, controller, filter: str, host: str | None = None, port: int = 0,
-                 on_delivery=None, config=None, receive_buffer: int = RECEIVE_BUFFER):
+                 on_delivery=None, config=None, receive_buffer: int = RECEIVE_BUFFER,
+                 stats_interval: float = STATS_INTERVAL):
+        if stats_interval < 0:
+            raise ValueError("stats_interval must not be negative")
         self.controller = controller if isinstance(controller, ControllerClient) else (
             ControllerClient(controller))
         self.config = config or self.controller.pubsub_config()
@@ -90,6 +96,9 @@ class Subscriber:
         self._closed = False
         self._stopping = False
         self._thread = None
+        self._reported = -1
+        self._report_lock = threading.Lock()
+        self._closing = threading.Event()
         self._socket = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
         try:
             self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
@@ -109,6 +118,29 @@ class Subscriber:
             self._thread = threading.Thread(target=self._run, args=(on_delivery,),
                                             name=f"netpubsub-sub-{self.port}", daemon=True)
             self._thread.start()
+        self._reporter = None
+        if stats_interval > 0:
+            self._reporter = threading.Thread(target=self._report_loop, args=(stats_interval,),
+                                              name=f"netpubsub-stats-{self.port}", daemon=True)
+            self._reporter.start()
+
+    def _report_loop(self, interval: float):
+        while not self._closing.wait(interval):
+            self.report_stats()
+
+    def report_stats(self):
+        """Sends received and false positives if they changed since the last report; a failure
+        is logged, and the next report carries the counts (they are cumulative)."""
+        with self._report_lock:
+            s = self.stats
+            received = s.delivered + s.false_positives
+            if received == self._reported:
+                return
+            try:
+                self.controller.report_stats(self.subscription.id, received, s.false_positives)
+                self._reported = received
+            except Exception as e:  # noqa: BLE001 - reporting never stops the subscriber
+                LOG.debug("stats of %s not reported: %s", self.subscription.id, e)
 
     def receive(self, timeout: float | None = None) -> Delivery | None:
         """The next delivery, or None after ``timeout`` seconds (None: wait) or once closed."""
@@ -163,6 +195,10 @@ class Subscriber:
         if self._closed:
             return
         self._closed = self._stopping = True
+        self._closing.set()
+        if self._reporter is not None:
+            self._reporter.join()
+            self.report_stats()
         try:
             self.controller.unsubscribe(self.subscription.id)
         finally:

@@ -23,6 +23,7 @@ class StubController:
         """``tls``: (certificate file, key file) to serve HTTPS instead of HTTP."""
         self.schema, self.length, self.routing = schema, length, routing
         self.registrations = {}
+        self.stats = {}  # the last stats report per subscription id
         self.requests = []
         self.authorizations = []  # each request's Authorization header (None without one)
         self.refusals = []  # (status, body, headers) answered before the next requests
@@ -81,6 +82,12 @@ class StubController:
             rid = ("a-" if "advert" in path else "s-") + str(self._next)
             self.registrations[rid] = body
             return 201, dict(body, id=rid, cells=1, flow_changes=0, switches=0, response_ms=0.1)
+        if method == "POST" and path.startswith("/v1/subscriptions/") and path.endswith("/stats"):
+            rid = path.split("/")[3]
+            if rid not in self.registrations:
+                return 404, {"error": f"no subscription {rid}"}
+            self.stats[rid] = body
+            return 200, dict(body, id=rid)
         if method == "DELETE":
             rid = path.rsplit("/", 1)[1]
             if self.registrations.pop(rid, None) is None:

@@ -8,6 +8,7 @@ import asyncio
 import queue
 import socket
 import subprocess
+import time
 
 import pytest
 from stub_controller import StubController
@@ -83,6 +84,30 @@ def test_iterator_delivers_exactly_the_matching_events(stub):
         assert sub.stats.as_dict() == {"received": 4, "delivered": 2, "false_positives": 2,
                                        "malformed": 0}
     assert stub.registrations == {}  # both withdrawn by close()
+
+
+def test_the_subscriber_reports_received_and_false_positives(stub):
+    pub, sub = _pair(stub, "price > 500", stats_interval=0.05)
+    with pub, sub:
+        pub.advertise("true")
+        pub.publish({"symbol": "A", "price": 100, "volume": 1})  # a false positive
+        pub.publish({"symbol": "A", "price": 900, "volume": 1})
+        assert sub.receive(TIMEOUT) is not None
+        deadline = time.monotonic() + TIMEOUT
+        while stub.stats.get(sub.subscription.id) != {"received": 2, "false_positives": 1}:
+            assert time.monotonic() < deadline, stub.stats
+            time.sleep(0.01)
+    # without periodic reports, closing sends the last counts before unsubscribing
+    pub, quiet = _pair(stub, "price > 500", stats_interval=3600)
+    with pub, quiet:
+        pub.advertise("true")
+        pub.publish({"symbol": "A", "price": 1, "volume": 1})
+        pub.publish({"symbol": "A", "price": 901, "volume": 1})
+        assert quiet.receive(TIMEOUT) is not None
+        assert quiet.subscription.id not in stub.stats
+    assert stub.stats[quiet.subscription.id] == {"received": 2, "false_positives": 1}
+    with pytest.raises(ValueError, match="stats_interval"):
+        Subscriber(stub.url, "true", host="::1", stats_interval=-1)
 
 
 def test_malformed_datagrams_are_counted_and_skipped(stub):

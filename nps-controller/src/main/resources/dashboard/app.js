@@ -166,17 +166,6 @@ function updateRates(metrics, now) {
   return rates;
 }
 
-/** False positives per subscriber, from any metric whose name says so. */
-function falsePositives(metrics) {
-  const out = [];
-  for (const s of metrics ? metrics.samples : []) {
-    if (!/false_?positive/i.test(s.name) || s.name.endsWith('_created')) continue;
-    const who = s.labels.subscriber || s.labels.subscription || s.labels.host || s.labels.id;
-    out.push({who: who || '(all)', name: s.name, value: s.value});
-  }
-  return out;
-}
-
 // ---- Names ----------------------------------------------------------------------------------
 
 /** A switch's short name: sN for the test bed's small dpids, else the dpid's last digits. */
@@ -500,19 +489,6 @@ function renderRequests(data, byHost) {
   fill('requests', table(['host', 'subscriptions', 'advertisements'], rows));
 }
 
-function renderFalsePositives(data) {
-  const known = falsePositives(data.metrics);
-  if (known.length === 0) {
-    fill('false-positives', note(data.metrics
-      ? 'not reported in /metrics: each subscriber counts its own (nps sub --stats)'
-      : 'unknown here (metrics unavailable): each subscriber counts its own (nps sub --stats)'));
-    return;
-  }
-  fill('false-positives', table(['subscriber', 'counter', 'value'],
-    known.map((f) => el('tr', {class: 'false-positive'}, el('td', {}, f.who),
-      el('td', {class: 'metric'}, f.name), el('td', {class: 'num'}, fmt(f.value))))));
-}
-
 function selectedGroup(data) {
   const groups = data.groups.ok ? data.groups.body.groups : [];
   return groups.find((g) => g.name === view.selectedGroup) || groups[0] || null;
@@ -564,7 +540,6 @@ function redraw() {
   renderTopology(last, roles, content);
   renderFlows(last, counts);
   renderRequests(last, byHost);
-  renderFalsePositives(last);
   renderGroups(last);
 }
 

@@ -79,6 +79,15 @@ final class SubCommand implements Callable<Integer> {
               + "\"malformed\"}.")
   boolean stats;
 
+  @Option(
+      names = "--report-interval",
+      defaultValue = "5s",
+      paramLabel = "D",
+      description =
+          "Report received and false positives to the controller this often (POST"
+              + " /v1/subscriptions/{id}/stats; default 5s; 0: never), and once when it stops.")
+  String reportInterval;
+
   @Parameters(
       index = "0",
       paramLabel = "FILTER",
@@ -94,6 +103,10 @@ final class SubCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--count must be at least 1");
     }
     Duration limit = duration == null ? null : Durations.positive(duration, "--duration");
+    Duration reportEvery =
+        reportInterval.equals("0")
+            ? Duration.ZERO
+            : Durations.positive(reportInterval, "--report-interval");
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     CountDownLatch done = new CountDownLatch(1);
@@ -109,6 +122,7 @@ final class SubCommand implements Callable<Integer> {
                 .host(client.hostAddress())
                 .filter(filter)
                 .port(port)
+                .statsInterval(reportEvery)
                 .onDelivery(d -> count(d, printer, printed, done))
                 .build();
       } catch (ControllerException e) {

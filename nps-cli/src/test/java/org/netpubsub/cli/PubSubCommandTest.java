@@ -118,6 +118,11 @@ class PubSubCommandTest {
     assertThat(stats.get("delivered").asLong()).isEqualTo(3);
     assertThat(stats.get("false_positives").asLong()).isEqualTo(2);
     assertThat(stats.get("malformed").asLong()).isZero();
+    // the last report, sent when it stopped: the controller sees the false positives too
+    JsonNode reported = stub.stats().get(lines.get(0).get("id").asText());
+    assertThat(reported).isNotNull();
+    assertThat(reported.get("received").asLong()).isEqualTo(5);
+    assertThat(reported.get("false_positives").asLong()).isEqualTo(2);
 
     List<JsonNode> summaries = pub.lines(); // advertised, published; twice
     assertThat(summaries).hasSize(4);
@@ -293,6 +298,7 @@ class PubSubCommandTest {
       {"sub", "--controller", url, "--host", "::1", "--port", "70000", "true"},
       {"sub", "--controller", url, "--host", "::1", "--duration", "soon", "true"},
       {"sub", "--controller", url, "--host", "::1", "--count", "0", "true"},
+      {"sub", "--controller", url, "--host", "::1", "--report-interval", "soon", "true"},
       {"sub", "--controller", url, "--host", "::1"},
       {"sub", "--host", "::1", "true"},
     };

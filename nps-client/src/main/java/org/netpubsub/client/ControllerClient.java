@@ -200,6 +200,21 @@ public final class ControllerClient implements Closeable {
         n.path("total_ms").asDouble());
   }
 
+  /**
+   * {@code POST /v1/subscriptions/{id}/stats}: what the subscriber received and dropped as false
+   * positives since it subscribed (cumulative counters; the controller keeps the last).
+   */
+  public void reportStats(String id, long received, long falsePositives) {
+    Objects.requireNonNull(id, "id");
+    ObjectNode body =
+        JSON.createObjectNode().put("received", received).put("false_positives", falsePositives);
+    call(
+        "POST",
+        "/v1/subscriptions/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + "/stats",
+        body,
+        null);
+  }
+
   /** {@code DELETE /v1/advertisements/{id}}. */
   public Removal unadvertise(String id) {
     return removal(id, "/v1/advertisements/");

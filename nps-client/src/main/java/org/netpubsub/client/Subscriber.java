@@ -45,6 +45,9 @@ public final class Subscriber implements Closeable {
   private final Registration subscription;
   private final Thread receiver;
   private final SubscriberCounters counters = new SubscriberCounters();
+  private final Duration statsInterval;
+  private final Thread reporter;
+  private long reportedReceived = -1;
   private volatile boolean closed;
 
   private Subscriber(Builder b, PubSubConfig config, Inet6Address host, Dnf exact)
@@ -53,6 +56,7 @@ public final class Subscriber implements Closeable {
     this.codec = new EventCodec(config.schema());
     this.exact = exact;
     this.clock = b.clock;
+    this.statsInterval = b.statsInterval;
     this.callback = b.callback;
     this.queue = b.callback == null ? new LinkedBlockingQueue<>(b.queueCapacity) : null;
     this.channel = DatagramChannel.open(StandardProtocolFamily.INET6);
@@ -69,6 +73,10 @@ public final class Subscriber implements Closeable {
     this.receiver =
         Thread.ofPlatform().daemon().name("nps-subscriber-" + port).unstarted(this::run);
     receiver.start();
+    this.reporter =
+        statsInterval.isZero()
+            ? null
+            : Thread.ofPlatform().daemon().name("nps-stats-" + port).start(this::reportLoop);
     LOG.log(
         Level.INFO,
         "subscribed {0} for {1} port {2} as {3}",
@@ -105,6 +113,36 @@ public final class Subscriber implements Closeable {
         // thread goes on, so one bad moment does not end the subscription.
         LOG.log(Level.WARNING, "a datagram on port " + port + " could not be handled", e);
       }
+    }
+  }
+
+  /** Reports the counters every {@code statsInterval} until closed (docs/pubsub.md). */
+  private void reportLoop() {
+    while (!closed) {
+      try {
+        Thread.sleep(statsInterval);
+      } catch (InterruptedException e) {
+        return; // close(): it sends the last report itself
+      }
+      report();
+    }
+  }
+
+  /**
+   * Sends received and false positives if they changed since the last report; a failure is logged
+   * and the next report carries the counts (they are cumulative).
+   */
+  private synchronized void report() {
+    SubscriberStats s = counters.snapshot();
+    long received = s.delivered() + s.falsePositives() + s.overflowed();
+    if (received == reportedReceived) {
+      return;
+    }
+    try {
+      controller.reportStats(subscription.id(), received, s.falsePositives());
+      reportedReceived = received;
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "stats of {0} not reported: {1}", subscription.id(), e.getMessage());
     }
   }
 
@@ -176,6 +214,10 @@ public final class Subscriber implements Closeable {
       return;
     }
     closed = true;
+    if (reporter != null) {
+      reporter.interrupt();
+      report();
+    }
     try {
       controller.unsubscribe(subscription.id());
     } finally {
@@ -199,6 +241,7 @@ public final class Subscriber implements Closeable {
     private Consumer<Delivery> callback;
     private int queueCapacity = 65_536;
     private int receiveBuffer = 4 << 20;
+    private Duration statsInterval = Duration.ofSeconds(5);
 
     private Builder(ControllerClient controller) {
       this.controller = Objects.requireNonNull(controller, "controller");
@@ -260,6 +303,18 @@ public final class Subscriber implements Closeable {
         throw new IllegalArgumentException("receive buffer must be at least 1024 bytes");
       }
       this.receiveBuffer = bytes;
+      return this;
+    }
+
+    /**
+     * How often the subscriber reports received and false positives to the controller ({@code POST
+     * /v1/subscriptions/{id}/stats}; default 5 s); {@link Duration#ZERO}: never.
+     */
+    public Builder statsInterval(Duration d) {
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("stats interval must not be negative");
+      }
+      this.statsInterval = d;
       return this;
     }
 

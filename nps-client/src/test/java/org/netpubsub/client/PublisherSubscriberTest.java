@@ -130,6 +130,45 @@ class PublisherSubscriberTest {
   }
 
   @Test
+  void theSubscriberReportsReceivedAndFalsePositivesToTheController() throws Exception {
+    try (Subscriber sub =
+            Subscriber.builder(client)
+                .host(LOOPBACK)
+                .filter("price > 500")
+                .statsInterval(Duration.ofMillis(50))
+                .build();
+        Publisher pub = publisherTo(sub, "true")) {
+      String id = sub.subscription().id();
+      pub.publish(quote("A", 100, 1)); // a false positive
+      pub.publish(quote("A", 900, 1));
+      Poll.until(
+          "a report of 2 received, 1 false positive",
+          TIMEOUT,
+          () ->
+              stub.stats().containsKey(id)
+                  && stub.stats().get(id).path("received").asLong() == 2
+                  && stub.stats().get(id).path("false_positives").asLong() == 1);
+    }
+    // without periodic reports, closing sends the last counts before unsubscribing
+    Subscriber quiet =
+        Subscriber.builder(client)
+            .host(LOOPBACK)
+            .filter("price > 500")
+            .statsInterval(Duration.ofHours(1))
+            .build();
+    String id = quiet.subscription().id();
+    try (Publisher pub = publisherTo(quiet, "true")) {
+      pub.publish(quote("A", 1, 1));
+      Poll.until("1 datagram", TIMEOUT, () -> quiet.stats().received() == 1);
+    }
+    assertThat(stub.stats()).doesNotContainKey(id);
+    quiet.close();
+    assertThat(stub.stats().get(id).path("false_positives").asLong()).isEqualTo(1);
+    assertThatThrownBy(() -> Subscriber.builder(client).statsInterval(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void malformedDatagramsAreCountedAndTheThreadKeepsReceiving() throws Exception {
     try (Subscriber sub = Subscriber.builder(client).host(LOOPBACK).filter("true").build();
         Publisher pub = publisherTo(sub, "true");

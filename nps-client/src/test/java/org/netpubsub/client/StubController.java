@@ -42,6 +42,7 @@ public final class StubController implements Closeable {
   private final List<String> requests = new ArrayList<>();
   private final Map<String, JsonNode> advertisements = new ConcurrentHashMap<>();
   private final Map<String, JsonNode> subscriptions = new ConcurrentHashMap<>();
+  private final Map<String, JsonNode> stats = new ConcurrentHashMap<>();
   private final Set<String> knownHosts = ConcurrentHashMap.newKeySet();
   private final AtomicInteger nextId = new AtomicInteger(1);
   private final Deque<int[]> rateLimits = new ArrayDeque<>();
@@ -112,6 +113,11 @@ public final class StubController implements Closeable {
   /** Live advertisements by id: the request bodies. */
   public Map<String, JsonNode> advertisements() {
     return Map.copyOf(advertisements);
+  }
+
+  /** The last stats report per subscription id. */
+  public Map<String, JsonNode> stats() {
+    return stats;
   }
 
   public Map<String, JsonNode> subscriptions() {
@@ -187,6 +193,15 @@ public final class StubController implements Closeable {
     }
     if (method.equals("POST") && path.equals("/v1/subscriptions")) {
       return register(ex, "s-", subscriptions, true);
+    }
+    if (method.equals("POST") && path.startsWith("/v1/subscriptions/") && path.endsWith("/stats")) {
+      String id = path.substring("/v1/subscriptions/".length(), path.length() - "/stats".length());
+      if (!subscriptions.containsKey(id)) {
+        return new Object[] {404, error("no subscription " + id)};
+      }
+      JsonNode n = JSON.readTree(ex.getRequestBody().readAllBytes());
+      stats.put(id, n);
+      return ok(200, n);
     }
     if (method.equals("DELETE") && path.startsWith("/v1/advertisements/")) {
       return remove(path.substring("/v1/advertisements/".length()), advertisements);

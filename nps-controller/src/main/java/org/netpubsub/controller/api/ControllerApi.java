@@ -164,6 +164,7 @@ public final class ControllerApi implements Closeable {
     IngressRoutes.register(b, ingress, metrics);
     PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics, ingress)));
     LayoutRoutes.register(b, pubsub);
+    StatsRoutes.register(b, pubsub.map(s -> new StatsRoutes(s, metrics, System::nanoTime)));
     GroupRoutes.register(b, groups.map(g -> new GroupRoutes(g, registry)));
     api.server = b.start();
     return api;

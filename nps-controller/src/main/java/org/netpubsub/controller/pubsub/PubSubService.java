@@ -307,6 +307,11 @@ public final class PubSubService implements FlowService.Listener {
         .findFirst();
   }
 
+  /** The live request of this process with this id, if any. */
+  public Optional<PubSubRequest> request(String id) {
+    return Optional.ofNullable(live.get(id));
+  }
+
   /** The live requests of a kind, by id. */
   public List<PubSubRequest> requests(PubSubRequest.Kind kind) {
     return standing().stream().filter(r -> r.kind() == kind).toList();

@@ -71,6 +71,20 @@ final class AuthenticatedApi implements AutoCloseable {
         method, path, body, who == null ? Map.of() : Map.of("Authorization", "Bearer t-" + who));
   }
 
+  /**
+   * {@code POST /v1/subscriptions} of {@code filter} for {@code host}, port 40000, as {@code who}.
+   */
+  HttpResponse<String> subscribe(String who, String host, String filter) throws Exception {
+    String body =
+        PubSubApiTest.JSON
+            .createObjectNode()
+            .put("host", host)
+            .put("filter", filter)
+            .put("port", 40000)
+            .toString();
+    return send(who, "POST", "/v1/subscriptions", body);
+  }
+
   @Override
   public void close() {
     api.close();

@@ -109,6 +109,10 @@ class ControllerApiTest {
     // the token (a controller with --auth) comes from the URL fragment, kept in sessionStorage
     assertThat(page.body()).contains("<script src=\"token.js\">");
     assertThat(get("/token.js").body()).contains("location.hash", "sessionStorage", "Bearer");
+    HttpResponse<String> panel = get("/subscriber-stats.js");
+    assertThat(panel.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<script src=\"subscriber-stats.js\">");
+    assertThat(panel.body()).contains("/v1/pubsub/stats", "false_positive_rate");
     HttpResponse<String> style = get("/app.css");
     assertThat(style.statusCode()).isEqualTo(200);
     assertThat(style.headers().firstValue("Content-Type").orElse("")).startsWith("text/css");

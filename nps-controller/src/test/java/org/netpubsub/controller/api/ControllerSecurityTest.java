@@ -65,14 +65,7 @@ class ControllerSecurityTest {
   }
 
   private HttpResponse<String> sub(String who, String host, String filter) throws Exception {
-    String body =
-        PubSubApiTest.JSON
-            .createObjectNode()
-            .put("host", host)
-            .put("filter", filter)
-            .put("port", 40000)
-            .toString();
-    return send(who, "POST", "/v1/subscriptions", body);
+    return fixture.subscribe(who, host, filter);
   }
 
   @Test
