@@ -129,12 +129,21 @@ class Publisher:
                     to = self._addresses.get(address) or self._address_text(address)
                     self._socket.sendto(data, to)
                 else:
-                    self._socket.send(data)  # connected: no address to parse per event
+                    self._send_connected(data)
             except OSError as e:
                 raise OSError(f"cannot send the event to {to}: {e}") from e
             self.sequence = sequence
             self._last_sent = time.monotonic()
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
+
+    def _send_connected(self, data: bytes):
+        """One datagram on the connected socket (no address to parse per event). A connected
+        socket reports an earlier datagram's ICMP "port unreachable" on a later send, which
+        sendto never did: that datagram is lost either way, so this one is sent again."""
+        try:
+            self._socket.send(data)
+        except ConnectionRefusedError:
+            self._socket.send(data)
 
     def _use_index(self, config):
         """The controller switched its layout (a new index version): address events with it."""
