@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .errors import SchemaError
 from .index import SpatialIndex
+from .index_layout import ROUND_ROBIN, IndexLayout
 from .layouts import layout_for
 from .local import parse_switch
 from .schema import Schema
@@ -17,11 +18,12 @@ DEFAULT_EVENT_PORT = 7073
 class PubSubConfig:
     def __init__(self, schema: Schema, length: int | None = None,
                  event_port: int = DEFAULT_EVENT_PORT, routing: str = "pleroma",
-                 local_switch: tuple[str, int] | None = None):
+                 local_switch: tuple[str, int] | None = None,
+                 layout: IndexLayout = ROUND_ROBIN):
         if not 1 <= event_port <= 65535:
             raise ValueError(f"event_port {event_port} is not a UDP port")
         self.schema = schema
-        self.index = SpatialIndex(schema, length)
+        self.index = SpatialIndex(schema, length, layout)
         self.event_port = event_port
         self.routing = routing
         # On a local network (nps local, docs/local.md): where hosts attach; None on a real one.
@@ -38,14 +40,11 @@ class PubSubConfig:
         index = answer["index"]
         if not isinstance(index, dict) or "length" not in index or "dimensions" not in index:
             raise ValueError("the answer's 'index' needs 'length' and 'dimensions'")
-        layout = index.get("layout") or {}
-        if layout.get("bits") or layout.get("codings"):
-            # A learned layout (docs/content-model.md, "Index layouts") addresses events
-            # differently: refusing it beats sending every event to the wrong address.
-            raise ValueError("the controller's index layout (bit order or string codings) is not"
-                             " supported by this client yet: only round-robin interleaving is")
+        # The layout (docs/content-model.md, "Index layouts") is read from its JSON; the schema
+        # YAML carries it too, in flow mappings, which are skipped.
+        layout = IndexLayout.from_json(index.get("layout"))
         try:
-            schema = parse_schema_yaml(str(answer["schema"]), "controller schema")
+            schema = parse_schema_yaml(str(answer["schema"]), "controller schema", skip_layout=True)
         except SchemaError as e:
             raise ValueError(f"the controller's schema: {e}") from None
         if int(answer["schema_id"]) & 0xFFFFFFFF != schema.id:
@@ -58,4 +57,4 @@ class PubSubConfig:
         local = answer.get("local_switch")
         return cls(schema, int(index["length"]), int(answer.get("event_port", DEFAULT_EVENT_PORT)),
                    str(answer.get("routing", "pleroma")),
-                   parse_switch(str(local)) if local is not None else None)
+                   parse_switch(str(local)) if local is not None else None, layout)

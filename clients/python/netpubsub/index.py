@@ -1,67 +1,77 @@
 """PLEROMA's spatial index (event -> dz) and content addresses, exactly as nps-content's
 ``SpatialIndex``, ``IndexDimension``, ``Codes`` and ``ContentAddress``.
 
-Bit i of a dz halves the current interval of one index dimension; dimensions take turns in index
-order, a dimension whose cells already hold single values is skipped, and once every dimension
-is resolved the remaining bits are 0. The k-bit code of offset v in a dimension of ``size``
-values is floor(v * 2^k / size); strings use their first min(max_length, 8) UTF-8 bytes,
-zero-padded, as a big-endian number.
+Bit i of a dz halves the current interval of one index dimension. The layout
+(:class:`~netpubsub.index_layout.IndexLayout`) may name the dimension of the first bits; the bits
+past them take turns in index order, a dimension whose cells already hold single values is
+skipped, and once every dimension is resolved the remaining bits are 0. The k-bit code of offset
+v in a dimension of ``size`` values is floor(v * 2^k / size); the offsets are the dimension's
+coding's (:mod:`.codings`: by default v - min for ints and the first min(max_length, 8) UTF-8
+bytes, zero-padded, as a big-endian number for strings).
 """
 
 from __future__ import annotations
 
-from .schema import IntAttribute, Schema
+from .codings import IntRange
+from .index_layout import ROUND_ROBIN, IndexLayout
+from .schema import Schema
 
 MAX_LENGTH = 112
-STRING_BYTES = 8
 PREFIX = 0xFF0E
 
 
 class _Dimension:
-    __slots__ = ("position", "is_int", "min", "string_bytes", "size")
+    __slots__ = ("position", "coding", "plain_int", "min", "size")
 
-    def __init__(self, a):
+    def __init__(self, a, layout: IndexLayout):
         self.position = a.position
-        self.is_int = isinstance(a, IntAttribute)
-        if self.is_int:
-            self.min = a.min
-            self.string_bytes = 0
-            self.size = a.max - a.min + 1
-        else:
-            self.min = 0
-            self.string_bytes = min(a.max_length, STRING_BYTES)
-            self.size = 1 << (8 * self.string_bytes)
+        self.coding = layout.coding(a)
+        # The round-robin int: inlined in dz(), the publisher's hot path.
+        self.plain_int = isinstance(self.coding, IntRange)
+        self.min = self.coding.min if self.plain_int else 0
+        self.size = self.coding.size_minus1 + 1
 
     def resolution(self) -> int:
-        return (self.size - 1).bit_length()
-
-    def offset(self, value) -> int:
-        if self.is_int:
-            return value - self.min
-        return int.from_bytes(value.encode("utf-8")[: self.string_bytes].ljust(
-            self.string_bytes, b"\0"), "big")
+        return self.coding.size_minus1.bit_length()
 
 
-def default_length(schema: Schema) -> int:
-    """min(112, sum of the index dimensions' resolutions), at least 1."""
-    return max(1, min(MAX_LENGTH, sum(_Dimension(a).resolution() for a in schema.index)))
+def default_length(schema: Schema, layout: IndexLayout = ROUND_ROBIN) -> int:
+    """The number of the layout's explicit bits if it has any; else min(112, sum of the index
+    dimensions' resolutions), at least 1."""
+    if layout.bits:
+        return len(layout.bits)
+    return max(1, min(MAX_LENGTH, sum(_Dimension(a, layout).resolution() for a in schema.index)))
 
 
 class SpatialIndex:
     """Maps event values to the dz of length L of their cell. Immutable."""
 
-    def __init__(self, schema: Schema, length: int | None = None):
+    def __init__(self, schema: Schema, length: int | None = None,
+                 layout: IndexLayout = ROUND_ROBIN):
+        layout.check(schema)
         if length is None:
-            length = default_length(schema)
+            length = default_length(schema, layout)
         if not 1 <= length <= MAX_LENGTH:
             raise ValueError(f"index length {length} is outside 1..{MAX_LENGTH}")
         self.schema = schema
+        self.layout = layout
         self.length = length
-        self.dims = [_Dimension(a) for a in schema.index]
+        self.dims = [_Dimension(a, layout) for a in schema.index]
+        names = [a.name for a in schema.index]
+        if len(layout.bits) > length:
+            raise ValueError(f"layout.bits: {len(layout.bits)} bits, more than the dz length "
+                             f"{length}")
         bits_of = [0] * len(self.dims)
         dim_at = []
+        for name in layout.bits:
+            d = names.index(name)
+            bits_of[d] += 1
+            if bits_of[d] > self.dims[d].resolution():
+                raise ValueError(f"layout.bits: more than {self.dims[d].resolution()} bits of "
+                                 f"'{name}', which {self.dims[d].resolution()} bits resolve")
+            dim_at.append(d)
         turn = 0
-        for _ in range(length):
+        for _ in range(len(layout.bits), length):
             chosen = -1
             for tried in range(len(self.dims)):
                 d = (turn + tried) % len(self.dims)
@@ -91,6 +101,11 @@ class SpatialIndex:
                     table.append(bits)
                 tables.append(table)
             self._spread.append(tables)
+        # (position, plain int min or the coding's offset, bits, size, spread tables) per dimension
+        # that gets bits: dimensions without bits add nothing to the dz.
+        self._plan = [(dim.position, dim.min if dim.plain_int else dim.coding.offset,
+                       bits_of[d], dim.size, tuple(self._spread[d]))
+                      for d, dim in enumerate(self.dims) if bits_of[d]]
 
     def bit_order(self) -> list[str]:
         """The index dimension each bit refines ("" for a padding bit)."""
@@ -99,17 +114,17 @@ class SpatialIndex:
     def code(self, d: int, value) -> int:
         """The bits_of[d]-bit code of ``value`` in dimension d: floor(v * 2^k / size)."""
         dim = self.dims[d]
-        return (dim.offset(value) << self.bits_of[d]) // dim.size
+        return (dim.coding.offset(value) << self.bits_of[d]) // dim.size
 
     def dz(self, values) -> int:
         """The dz bits of the event with ``values`` (schema order), as an int of ``length`` bits."""
         bits = 0
-        for d, dim in enumerate(self.dims):
-            if dim.is_int:
-                code = ((values[dim.position] - dim.min) << self.bits_of[d]) // dim.size
+        for position, offset, k, size, tables in self._plan:
+            if offset.__class__ is int:
+                code = ((values[position] - offset) << k) // size
             else:
-                code = (dim.offset(values[dim.position]) << self.bits_of[d]) // dim.size
-            for table in self._spread[d]:
+                code = (offset(values[position]) << k) // size
+            for table in tables:
                 bits |= table[code & 0xFF]
                 code >>= 8
         return bits

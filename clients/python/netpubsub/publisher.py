@@ -54,7 +54,7 @@ class Publisher:
         self.advertisement: Registration | None = None
         self._filter: Filter | None = None
         self._names = [a.name for a in self.schema.attributes]
-        self._addresses: dict[int, str] = {}
+        self._addresses: dict[int, tuple[str, int]] = {}
         self._stop_listening = self.controller.on_index_change(self._use_index)
         self._lock = threading.Lock()
         self._last_sent = None
@@ -64,6 +64,8 @@ class Publisher:
         self._socket = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
         try:
             self._socket.bind((cable[0] if cable else self.host, 0))
+            if self.destination is not None:
+                self._socket.connect(self.destination)
             if self.destination is None:
                 name, index = hosts.interface_of(self.host)
                 self._socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, index)
@@ -120,32 +122,43 @@ class Publisher:
             if not self._filter.matches_values(values):
                 raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
                                  f"advertisement '{self._filter.text}'")
-            if self.destination is None:
-                address = self.config.address(values)
-                to = (self._addresses.get(address) or self._address_text(address),
-                      self.config.event_port)
-            else:
-                to = self.destination
+            to = self.destination
             try:
-                self._socket.sendto(data, to)
+                if to is None:
+                    address = self.config.address(values)
+                    to = self._addresses.get(address) or self._address_text(address)
+                    self._socket.sendto(data, to)
+                else:
+                    self._send_connected(data)
             except OSError as e:
                 raise OSError(f"cannot send the event to {to}: {e}") from e
             self.sequence = sequence
             self._last_sent = time.monotonic()
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
 
+    def _send_connected(self, data: bytes):
+        """One datagram on the connected socket (no address to parse per event). A connected
+        socket reports an earlier datagram's ICMP "port unreachable" on a later send, which
+        sendto never did: that datagram is lost either way, so this one is sent again."""
+        try:
+            self._socket.send(data)
+        except ConnectionRefusedError:
+            self._socket.send(data)
+
     def _use_index(self, config):
         """The controller switched its layout (a new index version): address events with it."""
         if [a.name for a in config.schema.attributes] == self._names:
             self.config = config
+            self._addresses = {}  # the event port may have changed
 
-    def _address_text(self, address: int) -> str:
-        """The text of an address, cached: sendto wants text, and formatting it is slow."""
+    def _address_text(self, address: int) -> tuple[str, int]:
+        """sendto's (text, port) of an address, cached: formatting it is slow."""
         if len(self._addresses) > 65536:
             self._addresses.clear()
-        text = socket.inet_ntop(socket.AF_INET6, address.to_bytes(16, "big"))
-        self._addresses[address] = text
-        return text
+        to = (socket.inet_ntop(socket.AF_INET6, address.to_bytes(16, "big")),
+              self.config.event_port)
+        self._addresses[address] = to
+        return to
 
     def close(self):
         with self._lock:

@@ -84,8 +84,12 @@ def _key_value(text: str, line: int) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def parse_schema_yaml(text: str, default_name: str = "schema") -> Schema:
-    """The schema in ``text``; raises SchemaError naming the line of the first problem."""
+def parse_schema_yaml(text: str, default_name: str = "schema", skip_layout: bool = False) -> Schema:
+    """The schema in ``text``; raises SchemaError naming the line of the first problem.
+
+    A ``layout:`` key (flow mappings, which this reader does not read) is refused, or skipped with
+    ``skip_layout`` when the caller has the same layout as JSON (``GET /v1/pubsub``'s
+    ``index.layout``)."""
     lines = [(n + 1, _strip_comment(raw)) for n, raw in enumerate(text.split("\n"))]
     lines = [(n, t) for n, t in lines if t.strip()]
     top: dict[str, object] = {}
@@ -95,6 +99,11 @@ def parse_schema_yaml(text: str, default_name: str = "schema") -> Schema:
         if t[0] in " \t":
             raise _error(n, "unexpected indentation")
         key, value = _key_value(t, n)
+        if key == "layout" and skip_layout:
+            i += 1
+            while i < len(lines) and lines[i][1][0] in " \t":
+                i += 1
+            continue
         if key not in _TOP_KEYS:
             raise _error(n, f"unknown key '{key}' (expected one of {', '.join(_TOP_KEYS)})")
         if key in top:

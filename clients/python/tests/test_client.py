@@ -156,6 +156,17 @@ def test_events_outside_the_advertisement_are_refused(stub):
             pub.publish({"symbol": "A", "price": 1, "volume": 0, "colour": 1})
 
 
+def test_a_destination_nobody_listens_on_raises_nothing(stub):
+    """The connected socket hears ICMP "port unreachable"; UDP's sendto never raised for it."""
+    closed = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    closed.bind(("::1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    with Publisher(stub.url, host="::1", destination=("::1", port), linger=0) as pub:
+        for i in range(200):
+            assert pub.publish({"symbol": "A", "price": i % 100, "volume": 0}).sequence == i + 1
+
+
 def test_controller_errors_keep_the_json_error(stub):
     error = {"error": "line 1, column 3: unknown attribute 'x'", "column": 3}
     stub.refusals.append((400, error))

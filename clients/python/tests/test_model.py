@@ -151,18 +151,45 @@ def test_query_address_layout_packs_fields_in_order():
         layout_for("x", schema, SpatialIndex(schema))
 
 
-def test_a_learned_index_layout_is_refused_not_misaddressed():
-    from pathlib import Path
-
+def test_a_learned_index_layout_addresses_the_worked_example():
+    """docs/content-model.md, "Index layouts": IBM / NYSE / 65000 / 550000 is dz 100010110."""
     from netpubsub.config import PubSubConfig
-    from netpubsub.schema_yaml import parse_schema_yaml
+    from netpubsub.index_layout import IndexLayout
 
-    text = (Path(__file__).resolve().parents[3] / "examples/schemas/quotes.yaml").read_text()
-    schema = parse_schema_yaml(text, "quotes.yaml")
-    answer = {"schema": text, "schema_id": schema.id,
-              "index": {"length": 32, "dimensions": ["price", "volume"],
-                        "layout": {"bits": [], "segments": [], "codings": {}}}}
-    assert PubSubConfig.from_answer(answer).index.length == 32
-    answer["index"]["layout"] = {"bits": ["price", "price"], "segments": ["price:2"], "codings": {}}
-    with pytest.raises(ValueError, match="index layout"):
-        PubSubConfig.from_answer(answer)
+    schema = Schema.of("q", [("symbol", "string", 8), ("exchange", "string", 8),
+                             ("price", "int", 0, 1_000_000), ("volume", "int", 0, 1_000_000)])
+    layout = IndexLayout.from_json({
+        "bits": ["symbol"] * 3 + ["exchange"] * 2 + ["price", "volume"] * 2,
+        "codings": {"symbol": {"kind": "dictionary",
+                               "values": ["AAPL", "ADBE", "AMZN", "IBM", "MSFT"]},
+                    "exchange": {"kind": "hash"},
+                    "price": {"kind": "cuts", "cuts": [50000, 80001]}}})
+    config = PubSubConfig(schema, layout=layout)
+    assert config.index.length == 9
+    assert config.index.dz_text(["IBM", "NYSE", 65000, 550000]) == "100010110"
+    assert format_address(config.address(["IBM", "NYSE", 65000, 550000])) == "ff0e:8b00::"
+
+
+def test_a_layout_that_does_not_fit_is_refused_naming_the_field():
+    from netpubsub.index_layout import IndexLayout
+
+    schema = Schema.of("q", [("symbol", "string", 2), ("price", "int", 0, 9)], ["price"])
+    bad = [({"bits": ["symbol"]}, "layout.bits: 'symbol' is not an index dimension"),
+           ({"bits": ["price"] * 5}, "more than 4 bits of 'price'"),
+           ({"codings": {"price": {"kind": "hash"}}}, "string attributes only"),
+           ({"codings": {"price": {"kind": "cuts", "cuts": [3, 3]}}}, "strictly increasing"),
+           ({"codings": {"price": {"kind": "cuts", "cuts": [0]}}}, r"outside \(0, 9\]"),
+           ({"codings": {"price": {"kind": "zigzag"}}}, "layout.codings.price.kind: 'zigzag'")]
+    for layout, message in bad:
+        with pytest.raises(ValueError, match=message):
+            SpatialIndex(schema, None, IndexLayout.from_json(layout))
+    wide = schema.with_index(["symbol", "price"])
+    for coding, message in [({"kind": "ordered", "common_bits": "102"}, "0s and 1s"),
+                            ({"kind": "ordered", "common_bits": "0" * 17}, "longer than"),
+                            ({"kind": "dictionary", "values": ["b", "a"]}, "sorted by UTF-8"),
+                            ({"kind": "dictionary", "values": ["abc"]}, "longer than max_length"),
+                            ({"kind": "topic", "level_bits": [40, 30]}, "70 bits in all"),
+                            ({"kind": "topic", "level_bits": [4, 4], "level_order": [1, 1]},
+                             "level_order")]:
+        with pytest.raises(ValueError, match=f"layout.codings.symbol.*{message}"):
+            SpatialIndex(wide, None, IndexLayout.from_json({"codings": {"symbol": coding}}))

@@ -34,11 +34,14 @@ import org.netpubsub.content.filter.Filter;
 import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.Normalizer;
+import org.netpubsub.content.index.FalsePositiveSample;
+import org.netpubsub.content.index.LayoutDesigner;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Attribute;
 import org.netpubsub.content.schema.IntAttribute;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.content.schema.SchemaLoader;
+import org.netpubsub.content.schema.SchemaWriter;
 import org.netpubsub.content.schema.StringAttribute;
 import org.netpubsub.content.schema.StringCoding;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
@@ -52,10 +55,12 @@ import org.netpubsub.network.camus.openflow.QueryAddressLayout;
  * <p>Every request has {@code op} and {@code schema} (schema YAML, parsed once per distinct text):
  * {@code encode} (values, payload base64, publisher, sequence as unsigned decimal strings,
  * timestamp) → hex or error; {@code decode} (hex) → the event or the reason and offset; {@code
- * address} (values, length, dimensions, routing) → dz and address; {@code parse} (filter) → ok or
- * reason, line, column; {@code match} (filter, events: lists of values) → matches; {@code bench} →
- * the Java client's publish and receive rates (see {@link #bench}); {@code topic_coding} (no
- * schema: {@code coding} as published, names, filters, prefixes) → the offsets and ranges.
+ * address} (values, length or the default, dimensions, routing, pubsub) → dz and address (and with
+ * pubsub what the controller publishes for that index); {@code learn} (events, filters, length) → a
+ * learned layout as published and the events' dz under it; {@code parse} (filter) → ok or reason,
+ * line, column; {@code match} (filter, events: lists of values) → matches; {@code bench} → the Java
+ * client's publish and receive rates (see {@link #bench}); {@code topic_coding} (no schema: {@code
+ * coding} as published, names, filters, prefixes) → the offsets and ranges.
  */
 public final class ClientOracle {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -126,8 +131,14 @@ public final class ClientOracle {
         Schema indexed = schema.withIndex(dims);
         Event e = event(indexed, r.get("values")).build();
         if (r.path("routing").asText("pleroma").equals("pleroma")) {
-          SpatialIndex index = new SpatialIndex(indexed, r.get("length").asInt());
+          SpatialIndex index =
+              r.has("length")
+                  ? new SpatialIndex(indexed, r.get("length").asInt())
+                  : SpatialIndex.withDefaultLength(indexed);
           a.put("dz", index.dz(e).bits()).put("address", index.address(e).addressString());
+          if (r.path("pubsub").asBoolean()) {
+            a.set("pubsub", pubsub(index));
+          }
         } else {
           Ipv6Address q = QueryAddressLayout.of(MessageSpec.fromSchema(indexed)).address(e);
           a.put("address_hex", String.format("%016x%016x", q.high(), q.low()));
@@ -149,10 +160,52 @@ public final class ClientOracle {
           matches.add(FilterEvaluator.matches(f, event(schema, values).build()));
         }
       }
+      case "learn" -> learn(schema, r, a);
       case "bench" -> bench(schema, r, a);
       default -> throw new IllegalArgumentException("unknown op " + r.get("op"));
     }
     return a;
+  }
+
+  /**
+   * A layout learned by {@link LayoutDesigner} from a sample ({@code events}, {@code filters}) at
+   * {@code length} bits: what the controller publishes for it ({@link #pubsub}) and the dz of every
+   * event under it.
+   */
+  private static void learn(Schema schema, JsonNode r, ObjectNode a) {
+    List<Event> events = new ArrayList<>();
+    for (JsonNode values : r.get("events")) {
+      events.add(event(schema, values).build());
+    }
+    List<Dnf> filters = new ArrayList<>();
+    r.get("filters")
+        .forEach(f -> filters.add(Normalizer.toDnf(FilterParser.parse(schema, f.asText()))));
+    LayoutDesigner.Design design =
+        LayoutDesigner.design(
+            schema,
+            new FalsePositiveSample(events, filters),
+            r.get("length").asInt(),
+            SpatialIndex.DEFAULT_MAX_CELLS);
+    SpatialIndex index = new SpatialIndex(design.schema(), design.length());
+    a.set("pubsub", pubsub(index));
+    ArrayNode dz = a.putArray("dz");
+    for (JsonNode values : r.get("events")) {
+      dz.add(index.dz(event(design.schema(), values).build()).bits());
+    }
+  }
+
+  /** The index part of {@code GET /v1/pubsub} for {@code index}, as the controller writes it. */
+  private static ObjectNode pubsub(SpatialIndex index) {
+    Schema schema = index.schema();
+    ObjectNode n = JSON.createObjectNode();
+    n.put("schema", SchemaWriter.toYaml(schema));
+    n.put("schema_id", schema.id());
+    ObjectNode i = n.putObject("index");
+    i.put("length", index.length());
+    ArrayNode dims = i.putArray("dimensions");
+    schema.indexDimensions().forEach(d -> dims.add(d.name()));
+    i.set("layout", JSON.valueToTree(schema.layout().toJson()));
+    return n;
   }
 
   /**

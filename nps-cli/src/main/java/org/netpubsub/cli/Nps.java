@@ -44,7 +44,13 @@ public final class Nps implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws java.io.IOException {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      // The version alone, as picocli prints it, without building the command tree or
+      // configuring logging: 3 000 classes fewer, a start of a fraction of a second.
+      System.out.println(VersionInfo.current());
+      return;
+    }
     Logging.bridgeJul();
     System.exit(run(commandLine(), args));
   }

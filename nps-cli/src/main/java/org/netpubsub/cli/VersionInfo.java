@@ -9,13 +9,18 @@ import picocli.CommandLine.IVersionProvider;
 final class VersionInfo implements IVersionProvider {
   @Override
   public String[] getVersion() throws IOException {
+    return new String[] {current()};
+  }
+
+  /** This jar's version line (also {@code Nps.main}'s fast path for {@code --version}). */
+  static String current() throws IOException {
     Properties p = new Properties();
     try (InputStream in = VersionInfo.class.getResourceAsStream("/nps-version.properties")) {
       if (in != null) {
         p.load(in);
       }
     }
-    return new String[] {line(p)};
+    return line(p);
   }
 
   /** {@code netpubsub 0.1.0-SNAPSHOT (commit 0123456789, modified)}. */

@@ -106,4 +106,22 @@ class OperatingConventionsTest {
     assertThat(cli.runAsLauncher("-V")).isZero();
     assertThat(cli.out()).matches("netpubsub \\S+ \\(commit ([0-9a-f]{10}|unknown).*\\)\\s*");
   }
+
+  /** main's fast path for --version and -V (no command tree) prints what picocli prints. */
+  @Test
+  void theFastVersionIsPicocliSVersion() throws IOException {
+    assertThat(cli.runAsLauncher("--version")).isZero();
+    java.io.PrintStream stdout = System.out;
+    for (String flag : List.of("--version", "-V")) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+      try {
+        Nps.main(new String[] {flag});
+      } finally {
+        System.setOut(stdout);
+      }
+      assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8).strip())
+          .isEqualTo(cli.out().strip());
+    }
+  }
 }
