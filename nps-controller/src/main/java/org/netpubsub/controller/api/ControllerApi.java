@@ -136,7 +136,7 @@ public final class ControllerApi implements Closeable {
       ServerTls tls)
       throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
-    ControllerMetrics.bind(metrics, controller, pubsub, registry);
+    Runnable newMeters = ControllerMetrics.bind(metrics, controller, pubsub, registry);
     ControllerApi api = new ControllerApi(controller, registry, metrics);
     RestServer.Builder b =
         RestServer.builder("controller", metrics)
@@ -145,6 +145,7 @@ public final class ControllerApi implements Closeable {
             .auth(auth.orElse(null))
             .tls(tls)
             .openApi("controller-openapi.json")
+            .onScrape(newMeters)
             .ready("southbound", () -> controller.openflowAddress().getPort() > 0)
             .error(RequestRefusedException.class, PubSubRoutes::refused)
             .error(InvalidInputException.class, e -> new ApiError(400, e.render()));
