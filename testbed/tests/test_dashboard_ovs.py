@@ -175,6 +175,9 @@ def test_dashboard_shows_the_network_and_requests_made_during_the_test():
         assert "price > 80000" in page.text["requests"]
         shown = {a["data-dpid"]: int(a["data-content"]) for a in page.having("tr", "switch-flows")}
         assert shown == content
+        # the group's tree on the graph (trees.js): one copy reaches each member
+        to_members = [a["data-tree-copy"].split(">")[1] for a in page.having("line", "to-member")]
+        assert sorted(to_members) == sorted(members), to_members
 
         os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
         if os.path.exists(SCREENSHOT):

@@ -47,8 +47,9 @@ class PubSubConfig:
             schema = parse_schema_yaml(str(answer["schema"]), "controller schema", skip_layout=True)
         except SchemaError as e:
             raise ValueError(f"the controller's schema: {e}") from None
-        if int(answer["schema_id"]) & 0xFFFFFFFF != schema.id:
-            raise ValueError(f"the controller's schema_id {int(answer['schema_id']) & 0xFFFFFFFF:08x}"
+        schema_id = _schema_id(answer["schema_id"])
+        if schema_id != schema.id:
+            raise ValueError(f"the controller's schema_id {schema_id:08x}"
                              f" does not match its schema (id {schema.id:08x})")
         try:
             schema = schema.with_index([str(d) for d in index["dimensions"]])
@@ -58,3 +59,13 @@ class PubSubConfig:
         return cls(schema, int(index["length"]), int(answer.get("event_port", DEFAULT_EVENT_PORT)),
                    str(answer.get("routing", "pleroma")),
                    parse_switch(str(local)) if local is not None else None, layout)
+
+
+def _schema_id(value) -> int:
+    """8 hex digits as the controller and the CLI print it; a number from older controllers."""
+    if isinstance(value, str):
+        try:
+            return int(value, 16) & 0xFFFFFFFF
+        except ValueError:
+            raise ValueError(f"the controller's schema_id is not hex: {value!r}") from None
+    return int(value) & 0xFFFFFFFF

@@ -73,7 +73,7 @@ class StubController:
 
     def route(self, method, path, body):
         if (method, path) == ("GET", "/v1/pubsub"):
-            return 200, {"schema": schema_yaml(self.schema), "schema_id": self.schema.signed_id,
+            return 200, {"schema": schema_yaml(self.schema), "schema_id": f"{self.schema.id:08x}",
                          "index": {"version": self.index_version, "length": self.length,
                                    "dimensions": [a.name for a in self.schema.index]},
                          "event_port": 7073, "max_cells": 64, "routing": self.routing}

@@ -193,3 +193,22 @@ def test_a_layout_that_does_not_fit_is_refused_naming_the_field():
                              "level_order")]:
         with pytest.raises(ValueError, match=f"layout.codings.symbol.*{message}"):
             SpatialIndex(wide, None, IndexLayout.from_json({"codings": {"symbol": coding}}))
+
+
+def test_schema_id_is_read_as_hex_as_the_controller_prints_it():
+    from pathlib import Path
+
+    from netpubsub.config import PubSubConfig
+    from netpubsub.schema_yaml import parse_schema_yaml
+
+    text = (Path(__file__).resolve().parents[3] / "examples/schemas/quotes.yaml").read_text()
+    schema = parse_schema_yaml(text, "quotes.yaml")
+    answer = {"schema": text, "schema_id": f"{schema.id:08x}",
+              "index": {"length": 32, "dimensions": ["price", "volume"]}}
+    assert PubSubConfig.from_answer(answer).index.length == 32
+    answer["schema_id"] = f"{(schema.id + 1) & 0xFFFFFFFF:08x}"
+    with pytest.raises(ValueError, match="does not match"):
+        PubSubConfig.from_answer(answer)
+    answer["schema_id"] = "not-hex"
+    with pytest.raises(ValueError, match="schema_id is not hex"):
+        PubSubConfig.from_answer(answer)

@@ -349,6 +349,7 @@ function renderTopology(data, roles, contentFlows) {
       svg('title', {}, `${switchName(l.a.dpid)} port ${l.a.port} — ` +
         `${switchName(l.b.dpid)} port ${l.b.port}: ${LINK_STATES[state]}`)));
   }
+  drawTrees(graph, group, position, hostPositions); // trees.js
   for (const host of topo.hosts) {
     const p = hostPositions.get(host.address);
     const s = position.get(host.dpid);
@@ -518,7 +519,8 @@ function renderGroups(data) {
     e.send_to && segmentSwitch(e.send_to)
       ? el('span', {class: 'meta'}, ` (entry on ${switchName(segmentSwitch(e.send_to))})`) : null,
     el('span', {class: 'meta'}, ` · ${plural(e.segments, 'segment')}`), ' → ',
-    el('span', {class: 'members'}, g.members.filter((m) => m !== src).map(hostName).join(' '))))),
+    el('span', {class: 'members'}, g.members.filter((m) => m !== src).map(hostName).join(' ')),
+    treeCopies(e)))), // trees.js
   g.unknown_hosts.length ? el('div', {class: 'meta'}, `unknown: ${g.unknown_hosts.join(' ')}`)
     : null));
   fill('groups', el('p', {class: 'meta'}, `${plural(segments, 'replication segment')} installed` +

@@ -37,6 +37,9 @@ final class EdgeMeters {
     if (leader != null) {
       Gauge.builder("nps.overlay.leader", leader, l -> l.getAsBoolean() ? 1 : 0)
           .description("1 while this routing broker is the leader (assigns topics), else 0")
+          // a gauge holds its object weakly: a method reference nobody else keeps would be
+          // collected, and the gauge would read NaN
+          .strongReference(true)
           .register(r);
     }
     return new DynamicMeters(r, counters, EdgeMeters::overlayMeter)::refresh;

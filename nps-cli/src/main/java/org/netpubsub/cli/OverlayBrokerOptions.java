@@ -80,7 +80,10 @@ final class OverlayBrokerOptions {
       m =
           metrics.start(
               server,
-              r -> EdgeMeters.overlay(r, counters, leader),
+              r -> {
+                ZooKeeperLatency.trace(r, client);
+                return EdgeMeters.overlay(r, counters, leader);
+              },
               "zookeeper",
               () -> client.getZookeeperClient().isConnected());
     } catch (RuntimeException e) {

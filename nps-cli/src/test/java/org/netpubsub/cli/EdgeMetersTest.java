@@ -8,14 +8,18 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.edge.broker.AgentStats;
+import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.http.RestServer;
 
 /**
@@ -89,6 +93,36 @@ class EdgeMetersTest {
       assertThat(notReady.statusCode()).isEqualTo(503);
       assertThat(notReady.body()).contains("\"zookeeper\":false");
       assertThat(get(s, "/health/live").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void anOverlayBrokersZooKeeperOperationsAreTimed() throws Exception {
+    try (TestingServer zk = new TestingServer();
+        CuratorFramework client =
+            Zk.connected(
+                zk.getConnectString(), Duration.ofSeconds(10), Duration.ofSeconds(10), null);
+        RestServer s =
+            option()
+                .start(
+                    "edge-broker",
+                    r -> {
+                      ZooKeeperLatency.trace(r, client);
+                      return EdgeMeters.overlay(r, TreeMap::new, null);
+                    },
+                    null,
+                    null)) {
+      String before = get(s, "/metrics").body();
+      assertThat(before).doesNotContain("operation=\"create-foreground\"");
+      client.create().forPath("/timed", new byte[] {1});
+      client.getData().forPath("/timed");
+      String text = get(s, "/metrics").body();
+      assertThat(text)
+          .contains(
+              "nps_overlay_zookeeper_latency_seconds_count{operation=\"create-foreground\"} 1")
+          .contains(
+              "nps_overlay_zookeeper_latency_seconds_count{operation=\"getdata-foreground\"} 1");
+      assertThat(promtool(text)).isEmpty();
     }
   }
 

@@ -137,13 +137,25 @@ public final class ControllerClient implements Closeable {
     return () -> indexListeners.remove(listener);
   }
 
+  /** 8 hex digits as the controller and CLI print it; a number from controllers before that. */
+  private static long schemaId(JsonNode n) {
+    if (!n.isTextual()) {
+      return n.asLong();
+    }
+    try {
+      return Long.parseLong(n.asText(), 16);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("schema_id is not hex: " + n.asText());
+    }
+  }
+
   private static PubSubConfig parseConfig(
       JsonNode n, JsonNode index, List<String> dimensions, String request) {
     try {
       PubSubConfig c =
           PubSubConfig.of(
               required(n, "schema", request).asText(),
-              required(n, "schema_id", request).asLong(),
+              schemaId(required(n, "schema_id", request)),
               required(index, "length", request).asInt(),
               dimensions,
               n.path("event_port").asInt(PubSubConfig.DEFAULT_EVENT_PORT),

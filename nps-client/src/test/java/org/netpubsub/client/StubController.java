@@ -215,7 +215,7 @@ public final class StubController implements Closeable {
   private ObjectNode config() {
     ObjectNode o = JSON.createObjectNode();
     o.put("schema", SchemaWriter.toYaml(schema));
-    o.put("schema_id", schema.id() & 0xffffffffL);
+    o.put("schema_id", String.format("%08x", schema.id()));
     ObjectNode index = o.putObject("index");
     index.put("version", indexVersion);
     index.put("length", indexLength);

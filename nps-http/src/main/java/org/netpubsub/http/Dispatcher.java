@@ -173,11 +173,13 @@ final class Dispatcher extends Handler.Abstract {
   }
 
   static int write(Response response, Callback callback, Reply r) {
-    byte[] body;
-    try {
-      body = Json.MAPPER.writeValueAsBytes(r.body());
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    byte[] body = r.json();
+    if (body == null) {
+      try {
+        body = Json.MAPPER.writeValueAsBytes(r.body());
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
     }
     r.headers().forEach((k, v) -> response.getHeaders().put(k, v));
     response.getHeaders().put(JSON);

@@ -25,6 +25,7 @@ import org.netpubsub.controller.pubsub.RequestRefusedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.http.ApiError;
 import org.netpubsub.http.Authenticator;
+import org.netpubsub.http.CachedJson;
 import org.netpubsub.http.Fields;
 import org.netpubsub.http.HttpMetrics;
 import org.netpubsub.http.Principal;
@@ -35,10 +36,8 @@ import org.netpubsub.http.ServerTls;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.OvsFlowSyntax;
 import org.netpubsub.network.topology.Host;
-import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
 import org.netpubsub.network.topology.SwitchPort;
-import org.netpubsub.network.topology.Topology;
 
 /**
  * The controller's REST API on the shared HTTP layer (nps-http, docs/operations.md): {@code GET
@@ -61,6 +60,7 @@ public final class ControllerApi implements Closeable {
   private final NetworkController controller;
   private final Optional<ClusterRegistry> registry;
   private final PrometheusMeterRegistry metrics;
+  private final CachedJson<TopologyJson> topologyJson = new CachedJson<>(TopologyJson::render);
   private RestServer server;
 
   private ControllerApi(
@@ -136,7 +136,7 @@ public final class ControllerApi implements Closeable {
       ServerTls tls)
       throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
-    ControllerMetrics.bind(metrics, controller, pubsub, registry);
+    Runnable newMeters = ControllerMetrics.bind(metrics, controller, pubsub, registry);
     ControllerApi api = new ControllerApi(controller, registry, metrics);
     RestServer.Builder b =
         RestServer.builder("controller", metrics)
@@ -145,6 +145,7 @@ public final class ControllerApi implements Closeable {
             .auth(auth.orElse(null))
             .tls(tls)
             .openApi("controller-openapi.json")
+            .onScrape(newMeters)
             .ready("southbound", () -> controller.openflowAddress().getPort() > 0)
             .error(RequestRefusedException.class, PubSubRoutes::refused)
             .error(InvalidInputException.class, e -> new ApiError(400, e.render()));
@@ -153,7 +154,7 @@ public final class ControllerApi implements Closeable {
     if (ControllerApi.class.getClassLoader().getResource(DASHBOARD) != null) {
       b.staticFiles("/" + DASHBOARD);
     }
-    b.route("GET", "/v1/topology", r -> Reply.ok(api.topology()));
+    b.route("GET", "/v1/topology", r -> api.topology());
     b.route("POST", "/v1/hosts", api::registerHost);
     b.route("GET", "/v1/switches/{dpid}/flows", api::flows);
     // principals: publishing is enforced at the host ports too (PLEROMA's content addresses)
@@ -189,33 +190,10 @@ public final class ControllerApi implements Closeable {
     server.close();
   }
 
-  private ObjectNode topology() {
-    Topology t = controller.topology();
-    ObjectNode root = GroupJson.JSON.createObjectNode();
-    ArrayNode switches = root.putArray("switches");
-    for (long dpid : t.switches()) {
-      ObjectNode s = switches.addObject().put("dpid", dpid(dpid));
-      s.put("connected", controller.connectedSwitches().contains(dpid));
-      ArrayNode ports = s.putArray("ports");
-      t.ports(dpid).forEach(ports::add);
-    }
-    ArrayNode links = root.putArray("links");
-    for (Link l : t.links()) {
-      ObjectNode o = links.addObject();
-      end(o.putObject("a"), l.a());
-      end(o.putObject("b"), l.b());
-    }
-    ArrayNode hosts = root.putArray("hosts");
-    for (Host h : t.hosts().values()) {
-      ObjectNode o = hosts.addObject().put("address", h.address().toString());
-      o.put("mac", h.mac().toString());
-      end(o, h.attachment());
-    }
-    return root;
-  }
-
-  private static void end(ObjectNode o, SwitchPort p) {
-    o.put("dpid", dpid(p.dpid())).put("port", p.port());
+  /** The topology's answer, rebuilt only when the topology or the connected switches change. */
+  private Reply topology() {
+    return topologyJson.reply(
+        new TopologyJson(controller.topology(), controller.connectedSwitches()));
   }
 
   private Reply registerHost(Request req) throws IOException {
@@ -273,7 +251,7 @@ public final class ControllerApi implements Closeable {
     }
     ObjectNode o = GroupJson.JSON.createObjectNode().put("address", h.address().toString());
     o.put("mac", h.mac().toString());
-    end(o, h.attachment());
+    TopologyJson.end(o, h.attachment());
     return Reply.ok(o);
   }
 

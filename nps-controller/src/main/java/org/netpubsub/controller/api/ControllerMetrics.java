@@ -3,6 +3,7 @@ package org.netpubsub.controller.api;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.DisconnectReason;
 import org.netpubsub.controller.southbound.SouthboundMetrics;
+import org.netpubsub.http.DynamicMeters;
 import org.netpubsub.http.HttpMetrics;
 
 /**
@@ -24,7 +26,8 @@ import org.netpubsub.http.HttpMetrics;
 final class ControllerMetrics {
   private ControllerMetrics() {}
 
-  static void bind(
+  /** Binds the meters; the hook returned registers the meters of new names (call it per scrape). */
+  static Runnable bind(
       MeterRegistry r,
       NetworkController controller,
       Optional<PubSubService> pubsub,
@@ -39,13 +42,14 @@ final class ControllerMetrics {
         .description("hosts known")
         .register(r);
     southbound(r, controller.server().metrics());
-    northbound(r, controller.northbound());
+    Runnable onScrape = northbound(r, controller.northbound());
     pubsub.ifPresent(s -> pubsub(r, s));
     cluster.ifPresent(
         c ->
             Gauge.builder("nps.zookeeper.connected", c, x -> x.zooKeeperConnected() ? 1 : 0)
                 .description("1 while this process holds a ZooKeeper session, else 0")
                 .register(r));
+    return onScrape;
   }
 
   private static void southbound(MeterRegistry r, SouthboundMetrics m) {
@@ -130,7 +134,7 @@ final class ControllerMetrics {
     };
   }
 
-  private static void northbound(MeterRegistry r, NorthboundBus bus) {
+  private static Runnable northbound(MeterRegistry r, NorthboundBus bus) {
     count(
         r,
         "nps.nbi.packet.ins",
@@ -149,6 +153,16 @@ final class ControllerMetrics {
         "packet-ins no app's topic matched",
         bus,
         b -> b.metrics().unclaimed());
+    DynamicMeters perApp =
+        new DynamicMeters(
+            r,
+            bus::deliveriesByApp,
+            app ->
+                DynamicMeters.Meter.counter(
+                    "nps.nbi.app.packet.ins",
+                    "packet-ins delivered to each app, the ones its northbound topics matched",
+                    Tags.of("app", app)));
+    perApp.refresh();
     count(r, "nps.nbi.packet.outs", "packet-outs apps sent", bus, b -> b.metrics().packetOuts());
     count(r, "nps.nbi.flow.mods", "flow-mods apps sent", bus, b -> b.metrics().flowMods());
     count(
@@ -163,6 +177,7 @@ final class ControllerMetrics {
         "apps that threw on a packet-in",
         bus,
         b -> b.metrics().appFailures());
+    return perApp::refresh;
   }
 
   private static void pubsub(MeterRegistry r, PubSubService s) {
@@ -171,6 +186,20 @@ final class ControllerMetrics {
           .description("advertisements and subscriptions standing, by kind")
           .tag("kind", PubSubRoutes.noun(kind))
           .register(r);
+    }
+    // PLEROMA's partitioned engines (--configurators N, a cluster): their queues and migrations
+    if (s.configuratorQueueDepth().isPresent()) {
+      Gauge.builder("nps.configurator.queue.depth", s, x -> x.configuratorQueueDepth().orElse(0))
+          .description("requests waiting in the configurators' partition queues")
+          .register(r);
+    }
+    if (s.configuratorMigrations().isPresent()) {
+      count(
+          r,
+          "nps.configurator.migrations",
+          "partitions moved between configurators (in a cluster: taken over by this process)",
+          s,
+          x -> x.configuratorMigrations().orElse(0));
     }
   }
 

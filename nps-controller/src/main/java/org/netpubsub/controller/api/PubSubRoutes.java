@@ -300,7 +300,8 @@ final class PubSubRoutes {
     ObjectNode n = GroupJson.JSON.createObjectNode();
     IndexVersion current = service.indexVersion();
     n.put("schema", SchemaWriter.toYaml(current.index().schema()));
-    n.put("schema_id", current.index().schema().id());
+    // the form the CLI prints (nps schema check): 8 hex digits
+    n.put("schema_id", String.format("%08x", current.index().schema().id()));
     ObjectNode index = n.putObject("index");
     index.put("version", current.version());
     index.put("length", current.index().length());

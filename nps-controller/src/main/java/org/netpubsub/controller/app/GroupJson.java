@@ -50,6 +50,14 @@ public final class GroupJson {
       } else {
         s.put("send_to", e.sendTo().toString());
         s.put("segments", e.segments());
+        // the copies between the switches that replicate them (the hops are unicast routes)
+        ArrayNode tree = s.putArray("tree");
+        for (GroupForwarding.TreeEdge edge : e.tree()) {
+          ObjectNode c = tree.addObject().put("from", dpid(edge.from())).put("to", dpid(edge.to()));
+          if (edge.member() != null) {
+            c.put("member", edge.member().toString());
+          }
+        }
       }
     }
     ArrayNode unknown = o.putArray("unknown_hosts");

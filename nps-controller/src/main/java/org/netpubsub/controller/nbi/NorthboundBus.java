@@ -8,7 +8,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.LongFunction;
 import java.util.function.Predicate;
@@ -84,6 +87,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private final AtomicLong nextPacketInId = new AtomicLong();
   private final AtomicLong packetIns = new AtomicLong();
   private final AtomicLong deliveries = new AtomicLong();
+  private final Map<String, LongAdder> deliveredTo = new ConcurrentHashMap<>();
   private final AtomicLong unclaimed = new AtomicLong();
   private final AtomicLong replies = new AtomicLong();
   private final AtomicLong packetOuts = new AtomicLong();
@@ -147,6 +151,17 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     return gateway == null ? Optional.empty() : Optional.of(gateway.endpoints());
   }
 
+  /**
+   * Packet-ins delivered to each app, as {@code deliveries} counts them (the packet-ins its topics
+   * matched, or every one for a FOR_ALL topic): every registered app, 0 if none reached it yet.
+   */
+  public Map<String, Long> deliveriesByApp() {
+    Map<String, Long> out = new TreeMap<>();
+    subscriptions().keySet().forEach(app -> out.put(app, 0L));
+    deliveredTo.forEach((app, n) -> out.put(app, n.sum()));
+    return out;
+  }
+
   /** Every registered app, in-process and remote, with its topics in subscription order. */
   public Map<String, List<NbiTopic>> subscriptions() {
     synchronized (registrations) {
@@ -199,6 +214,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
           }
         }
         deliveries.incrementAndGet();
+        deliveredTo.computeIfAbsent(name, k -> new LongAdder()).increment();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt(); // shutting down: the remaining apps miss this one
         return;

@@ -170,6 +170,11 @@ final class ClusterPleromaEngine implements RoutingEngine {
   }
 
   @Override
+  public OptionalLong configuratorMigrations() {
+    return OptionalLong.of(plane.takeovers());
+  }
+
+  @Override
   public boolean shared() {
     return true;
   }

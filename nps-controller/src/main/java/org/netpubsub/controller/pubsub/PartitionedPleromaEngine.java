@@ -1,6 +1,8 @@
 package org.netpubsub.controller.pubsub;
 
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.netpubsub.controller.controlplane.ControlPlane;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
@@ -38,6 +40,20 @@ final class PartitionedPleromaEngine implements RoutingEngine {
     if (!next.equals(plane.topology())) {
       plane.topologyChanged(next);
     }
+  }
+
+  @Override
+  public OptionalLong configuratorQueueDepth() {
+    long n = 0;
+    for (Map<?, Integer> owned : plane.queueLengths()) {
+      n += owned.values().stream().mapToLong(Integer::longValue).sum();
+    }
+    return OptionalLong.of(n);
+  }
+
+  @Override
+  public OptionalLong configuratorMigrations() {
+    return OptionalLong.of(plane.migrations());
   }
 
   @Override

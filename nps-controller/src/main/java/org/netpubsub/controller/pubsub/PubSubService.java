@@ -152,6 +152,16 @@ public final class PubSubService implements FlowService.Listener {
     return engine.name();
   }
 
+  /** The engine's configurator queue depth, if it has queues (any thread; RoutingEngine). */
+  public OptionalLong configuratorQueueDepth() {
+    return engine.configuratorQueueDepth();
+  }
+
+  /** The engine's partition migrations so far, if it has partitions (any thread). */
+  public OptionalLong configuratorMigrations() {
+    return engine.configuratorMigrations();
+  }
+
   /** The index clients must use to address events (schema with index dimensions, length). */
   public SpatialIndex index() {
     return current.index();

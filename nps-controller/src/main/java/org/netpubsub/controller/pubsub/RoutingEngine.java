@@ -2,6 +2,7 @@ package org.netpubsub.controller.pubsub;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.flows.FlowService;
@@ -72,6 +73,23 @@ interface RoutingEngine extends AutoCloseable {
   /** This process's member id in a cluster of controller processes (empty outside one). */
   default Optional<String> member() {
     return Optional.empty();
+  }
+
+  /**
+   * Requests waiting in the configurators' partition queues now (docs/operations.md,
+   * nps_configurator_queue_depth); empty for an engine without such queues. Any thread.
+   */
+  default OptionalLong configuratorQueueDepth() {
+    return OptionalLong.empty();
+  }
+
+  /**
+   * Partitions moved from one configurator to another so far: overload migrations, or in a cluster
+   * partitions this process took over from another; empty for an engine without partitions. Any
+   * thread.
+   */
+  default OptionalLong configuratorMigrations() {
+    return OptionalLong.empty();
   }
 
   /** True when other processes share the requests (a cluster of controller processes). */

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
@@ -111,6 +112,14 @@ class GroupApiTest {
     Ipv6Address sendTo = Ipv6Address.parse(source.get("send_to").asText());
     assertThat(SegmentAddresses.dpid(sendTo)).isEqualTo(DPID);
     assertThat(source.get("segments").asInt()).isEqualTo(1);
+    // its tree: the entry to the segment, and the segment's three copies, all on the one switch
+    String d = GroupJson.dpid(DPID);
+    assertThat(source.get("tree").toString())
+        .isEqualTo(
+            "[{\"from\":\"%s\",\"to\":\"%s\"},".formatted(d, d)
+                + "{\"from\":\"%s\",\"to\":\"%s\",\"member\":\"fd6e:7073:1::2\"},".formatted(d, d)
+                + "{\"from\":\"%s\",\"to\":\"%s\",\"member\":\"fd6e:7073:1::3\"},".formatted(d, d)
+                + "{\"from\":\"%s\",\"to\":\"%s\",\"member\":\"fd6e:7073:1::4\"}]".formatted(d, d));
     // answered after the barrier: the switch holds one group replicating to the three members
     List<GroupEntry> groups = sw.groups();
     assertThat(groups).hasSize(1);

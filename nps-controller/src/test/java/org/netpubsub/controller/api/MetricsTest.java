@@ -21,11 +21,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.controller.controlplane.ControlPlaneSettings;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
+import org.netpubsub.network.controlplane.Partitions;
 
 /**
  * {@code /metrics} against a controller with one simulated switch: Prometheus's own checker
@@ -45,7 +47,12 @@ class MetricsTest {
   void start() throws Exception {
     net = OneSwitchNetwork.startController();
     PubSubService service =
-        PubSubService.attach(net.controller(), new SpatialIndex(QUOTES, 8), PubSubLimits.DEFAULTS);
+        // the partitioned engine: its configurator queue and migration meters too
+        PubSubService.attachPartitioned(
+            net.controller(),
+            new SpatialIndex(QUOTES, 8),
+            PubSubLimits.DEFAULTS,
+            ControlPlaneSettings.of(2, Partitions.uniform(4)));
     api =
         ControllerApi.start(
             net.controller(),
@@ -74,7 +81,10 @@ class MetricsTest {
     String before = scrape();
     assertThat(before)
         .contains("nps_pubsub_standing{kind=\"subscription\"} 0.0")
-        .contains("nps_switches_connected 1.0");
+        .contains("nps_switches_connected 1.0")
+        .contains("nps_configurator_queue_depth 0.0")
+        .contains("nps_configurator_migrations_total 0.0")
+        .containsPattern("nps_nbi_app_packet_ins_total\\{app=\"[a-z-]+\"\\} ");
     HttpResponse<String> sub =
         rest.send(
             "POST", "/v1/subscriptions", "{\"host\":\"fd6e:7073:1::2\",\"filter\":\"price > 10\"}");

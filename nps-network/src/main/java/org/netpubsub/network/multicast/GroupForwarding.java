@@ -68,7 +68,20 @@ public final class GroupForwarding {
    * Where one source sends (its entry SID), how many segments its tree uses, and where the entry
    * forwards to now (the first segment, or the only member's local SID).
    */
-  public record SourceEntry(Ipv6Address sendTo, int segments, Ipv6Address treeEntry) {}
+  public record SourceEntry(
+      Ipv6Address sendTo, int segments, Ipv6Address treeEntry, List<TreeEdge> tree) {
+    public SourceEntry {
+      tree = List.copyOf(tree);
+    }
+  }
+
+  /**
+   * One copy of a tree, between the switches that replicate it: from switch {@code from} (the
+   * source's, for the entry, or a segment's) to the switch {@code to} of the next segment or, when
+   * {@code member} is set, of that member. Unicast routes carry it between them (the hops are not
+   * listed); {@code from == to} when the next segment or member is on the same switch.
+   */
+  public record TreeEdge(long from, long to, Ipv6Address member) {}
 
   /** A source's entry SID: its switch and number there. */
   private record EntrySid(long dpid, int number) {
@@ -209,7 +222,8 @@ public final class GroupForwarding {
                     new SourceEntry(
                         entrySids.get(name).get(src).address(),
                         t.used().size(),
-                        address(t.entry()))));
+                        address(t.entry()),
+                        edges(t))));
     SortedSet<Ipv6Address> unknown = new TreeSet<>();
     for (Ipv6Address a : spec.members()) {
       if (graph.hostNode(a).isEmpty()) {
@@ -429,6 +443,29 @@ public final class GroupForwarding {
   private Ipv6Address localSid(int hostNode) {
     return SegmentAddresses.localSid(
         graph.host(hostNode).attachment().dpid(), graph.hostNumber(hostNode));
+  }
+
+  /** A tree's copies: the source's switch to the entry, then each segment to its branches. */
+  private List<TreeEdge> edges(TreeSegments t) {
+    List<TreeEdge> out = new ArrayList<>();
+    out.add(edge(graph.host(t.root()).attachment().dpid(), t.entry()));
+    for (int i = t.used().size() - 1; i >= 0; i--) { // upstream first, as a copy travels
+      ReplicationSegment s = registry.segment(t.used().get(i));
+      for (Branch b : s.branches()) {
+        out.add(edge(graph.dpid(s.id().node()), b));
+      }
+    }
+    return out;
+  }
+
+  private TreeEdge edge(long from, Branch to) {
+    return switch (to) {
+      case Branch.ToSegment(SegmentId id) -> new TreeEdge(from, graph.dpid(id.node()), null);
+      case Branch.ToMember(int member) -> {
+        Host h = graph.host(member);
+        yield new TreeEdge(from, h.attachment().dpid(), h.address());
+      }
+    };
   }
 
   private Ipv6Address address(Branch entry) {

@@ -165,6 +165,26 @@ class GroupForwardingProperties {
                     .forEach(next -> collect(next, byAddress, out)));
   }
 
+  /**
+   * The tree as listed (GET /v1/groups): each copy leaves the source's switch or a switch an
+   * earlier copy reached, and the copies to members reach exactly the other members, each once.
+   */
+  private static void assertTreeReaches(
+      List<GroupForwarding.TreeEdge> tree, long sourceSwitch, GroupSpec spec, Ipv6Address src) {
+    Set<Long> reached = new TreeSet<>(List.of(sourceSwitch));
+    List<Ipv6Address> members = new ArrayList<>();
+    for (GroupForwarding.TreeEdge edge : tree) {
+      assertThat(reached).as("copy %s leaves a switch a copy reached", edge).contains(edge.from());
+      reached.add(edge.to());
+      if (edge.member() != null) {
+        members.add(edge.member());
+      }
+    }
+    Set<Ipv6Address> others = new TreeSet<>(spec.members());
+    others.remove(src);
+    assertThat(members).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(others);
+  }
+
   private static void assertDelivery(
       Topology t, GroupForwarding forwarding, Map<String, GroupSpec> live) {
     SimulatedNetwork net = SimulatedNetwork.of(t);
@@ -194,6 +214,7 @@ class GroupForwardingProperties {
           assertThat(e).as("no tree without receivers").isNull();
           continue;
         }
+        assertTreeReaches(e.tree(), t.host(src).orElseThrow().attachment().dpid(), spec, src);
         Trace trace = net.send(names.get(src), PacketHeaders.udp6(src, e.sendTo(), 40000, PORT));
         assertThat(trace.loop()).isFalse();
         assertThat(trace.lostAt()).isEmpty();
