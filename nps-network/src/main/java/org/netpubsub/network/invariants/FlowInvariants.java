@@ -303,17 +303,58 @@ public final class FlowInvariants {
     return (a.high() >>> 56) == 0xff;
   }
 
-  private record Step(long dpid, long inPort, PacketHeaders headers) {}
+  /**
+   * A copy entering a switch by a port with headers, and whether it came by a link. Its hash is
+   * computed once: a record's would hash the headers (two addresses) on every set operation, which
+   * was most of a walk's time.
+   */
+  private static final class Step {
+    final long dpid;
+    final long inPort;
+    final PacketHeaders headers;
+    final int headersHash;
+    final boolean byLink;
+    final int hash;
 
-  private record Seen(Step step, boolean byLink) {}
+    Step(long dpid, long inPort, PacketHeaders headers, int headersHash, boolean byLink) {
+      this.dpid = dpid;
+      this.inPort = inPort;
+      this.headers = headers;
+      this.headersHash = headersHash;
+      this.byLink = byLink;
+      this.hash = (31 * Long.hashCode(dpid) + Long.hashCode(inPort)) * 31 + headersHash;
+    }
+
+    /** The same arrival, however the copy came (a loop is a repeated arrival). */
+    Step arrival() {
+      return byLink ? new Step(dpid, inPort, headers, headersHash, false) : this;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Step s
+          && s.hash == hash
+          && s.dpid == dpid
+          && s.inPort == inPort
+          && s.byLink == byLink
+          && (s.headers == headers || s.headers.equals(headers));
+    }
+  }
 
   /** One class's walks: depth first, each copy's own path kept for loops. */
   private final class Walk {
     final Set<Long> changed;
     final Ipv6Address packetClass;
     final List<SwitchPort> path = new ArrayList<>();
-    final Set<Step> onPath = new HashSet<>();
-    final Set<Seen> clean = new HashSet<>(); // explored: no violation below, whatever the path
+    final Set<Step> onPath = new HashSet<>(); // by arrival, whether by link or not
+    final Set<Step> clean = new HashSet<>(); // explored: no violation below, whatever the path
+    PacketHeaders lastHeaders; // most copies keep their headers: hash them once
+    int lastHash;
     Violation found;
 
     Walk(Set<Long> changed, Ipv6Address packetClass) {
@@ -323,8 +364,12 @@ public final class FlowInvariants {
 
     /** Whether nothing below is broken; sets {@link #found} for a violation the batch causes. */
     boolean visit(long dpid, long inPort, PacketHeaders h, boolean byLink, int hops) {
-      Step step = new Step(dpid, inPort, h);
-      Seen seen = new Seen(step, byLink);
+      if (h != lastHeaders) {
+        lastHeaders = h;
+        lastHash = h.hashCode();
+      }
+      Step seen = new Step(dpid, inPort, h, lastHash, byLink);
+      Step step = seen.arrival();
       if (clean.contains(seen)) {
         return true;
       }
