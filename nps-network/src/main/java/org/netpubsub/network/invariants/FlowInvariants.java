@@ -21,9 +21,11 @@ import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
 
 /**
- * The invariant checker of the flow service (EMD §4.3, VeriFlow's incremental check): it holds
- * every switch's flows and groups, and checks a batch's final state — the whole new state of each
- * switch the batch changes — before the batch reaches a switch.
+ * The invariant checker of the flow service (EMD §4.3, VeriFlow's incremental check): it keeps an
+ * index of every switch's flows and groups ({@link SwitchTables}) and checks a batch's final state
+ * before the batch reaches a switch. A batch comes as its net {@link Change} per switch, applied to
+ * the index and walked; {@link #offer} keeps it if it breaks nothing and undoes it otherwise, so no
+ * switch is re-indexed per batch.
  *
  * <p><b>What is checked.</b> The checked traffic is an IPv6 UDP datagram from {@code ::} to the
  * event port, one per {@link PacketClasses packet class} of its destination; a class is walked
