@@ -1,6 +1,5 @@
 package org.netpubsub.bench;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,9 +27,10 @@ import org.openjdk.jmh.annotations.State;
 /**
  * The flow service's invariant checker at fat-tree scale: every switch holds the base forwarding
  * app's routes to every host (k = 8: 80 switches, 128 hosts, ~10 700 entries), and one flow-mod is
- * checked — the final state of its switch proposed, its packet classes walked from that switch's
- * ports and its neighbours'. Each benchmark is the check of one one-mod batch (µs per flow-mod;
- * VeriFlow reports hundreds of µs per update). Nothing is committed, so every call checks the same.
+ * checked — its delta applied to its switch's index, its packet classes walked from that switch's
+ * ports and its neighbours', the delta undone. Each benchmark is the check of one one-mod batch (µs
+ * per flow-mod; VeriFlow reports hundreds of µs per update). Nothing is taken, so every call checks
+ * the same.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -40,9 +40,9 @@ public class InvariantsBenchmark {
   public int k;
 
   private FlowInvariants checker;
-  private Map<Long, FlowInvariants.Proposal> reroute;
-  private Map<Long, FlowInvariants.Proposal> content;
-  private Map<Long, FlowInvariants.Proposal> removed;
+  private Map<Long, FlowInvariants.Change> reroute;
+  private Map<Long, FlowInvariants.Change> content;
+  private Map<Long, FlowInvariants.Change> removed;
 
   @Setup
   public void setUp() {
@@ -55,40 +55,39 @@ public class InvariantsBenchmark {
     long remoteHost = t.hosts().size(); // in the last pod
     List<FlowEntry> flows = base.get(edge);
     // a route to a remote host moved to another up port: a reroute, accepted
-    List<FlowEntry> moved = new ArrayList<>();
-    for (FlowEntry f : flows) {
-      boolean target =
-          f.match().ipv6Dst() != null
-              && f.match().ipv6Dst().value().equals(FatTree.hostAddress((int) remoteHost));
-      moved.add(target ? withOutput(f, otherUpPort(f, half)) : f);
-    }
-    reroute = Map.of(edge, new FlowInvariants.Proposal(moved, List.of()));
+    FlowEntry old = route(flows, remoteHost);
+    reroute = change(edge, List.of(old), List.of(withOutput(old, otherUpPort(old, half))));
     // a content flow towards a host port: accepted
-    List<FlowEntry> withContent = new ArrayList<>(flows);
-    withContent.add(
-        FlowEntry.builder()
-            .priority(ContentFlows.PRIORITY_BASE + 1)
-            .cookie(ContentFlows.COOKIE)
-            .match(
-                Match.builder()
-                    .udp6()
-                    .udpDst(ContentFlows.EVENT_PORT)
-                    .ipv6Dst("ff0e:8000::/17")
-                    .build())
-            .apply(new Action.Output(1))
-            .build());
-    content = Map.of(edge, new FlowInvariants.Proposal(withContent, List.of()));
+    content =
+        change(
+            edge,
+            List.of(),
+            List.of(
+                FlowEntry.builder()
+                    .priority(ContentFlows.PRIORITY_BASE + 1)
+                    .cookie(ContentFlows.COOKIE)
+                    .match(
+                        Match.builder()
+                            .udp6()
+                            .udpDst(ContentFlows.EVENT_PORT)
+                            .ipv6Dst("ff0e:8000::/17")
+                            .build())
+                    .apply(new Action.Output(1))
+                    .build()));
     // the route removed at the aggregation switch the edge sends it to: a black hole, refused
     long up = ((Action.Output) route(flows, remoteHost).applyActions().getFirst()).port();
     long agg = FatTree.aggregation(k, 0, (int) up - half - 1);
-    List<FlowEntry> without = new ArrayList<>(base.get(agg));
-    without.remove(route(without, remoteHost));
-    removed = Map.of(agg, new FlowInvariants.Proposal(without, List.of()));
+    removed = change(agg, List.of(route(base.get(agg), remoteHost)), List.of());
     if (checker.check(reroute).isPresent()
         || checker.check(content).isPresent()
         || checker.check(removed).isEmpty()) {
       throw new IllegalStateException("the scenarios' verdicts are not what they say");
     }
+  }
+
+  private static Map<Long, FlowInvariants.Change> change(
+      long dpid, List<FlowEntry> out, List<FlowEntry> in) {
+    return Map.of(dpid, new FlowInvariants.Change(out, in, List.of(), List.of()));
   }
 
   private static FlowEntry route(List<FlowEntry> flows, long host) {

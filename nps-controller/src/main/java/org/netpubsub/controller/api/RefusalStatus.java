@@ -12,6 +12,9 @@ public final class RefusalStatus {
       case Refused.Unknown u -> 404;
       case Refused.Forbidden f -> 403;
       case Refused.Conflict c -> 409;
+      // a conflict with the state the switches hold (another owner's entries): retrying the
+      // same request fails the same way until that state changes
+      case Refused.Unsafe u -> 409;
       case Refused.TooLarge t -> 413;
       case Refused.TooComplex t -> 422;
       case Refused.RateLimited l -> 429;

@@ -28,14 +28,19 @@ import org.netpubsub.network.topology.Topology;
  * <p>Every owner's batch ({@link #apply}) but the Camus pipeline's is checked by the invariant
  * checker ({@link FlowInvariants}) before the store takes it: the final state of the whole batch,
  * not each mod, so a batch that moves traffic from one path to another (make before break) is
- * judged by where the traffic ends up. A replacement ({@link #replace}) is taken unchecked: it is
- * the response to a topology change, rebuilt switch by switch, whose states in between are not the
- * network's.
+ * judged by where the traffic ends up. The checker keeps an index of every switch's state and takes
+ * each batch's net change ({@link FlowStore#change}) into it, once: an accepted batch's change
+ * stays (it is what the store then holds), a refused one is undone. A replacement ({@link
+ * #replace}) is taken unchecked: it is the response to a topology change, rebuilt switch by switch,
+ * whose states in between are not the network's; its switches are re-indexed from the store before
+ * the next check or publication.
  */
 final class OwnedStates {
   private final FlowStore store = new FlowStore();
   private final DesiredStateStore published;
   private final Set<Long> unpublished = new HashSet<>();
+  // replaced since the checker's index last took them; an applied batch's switches never are
+  private final Set<Long> stale = new HashSet<>();
   private boolean batching; // a topology change: its end publishes
   private final FlowInvariants invariants; // null when switched off
 
@@ -73,6 +78,7 @@ final class OwnedStates {
     boolean changed = store.replace(owner, dpid, flows, groups);
     if (changed) {
       unpublished.add(dpid);
+      stale.add(dpid);
       if (!batching) {
         publish();
       }
@@ -86,23 +92,34 @@ final class OwnedStates {
    */
   void apply(Owner owner, Map<Long, List<SwitchMod>> mods) {
     mods.forEach((dpid, l) -> FlowStore.check(owner, dpid, l));
-    if (invariants != null && !UNCHECKED.contains(owner)) {
-      Map<Long, FlowInvariants.Proposal> proposed = new TreeMap<>();
-      mods.forEach(
-          (dpid, l) -> {
-            DesiredState d = store.preview(owner, dpid, l);
-            proposed.put(dpid, new FlowInvariants.Proposal(d.flows(), d.groups()));
-          });
-      invariants
-          .check(proposed)
-          .ifPresent(
-              v -> {
-                throw new FlowInvariantException(owner, v);
-              });
+    if (invariants != null) {
+      index(stale);
+      Map<Long, FlowInvariants.Change> changes = new TreeMap<>();
+      mods.forEach((dpid, l) -> changes.put(dpid, store.change(owner, dpid, l)));
+      if (UNCHECKED.contains(owner)) {
+        invariants.take(changes);
+      } else {
+        // taken into the index only if accepted: what publish would index, indexed once
+        invariants
+            .offer(changes)
+            .ifPresent(
+                v -> {
+                  throw new FlowInvariantException(owner, v);
+                });
+      }
     }
     mods.forEach((dpid, l) -> store.apply(owner, dpid, l));
     unpublished.addAll(mods.keySet());
     publish();
+  }
+
+  /** Brings the checker's index of these switches up to the store (after replacements). */
+  private void index(Set<Long> dpids) {
+    for (long dpid : dpids) {
+      DesiredState want = store.desired(dpid);
+      invariants.put(dpid, want.flows(), want.groups());
+    }
+    dpids.clear();
   }
 
   /**
@@ -124,7 +141,7 @@ final class OwnedStates {
     Set<Long> changed = new HashSet<>();
     for (long dpid : unpublished) {
       DesiredState want = store.desired(dpid);
-      if (invariants != null) {
+      if (invariants != null && stale.remove(dpid)) {
         invariants.put(dpid, want.flows(), want.groups());
       }
       if (!published.get(dpid).equals(Optional.of(want))) {

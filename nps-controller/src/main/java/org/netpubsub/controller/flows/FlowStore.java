@@ -5,9 +5,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.Reconciler.FlowKey;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.invariants.FlowInvariants;
 import org.netpubsub.network.layout.FlowSpace;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.layout.SwitchLayout;
@@ -97,32 +99,55 @@ public final class FlowStore {
   }
 
   /**
-   * A switch's desired state as it would be after the owner's batch (the layout check aside): what
-   * the invariant checker checks before the batch is taken. Nothing changes.
+   * The net change an owner's batch would make to one switch (the layout check aside): what the
+   * invariant checker checks before the batch is taken, in time proportional to the batch, not to
+   * the switch's state. Nothing changes.
    */
-  public DesiredState preview(Owner owner, long dpid, List<SwitchMod> mods) {
-    Entries now = owners.getOrDefault(owner, Map.of()).get(dpid);
-    Entries next =
-        now == null
-            ? new Entries()
-            : new Entries(new LinkedHashMap<>(now.flows()), new LinkedHashMap<>(now.groups()));
+  public FlowInvariants.Change change(Owner owner, long dpid, List<SwitchMod> mods) {
+    Entries now = owners.getOrDefault(owner, Map.of()).getOrDefault(dpid, new Entries());
+    // the batch's keys, each as it would end up (null: deleted)
+    Map<FlowKey, FlowEntry> flows = new LinkedHashMap<>();
+    Map<Long, GroupEntry> groups = new LinkedHashMap<>();
     for (SwitchMod m : mods) {
       switch (m) {
-        case SwitchMod.Flow f -> apply(next.flows(), f.mod());
-        case SwitchMod.Group g -> apply(next.groups(), g.mod());
+        case SwitchMod.Flow f -> {
+          FlowMod mod = f.mod();
+          flows.put(
+              new FlowKey(mod.tableId(), mod.priority(), mod.match()),
+              mod.command().isDelete() ? null : mod.toEntry());
+        }
+        case SwitchMod.Group g ->
+            groups.put(
+                g.mod().groupId(),
+                g.mod().command() == GroupModCommand.DELETE ? null : g.mod().toEntry());
       }
     }
-    List<FlowEntry> flows = new ArrayList<>(next.flows().values());
-    List<GroupEntry> groups = new ArrayList<>(next.groups().values());
-    owners.forEach(
-        (o, bySwitch) -> {
-          Entries e = bySwitch.get(dpid);
-          if (o != owner && e != null) {
-            flows.addAll(e.flows().values());
-            groups.addAll(e.groups().values());
+    List<FlowEntry> removed = new ArrayList<>();
+    List<FlowEntry> added = new ArrayList<>();
+    flows.forEach(
+        (key, after) -> {
+          FlowEntry before = now.flows().get(key);
+          if (!Objects.equals(before, after)) {
+            if (before != null) {
+              removed.add(before);
+            }
+            if (after != null) {
+              added.add(after);
+            }
           }
         });
-    return new DesiredState(flows, groups);
+    List<Long> groupsRemoved = new ArrayList<>();
+    List<GroupEntry> groupsPut = new ArrayList<>();
+    groups.forEach(
+        (id, after) -> {
+          GroupEntry before = now.groups().get(id);
+          if (after == null && before != null) {
+            groupsRemoved.add(id);
+          } else if (after != null && !after.equals(before)) {
+            groupsPut.add(after);
+          }
+        });
+    return new FlowInvariants.Change(removed, added, groupsRemoved, groupsPut);
   }
 
   /** An owner's flows on one switch. */

@@ -8,6 +8,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.netpubsub.controller.flows.FlowInvariantException;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.SouthboundException;
 import org.netpubsub.controller.southbound.SouthboundTimeoutException;
@@ -144,7 +145,7 @@ final class LoopEngine implements RoutingEngine {
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
     return flows
-        .callOnLoop(() -> carryOut(r, withdraw ? remove(r) : add(r), start))
+        .callOnLoop(() -> carryOut(r, withdraw, withdraw ? remove(r) : add(r), start))
         .thenCompose(f -> f);
   }
 
@@ -180,29 +181,40 @@ final class LoopEngine implements RoutingEngine {
 
   /** On the loop: applies the deltas; completes when every touched switch acknowledged. */
   private CompletableFuture<RequestOutcome> carryOut(
-      PubSubRequest r, LoopRouting.Effect effect, long start) {
+      PubSubRequest r, boolean withdraw, LoopRouting.Effect effect, long start) {
     int count = effect.messages();
-    return flows
-        .apply(routing.owner(), effect.mods())
-        .handle(
-            (switches, err) -> {
-              if (err != null) {
-                Throwable cause = err instanceof CompletionException ce ? ce.getCause() : err;
-                if (cause instanceof SouthboundTimeoutException) {
-                  throw new RequestRefusedException(
-                      new Refused.Unacknowledged(
-                          "switches did not acknowledge in time; they are being reconciled"));
-                }
-                if (cause instanceof SouthboundException failed) {
-                  // e.g. a switch answered the batch with an OpenFlow error
-                  throw new RequestRefusedException(
-                      new Refused.SwitchFailed(
-                          failed.getMessage() + "; the switch is being reconciled"));
-                }
-                throw new CompletionException(cause);
-              }
-              return new RequestOutcome(
-                  r, count, switches, effect.paths(), System.nanoTime() - start);
-            });
+    CompletableFuture<Integer> applied = flows.apply(routing.owner(), effect.mods());
+    if (applied.isCompletedExceptionally()
+        && applied.exceptionNow() instanceof FlowInvariantException unsafe) {
+      // the service took nothing: the routing forgets the change again
+      if (withdraw) {
+        routing.add(r);
+        configured.add(r.id());
+      } else {
+        routing.remove(r);
+        configured.remove(r.id());
+      }
+      return CompletableFuture.failedFuture(
+          new RequestRefusedException(new Refused.Unsafe(unsafe.getMessage())));
+    }
+    return applied.handle(
+        (switches, err) -> {
+          if (err != null) {
+            Throwable cause = err instanceof CompletionException ce ? ce.getCause() : err;
+            if (cause instanceof SouthboundTimeoutException) {
+              throw new RequestRefusedException(
+                  new Refused.Unacknowledged(
+                      "switches did not acknowledge in time; they are being reconciled"));
+            }
+            if (cause instanceof SouthboundException failed) {
+              // e.g. a switch answered the batch with an OpenFlow error
+              throw new RequestRefusedException(
+                  new Refused.SwitchFailed(
+                      failed.getMessage() + "; the switch is being reconciled"));
+            }
+            throw new CompletionException(cause);
+          }
+          return new RequestOutcome(r, count, switches, effect.paths(), System.nanoTime() - start);
+        });
   }
 }

@@ -40,6 +40,13 @@ public sealed interface Refused {
    */
   record Forbidden(String reason) implements Refused {}
 
+  /**
+   * The request's flows would break a network invariant with what the switches already hold: a loop
+   * or black hole, named by its packet class and its path of {@code dpid/in_port} hops. Nothing was
+   * installed, and the request does not stand.
+   */
+  record Unsafe(String reason) implements Refused {}
+
   /** A filter whose normal form costs more than the work budget. */
   record TooComplex(String reason) implements Refused {}
 

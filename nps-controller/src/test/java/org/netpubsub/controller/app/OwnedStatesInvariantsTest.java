@@ -24,14 +24,16 @@ class OwnedStatesInvariantsTest {
   private static final Topology LINE =
       Topology.EMPTY.addSwitch(1, 1, 2).addSwitch(2, 1, 2).addLink(Link.of(1, 2, 2, 1));
 
+  private static FlowEntry entry(String dst, long port) {
+    return FlowEntry.builder()
+        .priority(100)
+        .match(Match.builder().ipv6().ipv6Dst(dst).build())
+        .apply(new Action.Output(port))
+        .build();
+  }
+
   private static List<SwitchMod> route(String dst, long port) {
-    FlowEntry f =
-        FlowEntry.builder()
-            .priority(100)
-            .match(Match.builder().ipv6().ipv6Dst(dst).build())
-            .apply(new Action.Output(port))
-            .build();
-    return List.of(SwitchMod.of(FlowMod.add(f)));
+    return List.of(SwitchMod.of(FlowMod.add(entry(dst, port))));
   }
 
   @Test
@@ -64,5 +66,25 @@ class OwnedStatesInvariantsTest {
     states.topology(LINE);
     states.apply(Owner.NORTHBOUND_APPS, new TreeMap<>(Map.of(1L, route("fd00::/64", 2))));
     assertThat(published.get(1)).isPresent();
+  }
+
+  @Test
+  void aReplacedSwitchIsIndexedBeforeTheNextBatchIsChecked() {
+    DesiredStateStore published = new DesiredStateStore();
+    OwnedStates states = new OwnedStates(published, true);
+    states.register(Owner.NORTHBOUND_APPS);
+    states.topology(LINE);
+    // switch 2 delivers at its host port: a replacement, taken unchecked
+    states.replace(Owner.NORTHBOUND_APPS, 2, List.of(entry("fd00::/64", 2)), List.of());
+    states.apply(Owner.NORTHBOUND_APPS, new TreeMap<>(Map.of(1L, route("fd00::/64", 2))));
+    assertThat(published.get(1)).isPresent();
+    // switch 2 forgets it: the next route through it is a black hole again
+    states.replace(Owner.NORTHBOUND_APPS, 2, List.of(), List.of());
+    assertThatThrownBy(
+            () ->
+                states.apply(
+                    Owner.NORTHBOUND_APPS, new TreeMap<>(Map.of(1L, route("fd00:1::/64", 2)))))
+        .isInstanceOf(FlowInvariantException.class)
+        .hasMessageContaining("black hole for ipv6_dst class of fd00:1::");
   }
 }

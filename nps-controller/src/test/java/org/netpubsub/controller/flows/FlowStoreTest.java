@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.forwarding.UnicastRouting;
+import org.netpubsub.network.invariants.FlowInvariants;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
@@ -115,5 +116,43 @@ class FlowStoreTest {
         .isInstanceOf(FlowRefusedException.class);
     assertThat(s.desired(DPID).flows()).isEmpty();
     assertThat(s.desired(DPID).groups()).isEmpty();
+  }
+
+  @Test
+  void aBatchsChangeIsItsNetEffectOnTheOwnersEntries() {
+    FlowStore s = new FlowStore();
+    FlowEntry a = content("0", 1);
+    FlowEntry b = content("1", 2);
+    s.apply(Owner.PUBSUB_CONTENT, DPID, SwitchMod.flows(List.of(FlowMod.add(a), FlowMod.add(b))));
+    FlowEntry a2 = content("0", 3);
+    FlowEntry c = content("01", 1);
+    List<SwitchMod> batch =
+        SwitchMod.flows(
+            List.of(
+                FlowMod.add(a2), // modifies a
+                FlowMod.deleteStrict(b),
+                FlowMod.add(c),
+                FlowMod.deleteStrict(c), // added and deleted: no change
+                FlowMod.add(content("10", 1)),
+                FlowMod.add(content("10", 2))));
+    FlowInvariants.Change change = s.change(Owner.PUBSUB_CONTENT, DPID, batch);
+    assertThat(change.removed()).containsExactlyInAnyOrder(a, b);
+    assertThat(change.added()).containsExactlyInAnyOrder(a2, content("10", 2));
+    assertThat(s.desired(DPID).flows()).as("nothing taken").containsExactly(a, b);
+    // re-adding what is there changes nothing
+    assertThat(
+            s.change(Owner.PUBSUB_CONTENT, DPID, SwitchMod.flows(List.of(FlowMod.add(a))))
+                .isEmpty())
+        .isTrue();
+    long id = SwitchLayout.CAMUS_GROUP_BASE + 4;
+    GroupEntry g = new GroupEntry(id, GroupType.ALL, List.of(Bucket.of(Action.output(1))));
+    FlowInvariants.Change groups =
+        s.change(Owner.CAMUS_PIPELINE, DPID, List.of(new SwitchMod.Group(GroupMod.add(g))));
+    assertThat(groups.groupsPut()).containsExactly(g);
+    s.apply(Owner.CAMUS_PIPELINE, DPID, List.of(new SwitchMod.Group(GroupMod.add(g))));
+    assertThat(
+            s.change(Owner.CAMUS_PIPELINE, DPID, List.of(new SwitchMod.Group(GroupMod.delete(id))))
+                .groupsRemoved())
+        .containsExactly(id);
   }
 }

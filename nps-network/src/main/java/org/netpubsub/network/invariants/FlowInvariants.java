@@ -10,24 +10,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.netpubsub.content.address.Ipv6Address;
-import org.netpubsub.network.openflow.Action;
-import org.netpubsub.network.openflow.Bucket;
 import org.netpubsub.network.openflow.FlowEntry;
-import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
-import org.netpubsub.network.openflow.Instruction;
 import org.netpubsub.network.openflow.MaskedIpv6;
-import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.openflow.PacketHeaders;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
 
 /**
- * The invariant checker of the flow service (EMD §4.3, VeriFlow's incremental check): it holds
- * every switch's flows and groups, and checks a batch's final state — the whole new state of each
- * switch the batch changes — before the batch reaches a switch.
+ * The invariant checker of the flow service (EMD §4.3, VeriFlow's incremental check): it keeps an
+ * index of every switch's flows and groups ({@link SwitchTables}) and checks a batch's final state
+ * before the batch reaches a switch. A batch comes as its net {@link Change} per switch, applied to
+ * the index and walked; {@link #offer} keeps it if it breaks nothing and undoes it otherwise, so no
+ * switch is re-indexed per batch.
  *
  * <p><b>What is checked.</b> The checked traffic is an IPv6 UDP datagram from {@code ::} to the
  * event port, one per {@link PacketClasses packet class} of its destination; a class is walked
@@ -61,11 +59,32 @@ public final class FlowInvariants {
   public static final int MAX_HOPS = 64;
 
   private static final MaskedIpv6 EVERYTHING = MaskedIpv6.prefix(Ipv6Address.ZERO, 0);
-  private static final int MAX_GROUP_DEPTH = 64;
-  private static final int MAX_GROUP_EXECUTIONS = 4096;
 
   /** A switch's whole new flows and groups. */
   public record Proposal(List<FlowEntry> flows, Collection<GroupEntry> groups) {}
+
+  /**
+   * A batch's net change to one switch: the entries it removes and adds (a modified entry is in
+   * both), the groups it deletes by id and the groups it adds or replaces.
+   */
+  public record Change(
+      List<FlowEntry> removed,
+      List<FlowEntry> added,
+      List<Long> groupsRemoved,
+      List<GroupEntry> groupsPut) {
+    public Change {
+      removed = List.copyOf(removed);
+      added = List.copyOf(added);
+      groupsRemoved = List.copyOf(groupsRemoved);
+      groupsPut = List.copyOf(groupsPut);
+    }
+
+    public boolean isEmpty() {
+      return removed.isEmpty() && added.isEmpty() && groupsRemoved.isEmpty() && groupsPut.isEmpty();
+    }
+  }
+
+  private static final SwitchTables EMPTY = new SwitchTables(); // read only
 
   private final int eventPort;
   private Topology topology;
@@ -82,60 +101,104 @@ public final class FlowInvariants {
     topology = t;
   }
 
-  /** Takes a switch's state as it is (accepted, or not checked: a topology change's rebuild). */
+  /**
+   * Takes a switch's whole state as it is (not checked: a topology change's rebuild), by its
+   * difference from the index.
+   */
   public void put(long dpid, List<FlowEntry> flows, Collection<GroupEntry> groups) {
-    SwitchTables before = switches.getOrDefault(dpid, SwitchTables.EMPTY);
-    before.flows().forEach(f -> count(f, -1));
-    SwitchTables after = new SwitchTables(flows, groups);
-    after.flows().forEach(f -> count(f, +1));
-    if (flows.isEmpty() && groups.isEmpty()) {
-      switches.remove(dpid);
-    } else {
-      switches.put(dpid, after);
-    }
+    take(Map.of(dpid, changeTo(dpid, flows, groups)));
   }
 
-  private void count(FlowEntry f, int delta) {
-    MaskedIpv6 d = f.match().ipv6Dst();
-    if (d != null) {
-      fields.merge(d, delta, (a, b) -> a + b == 0 ? null : a + b);
-    }
+  /** Takes changes unchecked (an owner the service does not check). */
+  public void take(Map<Long, Change> changes) {
+    changes.forEach((dpid, c) -> apply(dpid, c, new HashSet<>(), new ArrayList<>()));
   }
 
-  /** The first violation the proposed states would cause; nothing is taken. */
-  public Optional<Violation> check(Map<Long, Proposal> proposed) {
-    Map<Long, SwitchTables> next = new HashMap<>();
-    Set<MaskedIpv6> regions = new LinkedHashSet<>();
-    Set<MaskedIpv6> newFields = new HashSet<>();
-    proposed.forEach(
-        (dpid, p) -> {
-          SwitchTables after = new SwitchTables(p.flows(), p.groups());
-          next.put(dpid, after);
-          touched(switches.getOrDefault(dpid, SwitchTables.EMPTY), after, regions);
-          p.flows().stream()
-              .map(f -> f.match().ipv6Dst())
-              .filter(d -> d != null)
-              .forEach(newFields::add);
+  /** The change that turns a switch's indexed state into this whole state. */
+  public Change changeTo(long dpid, List<FlowEntry> flows, Collection<GroupEntry> groups) {
+    SwitchTables t = switches.getOrDefault(dpid, EMPTY);
+    Map<FlowEntry, Integer> now = new HashMap<>();
+    t.flows().forEach(f -> now.merge(f, 1, Integer::sum));
+    List<FlowEntry> added = new ArrayList<>();
+    for (FlowEntry f : flows) {
+      if (now.merge(f, -1, Integer::sum) < 0) {
+        added.add(f);
+      }
+    }
+    List<FlowEntry> removed = new ArrayList<>();
+    now.forEach(
+        (f, n) -> {
+          for (int i = 0; i < n; i++) {
+            removed.add(f);
+          }
         });
+    Map<Long, GroupEntry> next = new LinkedHashMap<>();
+    groups.forEach(g -> next.put(g.groupId(), g));
+    List<Long> groupsRemoved = new ArrayList<>();
+    t.groups().stream()
+        .filter(g -> !next.containsKey(g.groupId()))
+        .forEach(g -> groupsRemoved.add(g.groupId()));
+    List<GroupEntry> groupsPut = new ArrayList<>();
+    next.values().stream().filter(g -> !g.equals(t.group(g.groupId()))).forEach(groupsPut::add);
+    return new Change(removed, added, groupsRemoved, groupsPut);
+  }
+
+  /** The first violation these whole states would cause; nothing is taken. */
+  public Optional<Violation> checkStates(Map<Long, Proposal> proposed) {
+    Map<Long, Change> changes = new LinkedHashMap<>();
+    proposed.forEach((dpid, p) -> changes.put(dpid, changeTo(dpid, p.flows(), p.groups())));
+    return check(changes);
+  }
+
+  /** The first violation the changes would cause; nothing is taken. */
+  public Optional<Violation> check(Map<Long, Change> changes) {
+    List<Runnable> undo = new ArrayList<>();
+    try {
+      return walk(changes, undo);
+    } finally {
+      undo.reversed().forEach(Runnable::run);
+    }
+  }
+
+  /**
+   * Checks the changes and takes them if they break nothing; else the first violation, and the
+   * index is left as it was.
+   */
+  public Optional<Violation> offer(Map<Long, Change> changes) {
+    List<Runnable> undo = new ArrayList<>();
+    boolean taken = false;
+    try {
+      Optional<Violation> v = walk(changes, undo);
+      taken = v.isEmpty();
+      return v;
+    } finally {
+      if (!taken) {
+        undo.reversed().forEach(Runnable::run);
+      }
+    }
+  }
+
+  /** Applies the changes to the index (with their undo) and walks the classes they touch. */
+  private Optional<Violation> walk(Map<Long, Change> changes, List<Runnable> undo) {
+    Set<MaskedIpv6> regions = new LinkedHashSet<>();
+    changes.forEach((dpid, c) -> apply(dpid, c, regions, undo));
     if (regions.isEmpty()) {
       return Optional.empty();
     }
     Set<MaskedIpv6> walked = regions.contains(EVERYTHING) ? Set.of(EVERYTHING) : regions;
-    // the committed fields and the new ones: a finer split than the new state's, so as sound
     List<MaskedIpv6> all = new ArrayList<>(fields.keySet());
-    newFields.stream().filter(f -> !fields.containsKey(f)).forEach(all::add);
     Set<Ipv6Address> classes = new LinkedHashSet<>();
     for (MaskedIpv6 r : walked) {
       classes.addAll(PacketClasses.representatives(r, all));
     }
-    Set<Long> starts = new LinkedHashSet<>(proposed.keySet());
-    for (long dpid : proposed.keySet()) {
+    Set<Long> starts = new LinkedHashSet<>(changes.keySet());
+    for (long dpid : changes.keySet()) {
       if (topology.hasSwitch(dpid)) {
         starts.addAll(topology.neighbours(dpid));
       }
     }
     for (Ipv6Address c : classes) {
-      Walk w = new Walk(next, proposed.keySet(), c);
+      Walk w = new Walk(changes.keySet(), c);
       PacketHeaders h = PacketHeaders.udp6(Ipv6Address.ZERO, c, eventPort, eventPort);
       for (long dpid : starts) {
         if (!topology.hasSwitch(dpid)) {
@@ -152,23 +215,86 @@ public final class FlowInvariants {
     return Optional.empty();
   }
 
-  /** The regions of the entries that differ; every region if a group differs. */
-  private static void touched(SwitchTables before, SwitchTables after, Set<MaskedIpv6> out) {
-    Set<FlowEntry> a = new HashSet<>(before.flows());
-    Set<FlowEntry> b = new HashSet<>(after.flows());
-    for (FlowEntry f : before.flows()) {
-      if (!b.contains(f)) {
-        out.add(region(f));
+  /**
+   * Applies one switch's change; adds the regions of the entries that did change (every region if a
+   * group did) and how to undo each step.
+   */
+  private void apply(long dpid, Change c, Set<MaskedIpv6> regions, List<Runnable> undo) {
+    SwitchTables t = switches.computeIfAbsent(dpid, d -> new SwitchTables());
+    for (FlowEntry f : c.removed()) {
+      SwitchTables.Stored s = t.remove(f);
+      if (s != null) {
+        count(f, -1);
+        regions.add(region(f));
+        undo.add(
+            () -> {
+              t.restore(s);
+              count(f, +1);
+            });
       }
     }
-    for (FlowEntry f : after.flows()) {
-      if (!a.contains(f)) {
-        out.add(region(f));
+    for (FlowEntry f : c.added()) {
+      SwitchTables.Stored s = t.add(f);
+      count(f, +1);
+      regions.add(region(f));
+      undo.add(
+          () -> {
+            t.remove(s);
+            count(f, -1);
+          });
+    }
+    for (long id : c.groupsRemoved()) {
+      GroupEntry before = t.removeGroup(id);
+      if (before != null) {
+        regions.add(EVERYTHING);
+        undo.add(() -> t.putGroup(before));
       }
     }
-    if (!new HashSet<>(before.groups()).equals(new HashSet<>(after.groups()))) {
-      out.add(EVERYTHING);
+    for (GroupEntry g : c.groupsPut()) {
+      GroupEntry before = t.putGroup(g);
+      if (!g.equals(before)) {
+        regions.add(EVERYTHING);
+      }
+      undo.add(() -> restoreGroup(t, g.groupId(), before));
     }
+    if (t.isEmpty()) {
+      switches.remove(dpid);
+      undo.add(() -> switches.put(dpid, t));
+    }
+  }
+
+  private static void restoreGroup(SwitchTables t, long id, GroupEntry before) {
+    if (before == null) {
+      t.removeGroup(id);
+    } else {
+      t.putGroup(before);
+    }
+  }
+
+  private void count(FlowEntry f, int delta) {
+    MaskedIpv6 d = f.match().ipv6Dst();
+    if (d != null) {
+      fields.merge(d, delta, (a, b) -> a + b == 0 ? null : a + b);
+    }
+  }
+
+  /** One switch's index as a value: its entries in lookup order with their ages, its groups. */
+  record Indexed(List<SwitchTables.Stored> flows, Set<GroupEntry> groups) {}
+
+  /** Every switch's index as a value (for tests: a refused batch leaves it equal). */
+  Map<Long, Indexed> snapshot() {
+    Map<Long, Indexed> out = new TreeMap<>();
+    switches.forEach(
+        (dpid, t) -> {
+          if (!t.isEmpty()) {
+            out.put(dpid, new Indexed(t.stored(), Set.copyOf(t.groups())));
+          }
+        });
+    return out;
+  }
+
+  Map<MaskedIpv6, Integer> fields() {
+    return Map.copyOf(fields);
   }
 
   private static MaskedIpv6 region(FlowEntry f) {
@@ -179,30 +305,73 @@ public final class FlowInvariants {
     return (a.high() >>> 56) == 0xff;
   }
 
-  private record Step(long dpid, long inPort, PacketHeaders headers) {}
+  /**
+   * A copy entering a switch by a port with headers, and whether it came by a link. Its hash is
+   * computed once: a record's would hash the headers (two addresses) on every set operation, which
+   * was most of a walk's time.
+   */
+  private static final class Step {
+    final long dpid;
+    final long inPort;
+    final PacketHeaders headers;
+    final int headersHash;
+    final boolean byLink;
+    final int hash;
 
-  private record Seen(Step step, boolean byLink) {}
+    Step(long dpid, long inPort, PacketHeaders headers, int headersHash, boolean byLink) {
+      this.dpid = dpid;
+      this.inPort = inPort;
+      this.headers = headers;
+      this.headersHash = headersHash;
+      this.byLink = byLink;
+      this.hash = (31 * Long.hashCode(dpid) + Long.hashCode(inPort)) * 31 + headersHash;
+    }
+
+    /** The same arrival, however the copy came (a loop is a repeated arrival). */
+    Step arrival() {
+      return byLink ? new Step(dpid, inPort, headers, headersHash, false) : this;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Step s
+          && s.hash == hash
+          && s.dpid == dpid
+          && s.inPort == inPort
+          && s.byLink == byLink
+          && (s.headers == headers || s.headers.equals(headers));
+    }
+  }
 
   /** One class's walks: depth first, each copy's own path kept for loops. */
   private final class Walk {
-    final Map<Long, SwitchTables> next;
     final Set<Long> changed;
     final Ipv6Address packetClass;
     final List<SwitchPort> path = new ArrayList<>();
-    final Set<Step> onPath = new HashSet<>();
-    final Set<Seen> clean = new HashSet<>(); // explored: no violation below, whatever the path
+    final Set<Step> onPath = new HashSet<>(); // by arrival, whether by link or not
+    final Set<Step> clean = new HashSet<>(); // explored: no violation below, whatever the path
+    PacketHeaders lastHeaders; // most copies keep their headers: hash them once
+    int lastHash;
     Violation found;
 
-    Walk(Map<Long, SwitchTables> next, Set<Long> changed, Ipv6Address packetClass) {
-      this.next = next;
+    Walk(Set<Long> changed, Ipv6Address packetClass) {
       this.changed = changed;
       this.packetClass = packetClass;
     }
 
     /** Whether nothing below is broken; sets {@link #found} for a violation the batch causes. */
     boolean visit(long dpid, long inPort, PacketHeaders h, boolean byLink, int hops) {
-      Step step = new Step(dpid, inPort, h);
-      Seen seen = new Seen(step, byLink);
+      if (h != lastHeaders) {
+        lastHeaders = h;
+        lastHash = h.hashCode();
+      }
+      Step seen = new Step(dpid, inPort, h, lastHash, byLink);
+      Step step = seen.arrival();
       if (clean.contains(seen)) {
         return true;
       }
@@ -211,13 +380,13 @@ public final class FlowInvariants {
         if (hops > MAX_HOPS || !onPath.add(step)) {
           return broken(Violation.Kind.LOOP);
         }
-        SwitchTables t = next.getOrDefault(dpid, switches.getOrDefault(dpid, SwitchTables.EMPTY));
-        Pipeline.Result r = new Pipeline(t, topology.ports(dpid), inPort).run(h);
+        SwitchTables t = switches.getOrDefault(dpid, EMPTY);
+        Treatment.Result r = new Treatment(t, topology.ports(dpid), inPort).run(h);
         boolean ok = true;
         if (r.missedTable0() && byLink && !isContent(h.ipv6Dst())) {
           ok = broken(Violation.Kind.BLACK_HOLE);
         }
-        for (Pipeline.Copy c : r.copies()) {
+        for (Treatment.Copy c : r.copies()) {
           if (found != null) {
             break;
           }
@@ -243,143 +412,6 @@ public final class FlowInvariants {
         found = new Violation(kind, packetClass, path);
       }
       return false;
-    }
-  }
-
-  /** One switch's treatment of one packet (OpenFlow 1.3 §5, as Open vSwitch executes it). */
-  private static final class Pipeline {
-    record Copy(long port, PacketHeaders headers) {}
-
-    record Result(List<Copy> copies, boolean missedTable0) {}
-
-    private final SwitchTables t;
-    private final Set<Long> ports;
-    private final long inPort;
-    private final List<Copy> out = new ArrayList<>();
-    private final Map<String, Action> actionSet = new LinkedHashMap<>();
-    private PacketHeaders h;
-    private int groupExecutions;
-
-    Pipeline(SwitchTables t, Set<Long> ports, long inPort) {
-      this.t = t;
-      this.ports = ports;
-      this.inPort = inPort;
-    }
-
-    Result run(PacketHeaders headers) {
-      h = headers;
-      long metadata = 0;
-      int table = 0;
-      try {
-        while (true) {
-          FlowEntry f = t.lookup(table, h, inPort, metadata);
-          if (f == null) {
-            executeActionSet(); // OVS executes the action set on a miss
-            return new Result(out, table == 0);
-          }
-          Integer goTo = null;
-          for (var i : f.instructions()) {
-            switch (i) {
-              case Instruction.ApplyActions a -> a.actions().forEach(x -> execute(x, 0));
-              case Instruction.ClearActions c -> actionSet.clear();
-              case Instruction.WriteActions w ->
-                  w.actions().forEach(x -> actionSet.put(x.actionSetKey(), x));
-              case Instruction.WriteMetadata m ->
-                  metadata = (metadata & ~m.mask()) | (m.value() & m.mask());
-              case Instruction.GotoTable g -> goTo = g.tableId();
-            }
-          }
-          if (goTo == null || goTo <= table) {
-            executeActionSet();
-            return new Result(out, false);
-          }
-          table = goTo;
-        }
-      } catch (TooDeep e) {
-        return new Result(List.of(), false); // the switch drops the whole packet
-      }
-    }
-
-    private void executeActionSet() {
-      for (Action a : actionSet.values()) {
-        if (a instanceof Action.SetField s) {
-          h = s.applyTo(h);
-        }
-      }
-      Action group = actionSet.get("group");
-      Action output = actionSet.get("output");
-      if (group != null) {
-        execute(group, 0);
-      } else if (output != null) {
-        execute(output, 0);
-      }
-    }
-
-    private void execute(Action a, int depth) {
-      switch (a) {
-        case Action.Output o -> output(o.port());
-        case Action.Group g -> group(g.groupId(), depth);
-        case Action.SetField s -> h = s.applyTo(h);
-      }
-    }
-
-    private void output(long port) {
-      if (port == OfPort.IN_PORT) {
-        out.add(new Copy(inPort, h));
-      } else if (port == OfPort.ALL || port == OfPort.FLOOD) {
-        ports.stream().filter(p -> p != inPort).forEach(p -> out.add(new Copy(p, h)));
-      } else if (port != inPort && ports.contains(port)) {
-        out.add(new Copy(port, h)); // the controller, the local port and missing ones end here
-      }
-    }
-
-    private void group(long id, int depth) {
-      if (depth >= MAX_GROUP_DEPTH || ++groupExecutions > MAX_GROUP_EXECUTIONS) {
-        throw new TooDeep();
-      }
-      GroupEntry g = t.group(id);
-      if (g == null) {
-        return;
-      }
-      PacketHeaders saved = h;
-      List<Bucket> run =
-          switch (g.type()) {
-            case ALL -> g.buckets();
-            case INDIRECT -> g.buckets().isEmpty() ? List.of() : g.buckets().subList(0, 1);
-            case FF -> g.buckets().stream().filter(b -> alive(b, 0)).limit(1).toList();
-            // any live weighted bucket may be chosen: every one is walked
-            case SELECT -> g.buckets().stream().filter(b -> b.weight() > 0 && alive(b, 0)).toList();
-          };
-      for (var b : run) {
-        h = saved;
-        for (Action a : b.actions()) {
-          execute(a, depth + 1);
-        }
-      }
-      h = saved;
-    }
-
-    /** Open vSwitch's bucket_is_alive, with every port of the topology up. */
-    private boolean alive(Bucket b, int depth) {
-      if (!b.hasLiveness()) {
-        return true;
-      }
-      if (b.watchPort() != OfPort.ANY && ports.contains(b.watchPort())) {
-        return true;
-      }
-      if (b.watchGroup() == FlowMod.ANY_GROUP || depth >= 2 * MAX_GROUP_DEPTH) {
-        return false;
-      }
-      GroupEntry w = t.group(b.watchGroup());
-      return w != null && w.buckets().stream().anyMatch(x -> alive(x, depth + 1));
-    }
-  }
-
-  private static final class TooDeep extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    TooDeep() {
-      super(null, null, false, false);
     }
   }
 }

@@ -6,60 +6,62 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.PacketHeaders;
 
 /**
- * One switch's flows and groups as the checker looks them up: per table, the entries with an exact
- * {@code ipv6_dst} hashed by it (unicast routes: thousands on a big fabric) and the others in
- * priority order. Immutable.
+ * One switch's flows and groups as the checker looks them up, kept up to date entry by entry (the
+ * checker's per-switch index, updated by each batch's delta instead of rebuilt): per table, the
+ * entries with an exact {@code ipv6_dst} hashed by it (unicast routes: thousands on a big fabric)
+ * and the others by descending priority. Among equal priorities the oldest entry comes first, as in
+ * the simulated switch's tables; an entry taken back out and restored ({@link #restore}) keeps its
+ * age, so a refused batch leaves the order as it was. Mutable, not thread-safe.
  */
 final class SwitchTables {
-  static final SwitchTables EMPTY = new SwitchTables(List.of(), List.of());
+  /** A stored entry and its age (the order of equal priorities). */
+  record Stored(FlowEntry entry, long age) {}
 
-  private record Table(Map<Ipv6Address, List<FlowEntry>> exact, List<FlowEntry> others) {}
-
-  private static final Comparator<FlowEntry> BY_PRIORITY =
-      Comparator.comparingInt(FlowEntry::priority).reversed();
+  private static final class Table {
+    final Map<Ipv6Address, List<Stored>> exact = new HashMap<>();
+    final List<Stored> others = new ArrayList<>();
+    int size;
+  }
 
   private final Map<Integer, Table> tables = new HashMap<>();
   private final Map<Long, GroupEntry> groups = new HashMap<>();
-  private final List<FlowEntry> flows;
+  private long nextAge;
+  private int size;
 
-  SwitchTables(List<FlowEntry> flows, Collection<GroupEntry> groups) {
-    this.flows = List.copyOf(flows);
-    Map<Integer, Map<Ipv6Address, List<FlowEntry>>> exact = new HashMap<>();
-    Map<Integer, List<FlowEntry>> others = new HashMap<>();
-    for (FlowEntry f : flows) {
-      if (f.match().ipv6Dst() != null && f.match().ipv6Dst().isExact()) {
-        exact
-            .computeIfAbsent(f.tableId(), t -> new HashMap<>())
-            .computeIfAbsent(f.match().ipv6Dst().value(), a -> new ArrayList<>())
-            .add(f);
-      } else {
-        others.computeIfAbsent(f.tableId(), t -> new ArrayList<>()).add(f);
-      }
-    }
-    for (int t : union(exact.keySet(), others.keySet())) {
-      Map<Ipv6Address, List<FlowEntry>> e = exact.getOrDefault(t, Map.of());
-      e.values().forEach(l -> l.sort(BY_PRIORITY));
-      List<FlowEntry> o = others.getOrDefault(t, new ArrayList<>());
-      o.sort(BY_PRIORITY); // stable: among equal priorities, the first written first
-      tables.put(t, new Table(e, o));
-    }
-    groups.forEach(g -> this.groups.put(g.groupId(), g));
+  boolean isEmpty() {
+    return size == 0 && groups.isEmpty();
   }
 
-  private static List<Integer> union(Collection<Integer> a, Collection<Integer> b) {
-    List<Integer> out = new ArrayList<>(a);
-    b.stream().filter(x -> !a.contains(x)).forEach(out::add);
+  /** Every stored entry, by table, then in lookup order (exact ones by address first). */
+  List<Stored> stored() {
+    List<Stored> out = new ArrayList<>(size);
+    new TreeMap<>(tables)
+        .values()
+        .forEach(
+            t -> {
+              t.exact.entrySet().stream()
+                  .sorted(Map.Entry.comparingByKey(Comparator.comparing(Ipv6Address::toString)))
+                  .forEach(e -> out.addAll(e.getValue()));
+              out.addAll(t.others);
+            });
     return out;
   }
 
+  /** Every flow, in no particular order. */
   List<FlowEntry> flows() {
-    return flows;
+    List<FlowEntry> out = new ArrayList<>(size);
+    for (Table t : tables.values()) {
+      t.exact.values().forEach(l -> l.forEach(s -> out.add(s.entry())));
+      t.others.forEach(s -> out.add(s.entry()));
+    }
+    return out;
   }
 
   Collection<GroupEntry> groups() {
@@ -70,29 +72,125 @@ final class SwitchTables {
     return groups.get(id);
   }
 
+  /** Puts a group (replacing one with its id); the one it replaced, or null. */
+  GroupEntry putGroup(GroupEntry g) {
+    return groups.put(g.groupId(), g);
+  }
+
+  /** Removes a group; the one removed, or null. */
+  GroupEntry removeGroup(long id) {
+    return groups.remove(id);
+  }
+
+  /** Adds a flow as the youngest of its priority. */
+  Stored add(FlowEntry f) {
+    Stored s = new Stored(f, nextAge++);
+    restore(s);
+    return s;
+  }
+
+  /** Puts back an entry that {@link #remove} took out, at its old place. */
+  void restore(Stored s) {
+    Table t = tables.computeIfAbsent(s.entry().tableId(), id -> new Table());
+    List<Stored> l = listOf(t, s.entry(), true);
+    l.add(insertionPoint(l, s), s);
+    t.size++;
+    size++;
+  }
+
+  /** Removes one entry equal to {@code f} (the oldest); the stored one, or null if none. */
+  Stored remove(FlowEntry f) {
+    return remove(f, null);
+  }
+
+  /** Removes exactly this stored entry (undoing its {@link #add}). */
+  void remove(Stored s) {
+    remove(s.entry(), s);
+  }
+
+  private Stored remove(FlowEntry f, Stored exactly) {
+    Table t = tables.get(f.tableId());
+    if (t == null) {
+      return null;
+    }
+    List<Stored> l = listOf(t, f, false);
+    if (l == null) {
+      return null;
+    }
+    int from = insertionPoint(l, new Stored(f, Long.MIN_VALUE));
+    for (int i = from; i < l.size() && l.get(i).entry().priority() == f.priority(); i++) {
+      Stored at = l.get(i);
+      if (exactly == null ? at.entry().equals(f) : at.age() == exactly.age()) {
+        Stored s = l.remove(i);
+        if (l.isEmpty() && l != t.others) {
+          t.exact.remove(f.match().ipv6Dst().value());
+        }
+        if (--t.size == 0) {
+          tables.remove(f.tableId());
+        }
+        size--;
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private static List<Stored> listOf(Table t, FlowEntry f, boolean create) {
+    if (f.match().ipv6Dst() != null && f.match().ipv6Dst().isExact()) {
+      Ipv6Address a = f.match().ipv6Dst().value();
+      return create ? t.exact.computeIfAbsent(a, x -> new ArrayList<>(1)) : t.exact.get(a);
+    }
+    return t.others;
+  }
+
+  /** The index of the first stored entry after {@code s}: descending priority, then age. */
+  private static int insertionPoint(List<Stored> l, Stored s) {
+    int lo = 0;
+    int hi = l.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      Stored m = l.get(mid);
+      boolean before =
+          m.entry().priority() > s.entry().priority()
+              || (m.entry().priority() == s.entry().priority() && m.age() < s.age());
+      if (before) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
   /** The entry a packet hits in a table (highest priority), or null on a table miss. */
   FlowEntry lookup(int table, PacketHeaders h, long inPort, long metadata) {
     Table t = tables.get(table);
     if (t == null) {
       return null;
     }
-    FlowEntry best = null;
+    Stored best = null;
     if (h.isIpv6()) {
-      for (FlowEntry f : t.exact().getOrDefault(h.ipv6Dst(), List.of())) {
-        if (f.match().matches(h, inPort, metadata)) {
-          best = f;
+      for (Stored s : t.exact.getOrDefault(h.ipv6Dst(), List.of())) {
+        if (s.entry().match().matches(h, inPort, metadata)) {
+          best = s;
           break;
         }
       }
     }
-    for (FlowEntry f : t.others()) {
-      if (best != null && f.priority() <= best.priority()) {
+    for (Stored s : t.others) {
+      if (best != null && precedes(best, s)) {
         break;
       }
-      if (f.match().matches(h, inPort, metadata)) {
-        return f;
+      if (s.entry().match().matches(h, inPort, metadata)) {
+        return s.entry();
       }
     }
-    return best;
+    return best == null ? null : best.entry();
+  }
+
+  private static boolean precedes(Stored a, Stored b) {
+    int pa = a.entry().priority();
+    int pb = b.entry().priority();
+    return pa > pb || (pa == pb && a.age() < b.age());
   }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -63,35 +64,85 @@ class FlowInvariantsProperties {
     FlowInvariants checker = new FlowInvariants(t, PORT);
     Map<Long, List<FlowEntry>> flows = new HashMap<>();
     Map<Long, List<GroupEntry>> groups = new HashMap<>();
-    for (int batch = 0; batch < 4; batch++) {
-      Map<Long, FlowInvariants.Proposal> proposal = new TreeMap<>();
+    for (int batch = 0; batch < 6; batch++) {
+      // a whole new state, or a delta: some entries out, some in, maybe new groups
+      boolean whole = r.nextInt(3) == 0;
+      Map<Long, FlowInvariants.Change> changes = new TreeMap<>();
+      Map<Long, List<FlowEntry>> nextFlows = new HashMap<>(flows);
+      Map<Long, List<GroupEntry>> nextGroups = new HashMap<>(groups);
       for (int k = 1 + r.nextInt(2); k > 0; k--) {
         long dpid = dpids.get(r.nextInt(dpids.size()));
         List<Long> ports = new ArrayList<>(t.ports(dpid));
-        List<GroupEntry> gs = groups(r, ports);
-        proposal.put(dpid, new FlowInvariants.Proposal(flows(r, ports, gs), gs));
+        List<FlowEntry> now = nextFlows.getOrDefault(dpid, List.of());
+        List<GroupEntry> gsNow = nextGroups.getOrDefault(dpid, List.of());
+        List<GroupEntry> gs = whole || r.nextInt(3) == 0 ? groups(r, ports) : gsNow;
+        List<FlowEntry> fs;
+        if (whole) {
+          fs = flows(r, ports, gs);
+        } else {
+          fs = new ArrayList<>(now);
+          fs.removeIf(f -> r.nextInt(3) == 0 || !groupsExist(f, gs));
+          // only priorities the table does not use: ties are undefined in OpenFlow
+          for (FlowEntry f : flows(r, ports, gs)) {
+            if (fs.stream()
+                .noneMatch(x -> x.tableId() == f.tableId() && x.priority() == f.priority())) {
+              fs.add(f);
+            }
+          }
+        }
+        FlowInvariants.Change c = checker.changeTo(dpid, fs, gs);
+        changes.merge(dpid, c, (x, y) -> y);
+        nextFlows.put(dpid, fs);
+        nextGroups.put(dpid, gs);
       }
-      Map<Long, List<FlowEntry>> nextFlows = new HashMap<>(flows);
-      Map<Long, List<GroupEntry>> nextGroups = new HashMap<>(groups);
-      proposal.forEach(
-          (d, p) -> {
-            nextFlows.put(d, p.flows());
-            nextGroups.put(d, List.copyOf(p.groups()));
-          });
       NaiveFlowWalk twin = new NaiveFlowWalk(t, nextFlows, nextGroups);
-      Optional<Violation> v = checker.check(proposal);
-      boolean broken = twin.violated(UNIVERSE, proposal.keySet(), PORT);
-      Statistics.collect(v.map(x -> x.kind().name()).orElse("ACCEPT"));
+      boolean broken = twin.violated(UNIVERSE, changes.keySet(), PORT);
+      var index = checker.snapshot();
+      var fields = checker.fields();
+      Optional<Violation> checked = checker.check(changes);
+      assertThat(checker.snapshot()).as("a check takes nothing").isEqualTo(index);
+      Optional<Violation> v = checker.offer(changes);
+      Statistics.collect(whole ? "whole" : "delta", v.map(x -> x.kind().name()).orElse("ACCEPT"));
       assertThat(v.isPresent()).as("checker %s, twin %s", v, broken).isEqualTo(broken);
+      assertThat(checked).isEqualTo(v);
       if (v.isPresent()) {
-        assertThat(twin.violated(v.get().packetClass(), proposal.keySet(), PORT)).isTrue();
+        assertThat(twin.violated(v.get().packetClass(), changes.keySet(), PORT)).isTrue();
         assertThat(v.get().path()).isNotEmpty();
+        assertThat(checker.snapshot()).as("a refused batch is not taken").isEqualTo(index);
+        assertThat(checker.fields()).isEqualTo(fields);
       } else {
-        proposal.forEach((d, p) -> checker.put(d, p.flows(), p.groups()));
         flows = nextFlows;
         groups = nextGroups;
+        // the index kept by deltas holds what an index of the whole states holds
+        FlowInvariants fresh = new FlowInvariants(t, PORT);
+        for (long d : dpids) {
+          fresh.put(d, flows.getOrDefault(d, List.of()), groups.getOrDefault(d, List.of()));
+        }
+        assertThat(entries(checker)).isEqualTo(entries(fresh));
+        assertThat(checker.fields()).isEqualTo(fresh.fields());
       }
     }
+  }
+
+  /** Whether every group the flow names is among these (switches refuse a flow otherwise). */
+  private static boolean groupsExist(FlowEntry f, List<GroupEntry> gs) {
+    return f.instructions().stream()
+        .flatMap(
+            i -> i instanceof Instruction.ApplyActions a ? a.actions().stream() : Stream.empty())
+        .allMatch(
+            a ->
+                !(a instanceof Action.Group g)
+                    || gs.stream().anyMatch(x -> x.groupId() == g.groupId()));
+  }
+
+  /** Each switch's entries in lookup order, without their ages, and its groups. */
+  private static Map<Long, ?> entries(FlowInvariants c) {
+    Map<Long, List<?>> out = new TreeMap<>();
+    c.snapshot()
+        .forEach(
+            (d, s) ->
+                out.put(d, List.of(s.flows().stream().map(x -> x.entry()).toList(), s.groups())));
+    return out;
   }
 
   private static MaskedIpv6 field(Random r) {

@@ -37,7 +37,7 @@ class FlowInvariantsTest {
   private static Optional<Violation> check(FlowInvariants c, Map<Long, List<FlowEntry>> flows) {
     Map<Long, FlowInvariants.Proposal> p = new java.util.TreeMap<>();
     flows.forEach((d, f) -> p.put(d, new FlowInvariants.Proposal(f, List.of())));
-    return c.check(p);
+    return c.checkStates(p);
   }
 
   @Test
