@@ -188,18 +188,19 @@ final class ControllerMetrics {
           .register(r);
     }
     // PLEROMA's partitioned engines (--configurators N, a cluster): their queues and migrations
-    if (s.configuratorQueueDepth().isPresent()) {
-      Gauge.builder("nps.configurator.queue.depth", s, x -> x.configuratorQueueDepth().orElse(0))
+    if (s.configuratorLoad().queueDepth().isPresent()) {
+      Gauge.builder(
+              "nps.configurator.queue.depth", s, x -> x.configuratorLoad().queueDepth().orElse(0))
           .description("requests waiting in the configurators' partition queues")
           .register(r);
     }
-    if (s.configuratorMigrations().isPresent()) {
+    if (s.configuratorLoad().migrations().isPresent()) {
       count(
           r,
           "nps.configurator.migrations",
           "partitions moved between configurators (in a cluster: taken over by this process)",
           s,
-          x -> x.configuratorMigrations().orElse(0));
+          x -> x.configuratorLoad().migrations().orElse(0));
     }
   }
 

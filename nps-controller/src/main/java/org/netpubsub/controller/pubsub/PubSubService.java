@@ -152,14 +152,9 @@ public final class PubSubService implements FlowService.Listener {
     return engine.name();
   }
 
-  /** The engine's configurator queue depth, if it has queues (any thread; RoutingEngine). */
-  public OptionalLong configuratorQueueDepth() {
-    return engine.configuratorQueueDepth();
-  }
-
-  /** The engine's partition migrations so far, if it has partitions (any thread). */
-  public OptionalLong configuratorMigrations() {
-    return engine.configuratorMigrations();
+  /** The engine's configurator queue depth and migrations, where it has them (any thread). */
+  public ConfiguratorLoad configuratorLoad() {
+    return new ConfiguratorLoad(engine.configuratorQueueDepth(), engine.configuratorMigrations());
   }
 
   /** The index clients must use to address events (schema with index dimensions, length). */
