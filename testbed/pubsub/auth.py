@@ -15,6 +15,7 @@ import hmac
 import os
 import secrets
 import tempfile
+import threading
 
 DATA_PREFIX = "fd6e:7073:1::"  # testbed/nps_testbed/naming.py: hN is DATA_PREFIX + "N"
 MAX_HOSTS = 256  # more than any test topology has (a k=4 fat tree has 16)
@@ -22,6 +23,7 @@ OPERATOR = "operator"
 DASHBOARD = "dashboard"
 
 _cached: dict | None = None
+_making = threading.RLock()  # re-entered: the file's tokens are derived through session()
 
 
 def enabled() -> bool:
@@ -55,13 +57,14 @@ def _sha(text: str) -> str:
 def session() -> dict:
     """This process's principals: {"file", "secret", "operator_token_file"} (made once)."""
     global _cached
-    if _cached is None:
-        d = tempfile.mkdtemp(prefix="nps-auth-")
-        secret = secrets.token_bytes(32)
-        _cached = {"dir": d, "secret": secret}
-        _cached["file"] = _write(d, "principals.yaml", _yaml(token))
-        _cached["operator_token_file"] = _write(d, "operator.token", token(OPERATOR) + "\n")
-    return _cached
+    with _making:  # once, also when a cluster's controllers start in parallel threads
+        if _cached is None:
+            d = tempfile.mkdtemp(prefix="nps-auth-")
+            secret = secrets.token_bytes(32)
+            _cached = {"dir": d, "secret": secret}
+            _cached["file"] = _write(d, "principals.yaml", _yaml(token))
+            _cached["operator_token_file"] = _write(d, "operator.token", token(OPERATOR) + "\n")
+        return _cached
 
 
 def _write(d: str, name: str, text: str) -> str:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+import threading
 
 SWITCH_NAME = "nps-testbed"  # the certificate's CN starts with it (ovs-pki adds " id:UUID")
 
 _cached: dict | None = None
+_making = threading.Lock()
 
 
 def enabled() -> bool:
@@ -60,11 +62,13 @@ def make_pki(switch_name: str = SWITCH_NAME) -> dict:
 
 
 def pki() -> dict:
-    """The PKI of this test process (made once)."""
+    """The PKI of this test process (made once, also when controllers start in parallel threads:
+    three PKIs for a cluster's three processes left the switches trusting only the first)."""
     global _cached
-    if _cached is None:
-        _cached = make_pki()
-    return _cached
+    with _making:
+        if _cached is None:
+            _cached = make_pki()
+        return _cached
 
 
 def controller_args(p: dict) -> list[str]:

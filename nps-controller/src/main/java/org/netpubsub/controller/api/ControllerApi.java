@@ -157,10 +157,16 @@ public final class ControllerApi implements Closeable {
     b.route("GET", "/v1/topology", r -> api.topology());
     b.route("POST", "/v1/hosts", api::registerHost);
     b.route("GET", "/v1/switches/{dpid}/flows", api::flows);
-    // principals: publishing is enforced at the host ports too (PLEROMA's content addresses)
+    // principals: publishing is enforced at the host ports too (PLEROMA's content addresses).
+    // Not in a cluster: a process knows only the advertisements made to it, so its drops would
+    // cut the publishers that advertised at another process.
     Optional<IngressGuard> ingress =
         pubsub
-            .filter(s -> auth.isPresent() && s.routing().equals("pleroma"))
+            .filter(
+                s ->
+                    auth.isPresent()
+                        && s.routing().equals("pleroma")
+                        && s.clusterMember().isEmpty())
             .map(s -> IngressGuard.attach(controller, s, controller.server()::switchHandle));
     IngressRoutes.register(b, ingress, metrics);
     PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics, ingress)));
