@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from .schema import IntAttribute
-from .topic_coding import TopicCoding
+from .topic_coding import TopicCoding, string_hash
 
 MASK64 = (1 << 64) - 1
 MAX_DICTIONARY = 4096  # StringCoding.MAX_DICTIONARY
@@ -44,18 +44,6 @@ def _ints(spec: dict, key: str, a) -> list[int]:
 def utf8_key(s: str) -> bytes:
     """The order of the ordered and dictionary codings: unsigned UTF-8 bytes."""
     return s.encode("utf-8")
-
-
-def fnv_fmix64(value: str) -> int:
-    """FNV-1a over the UTF-8 bytes, then MurmurHash3's fmix64 (StringCoding.hash), unsigned."""
-    h = 0xCBF29CE484222325
-    for b in value.encode("utf-8"):
-        h = ((h ^ b) * 0x100000001B3) & MASK64
-    h ^= h >> 33
-    h = (h * 0xFF51AFD7ED558CCD) & MASK64
-    h ^= h >> 33
-    h = (h * 0xC4CEB9FE1A85EC53) & MASK64
-    return h ^ (h >> 33)
 
 
 class IntRange:
@@ -133,7 +121,7 @@ class Hash:
     def __init__(self, a, spec: dict | None = None):
         pass
 
-    offset = staticmethod(fnv_fmix64)
+    offset = staticmethod(string_hash)  # StringCoding.hash: FNV-1a, then fmix64
 
 
 class Dictionary:
