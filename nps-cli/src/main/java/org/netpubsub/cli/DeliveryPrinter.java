@@ -12,14 +12,17 @@ import org.netpubsub.client.Delivery;
  * stamps each datagram's arrival; had it also written the line (JSON serialisation, one write and
  * flush per line into a pipe that may be full), every datagram queued behind it would have been
  * stamped late by that much. Here it only enqueues: the printer writes whatever has queued up and
- * flushes once per batch, so a burst costs one write, not one per event.
+ * flushes once per batch, so a burst costs one write, not one per event. The queue is bounded: when
+ * stdout falls that far behind, the receive thread waits as it did when it wrote itself, and
+ * datagrams wait in the socket's receive buffer instead of in memory without bound.
  */
 final class DeliveryPrinter implements AutoCloseable {
   private static final Object END = new Object();
+  private static final int CAPACITY = 65_536; // lines: the subscriber's own queue's default
 
   private final PrintWriter out;
   private final Function<Delivery, Object> line;
-  private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>(CAPACITY);
   private final Thread thread;
 
   DeliveryPrinter(PrintWriter out, Function<Delivery, Object> line) {
@@ -28,9 +31,13 @@ final class DeliveryPrinter implements AutoCloseable {
     this.thread = Thread.ofPlatform().daemon().name("nps-sub-printer").start(this::run);
   }
 
-  /** Queues one delivery's line; returns at once. */
+  /** Queues one delivery's line; returns at once unless {@link #CAPACITY} lines wait already. */
   void print(Delivery d) {
-    queue.add(d);
+    try {
+      queue.put(d);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the subscriber is closing
+    }
   }
 
   private void run() {
@@ -58,7 +65,7 @@ final class DeliveryPrinter implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     if (thread.isAlive()) {
-      queue.add(END);
+      queue.put(END);
       thread.join();
     }
   }
