@@ -40,11 +40,9 @@ final class LayoutRoutes {
         "PUT",
         "/v1/pubsub/layout",
         r -> {
-          if (service.isEmpty()) {
-            throw new ApiError(404, "pub/sub is off: start the controller with --schema");
-          }
+          PubSubService s = service.orElseThrow(PubSubRoutes::off);
           r.principal().require(Principal.Admin.INDEX, "switch the index layout");
-          return put(service.get(), r);
+          return put(s, r);
         });
   }
 

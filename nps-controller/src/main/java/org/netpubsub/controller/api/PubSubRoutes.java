@@ -100,12 +100,12 @@ final class PubSubRoutes {
   }
 
   private static Route on(Optional<PubSubRoutes> routes, Handler h) {
-    return r -> {
-      if (routes.isEmpty()) {
-        throw new ApiError(404, "pub/sub is off: start the controller with --schema");
-      }
-      return h.handle(routes.get(), r);
-    };
+    return r -> h.handle(routes.orElseThrow(PubSubRoutes::off), r);
+  }
+
+  /** The answer of every pub/sub route on a controller without a schema. */
+  static ApiError off() {
+    return new ApiError(404, "pub/sub is off: start the controller with --schema");
   }
 
   /** The answer of {@code call}, refusals included, counted by kind, action and status. */

@@ -68,8 +68,7 @@ final class StatsRoutes {
   }
 
   private static StatsRoutes on(Optional<StatsRoutes> routes) {
-    return routes.orElseThrow(
-        () -> new ApiError(404, "pub/sub is off: start the controller with --schema"));
+    return routes.orElseThrow(PubSubRoutes::off);
   }
 
   private Reply report(Request r) throws IOException {
