@@ -80,6 +80,17 @@ final class BenchFprCommand implements Callable<Integer> {
   List<Integer> lengths;
 
   @Option(
+      names = "--max-flows",
+      split = ",",
+      defaultValue = "0",
+      paramLabel = "F",
+      description =
+          "Flow budgets per edge switch: each host's union of covers is merged down to at most F"
+              + " cells, letting in the fewest events of an independent sample (the next"
+              + " --events events of the same workload); 0 = no budget (default: ${DEFAULT-VALUE}).")
+  List<Integer> maxFlows;
+
+  @Option(
       names = "--attributes",
       defaultValue = "4",
       paramLabel = "N",
@@ -101,7 +112,8 @@ final class BenchFprCommand implements Callable<Integer> {
                 options.seed,
                 options.events,
                 options.hosts,
-                options.maxCells),
+                options.maxCells,
+                maxFlows),
             spec.commandLine().getErr());
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
@@ -110,6 +122,7 @@ final class BenchFprCommand implements Callable<Integer> {
       options.describe(m);
       m.put("attributes", attributes);
       m.put("layouts", layouts);
+      m.put("max_flows", maxFlows);
       m.put("results", rows);
       JsonOutput.printLine(out, m);
     } else {
@@ -133,6 +146,9 @@ final class BenchFprCommand implements Callable<Integer> {
     }
     if (designSubscriptions < 1) {
       throw new IllegalArgumentException("--design-subscriptions must be positive");
+    }
+    if (maxFlows.stream().anyMatch(f -> f < 0)) {
+      throw new IllegalArgumentException("--max-flows must be 0 (no budget) or positive");
     }
     if (subscriptions.stream().anyMatch(n -> n < 1)) {
       throw new IllegalArgumentException("--subscriptions must be positive");

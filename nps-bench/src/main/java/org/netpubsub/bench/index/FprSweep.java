@@ -5,8 +5,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.Dnf;
+import org.netpubsub.content.index.Dz;
+import org.netpubsub.content.index.DzSet;
 import org.netpubsub.content.index.FalsePositiveSample;
+import org.netpubsub.content.index.FlowBudget;
 import org.netpubsub.content.index.LayoutDesigner;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
@@ -37,7 +42,8 @@ public final class FprSweep {
       long seed,
       int events,
       int hosts,
-      int maxCells) {}
+      int maxCells,
+      List<Integer> maxFlows) {}
 
   private FprSweep() {}
 
@@ -52,7 +58,11 @@ public final class FprSweep {
             IntSpace.DEFAULT_CONSTRAIN_PROB);
     List<Map<String, Object>> rows = new ArrayList<>();
     int steps =
-        s.models().size() * s.subscriptions().size() * s.lengths().size() * s.layouts().size();
+        s.models().size()
+            * s.subscriptions().size()
+            * s.lengths().size()
+            * s.layouts().size()
+            * s.maxFlows().size();
     for (String name : s.models()) {
       WorkloadModel model =
           switch (name) {
@@ -61,50 +71,74 @@ public final class FprSweep {
             case "topics" -> new TopicModel();
             default -> new ItchModel(ItchModel.Variant.RICH);
           };
-      FalsePositiveInputs in =
+      // twice the events: the first half is measured, the second weighs flow-budget merges
+      FalsePositiveInputs both =
           FalsePositiveInputs.of(
               model.generate(
                   new WorkloadSpec(
                       s.seed(),
                       most,
-                      s.events(),
+                      2 * s.events(),
                       s.hosts(),
                       model.defaultAssignment(),
                       Arrival.NONE)));
+      List<Event> weights = both.events().subList(s.events(), 2 * s.events());
+      FalsePositiveInputs in =
+          new FalsePositiveInputs(
+              both.workload(), both.subscriptions(), both.events().subList(0, s.events()));
       for (int n : s.subscriptions()) {
         FalsePositiveRate fpr = in.rate(n);
         for (int length : s.lengths()) {
           for (String layout : s.layouts()) {
             SpatialIndex index = index(in, n, layout, length, s);
-            FalsePositiveRate.Count c = fpr.at(index, s.maxCells());
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("model", name);
-            row.put("layout", layout);
-            row.put("subscriptions", n);
-            row.put("length", length);
-            row.put("received", c.received());
-            row.put("unnecessary", c.unnecessary());
-            row.put("fpr", c.rate());
-            int flowsMax = 0;
-            long sum = 0;
-            for (String host : fpr.hosts()) {
-              int cells = fpr.cellsOf(host, index, s.maxCells()).size();
-              flowsMax = Math.max(flowsMax, cells);
-              sum += cells;
+            List<Dz> points = weights.stream().map(index::dz).toList();
+            for (int flows : s.maxFlows()) {
+              UnaryOperator<DzSet> budget =
+                  flows == 0 ? UnaryOperator.identity() : c -> FlowBudget.merge(c, flows, points);
+              rows.add(row(fpr, index, budget, name, layout, n, length, flows, s));
+              err.printf(
+                  "fpr: %d/%d %s n=%d L=%d (%s, flows %d): %.4f%n",
+                  rows.size(), steps, name, n, length, layout, flows, rows.getLast().get("fpr"));
+              err.flush();
             }
-            row.put("edge_flows_max", flowsMax);
-            row.put("edge_flows_mean", (double) sum / Math.max(1, fpr.hosts().size()));
-            row.put("segments", index.schema().layout().segments());
-            rows.add(row);
-            err.printf(
-                "fpr: %d/%d %s n=%d L=%d (%s): %.4f%n",
-                rows.size(), steps, name, n, length, layout, c.rate());
-            err.flush();
           }
         }
       }
     }
     return rows;
+  }
+
+  private static Map<String, Object> row(
+      FalsePositiveRate fpr,
+      SpatialIndex index,
+      UnaryOperator<DzSet> budget,
+      String name,
+      String layout,
+      int n,
+      int length,
+      int flows,
+      Settings s) {
+    FalsePositiveRate.Count c = fpr.at(index, s.maxCells(), budget);
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("model", name);
+    row.put("layout", layout);
+    row.put("subscriptions", n);
+    row.put("length", length);
+    row.put("max_flows", flows);
+    row.put("received", c.received());
+    row.put("unnecessary", c.unnecessary());
+    row.put("fpr", c.rate());
+    int flowsMax = 0;
+    long sum = 0;
+    for (String host : fpr.hosts()) {
+      int cells = budget.apply(fpr.cellsOf(host, index, s.maxCells())).size();
+      flowsMax = Math.max(flowsMax, cells);
+      sum += cells;
+    }
+    row.put("edge_flows_max", flowsMax);
+    row.put("edge_flows_mean", (double) sum / Math.max(1, fpr.hosts().size()));
+    row.put("segments", index.schema().layout().segments());
+    return row;
   }
 
   /** The rows as the text table. */

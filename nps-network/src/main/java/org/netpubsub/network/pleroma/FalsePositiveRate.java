@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.filter.FilterEvaluator;
@@ -91,6 +92,14 @@ public final class FalsePositiveRate {
 
   /** The count when every subscription is covered with {@code maxCells} cells of {@code index}. */
   public Count at(SpatialIndex index, int maxCells) {
+    return at(index, maxCells, UnaryOperator.identity());
+  }
+
+  /**
+   * The count when each host's union of covers is then mapped by {@code perHost} (a flow budget's
+   * coarsening, which must return a superset: a missed wanted event is an error).
+   */
+  public Count at(SpatialIndex index, int maxCells, UnaryOperator<DzSet> perHost) {
     Dz[] dz = new Dz[events.size()];
     for (int e = 0; e < dz.length; e++) {
       dz[e] = index.dz(events.get(e));
@@ -98,7 +107,7 @@ public final class FalsePositiveRate {
     long received = 0;
     long unnecessary = 0;
     for (String host : filtersByHost.keySet()) {
-      DzSet cells = cellsOf(host, index, maxCells);
+      DzSet cells = perHost.apply(cellsOf(host, index, maxCells));
       BitSet wanted = wantedByHost.get(host);
       for (int e = 0; e < dz.length; e++) {
         if (cells.covers(dz[e])) {
