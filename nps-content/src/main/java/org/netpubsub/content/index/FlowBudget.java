@@ -37,7 +37,7 @@ public final class FlowBudget {
   }
 
   /** One merge candidate: the prefix, the member run it replaces, and its cost. */
-  private record Merge(Dz prefix, int from, int to, long cost) {
+  private record Merge(Dz prefix, int from, int to, long cost, double volume) {
     int saved() {
       return to - from;
     }
@@ -46,20 +46,30 @@ public final class FlowBudget {
   private static DzSet round(DzSet set, int excess, Dz[] pts) {
     Dz[] m = set.members().toArray(new Dz[0]);
     long[] before = new long[m.length + 1]; // before[i]: sample points in m[0..i)
+    double[] volume = new double[m.length + 1]; // volume[i]: the volume of m[0..i)
     for (int i = 0; i < m.length; i++) {
       before[i + 1] = before[i] + count(pts, m[i]);
+      volume[i + 1] = volume[i] + Math.scalb(1.0, -m[i].length());
     }
     List<Merge> candidates = new ArrayList<>(m.length);
     for (int i = 0; i + 1 < m.length; i++) {
       Dz p = commonPrefix(m[i], m[i + 1]);
       int from = first(m, p);
       int to = last(m, p);
-      candidates.add(new Merge(p, from, to, count(pts, p) - (before[to + 1] - before[from])));
+      candidates.add(
+          new Merge(
+              p,
+              from,
+              to,
+              count(pts, p) - (before[to + 1] - before[from]),
+              Math.scalb(1.0, -p.length()) - (volume[to + 1] - volume[from])));
     }
-    // cheapest per saved cell first (cost / saved, compared exactly), then the bigger merge
+    // cheapest per saved cell first (cost / saved, compared exactly), then least volume per saved
+    // cell, then the bigger merge
     candidates.sort(
         (a, b) -> {
           int c = Long.compare(a.cost() * b.saved(), b.cost() * a.saved());
+          c = c != 0 ? c : Double.compare(a.volume() * b.saved(), b.volume() * a.saved());
           return c != 0 ? c : Integer.compare(b.saved(), a.saved());
         });
     boolean[] taken = new boolean[m.length];
