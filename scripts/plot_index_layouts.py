@@ -1,5 +1,6 @@
 """Plots docs/results/index-layouts.json (`nps bench fpr --layout round-robin,learned` runs):
-false-positive rate and edge flows against the dz length, per workload and cell budget.
+false-positive rate and edge flows against the dz length, per workload and cell budget, and for
+runs with `--max-flows` the false-positive rate against the flows per edge switch (at the longest L).
 
 usage: plot_index_layouts.py RESULTS.json OUT.png
 """
@@ -14,12 +15,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def main(result_path, out_path):
     runs = json.load(open(result_path))["runs"]
-    fig, (fp, flows) = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig, (fp, flows, trade) = plt.subplots(1, 3, figsize=(16, 4.5))
     colours = ["#3b7dd8", "#d8813b", "#3bb26b", "#b23b8f", "#777777"]
     for i, run in enumerate(runs):
         colour = colours[i % len(colours)]
         for layout, style in (("round-robin", "s--"), ("learned", "o-")):
-            rows = sorted((r for r in run["results"] if r["layout"] == layout),
+            rows = sorted((r for r in run["results"]
+                           if r["layout"] == layout and r.get("max_flows", 0) == 0),
                           key=lambda r: r["length"])
             if not rows:
                 continue
@@ -27,13 +29,25 @@ def main(result_path, out_path):
             x = [r["length"] for r in rows]
             fp.plot(x, [r["fpr"] for r in rows], style, color=colour, label=label)
             flows.plot(x, [r["edge_flows_max"] for r in rows], style, color=colour, label=label)
+            longest = max(x)
+            curve = sorted((r for r in run["results"]
+                            if r["layout"] == layout and r["length"] == longest),
+                           key=lambda r: r["edge_flows_max"])
+            if any(r.get("max_flows", 0) for r in curve):
+                trade.plot([r["edge_flows_max"] for r in curve], [r["fpr"] for r in curve], style,
+                           color=colour, label=f"{label}, L={longest}")
     fp.set_yscale("log")
     fp.set_xlabel("dz length L (bits)")
     fp.set_ylabel("false-positive rate (share of deliveries)")
     flows.set_yscale("log")
     flows.set_xlabel("dz length L (bits)")
     flows.set_ylabel("flows on a subscriber's edge switch (max over hosts)")
-    for ax in (fp, flows):
+    trade.set_xscale("log")
+    trade.set_yscale("log")
+    trade.set_xlabel("flows per edge switch (max over hosts; --max-flows)")
+    trade.set_ylabel("false-positive rate")
+    trade.legend(fontsize=7)
+    for ax in (fp, flows, trade):
         ax.grid(True, which="both", alpha=0.3)
     fp.legend(fontsize=7)
     fig.suptitle("Index layouts: round-robin (PLEROMA) vs learned (nps index design)", fontsize=10)

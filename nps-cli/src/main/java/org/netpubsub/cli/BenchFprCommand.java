@@ -86,9 +86,17 @@ final class BenchFprCommand implements Callable<Integer> {
       paramLabel = "F",
       description =
           "Flow budgets per edge switch: each host's union of covers is merged down to at most F"
-              + " cells, letting in the fewest events of an independent sample (the next"
-              + " --events events of the same workload); 0 = no budget (default: ${DEFAULT-VALUE}).")
+              + " cells, letting in the fewest events of an independent sample (the"
+              + " --flow-sample events after the measured ones); 0 = no budget (default:"
+              + " ${DEFAULT-VALUE}).")
   List<Integer> maxFlows;
+
+  @Option(
+      names = "--flow-sample",
+      defaultValue = "2000",
+      paramLabel = "N",
+      description = "Events that weigh --max-flows merges (default: ${DEFAULT-VALUE}).")
+  int flowSample;
 
   @Option(
       names = "--attributes",
@@ -113,7 +121,8 @@ final class BenchFprCommand implements Callable<Integer> {
                 options.events,
                 options.hosts,
                 options.maxCells,
-                maxFlows),
+                maxFlows,
+                flowSample),
             spec.commandLine().getErr());
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
@@ -123,6 +132,7 @@ final class BenchFprCommand implements Callable<Integer> {
       m.put("attributes", attributes);
       m.put("layouts", layouts);
       m.put("max_flows", maxFlows);
+      m.put("flow_sample", flowSample);
       m.put("results", rows);
       JsonOutput.printLine(out, m);
     } else {
@@ -149,6 +159,9 @@ final class BenchFprCommand implements Callable<Integer> {
     }
     if (maxFlows.stream().anyMatch(f -> f < 0)) {
       throw new IllegalArgumentException("--max-flows must be 0 (no budget) or positive");
+    }
+    if (flowSample < 1) {
+      throw new IllegalArgumentException("--flow-sample must be positive");
     }
     if (subscriptions.stream().anyMatch(n -> n < 1)) {
       throw new IllegalArgumentException("--subscriptions must be positive");

@@ -43,7 +43,8 @@ public final class FprSweep {
       int events,
       int hosts,
       int maxCells,
-      List<Integer> maxFlows) {}
+      List<Integer> maxFlows,
+      int flowSample) {}
 
   private FprSweep() {}
 
@@ -71,18 +72,18 @@ public final class FprSweep {
             case "topics" -> new TopicModel();
             default -> new ItchModel(ItchModel.Variant.RICH);
           };
-      // twice the events: the first half is measured, the second weighs flow-budget merges
+      // the first events are measured, the flow sample after them weighs flow-budget merges
       FalsePositiveInputs both =
           FalsePositiveInputs.of(
               model.generate(
                   new WorkloadSpec(
                       s.seed(),
                       most,
-                      2 * s.events(),
+                      s.events() + s.flowSample(),
                       s.hosts(),
                       model.defaultAssignment(),
                       Arrival.NONE)));
-      List<Event> weights = both.events().subList(s.events(), 2 * s.events());
+      List<Event> weights = both.events().subList(s.events(), s.events() + s.flowSample());
       FalsePositiveInputs in =
           new FalsePositiveInputs(
               both.workload(), both.subscriptions(), both.events().subList(0, s.events()));
