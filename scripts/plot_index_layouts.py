@@ -20,22 +20,22 @@ def main(result_path, out_path):
     for i, run in enumerate(runs):
         colour = colours[i % len(colours)]
         for layout, style in (("round-robin", "s--"), ("learned", "o-")):
+            label = f"{run['label']}, {layout}"
+            mine = [r for r in run["results"] if r["layout"] == layout]
+            longest = max((r["length"] for r in mine), default=0)
+            curve = sorted((r for r in mine if r["length"] == longest),
+                           key=lambda r: r["edge_flows_max"])
+            if any(r.get("max_flows", 0) for r in curve):
+                trade.plot([r["edge_flows_max"] for r in curve], [r["fpr"] for r in curve], style,
+                           color=colour, label=f"{label}, L={longest}")
             rows = sorted((r for r in run["results"]
                            if r["layout"] == layout and r.get("max_flows", 0) == 0),
                           key=lambda r: r["length"])
             if not rows:
                 continue
-            label = f"{run['label']}, {layout}"
             x = [r["length"] for r in rows]
             fp.plot(x, [r["fpr"] for r in rows], style, color=colour, label=label)
             flows.plot(x, [r["edge_flows_max"] for r in rows], style, color=colour, label=label)
-            longest = max(x)
-            curve = sorted((r for r in run["results"]
-                            if r["layout"] == layout and r["length"] == longest),
-                           key=lambda r: r["edge_flows_max"])
-            if any(r.get("max_flows", 0) for r in curve):
-                trade.plot([r["edge_flows_max"] for r in curve], [r["fpr"] for r in curve], style,
-                           color=colour, label=f"{label}, L={longest}")
     fp.set_yscale("log")
     fp.set_xlabel("dz length L (bits)")
     fp.set_ylabel("false-positive rate (share of deliveries)")
