@@ -46,6 +46,45 @@ class BenchFalsePositiveCommandsTest {
   }
 
   @Test
+  void aFlowBudgetBoundsTheEdgeFlowsAndOnlyAddsDeliveries() throws Exception {
+    assertThat(
+            cli.run(
+                "bench",
+                "fpr",
+                "--models",
+                "uniform",
+                "--subscriptions",
+                "50",
+                "--lengths",
+                "12",
+                "--attributes",
+                "2",
+                "--events",
+                "300",
+                "--max-flows",
+                "0,4",
+                "--flow-sample",
+                "100",
+                "--json"))
+        .as(cli.err())
+        .isZero();
+    JsonNode rows = cli.json().get("results");
+    assertThat(rows).hasSize(2);
+    JsonNode free = rows.get(0);
+    JsonNode budget = rows.get(1);
+    assertThat(budget.get("max_flows").asInt()).isEqualTo(4);
+    assertThat(free.get("edge_flows_max").asInt()).isGreaterThan(4);
+    assertThat(budget.get("edge_flows_max").asInt()).isLessThanOrEqualTo(4);
+    // merged cells cover more: the same wanted deliveries (none is lost) and more unwanted ones
+    long wantedFree = free.get("received").asLong() - free.get("unnecessary").asLong();
+    long wantedBudget = budget.get("received").asLong() - budget.get("unnecessary").asLong();
+    assertThat(wantedBudget).isEqualTo(wantedFree);
+    assertThat(budget.get("unnecessary").asLong()).isGreaterThan(free.get("unnecessary").asLong());
+    assertThat(cli.run("bench", "fpr", "--max-flows", "-1")).isEqualTo(2);
+    assertThat(cli.err()).contains("--max-flows must be");
+  }
+
+  @Test
   void dimensionSelectionRanksTheRestrictedAttributesLast() throws Exception {
     assertThat(
             cli.run(
