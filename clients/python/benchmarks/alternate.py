@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,7 +40,9 @@ def main():
         archive = subprocess.run(["git", "-C", ROOT, "archive", args.base, "clients/python"],
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        clients = {"old": os.path.join(tmp, "clients", "python"), "new": new}
+        # A copy of this tree's client: edits during the run do not leak into it.
+        shutil.copytree(os.path.join(new, "netpubsub"), os.path.join(tmp, "new", "netpubsub"))
+        clients = {"old": os.path.join(tmp, "clients", "python"), "new": os.path.join(tmp, "new")}
         runs = []
         for r in range(args.rounds):
             order = ["old", "new"] if r % 2 == 0 else ["new", "old"]
