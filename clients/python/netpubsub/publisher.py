@@ -200,7 +200,8 @@ class Publisher:
             self._closed = True
         self._stop_listening()
         if self._last_sent is not None:
-            # At most linger: the wall clock may have stepped back since.
+            # The wall clock (one read per event, the stamp): never more than linger if it
+            # stepped back since.
             wait = min(self.linger, (self._last_sent - time.time_ns()) / 1e9 + self.linger)
             if wait > 0:
                 time.sleep(wait)
