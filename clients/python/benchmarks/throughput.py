@@ -1,11 +1,13 @@
 """Publish and receive throughput of the Python client on one core (thread CPU time, so that
-other work on the machine does not count), against the Java client's in
-the same run (nps-cli's ClientOracle ``bench``: the same steps as Java's Publisher.publish and
+other work on the machine does not count; process CPU time and wall time are printed too),
+against the Java client's in the same run (nps-cli's ClientOracle ``bench``: the same steps as Java's Publisher.publish and
 Subscriber's receive path, on the same events). Run: scripts/bench-python. Prints one JSON line.
 
-- publish: ``Publisher.publish(attrs)``: stamp, check the advertisement, content address,
-  encode, one UDP datagram to a loopback port nobody reads (``destination`` override, as
-  ``nps pub --to``; content addresses need switches);
+- publish: ``Publisher.publish(attrs)``: stamp, check the advertisement, encode, one UDP
+  datagram to a loopback port nobody reads (``destination`` override, as ``nps pub --to``: no
+  content address); publish_many: the same events in one ``publish_many`` call;
+- publish_addressed: ``publish`` with the content address computed and formatted for sendto, as
+  Java's bench does; the datagram still goes to the loopback port (no multicast route there);
 - decode: ``Subscriber.handle``: decode, exact filter, the Delivery.
 """
 
@@ -52,43 +54,94 @@ def events(n: int) -> list[list]:
              r.randint(0, 1000000), r.choice(["XNYS", "XNAS"])] for _ in range(n)]
 
 
+class _ToSink:
+    """The socket of a publisher without ``destination``: content addresses are computed (and
+    formatted for sendto) as on a network, the datagram goes to the sink instead (loopback has
+    no multicast route). Its sendto parses the address as a real one would."""
+
+    def __init__(self, real, sink):
+        self.real, self.sink = real, sink
+
+    def sendto(self, data, to):
+        return self.real.sendto(data, self.sink)
+
+    def close(self):
+        self.real.close()
+
+
+def _timed(rates: dict, key: str, run):
+    """run() twice (the second is reported): events per second of this thread's CPU time (the
+    key itself), of the process's CPU time and of wall time."""
+    for _ in range(2):
+        wall, cpu, process = time.perf_counter(), time.thread_time(), time.process_time()
+        run()
+        rates[key] = COUNT / (time.thread_time() - cpu)
+        rates[key.replace("_per_s", "_process_per_s")] = COUNT / (time.process_time() - process)
+        rates[key.replace("_per_s", "_wall_per_s")] = COUNT / (time.perf_counter() - wall)
+
+
+def _each(call, items):
+    """call(item) for every item, results dropped (as an application's publish loop)."""
+    def run():
+        for item in items:
+            call(item)
+    return run
+
+
 def python_rates(sample: list[list]) -> dict:
     config = PubSubConfig(SCHEMA, 34)
     sink = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
     sink.bind(("::1", 0))
+    names = [a.name for a in SCHEMA.attributes]
+    attrs = [dict(zip(names, v)) for v in sample]
+    batch = [attrs[i % len(attrs)] for i in range(COUNT)]
+    rates = {}
+    # publish: to a fixed destination (as nps pub --to), no content address.
     pub = Publisher(_Offline("http://[::1]:1"), host="::1", config=config,
                     destination=("::1", sink.getsockname()[1]), linger=0)
     pub.advertise(ADVERTISE)
-    names = [a.name for a in SCHEMA.attributes]
-    attrs = [dict(zip(names, v)) for v in sample]
-    rates = {}
-    for _ in range(2):  # the second round is reported
-        start = time.thread_time()
-        for i in range(COUNT):
-            pub.publish(attrs[i % len(attrs)])
-        rates["publish_per_s"] = COUNT / (time.thread_time() - start)
+    _timed(rates, "publish_per_s", _each(pub.publish, batch))
+    if hasattr(pub, "publish_many"):  # since stop 32
+        _timed(rates, "publish_many_per_s", lambda: pub.publish_many(batch))
+    pub.close()
+    # publish_addressed: with the content address, as Java's bench does.
+    pub = Publisher(_Offline("http://[::1]:1"), host="::1", config=config, linger=0)
+    pub._socket = _ToSink(pub._socket, ("::1", sink.getsockname()[1]))
+    pub._sendto = pub._socket.sendto  # where the socket's bound method is kept (stop 32)
+    pub.advertise(ADVERTISE)
+    _timed(rates, "publish_addressed_per_s", _each(pub.publish, batch))
     pub.close()
     sink.close()
     path = ReceivePath(SCHEMA, Filter(SCHEMA, FILTER))  # a Subscriber's, without its socket
     encoded = [pub.codec.encode(Event(SCHEMA, v, b"", 7, i, time.time_ns()))
                for i, v in enumerate(sample)]
-    for _ in range(2):
-        start = time.thread_time()
-        handle, now = path.handle, time.time_ns()
-        for i in range(COUNT):
-            handle(encoded[i % len(encoded)], now)
-        rates["decode_per_s"] = COUNT / (time.thread_time() - start)
+    datagrams = [encoded[i % len(encoded)] for i in range(COUNT)]
+    now = time.time_ns()
+    _timed(rates, "decode_per_s", _each(lambda d: path.handle(d, now), datagrams))
     return rates
 
 
+def load() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def main():
+    """``--python-only``: no Java side (scripts/bench-python's old/new alternation)."""
     sample = events(1000)
+    before = load()
     python = python_rates(sample)
-    java = oracle.ask([{"op": "bench", "schema": schema_yaml(SCHEMA), "events": sample,
-                        "count": COUNT, "length": 34, "advertise": ADVERTISE, "filter": FILTER}])[0]
-    out = {"events": COUNT, "python": {k: round(v) for k, v in python.items()},
-           "java": {k: round(java[k]) for k in ("publish_per_s", "decode_per_s")}}
-    out["ratio_python_to_java"] = {k: round(python[k] / java[k], 3) for k in python}
+    out = {"events": COUNT, "load_before": before, "load_after": load(),
+           "python": {k: round(v) for k, v in python.items()}}
+    if "--python-only" not in sys.argv[1:]:
+        java = oracle.ask([{"op": "bench", "schema": schema_yaml(SCHEMA), "events": sample,
+                            "count": COUNT, "length": 34, "advertise": ADVERTISE,
+                            "filter": FILTER}])[0]
+        out["java"] = {k: round(java[k]) for k in ("publish_per_s", "decode_per_s")}
+        out["ratio_python_to_java"] = {
+            k: round(python[k] / java[j], 3) for k, j in (
+                ("publish_per_s", "publish_per_s"), ("publish_many_per_s", "publish_per_s"),
+                ("publish_addressed_per_s", "publish_per_s"), ("decode_per_s", "decode_per_s"))}
     print(json.dumps(out))
 
 

@@ -17,7 +17,8 @@ Varints are unsigned LEB128 in their shortest form. Decoding hostile bytes raise
 :class:`DecodeError` with Java's reason and offset, never another exception.
 
 Speed: per schema, an encoder and a decoder are generated as straight-line Python (no loop over
-attributes, one-byte varints inline). The decoder's fast path handles well-formed events only;
+attributes; varints below 16 384 looked up, up to three bytes inline; the encoder joins the pieces
+in one call). The decoder's fast path handles well-formed events only;
 anything unusual goes to :func:`decode_reference`, the line-by-line port of the Java decoder,
 which raises the exact error.
 """
@@ -34,7 +35,8 @@ from .topics import name_problem
 VERSION = 1
 MAX_SIZE = 65_000
 HEADER_SIZE = 30
-_HEADER = struct.Struct(">BBIQQq")
+_HEADER_START = struct.Struct(">BBI")  # version, flags, schema id: constant per schema
+_HEADER_STAMP = struct.Struct(">QQq")  # publisher, sequence, timestamp
 _HEADER_FIELDS = struct.Struct(">IQQq")
 _THREE_BYTES = struct.Struct("BBB")
 
@@ -54,8 +56,9 @@ def _signed64(v: int) -> int:
     return v - (1 << 64) if v >> 63 else v
 
 
-# The two-byte varints, looked up rather than computed: most int offsets are below 16 384.
-_TWO_BYTE_VARINTS = [b""] * 128 + [varint(v) for v in range(128, 16384)]
+# The varints below 16 384 (one or two bytes), looked up rather than computed: most int offsets
+# and every string length up to max_length 16 383 are.
+_SMALL_VARINTS = [varint(v) for v in range(16384)]
 
 
 class _Reader:
@@ -197,7 +200,7 @@ class EventCodec:
         if len(values) != len(self.schema.attributes):
             raise ValueError(f"{len(values)} values for the {len(self.schema.attributes)} "
                              f"attributes of {self.schema.name}")
-        return bytes(self._encode(values, payload, publisher & U64, sequence & U64, timestamp_ns))
+        return self._encode(values, payload, publisher & U64, sequence & U64, timestamp_ns)
 
     def decode(self, data: bytes) -> Event:
         """The event in ``data``; raises DecodeError (reason, offset) for anything else."""
@@ -215,9 +218,46 @@ def _too_large(size: int, payload_length: int):
                      f"datagram (payload {payload_length} bytes)")
 
 
+def _int_varint(o: str, span: int) -> str:
+    """The expression of the varint of offset ``o`` (0 <= o <= span): table look-ups below
+    16 384, three bytes packed inline below 2^21."""
+    expr = f"_small[{o}]"
+    if span >= 16384:
+        expr += f" if {o} < 16384 else _three({o} & 127 | 128, {o} >> 7 & 127 | 128, {o} >> 14)"
+    if span >= 2097152:
+        expr += f" if {o} < 2097152 else _varint({o})"
+    return expr
+
+
+def _length_varint(c: str, most: int) -> str:
+    return f"_small[{c}]" if most < 16384 else f"(_small[{c}] if {c} < 16384 else _varint({c}))"
+
+
+def _decode_varint(dec: list, span: int):
+    """Lines reading the varint at p into c (p moves past it): one to three bytes inline (a
+    zero last byte is non-canonical: _Slow), longer ones by _read_varint."""
+    dec += ["        c = b[p]",
+            "        if c < 128: p += 1"]
+    if span < 128:
+        dec.append("        else: raise _Slow")
+        return
+    dec += ["        else:",
+            "            d = b[p + 1]",
+            "            if 0 < d < 128: c = c & 127 | d << 7; p += 2"]
+    if span >= 16384:
+        dec += ["            elif d > 127 and 0 < b[p + 2] < 128:",
+                "                c = c & 127 | (d & 127) << 7 | b[p + 2] << 14; p += 3"]
+    dec.append("            else: c, p = _read_varint(b, p)")
+
+
 def _generate(schema: Schema):
-    enc = ["def encode(values, payload, publisher, sequence, timestamp):",
-           f"    out = bytearray(_head(1, 0, {schema.id}, publisher, sequence, timestamp))"]
+    """The encoder joins the event's pieces (the constant version, flags and schema id first)
+    into bytes in one call; the decoder reads well-formed events straight through."""
+    names = [f"v{i}" for i in range(len(schema.attributes))]
+    enc = ["def encode(values, payload, publisher, sequence, timestamp):"]
+    if names:
+        enc.append(f"    {', '.join(names)}, = values")
+    pieces = ["_pre", "_fields3(publisher, sequence, timestamp)"]
     dec = ["def decode(b):",
            "    if b.__class__ is not bytes: b = bytes(b)",
            "    n = len(b)",
@@ -226,64 +266,51 @@ def _generate(schema: Schema):
            f"    if sid != {schema.id}: return _slow(_schema, b)",
            "    p = 30",
            "    try:"]
-    names = []
     for i, a in enumerate(schema.attributes):
-        v = f"v{i}"
-        names.append(v)
+        v = names[i]
         if isinstance(a, IntAttribute):
             span = a.max - a.min
-            enc += [f"    v = values[{i}]",
-                    f"    if v.__class__ is not int or v < {a.min} or v > {a.max}: "
-                    f"v = _fix(_attrs[{i}], v)",
-                    f"    v -= {a.min}",
-                    "    if v < 128: out.append(v)",
-                    "    elif v < 16384: out += _two[v]" if span >= 128 else "",
-                    "    elif v < 2097152: out += _three(v & 127 | 128, v >> 7 & 127 | 128, v >> 14)"
-                    if span >= 16384 else "",
-                    "    else: out += _varint(v)"]
-            dec += ["        c = b[p]",
-                    "        if c < 128: p += 1",
-                    "        else: c, p = _read_varint(b, p)"]
+            enc.append(f"    if {v}.__class__ is not int or {v} < {a.min} or {v} > {a.max}: "
+                       f"{v} = _fix(_attrs[{i}], {v})")
+            offset = f"({v} - {a.min})" if a.min else v
+            if a.min:
+                enc.append(f"    o{i} = {v} - {a.min}")
+                offset = f"o{i}"
+            pieces.append(_int_varint(offset, span))
+            _decode_varint(dec, span)
             if span < U64:
                 dec.append(f"        if c > {span}: raise _Slow")
             dec.append(f"        {v} = c + {a.min}" if a.min else f"        {v} = c")
         else:
-            enc += [f"    s = values[{i}]",
-                    f"    if s.__class__ is not str: s = _fix(_attrs[{i}], s)",
-                    "    try: e = s.encode()",
-                    f"    except UnicodeEncodeError: _fix(_attrs[{i}], s)",
-                    f"    if len(e) > {a.max_length}: _fix(_attrs[{i}], s)",
-                    f"    if _topic(s, {a.levels}): _fix(_attrs[{i}], s)" if a.levels else "",
-                    "    c = len(e)",
-                    "    if c < 128: out.append(c)",
-                    "    else: out += _varint(c)",
-                    "    out += e"]
-            dec += ["        c = b[p]",
-                    "        if c < 128: p += 1",
-                    "        else: c, p = _read_varint(b, p)",
-                    f"        if c > {a.max_length}: raise _Slow",
+            enc += [f"    if {v}.__class__ is not str: {v} = _fix(_attrs[{i}], {v})",
+                    f"    try: e{i} = {v}.encode()",
+                    f"    except UnicodeEncodeError: _fix(_attrs[{i}], {v})",
+                    f"    if len(e{i}) > {a.max_length}: _fix(_attrs[{i}], {v})",
+                    f"    if _topic({v}, {a.levels}): _fix(_attrs[{i}], {v})" if a.levels else ""]
+            pieces += [_length_varint(f"len(e{i})", a.max_length), f"e{i}"]
+            _decode_varint(dec, a.max_length)
+            dec += [f"        if c > {a.max_length}: raise _Slow",
                     "        e = p + c",
                     "        if e > n: raise _Slow",
                     f"        {v} = str(b[p:e], 'utf-8')",
                     f"        if _topic({v}, {a.levels}): raise _Slow" if a.levels else "",
                     "        p = e"]
+    pieces += [_length_varint("c", MAX_SIZE), "payload"]
     enc += ["    c = len(payload)",
-            "    if c < 128: out.append(c)",
-            "    else: out += _varint(c)",
-            "    out += payload",
+            f"    out = b''.join(({', '.join(pieces)}))",
             f"    if len(out) > {MAX_SIZE}: _too_large(len(out), c)",
             "    return out"]
-    dec += ["        c = b[p]",
-            "        if c < 128: p += 1",
-            "        else: c, p = _read_varint(b, p)",
-            "        if p + c != n: raise _Slow",
+    _decode_varint(dec, MAX_SIZE)
+    dec += ["        if p + c != n: raise _Slow",
             "    except (IndexError, UnicodeDecodeError, _Slow):",
             "        return _slow(_schema, b)",
             f"    return _Event(_schema, [{', '.join(names)}], b[p:], pub, seq, ts)"]
-    scope = {"_two": _TWO_BYTE_VARINTS, "_three": _THREE_BYTES.pack, "_head": _HEADER.pack, "_fields": _HEADER_FIELDS.unpack_from, "_varint": varint,
-             "_fix": _fix, "_attrs": schema.attributes, "_too_large": _too_large,
-             "_slow": decode_reference, "_schema": schema, "_read_varint": _read_varint,
-             "_Slow": _Slow, "_Event": Event, "_topic": name_problem}
+    scope = {"_small": _SMALL_VARINTS, "_three": _THREE_BYTES.pack,
+             "_pre": _HEADER_START.pack(VERSION, 0, schema.id),
+             "_fields3": _HEADER_STAMP.pack, "_fields": _HEADER_FIELDS.unpack_from,
+             "_varint": varint, "_fix": _fix, "_attrs": schema.attributes,
+             "_too_large": _too_large, "_slow": decode_reference, "_schema": schema,
+             "_read_varint": _read_varint, "_Slow": _Slow, "_Event": Event, "_topic": name_problem}
     enc = [line for line in enc if line]
     dec = [line for line in dec if line]
     exec(compile("\n".join(enc) + "\n\n" + "\n".join(dec) + "\n", f"<codec {schema.name}>",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import operator
 import secrets
 import socket
 import threading
@@ -53,7 +54,11 @@ class Publisher:
         self.sequence = 0
         self.advertisement: Registration | None = None
         self._filter: Filter | None = None
+        self._match = None  # the advertisement's compiled test of values
         self._names = [a.name for a in self.schema.attributes]
+        # attrs -> its values in schema order in one C call (a 1-tuple for one attribute).
+        self._pick = (operator.itemgetter(*self._names) if len(self._names) > 1 else
+                      lambda attrs, name=self._names[0]: (attrs[name],))
         self._addresses: dict[int, tuple[str, int]] = {}
         self._stop_listening = self.controller.on_index_change(self._use_index)
         self._lock = threading.Lock()
@@ -65,7 +70,7 @@ class Publisher:
         try:
             self._socket.bind((cable[0] if cable else self.host, 0))
             if self.destination is not None:
-                self._socket.connect(self.destination)
+                self._socket.connect(self.destination)  # send: no address to parse per event
             if self.destination is None:
                 name, index = hosts.interface_of(self.host)
                 self._socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, index)
@@ -75,6 +80,7 @@ class Publisher:
         except BaseException:
             self._socket.close()
             raise
+        self._sendto, self._send_data = self._socket.sendto, self._socket.send
 
     def advertise(self, filter: str = "true") -> Registration:
         """Registers the advertisement (replacing an earlier one); events must match it.
@@ -87,6 +93,7 @@ class Publisher:
                              "hosts check filters per event")
         registration = self.controller.advertise(self.host, filter)
         old, self.advertisement, self._filter = self.advertisement, registration, parsed
+        self._match = parsed._match
         if old is not None:
             self.controller.unadvertise(old.id)
         return registration
@@ -95,55 +102,81 @@ class Publisher:
         """Stamps (publisher id, next sequence, wall-clock ns) and sends one event; the stamped
         event. ValueError naming the attribute when ``attrs`` does not fit the schema or the
         event is outside the advertisement."""
-        try:
-            values = [attrs[n] for n in self._names]
-        except (KeyError, TypeError):
-            values = values_of(self.schema, attrs)
-        if len(attrs) != len(values):
-            values_of(self.schema, attrs)
-        return self._send(values, payload)
+        return self._send(self._values(attrs), payload)
 
     def publish_values(self, values: list, payload: bytes = b"") -> Event:
         """``publish`` with the values in schema order."""
+        return self._send(self._checked(values), payload)
+
+    def publish_many(self, batch) -> int:
+        """``publish`` of every item of ``batch``, an attrs dict or an ``(attrs, payload)`` tuple,
+        under one lock and without building the stamped events: the number sent. On a bad
+        event the ones before it are sent (``sequence`` counts them) and the error is raised."""
+        if self._match is None:
+            self.advertise("true")
+        values, emit, n = self._values, self._emit, 0
+        with self._lock:
+            for item in batch:
+                if item.__class__ is tuple:
+                    emit(values(item[0]), item[1])
+                else:
+                    emit(values(item), b"")
+                n += 1
+        return n
+
+    def _values(self, attrs: dict) -> list:
+        """The values of ``attrs`` in schema order; ValueError naming the attribute that is
+        missing or unknown (the values themselves are checked by the encoder)."""
+        try:
+            values = list(self._pick(attrs))
+        except (KeyError, TypeError):
+            return values_of(self.schema, attrs)
+        if len(attrs) != len(values):
+            values_of(self.schema, attrs)
+        return values
+
+    def _checked(self, values) -> list:
         if len(values) != len(self._names):
             raise ValueError(f"{len(values)} values for the {len(self._names)} attributes of "
                              f"{self.schema.name}")
-        return self._send(list(values), payload)
+        return list(values)
 
     def _send(self, values: list, payload: bytes) -> Event:
-        if self.advertisement is None:
+        if self._match is None:
             self.advertise("true")
         with self._lock:
-            if self._closed:
-                raise RuntimeError("publisher is closed")
-            sequence = self.sequence + 1
-            now = time.time_ns()
-            data = self._encode(values, payload, self.publisher_id, sequence, now)
-            if not self._filter.matches_values(values):
-                raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
-                                 f"advertisement '{self._filter.text}'")
-            to = self.destination
-            try:
-                if to is None:
-                    address = self.config.address(values)
-                    to = self._addresses.get(address) or self._address_text(address)
-                    self._socket.sendto(data, to)
-                else:
-                    self._send_connected(data)
-            except OSError as e:
-                raise OSError(f"cannot send the event to {to}: {e}") from e
-            self.sequence = sequence
-            self._last_sent = time.monotonic()
+            sequence, now = self._emit(values, payload)
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
 
-    def _send_connected(self, data: bytes):
-        """One datagram on the connected socket (no address to parse per event). A connected
-        socket reports an earlier datagram's ICMP "port unreachable" on a later send, which
-        sendto never did: that datagram is lost either way, so this one is sent again."""
+    def _emit(self, values: list, payload: bytes) -> tuple[int, int]:
+        """Stamps, checks, encodes and sends one event, holding the lock: (sequence, time)."""
+        if self._closed:
+            raise RuntimeError("publisher is closed")
+        sequence = self.sequence + 1
+        now = time.time_ns()
+        data = self._encode(values, payload, self.publisher_id, sequence, now)
+        if not self._match(values):
+            raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
+                             f"advertisement '{self._filter.text}'")
+        to = self.destination
         try:
-            self._socket.send(data)
-        except ConnectionRefusedError:
-            self._socket.send(data)
+            if to is None:
+                address = self.config.address(values)
+                to = self._addresses.get(address) or self._address_text(address)
+                self._sendto(data, to)
+            else:
+                # A connected socket reports an earlier datagram's ICMP "port unreachable" on a
+                # later send, which sendto never did: that datagram is lost either way, so this
+                # one is sent again.
+                try:
+                    self._send_data(data)
+                except ConnectionRefusedError:
+                    self._send_data(data)
+        except OSError as e:
+            raise OSError(f"cannot send the event to {to}: {e}") from e
+        self.sequence = sequence
+        self._last_sent = now  # wall clock, as stamped: one clock read per event
+        return sequence, now
 
     def _use_index(self, config):
         """The controller switched its layout (a new index version): address events with it."""
@@ -167,7 +200,9 @@ class Publisher:
             self._closed = True
         self._stop_listening()
         if self._last_sent is not None:
-            wait = self._last_sent + self.linger - time.monotonic()
+            # The wall clock (one read per event, the stamp): never more than linger if it
+            # stepped back since.
+            wait = min(self.linger, (self._last_sent - time.time_ns()) / 1e9 + self.linger)
             if wait > 0:
                 time.sleep(wait)
         try:

@@ -14,7 +14,7 @@ import pytest
 from stub_controller import StubController
 
 from netpubsub import (AsyncPublisher, AsyncSubscriber, ControllerClient, ControllerError,
-                       EventCodec, FilterError, Publisher, Schema, Subscriber)
+                       EventCodec, FilterError, Publisher, Schema, Subscriber, format_address)
 
 SCHEMA = Schema.of("quotes", [("symbol", "string", 8), ("price", "int", 0, 100000),
                               ("volume", "int", 0, 1000000)], ["price", "volume"])
@@ -84,6 +84,45 @@ def test_iterator_delivers_exactly_the_matching_events(stub):
         assert sub.stats.as_dict() == {"received": 4, "delivered": 2, "false_positives": 2,
                                        "malformed": 0}
     assert stub.registrations == {}  # both withdrawn by close()
+
+
+def test_publish_many_sends_every_event_of_the_batch_in_order(stub):
+    pub, sub = _pair(stub, "price > 500")
+    with pub, sub:
+        pub.advertise("price >= 100")
+        batch = [{"symbol": "A", "price": 600, "volume": 1},
+                 ({"symbol": "B", "price": 700, "volume": 2}, b"pay"),
+                 {"symbol": "C", "price": 100, "volume": 3}]  # a false positive
+        assert pub.publish_many(batch) == 3 and pub.sequence == 3
+        got = [sub.receive(TIMEOUT).event for _ in range(2)]
+        assert [(e.values, e.payload, e.sequence, e.publisher) for e in got] == [
+            (["A", 600, 1], b"", 1, pub.publisher_id), (["B", 700, 2], b"pay", 2, pub.publisher_id)]
+        # A bad event stops the batch: the ones before it are sent, the error names it.
+        with pytest.raises(ValueError, match="outside the advertisement"):
+            pub.publish_many([{"symbol": "D", "price": 800, "volume": 4},
+                              {"symbol": "E", "price": 5, "volume": 5},
+                              {"symbol": "F", "price": 900, "volume": 6}])
+        assert pub.sequence == 4 and sub.receive(TIMEOUT).event.values == ["D", 800, 4]
+        with pytest.raises(ValueError, match="volume = 1000001 is outside"):
+            pub.publish_many([{"symbol": "G", "price": 800, "volume": 1000001}])
+        assert pub.sequence == 4
+
+
+def test_events_go_to_their_content_address(stub):
+    """Without a destination each event is sent to its content address (the index's), on the
+    controller's event port: what a switch routes on."""
+    with Publisher(stub.url, host="::1", linger=0) as pub:
+        sent = []
+        pub._sendto = lambda data, to: sent.append((data, to))
+        events = [pub.publish({"symbol": "A", "price": p, "volume": v})
+                  for p, v in ((0, 0), (100000, 1000000), (51234, 7), (51234, 7))]
+        pub.publish_many([{"symbol": "B", "price": 60000, "volume": 600000}])
+        events.append(pub.codec.decode(sent[-1][0]))
+        config = pub.config
+        assert [to for _, to in sent] == [
+            (format_address(config.address(e.values)), config.event_port) for e in events]
+        assert [pub.codec.decode(data) for data, _ in sent] == events
+        assert len({to for _, to in sent}) == 4
 
 
 def test_the_subscriber_reports_received_and_false_positives(stub):
