@@ -74,6 +74,7 @@ class JsonLines:
                                      stdin=subprocess.PIPE if stdin else None, text=True, env=env)
         self.lines: queue.Queue = queue.Queue()
         self.all: list[dict] = []
+        self.term_sent = False
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -111,7 +112,7 @@ class JsonLines:
 
     def send_term(self) -> None:
         """SIGTERM, once, without waiting: several processes then shut down at the same time."""
-        if self.proc.poll() is None and not getattr(self, "term_sent", False):
+        if self.proc.poll() is None and not self.term_sent:
             self.proc.send_signal(signal.SIGTERM)
             self.term_sent = True
 
