@@ -18,8 +18,8 @@ import tempfile
 
 from pubsub import auth
 from pubsub.session import (NPS, ROOT, Controller, PublisherProcess, SessionError, SubscriberProcess,
-                            Testbed, build, ground_truth, log, percentile, poll,
-                            wait_for_network)
+                            Testbed, build, ground_truth_soon, log, percentile, poll,
+                            stop_all, wait_for_network)
 
 SCHEMA = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 SYMBOLS = ["IBM", "AAPL", "AMZN", "GOOG", "MSFT", "NVDA", "ORCL", "INTC", "CSCO", "ADBE"]
@@ -94,6 +94,7 @@ def main() -> int:
                 f"{got['response_ms']:.1f} ms)")
 
         log(f"h1 advertises and publishes {args.events} quotes at {args.rate:.0f}/s")
+        truth = ground_truth_soon(SCHEMA, events_file, [text for _, text in SUBSCRIPTIONS])
         publisher = PublisherProcess(testbed, "h1", events_file, args.rate)
         advertised = publisher.wait_advertised()
         flows = controller.content_flows()  # while the advertisement stands
@@ -103,7 +104,7 @@ def main() -> int:
         summary = publisher.wait_done()
         log(f"published {summary['events']} events in {summary['seconds']:.1f} s")
 
-        truth = ground_truth(SCHEMA, events_file, [text for _, text in SUBSCRIPTIONS])
+        truth = truth.result()
         # Deliveries still in flight: wait until each subscriber has its expected count.
         for s, want in zip(subs, truth):
             try:
@@ -112,7 +113,7 @@ def main() -> int:
                 pass  # reported as missing below
         # Cells per subscription (its content flows on a switch), while the subscriptions stand.
         cells = [r["cells"] for r in controller.get("/v1/subscriptions")["subscriptions"]]
-        stats = [s.stop() for s in subs]
+        stats = stop_all(subs)
         indexed = controller.get("/v1/pubsub")["index"]["dimensions"]
         return report(subs, truth, stats, flows, consistent, summary, indexed, design, cells)
     finally:

@@ -16,7 +16,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from pubsub import auth as auth_module
 from pubsub import openflow_tls
@@ -74,6 +74,7 @@ class JsonLines:
                                      stdin=subprocess.PIPE if stdin else None, text=True, env=env)
         self.lines: queue.Queue = queue.Queue()
         self.all: list[dict] = []
+        self.term_sent = False
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -109,9 +110,15 @@ class JsonLines:
             return self.stderr.read()[-2000:]
         return ""
 
+    def send_term(self) -> None:
+        """SIGTERM, once, without waiting: several processes then shut down at the same time."""
+        if self.proc.poll() is None and not self.term_sent:
+            self.proc.send_signal(signal.SIGTERM)
+            self.term_sent = True
+
     def terminate(self, timeout: float = 30) -> int:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.send_term()
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -291,6 +298,14 @@ class SubscriberProcess(JsonLines):
         return stats[-1] if stats else {}
 
 
+def stop_all(processes: list) -> list:
+    """Each process's stop() (terminate() if it has none), their SIGTERMs sent all at once first:
+    the JVMs' shutdowns (a subscriber's unsubscription) overlap instead of following each other."""
+    for p in processes:
+        p.send_term()
+    return [p.stop() if hasattr(p, "stop") else p.terminate() for p in processes]
+
+
 class PublisherProcess(JsonLines):
     """`nps pub --from FILE|-` in a host's namespace."""
 
@@ -332,6 +347,15 @@ def ground_truth(schema: str, events_file: str, filters: list[str]) -> list[set[
     if r.returncode != 0:
         raise SessionError(f"nps filter match failed: {r.stderr}")
     return [set(json.loads(line)["events"]) for line in r.stdout.splitlines() if line.strip()]
+
+
+def ground_truth_soon(schema: str, events_file: str, filters: list[str]) -> Future:
+    """ground_truth in a thread: direct evaluation needs no network, so its JVM runs while the
+    events are published instead of after (`.result()` where the truth is needed)."""
+    return _TRUTH.submit(ground_truth, schema, events_file, filters)
+
+
+_TRUTH = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ground-truth")
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -20,7 +20,8 @@ import pytest
 
 from live import needs_root
 from pubsub.session import (Controller, SessionError, SubscriberProcess, Testbed, build,
-                            ground_truth, poll, publish, wait_for_network)
+                            ground_truth_soon, poll, publish, stop_all,
+                            wait_for_network)
 from test_pubsub_ovs import random_event, random_filter, random_schema, schema_yaml
 
 SEED = int(os.environ.get("NPS_TEST_SEED", "20261123"))
@@ -35,8 +36,9 @@ def run_and_check(tb, work: str, r: random.Random, s: dict, schema_path: str,
     path = os.path.join(work, f"{name}.jsonl")
     with open(path, "w") as f:
         f.writelines(json.dumps(e) + "\n" for e in events)
+    truth = ground_truth_soon(schema_path, path, [x.filter for x in subs])
     publish(tb, "h1", path, rate=200)
-    truth = ground_truth(schema_path, path, [x.filter for x in subs])
+    truth = truth.result()
     for sub, want, b in zip(subs, truth, before):
         try:
             poll(lambda: len(sub.deliveries()) - b >= len(want), 20, "deliveries")
@@ -73,8 +75,7 @@ def test_compiled_pipelines_deliver_exactly_and_follow_churn(routing, alpha):
         assert c.tables_match_switches()
 
         # churn: three subscribers leave, three others arrive (incremental recompilation)
-        for sub in subs[:3]:
-            sub.stop()
+        stop_all(subs[:3])
         fresh = [SubscriberProcess(tb, h, random_filter(r, s)) for h in ["h3", "h7", "h14"]]
         for sub in fresh:
             sub.wait_subscribed()
@@ -82,8 +83,7 @@ def test_compiled_pipelines_deliver_exactly_and_follow_churn(routing, alpha):
         run_and_check(tb, work, r, s, schema_path, subs, "after-churn")
         assert c.tables_match_switches()
     finally:
-        for sub in subs:
-            sub.terminate()
+        stop_all(subs)
         if tb is not None:
             tb.down()
         c.terminate()

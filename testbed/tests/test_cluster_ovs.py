@@ -39,7 +39,7 @@ from live import needs_root
 from nps_testbed import naming
 from nps_testbed.relay import ApiRelay
 from pubsub.session import (NPS, Controller, JsonLines, PublisherProcess, SubscriberProcess,
-                            Testbed, build, free_port, ground_truth, poll, wait_for_network)
+                            Testbed, build, free_port, ground_truth_soon, poll, wait_for_network)
 from test_pubsub_ovs import (SEED, Receivers, int_range_filter, matches, random_event,
                              random_filter, random_schema, schema_yaml, settle)
 
@@ -128,8 +128,9 @@ def publish_and_check(cl: dict, subs: list[SubscriberProcess], name: str, api: s
     path = os.path.join(cl["work"], f"{name}.jsonl")
     with open(path, "w") as f:
         f.writelines(json.dumps(e) + "\n" for e in events)
+    truth = ground_truth_soon(cl["schema_path"], path, [sub.filter for sub in subs])
     PublisherProcess(tb, "h1", path, rate=300, api=api).wait_done()
-    truth = ground_truth(cl["schema_path"], path, [sub.filter for sub in subs])
+    truth = truth.result()
     for sub, want, b in zip(subs, truth, before):
         settle(lambda: len(sub.deliveries()) - b >= len(want), 20)
         got = [d["sequence"] - 1 for d in sub.deliveries()[b:]]

@@ -23,8 +23,8 @@ import pytest
 
 from live import needs_root
 from pubsub import openflow_tls
-from pubsub.session import (Controller, SubscriberProcess, Testbed, build, ground_truth, poll,
-                            publish, wait_for_network)
+from pubsub.session import (Controller, SubscriberProcess, Testbed, build, ground_truth_soon, poll,
+                            publish, stop_all, wait_for_network)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
@@ -71,8 +71,9 @@ def test_pubsub_deliveries_over_openflow_tls():
         path = os.path.join(work, "events.jsonl")
         with open(path, "w") as f:
             f.writelines(json.dumps(e) + "\n" for e in events)
+        truths = ground_truth_soon(SCHEMA, path, filters)
         publish(testbed, hosts[0], path, rate=200)
-        truths = ground_truth(SCHEMA, path, filters)
+        truths = truths.result()
         for sub, want in zip(subs, truths):
             try:
                 poll(lambda: len(sub.deliveries()) >= len(want), 30, f"deliveries to {sub.host}")
@@ -80,8 +81,7 @@ def test_pubsub_deliveries_over_openflow_tls():
                 got = {d["sequence"] - 1 for d in sub.deliveries()}
             assert got == want, f"{sub.host} {sub.filter!r}: {sorted(got ^ want)[:5]}"
             assert want, "the filter matches some events"
-        for sub in subs:
-            sub.stop()
+        stop_all(subs)
         assert metric(controller, "nps_openflow_disconnects_total", "tls_failed") == 0
     finally:
         if testbed is not None:

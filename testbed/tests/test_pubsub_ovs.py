@@ -32,8 +32,8 @@ import pytest
 
 from live import needs_root
 from pubsub.session import (TESTBED, Controller, JsonLines, PublisherProcess, SessionError,
-                            SubscriberProcess, Testbed, build, ground_truth, poll, publish,
-                            wait_for_network)
+                            SubscriberProcess, Testbed, build, ground_truth_soon, poll, publish,
+                            stop_all, wait_for_network)
 
 SEED = int(os.environ.get("NPS_TEST_SEED", "20261122"))
 SYMBOLS = ["AA", "AB", "BA", "BB", "CA"]
@@ -165,9 +165,10 @@ def test_deliveries_equal_direct_evaluation(session):
             paths.append(os.path.join(session["work"], f"events{k}.jsonl"))
             with open(paths[-1], "w") as f:
                 f.writelines(json.dumps(e) + "\n" for e in events)
+        truths = [ground_truth_soon(session["schema_path"], p, filters) for p in paths]
         publish(tb, hosts[0], paths[0], rate=200)
         publish(tb, hosts[1], paths[1], rate=200, advertise=f"a0 <= {half['a0']}")
-        truths = [ground_truth(session["schema_path"], p, filters) for p in paths]
+        truths = [t.result() for t in truths]
         for i, sub in enumerate(subs):
             want = {(0, e) for e in truths[0][i]} | {(1, e) for e in truths[1][i]}
             settle(lambda: len(sub.deliveries()) >= len(want), 20)
@@ -188,7 +189,7 @@ def test_deliveries_equal_direct_evaluation(session):
         assert total["received"] - total["false_positives"] == sum(
             len(sub.deliveries()) for sub in subs), total
     finally:
-        stats = [sub.stop() for sub in subs]
+        stats = stop_all(subs)
     assert all("false_positives" in st for st in stats), stats
     assert sum(st["received"] for st in stats) >= sum(st["delivered"] for st in stats)
 
@@ -314,8 +315,9 @@ def publish_and_check(session, subs: list[SubscriberProcess], filters: list[str]
     path = os.path.join(session["work"], f"{name}.jsonl")
     with open(path, "w") as f:
         f.writelines(json.dumps(e) + "\n" for e in events)
+    truth = ground_truth_soon(session["schema_path"], path, filters)
     publish(tb, "h1", path, rate=200)
-    truth = ground_truth(session["schema_path"], path, filters)
+    truth = truth.result()
     for sub, want, b in zip(subs, truth, before):
         settle(lambda: len(sub.deliveries()) - b >= len(want), 20)
         got = [d["sequence"] - 1 for d in sub.deliveries()[b:]]
@@ -362,8 +364,7 @@ def test_a_failed_tree_link_is_routed_around(session):
         wait_reconciled(c, "switches reconciled to the new tree")
         publish_and_check(session, subs, filters, "after-link-failure")
     finally:
-        for sub in subs:
-            sub.stop()
+        stop_all(subs)
         subprocess.run([TESTBED, "link", "s5", "s1", "up"], capture_output=True)
 
 
@@ -393,8 +394,7 @@ def test_a_failed_core_switch_is_routed_around_and_its_recovery_restores_the_tre
         wait_reconciled(c, "every switch reconciled, s1 included")
         publish_and_check(session, subs, filters, "after-switch-recovery")
     finally:
-        for sub in subs:
-            sub.stop()
+        stop_all(subs)
         subprocess.run([TESTBED, "switch", "s1", "up"], capture_output=True)
 
 

@@ -19,7 +19,8 @@ import pytest
 from live import needs_root
 from pubsub import auth
 from pubsub.session import (TESTBED, Controller, JsonLines, SubscriberProcess, Testbed, build,
-                            ground_truth, poll, publish, wait_for_network)
+                            ground_truth_soon, poll, publish, stop_all,
+                            wait_for_network)
 
 SEED = int(os.environ.get("NPS_TEST_SEED", "20261127"))
 CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "py_client.py")
@@ -106,17 +107,17 @@ def test_python_publisher_java_subscribers(session):
         for s in subs:
             s.wait_subscribed()
         path, events = write_events(session, "python-published.jsonl")
+        truths = ground_truth_soon(session["schema_path"], path, filters)
         pub = PythonClient(tb, hosts[0], "pub", "true", path, "200")
         pub.wait_for(lambda o: o.get("kind") == "published", 120, "the Python publisher")
         assert pub.proc.wait(timeout=60) == 0, pub.error_text()
-        truths = ground_truth(session["schema_path"], path, filters)
+        truths = truths.result()
         for s, f, want in zip(subs, filters, truths):
             poll(lambda: len(s.deliveries()) >= len(want), 20, f"deliveries at {s.host}")
             check_exact(s.host, f, s.deliveries(), events, want)
         assert sum(len(w) for w in truths) > 0
     finally:
-        for s in subs:
-            s.stop()
+        stop_all(subs)
 
 
 @needs_root
@@ -129,8 +130,9 @@ def test_java_publisher_python_subscribers(session):
         for s in subs:
             s.wait_for(lambda o: o.get("kind") == "subscribed", 60, f"Python subscriber {s.host}")
         path, events = write_events(session, "java-published.jsonl")
+        truths = ground_truth_soon(session["schema_path"], path, filters)
         publish(tb, hosts[1], path, rate=200)
-        truths = ground_truth(session["schema_path"], path, filters)
+        truths = truths.result()
         for s, f, want in zip(subs, filters, truths):
             deliveries = lambda: [o for o in s.all if o.get("kind") == "delivery"]  # noqa: E731
             poll(lambda: len(deliveries()) >= len(want), 20, f"deliveries at {s.host}")
@@ -138,8 +140,8 @@ def test_java_publisher_python_subscribers(session):
         assert sum(len(w) for w in truths) > 0
     finally:
         stats = []
+        stop_all(subs)
         for s in subs:
-            s.terminate()
             stats += [o for o in s.all if o.get("kind") == "stats"]
     assert len(stats) == 4 and all(st["malformed"] == 0 for st in stats), stats
     assert all(st["delivered"] == len(w) for st, w in zip(stats, truths)), stats
