@@ -128,14 +128,15 @@ final class SubCommand implements Callable<Integer> {
       } catch (ControllerException e) {
         return ClientOptions.fail(e, err, json.enabled());
       }
+      // before the subscribed line: a SIGTERM right after it still unsubscribes and prints stats
+      AtomicInteger code = new AtomicInteger();
+      Thread hook = ClientOptions.onSignal(done::countDown, finished, code);
       Map<String, Object> subscribed = new LinkedHashMap<>();
       subscribed.put("kind", "subscribed");
       subscribed.put("id", sub.subscription().id());
       subscribed.put("port", sub.port());
       subscribed.put("response_ms", sub.subscription().responseMs());
       JsonOutput.printLine(json.enabled() ? out : err, subscribed);
-      AtomicInteger code = new AtomicInteger();
-      Thread hook = ClientOptions.onSignal(done::countDown, finished, code);
       try {
         if (limit == null) {
           done.await();
