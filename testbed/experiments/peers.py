@@ -47,6 +47,7 @@ TABLES = 8  # the controller's tables are below this
 CLIENT_KIND = {"nats3": "nats", "netpubsub-py": "netpubsub"}  # peer_client.py's system names
 PUBLISHER = "h1"
 TICKS = os.sysconf("SC_CLK_TCK")
+READY = 240  # s: a client JVM's start and subscription on a machine at load 30
 IDLE = 2.0  # s: the links' background (LLDP probes, neighbour discovery) measured before a run
 SWEEP = ["1x1000x16", "8x1000x16", "64x1000x16", "8x10000x16", "8x50000x16", "8x1000x1024"]
 
@@ -243,8 +244,11 @@ class Run:
             subs = [self.subscriber(host, text, brokers) for host, text in spec]
             for s, (h, _) in zip(subs, spec):
                 alive(s, f"{self.system} subscriber on {h}")
-                poll(lambda: s.ready() or not alive(s, f"{self.system} subscriber on {h}"), 120,
-                     f"{self.system} subscriber on {h} ready")
+                try:
+                    poll(lambda: s.ready() or not alive(s, f"{self.system} subscriber on {h}"),
+                         READY, f"{self.system} subscriber on {h} ready")
+                except SessionError as e:  # say what it was doing
+                    raise SessionError(f"{e}: {s.error_text()[-300:]!r}") from None
             pub = self.publisher(brokers)
             poll(lambda: pub.ready() or not alive(pub, f"{self.system} publisher"), 120,
                  f"{self.system} publisher ready")
@@ -281,7 +285,8 @@ class Run:
         dp0 = datapath()
         hosts = {h: s.proc.pid for (h, _), s in zip(spec, subs)}
         kernel0 = {**drops.switch_ports(), **drops.host_udp(hosts)}
-        if isinstance(pub, JavaPub):  # its JVM starts now; its CPU counts from its first event
+        if isinstance(pub, JavaPub) and not pub.prestarted:  # the before's JVM starts now: its
+            # CPU counts from its first event
             pub.command("go")
             poll(lambda: pub.started() or not alive(pub, "nps pub"), 120, "nps pub advertised")
             roles["publisher"] = [pub.proc.pid]
@@ -412,6 +417,8 @@ def session(args, out: dict, loads: list[dict], systems: list[str], schema: str,
                     row["repeat"] = rep
                     row["topology"] = args.topo
                     out["runs"].append(row)
+                    with open(os.path.join(work, "partial.json"), "w") as f:  # if stopped early
+                        json.dump(out, f)
                     if row["reported"]:
                         lat = row["latency_us"]
                         log(f"  {system}: {row['delivered']}/{row['expected']} delivered, "

@@ -8,6 +8,7 @@ import base64
 import json
 import os
 import sys
+import threading
 
 from hdrh.histogram import HdrHistogram
 
@@ -93,9 +94,12 @@ class PyPub(JsonLines):
 
 
 class JavaPub:
-    """`nps pub --from FILE --rate R`, started on "go": it paces from the moment its
-    advertisement is live, so it must not wait for the harness after that. The events carry
-    the payload, base64 in their JSON lines. `started()` once it is publishing."""
+    """`nps pub --rate R`. This build's is started before the run (`--from -`): its JVM start and
+    advertisement (flows acknowledged) fall outside the window, as the peers' connections and
+    interest do, and "go" writes the events to its stdin (it paces from the first one read).
+    Another build's (`jar`, the before) is started on "go" with `--from FILE`, as the harness did
+    then: it paces from its advertisement, so it must not wait for the harness after that. The
+    events carry the payload, base64 in their JSON lines. `started()` once it is publishing."""
 
     def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int,
                  jar: str | None = None):
@@ -108,14 +112,30 @@ class JavaPub:
                     e = json.loads(line)
                     e["payload"] = data
                     out.write(json.dumps(e) + "\n")
+        self.prestarted = jar is None
         self.p: PublisherProcess | None = None
+        if self.prestarted:
+            self.p = PublisherProcess(testbed, host, "-", rate)
 
     def ready(self) -> bool:
-        return True
+        return not self.prestarted or self.started()
 
     def command(self, line: str) -> None:
-        if line == "go" and self.p is None:
+        if line != "go":
+            return
+        if self.p is None:
             self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate, jar=self.jar)
+        elif self.prestarted:  # a thread: the pipe fills while the JVM paces
+            threading.Thread(target=self._feed, daemon=True).start()
+
+    def _feed(self) -> None:
+        try:
+            with open(self.file) as f:
+                for line in f:
+                    self.p.proc.stdin.write(line)
+            self.p.proc.stdin.close()
+        except (BrokenPipeError, ValueError, OSError):
+            pass
 
     def started(self) -> bool:
         return self.p is not None and bool(_kind(self.p, "advertised"))

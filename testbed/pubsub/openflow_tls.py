@@ -14,6 +14,8 @@ import subprocess
 import tempfile
 import threading
 
+from nps_testbed import ovs
+
 SWITCH_NAME = "nps-testbed"  # the certificate's CN starts with it (ovs-pki adds " id:UUID")
 
 _cached: dict | None = None
@@ -78,7 +80,9 @@ def controller_args(p: dict) -> list[str]:
 
 def configure_ovs(p: dict, switch_key: str | None = None, switch_cert: str | None = None) -> None:
     """ovs-vswitchd's SSL identity: the switch key and certificate, and the CA it trusts for the
-    controller (its certificate must be signed by controllerca)."""
+    controller (its certificate must be signed by controllerca). Starts Open vSwitch first if it
+    is down (`nps-testbed up` would, but only after this: set-ssl then failed to connect)."""
+    ovs.ensure_running()
     _run("ovs-vsctl", "set-ssl", switch_key or p["switch_key"], switch_cert or p["switch_cert"],
          p["controller_ca"])
 

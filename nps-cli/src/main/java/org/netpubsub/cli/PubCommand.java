@@ -200,8 +200,13 @@ final class PubCommand implements Callable<Integer> {
     long end = start;
     long sent = 0;
     try {
+      // The clock starts at the first event: from stdin it may come long after the advertisement,
+      // and due times from then would send everything up to it in one burst.
+      Event first = source.next();
+      start = System.nanoTime();
+      end = start;
       Progress progress = new Progress(err, json.enabled(), start);
-      for (Event e = source.next(); e != null && !stop; e = source.next()) {
+      for (Event e = first; e != null && !stop; e = source.next()) {
         if (rate != null) {
           // Due times from the start, not from the previous send: no drift.
           long due = start + (long) (sent * 1e9 / rate);
