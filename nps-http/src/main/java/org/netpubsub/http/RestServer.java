@@ -149,7 +149,7 @@ public final class RestServer implements Closeable {
 
     /**
      * Requests on virtual threads, for servers whose requests mostly wait (the coordinator's change
-     * polls). Off by default: Jetty's own pool (up to 200 threads) serves short requests with no
+     * polls). Off by default: Jetty's own pool ({@link #maxThreads}) serves short requests with no
      * hand-off, about 4x the requests/s on one connection (docs/operations.md).
      */
     public Builder virtualThreads(boolean on) {
@@ -160,9 +160,10 @@ public final class RestServer implements Closeable {
     /**
      * The most threads Jetty's pool runs (its selector and acceptor included; 32 by default). A
      * pool as large as the number of connections (Jetty's default, 200) runs one thread per busy
-     * connection: at 200 clients on 2 CPUs that cost a third of the requests/s, mostly in thread
-     * hand-offs and context switches (docs/results/rest-tls.md). Readiness beyond the pool waits in
-     * its queue; a route that blocks (a pub/sub request waiting for the switches) holds one.
+     * connection: at 200 HTTPS clients on 2 CPUs it served 657 requests/s against 1 093 with 32
+     * threads, at 1.5x the CPU per request (docs/results/rest-tls.md). Readiness beyond the pool
+     * waits in its queue; a route that blocks (a pub/sub request waiting for the switches) holds
+     * one.
      */
     public Builder maxThreads(int n) {
       if (n < 8) {
@@ -235,7 +236,7 @@ public final class RestServer implements Closeable {
       // bound here, before Jetty starts, so a taken port is one exception and no framework log
       ServerSocketChannel channel = bind();
       AccessLog accessLog = new AccessLog(name, registry);
-      QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
+      QueuedThreadPool pool = new QueuedThreadPool(maxThreads, 8);
       pool.setName(name + "-http");
       if (virtualThreads) {
         pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
