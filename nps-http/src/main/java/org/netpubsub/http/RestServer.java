@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * answers, errors as {@code {"error":{"code","message","field"?}}}, 405 with {@code Allow}, 413
  * over the body limit, one access-log line per request, an idle timeout and a bound on open
  * connections, {@code /health/live}, {@code /health/ready}, {@code /metrics} (Prometheus text) and
- * {@code /v1/openapi.json}. Requests run on Jetty's thread pool (up to 200 threads), so a route may
- * block until switches answer.
+ * {@code /v1/openapi.json}. Requests run on Jetty's thread pool (up to {@link Builder#maxThreads}
+ * threads, 32 by default), so a route may block until switches answer.
  */
 public final class RestServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
@@ -92,6 +92,7 @@ public final class RestServer implements Closeable {
     private String openApi;
     private String staticDir;
     private boolean virtualThreads;
+    private int maxThreads = 32;
     private final List<Runnable> onScrape = new ArrayList<>();
 
     private Builder(String name, PrometheusMeterRegistry registry) {
@@ -148,11 +149,27 @@ public final class RestServer implements Closeable {
 
     /**
      * Requests on virtual threads, for servers whose requests mostly wait (the coordinator's change
-     * polls). Off by default: Jetty's own pool (up to 200 threads) serves short requests with no
+     * polls). Off by default: Jetty's own pool ({@link #maxThreads}) serves short requests with no
      * hand-off, about 4x the requests/s on one connection (docs/operations.md).
      */
     public Builder virtualThreads(boolean on) {
       this.virtualThreads = on;
+      return this;
+    }
+
+    /**
+     * The most threads Jetty's pool runs (its selector and acceptor included; 32 by default). A
+     * pool as large as the number of connections (Jetty's default, 200) runs one thread per busy
+     * connection: at 200 HTTPS clients on 2 CPUs it served 657 requests/s against 1 093 with 32
+     * threads, at 1.5x the CPU per request (docs/results/rest-tls.md). Readiness beyond the pool
+     * waits in its queue; a route that blocks (a pub/sub request waiting for the switches) holds
+     * one.
+     */
+    public Builder maxThreads(int n) {
+      if (n < 8) {
+        throw new IllegalArgumentException("maxThreads must be at least 8, not " + n);
+      }
+      this.maxThreads = n;
       return this;
     }
 
@@ -219,7 +236,7 @@ public final class RestServer implements Closeable {
       // bound here, before Jetty starts, so a taken port is one exception and no framework log
       ServerSocketChannel channel = bind();
       AccessLog accessLog = new AccessLog(name, registry);
-      QueuedThreadPool pool = new QueuedThreadPool();
+      QueuedThreadPool pool = new QueuedThreadPool(maxThreads, 8);
       pool.setName(name + "-http");
       if (virtualThreads) {
         pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());

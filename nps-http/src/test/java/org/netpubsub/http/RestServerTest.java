@@ -10,6 +10,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -172,6 +176,31 @@ class RestServerTest {
           .isInstanceOf(PortInUseException.class)
           .hasMessage(
               "x: cannot listen on 127.0.0.1:" + at.getPort() + ": the address is already in use");
+    }
+  }
+
+  @Test
+  void aSmallPoolQueuesMoreClientsThanItHasThreadsAndRefusesATooSmallOne() throws Exception {
+    assertThatThrownBy(() -> RestServer.builder("small", HttpMetrics.newRegistry()).maxThreads(4))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxThreads");
+    try (RestServer small =
+        RestServer.builder("small", HttpMetrics.newRegistry())
+            .maxThreads(8)
+            .route("GET", "/v1/ping", r -> Reply.ok(Json.MAPPER.createObjectNode()))
+            .start()) {
+      URI ping = URI.create("http://127.0.0.1:" + small.address().getPort() + "/v1/ping");
+      // 32 clients, each on its own connection, against a pool of 8: every one is answered
+      List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+      for (int i = 0; i < 32; i++) {
+        answers.add(
+            HttpClient.newHttpClient()
+                .sendAsync(
+                    HttpRequest.newBuilder(ping).build(), HttpResponse.BodyHandlers.ofString()));
+      }
+      for (CompletableFuture<HttpResponse<String>> a : answers) {
+        assertThat(a.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      }
     }
   }
 }
