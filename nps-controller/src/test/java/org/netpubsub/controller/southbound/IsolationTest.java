@@ -26,7 +26,7 @@ class IsolationTest {
   void twentySwitchesConnectAtOnceAndMisbehaviourStaysLocal() throws Exception {
     // The silent switch's batch must still wait while the others' batches are done: its barrier
     // timeout (and the dead-peer timeout after it) must outlast 16 batches of 20 flow-mods and
-    // their barriers, which took over a second under load (the 1 s barrier failed the test).
+    // their barriers, which a loaded machine need not finish within the 1 s it had before.
     try (Fixture f = new Fixture(Duration.ofMillis(300), DEAD_PEER, BARRIER)) {
       List<SimulatedOpenFlowSwitch> sims = new ArrayList<>();
       List<CompletableFuture<Void>> connects = new ArrayList<>();
