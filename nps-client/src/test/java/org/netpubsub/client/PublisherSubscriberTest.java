@@ -311,8 +311,9 @@ class PublisherSubscriberTest {
       for (int i = 0; i < 3; i++) {
         pub.publish(quote("A", i, 1));
       }
-      Poll.until("3 datagrams", TIMEOUT, () -> sub.stats().received() == 3);
-      assertThat(sub.stats()).isEqualTo(new SubscriberStats(3, 1, 0, 0, 2));
+      // received is counted as a datagram comes in, overflowed once the full queue refused it
+      SubscriberStats handled = new SubscriberStats(3, 1, 0, 0, 2);
+      Poll.until("3 datagrams handled", TIMEOUT, () -> sub.stats().equals(handled));
       assertThat(sub.poll(TIMEOUT).event().intValue(1)).isZero();
     }
   }

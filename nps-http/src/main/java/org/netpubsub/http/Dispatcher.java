@@ -139,9 +139,10 @@ final class Dispatcher extends Handler.Abstract {
     if (r.status() == 403) {
       Authentication.forbidden(registry);
     }
-    int status = write(response, callback, r);
+    byte[] body = body(r);
+    // timed before the answer goes out: a client that has its answer finds it in /metrics
     sample.stop(timer(method, match.pattern(), r.status()));
-    return status;
+    return write(response, callback, r, body);
   }
 
   private int metrics(String method, Response response, Callback callback) {
@@ -193,6 +194,10 @@ final class Dispatcher extends Handler.Abstract {
   }
 
   static int write(Response response, Callback callback, Reply r) {
+    return write(response, callback, r, body(r));
+  }
+
+  private static byte[] body(Reply r) {
     byte[] body = r.json();
     if (body == null) {
       try {
@@ -201,6 +206,10 @@ final class Dispatcher extends Handler.Abstract {
         throw new IllegalStateException(e);
       }
     }
+    return body;
+  }
+
+  private static int write(Response response, Callback callback, Reply r, byte[] body) {
     r.headers().forEach((k, v) -> response.getHeaders().put(k, v));
     response.getHeaders().put(JSON);
     return send(response, callback, r.status(), body);

@@ -26,13 +26,14 @@ import java.util.function.LongConsumer;
  * grow without bound; a window keeps them bounded (at {@code switches × window}) while still
  * keeping the controller busy.
  *
- * <p>A run starts once every switch has received a FEATURES_REQUEST (plus an optional {@code
- * startDelay}, cbench's {@code --delay}, for controllers that drop packet-ins before their
- * handshake ends); it lasts {@code warmupRounds + rounds} rounds of {@code roundLength}, reports
- * the responses per second of every measured round and their min/max/mean, and closes every switch.
- * With {@code awaitAnswer}, for controllers known to answer, the last round lasts until the
- * measured rounds have seen a response (within the connect timeout), so that a short run on a
- * loaded machine measures a rate rather than reporting none. Responses before the start are not
+ * <p>A run starts once every switch has received a FEATURES_REQUEST, or with {@code
+ * startAfterBarrier} its first BARRIER_REQUEST, which ends netpubsub's controller's handshake (plus
+ * an optional {@code startDelay}, cbench's {@code --delay}, for controllers that drop packet-ins
+ * before their handshake ends); it lasts {@code warmupRounds + rounds} rounds of {@code
+ * roundLength}, reports the responses per second of every measured round and their min/max/mean,
+ * and closes every switch. With {@code awaitAnswer}, for controllers known to answer, each measured
+ * round lasts until it has seen a response (within the connect timeout), so that short rounds on a
+ * loaded machine measure a rate rather than reporting none. Responses before the start are not
  * counted (a table-miss flow-mod sent on connect). A controller that answers a packet-in with
  * several messages (a learning switch: flow-mod and packet-out) earns several responses, as with
  * cbench, and in latency mode then has more than one packet-in in flight; its round-trip times are
@@ -88,6 +89,7 @@ public final class Cbench {
   private final Duration startDelay;
   private final Duration connectTimeout;
   private final boolean awaitAnswer;
+  private final boolean startAfterBarrier;
   private final int eventLoopThreads;
   private final LongConsumer progress;
   private final Answer answer;
@@ -104,6 +106,7 @@ public final class Cbench {
     this.startDelay = b.startDelay;
     this.connectTimeout = b.connectTimeout;
     this.awaitAnswer = b.awaitAnswer;
+    this.startAfterBarrier = b.startAfterBarrier;
     this.eventLoopThreads = b.eventLoopThreads;
     this.progress = b.progress;
   }
@@ -146,8 +149,8 @@ public final class Cbench {
           TimeUnit.NANOSECONDS.sleep(left); // the round's length: this is what is measured
           left = deadline - System.nanoTime();
         }
-        if (awaitAnswer && r == warmupRounds + rounds - 1) {
-          awaitAMeasuredResponse(totals, measuredFrom, deadline + connectTimeout.toNanos());
+        if (awaitAnswer && r >= warmupRounds) {
+          awaitAResponse(totals, previous, deadline + connectTimeout.toNanos());
         }
         long now = System.nanoTime();
         long total = totals.responses.sum();
@@ -203,14 +206,14 @@ public final class Cbench {
   }
 
   /**
-   * Extends the last round until the measured rounds have seen a response (within the connect
-   * timeout): on a loaded machine short rounds can pass before the controller's first answer, and a
-   * run would report 0 responses/s and no round trip for a controller that answers. The rate
-   * divides by the time the round really took, so it stays true.
+   * Extends a measured round until it has seen a response (within the connect timeout): on a loaded
+   * machine a short round can pass without the controller's answer, and would report 0 responses/s
+   * for a controller that answers. The rate divides by the time the round really took, so it stays
+   * true.
    */
-  private static void awaitAMeasuredResponse(
-      EmulatedSwitch.Totals totals, long measuredFrom, long deadline) throws InterruptedException {
-    while (totals.responses.sum() == measuredFrom && System.nanoTime() < deadline) {
+  private static void awaitAResponse(EmulatedSwitch.Totals totals, long before, long deadline)
+      throws InterruptedException {
+    while (totals.responses.sum() == before && System.nanoTime() < deadline) {
       TimeUnit.MILLISECONDS.sleep(1);
     }
   }
@@ -229,6 +232,13 @@ public final class Cbench {
         deadline,
         "sent a FEATURES_REQUEST by " + controller,
         emulated);
+    if (startAfterBarrier) {
+      await(
+          emulated.stream().map(EmulatedSwitch::barrierRequested).toList(),
+          deadline,
+          "sent a BARRIER_REQUEST (its handshake's end) by " + controller,
+          emulated);
+    }
   }
 
   private void await(
@@ -278,15 +288,27 @@ public final class Cbench {
     private LongConsumer progress;
     private Answer answer = Answer.ANY;
     private boolean awaitAnswer;
+    private boolean startAfterBarrier;
 
     private Builder() {}
 
     /**
-     * For a controller that answers every packet-in: the last round lasts until a measured response
-     * has arrived, within the connect timeout (default false: rounds end on time).
+     * For a controller that answers every packet-in: each measured round lasts until a response has
+     * arrived in it, within the connect timeout (default false: rounds end on time).
      */
     public Builder awaitAnswer(boolean on) {
       this.awaitAnswer = on;
+      return this;
+    }
+
+    /**
+     * For netpubsub's controller, which ends its handshake with a BARRIER_REQUEST: the switches
+     * start once it has come (default false: at the FEATURES_REQUEST, as cbench). That controller
+     * holds earlier packet-ins until its handshake ends, and drops them if the switch leaves first,
+     * as a short run on a loaded machine can.
+     */
+    public Builder startAfterBarrier(boolean on) {
+      this.startAfterBarrier = on;
       return this;
     }
 

@@ -33,6 +33,7 @@ final class EmulatedSwitch implements ControllerMessageListener {
   private final Totals totals;
   private final SimulatedOpenFlowSwitch sw;
   private final CompletableFuture<Void> featuresRequested = new CompletableFuture<>();
+  private final CompletableFuture<Void> barrierRequested = new CompletableFuture<>();
 
   /** Send times of the outstanding packet-ins, oldest at {@code head} (a ring of the window). */
   private final long[] sentAt;
@@ -86,6 +87,11 @@ final class EmulatedSwitch implements ControllerMessageListener {
     return featuresRequested;
   }
 
+  /** Completes when the controller has sent its first BARRIER_REQUEST. */
+  CompletableFuture<Void> barrierRequested() {
+    return barrierRequested;
+  }
+
   boolean isConnected() {
     return sw.isConnected();
   }
@@ -119,6 +125,11 @@ final class EmulatedSwitch implements ControllerMessageListener {
   @Override
   public void featuresRequest() {
     featuresRequested.complete(null);
+  }
+
+  @Override
+  public void barrierRequest() {
+    barrierRequested.complete(null);
   }
 
   @Override

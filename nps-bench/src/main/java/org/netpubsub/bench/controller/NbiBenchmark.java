@@ -85,6 +85,7 @@ public final class NbiBenchmark {
               .progress(progress)
               .answer(Cbench.Answer.PACKET_OUT) // every app answer carries one packet-out
               .awaitAnswer(true) // the forwarding app answers every packet-in
+              .startAfterBarrier(true) // netpubsub's OpenFlowServer
               .build()
               .run(server.localAddress());
       return new Result(r, apps.size(), load, bus.metrics());

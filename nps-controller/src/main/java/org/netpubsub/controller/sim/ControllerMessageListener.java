@@ -9,6 +9,9 @@ public interface ControllerMessageListener {
   /** A FEATURES_REQUEST, answered: the controller is running its handshake. */
   default void featuresRequest() {}
 
+  /** A BARRIER_REQUEST, answered (netpubsub's controller ends its handshake with one). */
+  default void barrierRequest() {}
+
   /** An OFPT_FLOW_MOD. */
   default void flowMod() {}
 

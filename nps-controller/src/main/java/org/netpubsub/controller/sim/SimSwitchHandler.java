@@ -119,6 +119,7 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
     }
     switch (m) {
       case OFFeaturesRequest r -> sw.tell(ControllerMessageListener::featuresRequest);
+      case OFBarrierRequest b -> sw.tell(ControllerMessageListener::barrierRequest);
       case OFFlowMod fm -> sw.tell(ControllerMessageListener::flowMod);
       case OFPacketOut p -> sw.tell(ControllerMessageListener::packetOut);
       default -> {}

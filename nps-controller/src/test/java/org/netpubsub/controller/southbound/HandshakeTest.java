@@ -65,7 +65,9 @@ class HandshakeTest {
 
   @Test
   void silentPeerIsDroppedAsDead() throws Exception {
-    try (Fixture f = new Fixture()) {
+    // a short dead-peer timeout: the only switch is the silent one
+    try (Fixture f =
+        new Fixture(Duration.ofMillis(100), Duration.ofMillis(400), Duration.ofMillis(500))) {
       SimulatedOpenFlowSwitch sim =
           f.connect(SimulatedOpenFlowSwitch.builder().dpid(5).fault(FaultMode.SILENT));
       Poll.until(

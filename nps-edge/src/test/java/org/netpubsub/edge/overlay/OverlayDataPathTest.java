@@ -6,6 +6,7 @@ import static org.netpubsub.edge.overlay.OverlayFixture.poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.edge.broker.Mosquitto;
@@ -55,20 +56,22 @@ class OverlayDataPathTest {
       assertThat(subB.received()).extracting(TestClient.Received::payload).first().isEqualTo("g0");
       assertThat(subB.received()).allMatch(r -> r.topic().equals("g/1"));
       // no local message reached an RB: they received g/1's 20 and its tail probes (re-sent last
-      // messages, 250 ms on), and relayed each once
+      // messages, 250 ms on), and relayed each once. Polled: paris counts a datagram after its send
+      // returns and after rome may have it, and counts a local one independently of subA
       poll(
           "the brokers received what paris sent",
           T,
-          () ->
-              relayedBy(rb1, rb2, "received")
-                      == a.counters().get("sent_to_broker")
-                          + a.counters().getOrDefault("tail_probes", 0L)
-                  && relayedBy(rb1, rb2, "relayed") == relayedBy(rb1, rb2, "received"));
-      assertThat(a.counters().get("sent_to_broker")).isEqualTo(20);
-      assertThat(a.counters().get("kept_local")).isEqualTo(20);
+          () -> {
+            Map<String, Long> c = a.counters();
+            return c.getOrDefault("sent_to_broker", 0L) == 20
+                && c.getOrDefault("kept_local", 0L) == 20
+                && relayedBy(rb1, rb2, "received") == 20 + c.getOrDefault("tail_probes", 0L)
+                && relayedBy(rb1, rb2, "relayed") == relayedBy(rb1, rb2, "received");
+          });
       String assigned = f.tree().topic("g/1").orElseThrow().assignment().orElseThrow().broker();
-      RoutingBroker owner = assigned.equals("rb1") ? rb1 : rb2;
-      assertThat(owner.counters().get("relayed")).isEqualTo(relayedBy(rb1, rb2, "relayed"));
+      RoutingBroker other = assigned.equals("rb1") ? rb2 : rb1;
+      // all relayed by the owner (one read: tail probes may be relayed meanwhile)
+      assertThat(other.counters().getOrDefault("relayed", 0L)).as("relayed by the other").isZero();
 
       // a wildcard subscriber joins a topic once a publisher elsewhere creates it
       pubA.publish("w/x", "first", 1, false);
