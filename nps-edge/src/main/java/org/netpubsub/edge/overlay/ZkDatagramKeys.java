@@ -40,6 +40,9 @@ public final class ZkDatagramKeys implements Closeable {
   private final AtomicLong rotations = new AtomicLong();
   private final AtomicLong invalid = new AtomicLong();
   private final ConnectionStateListener reconnect;
+  // one watcher object: ZooKeeper keeps one watch per (path, watcher), so refreshing after a
+  // reconnect does not pile up watches that each trigger a read
+  private final CuratorWatcher watch = e -> submit(this::refresh);
   private DatagramAuth auth; // the thread's, once start() has returned
   private DatagramKeys keys;
   private ScheduledFuture<?> expiry;
@@ -124,13 +127,12 @@ public final class ZkDatagramKeys implements Closeable {
     if (closed) {
       return;
     }
-    CuratorWatcher watch = e -> submit(this::refresh);
     byte[] data;
     try {
       data = client.getData().usingWatcher(watch).forPath(ZnodePaths.DATAGRAM_KEYS);
     } catch (KeeperException.NoNodeException e) {
       LOG.warning(ZnodePaths.DATAGRAM_KEYS + " was deleted: keeping the keys held");
-      watchCreation(watch);
+      watchCreation();
       return;
     } catch (Exception e) {
       LOG.log(Level.WARNING, "cannot read " + ZnodePaths.DATAGRAM_KEYS + ": " + e);
@@ -157,7 +159,7 @@ public final class ZkDatagramKeys implements Closeable {
     acknowledge(k.highestId());
   }
 
-  private void watchCreation(CuratorWatcher watch) {
+  private void watchCreation() {
     try {
       client.checkExists().usingWatcher(watch).forPath(ZnodePaths.DATAGRAM_KEYS);
     } catch (Exception e) {
