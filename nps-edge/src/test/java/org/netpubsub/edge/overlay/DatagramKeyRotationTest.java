@@ -139,14 +139,21 @@ class DatagramKeyRotationTest {
 
       int n = sent.get();
       poll("every message at rome", T, () -> sub.received().size() >= n);
+      // no datagram was refused: the rotation lost nothing (a loss would be repaired by NACKs,
+      // so this is the check that can fail; the delivery check below is the end-to-end one)
+      for (var counters : List.of(rb.counters(), paris.counters(), rome.counters())) {
+        assertThat(counters).doesNotContainKey("dropped.unauthenticated");
+      }
       List<String> expected = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         expected.add("m-" + i);
       }
-      assertThat(sub.received()).extracting(TestClient.Received::payload).isEqualTo(expected);
-      for (var counters : List.of(rb.counters(), paris.counters(), rome.counters())) {
-        assertThat(counters).doesNotContainKey("dropped.unauthenticated");
-      }
+      // every message exactly once; a datagram lost on the loaded loopback and repaired by a NACK
+      // arrives out of order, which is not what this test is about
+      assertThat(sub.received())
+          .as("rome's counters %s", rome.counters())
+          .extracting(TestClient.Received::payload)
+          .containsExactlyInAnyOrderElementsOf(expected);
       assertThat(keys(admin).current().id()).isEqualTo(3);
     }
   }
