@@ -94,14 +94,19 @@ class DatagramKeysTest {
     assertThat(g.accepted(promoted, seen + GRACE.toNanos() - 1)).containsExactly(B, A);
     assertThat(g.accepted(promoted, seen + GRACE.toNanos())).containsExactly(B);
     assertThat(g.untilChange(promoted, seen + GRACE.toNanos())).isEqualTo(-1);
-    // the next rotation: B's grace starts when it is seen as previous, A is not held at all
-    DatagramKeys again = promoted.propose(C).promote();
-    long later = seen + 2 * GRACE.toNanos();
-    assertThat(g.accepted(again, later)).containsExactly(C, B);
+    // two rotations within one grace: C signs, B is previous, and A is still held for its grace
+    DatagramKeys once = DatagramKeys.first(A, GRACE).propose(B).promote();
+    DatagramKeys twice = once.propose(C).promote();
+    KeyGrace h = new KeyGrace();
+    assertThat(h.accepted(once, 0)).containsExactly(B, A);
+    assertThat(h.accepted(twice, 1_000)).containsExactly(C, A, B);
+    assertThat(h.accepted(twice, GRACE.toNanos())).containsExactly(C, B);
+    assertThat(h.accepted(twice, GRACE.toNanos() + 1_000)).containsExactly(C);
   }
 
   /**
-   * Against a naive twin: accepted = current, next, and previous while now < first seen + grace.
+   * Against a naive twin: accepted = current, next, and every key seen stop signing (as previous or
+   * as a replaced current) while now < first seen so + grace.
    */
   @Property
   void keyGraceMatchesItsDefinition(
@@ -112,23 +117,22 @@ class DatagramKeysTest {
     KeyGrace g = new KeyGrace();
     DatagramKeys k = DatagramKeys.first(A, Duration.ofMillis(graceMs));
     long now = 0;
-    long previousId = 0;
-    long since = 0;
+    java.util.Map<Long, Long> retiredSince = new java.util.HashMap<>();
     for (int i = 0; i < steps; i++) {
       now += r.nextInt(400) * 1_000_000L;
       switch (r.nextInt(3)) {
         case 0 -> k = k.next() == null ? k.propose(r.nextBoolean() ? B : C) : k;
-        case 1 -> k = k.next() != null ? k.promote() : k;
+        case 1 -> {
+          if (k.next() != null) {
+            retiredSince.putIfAbsent(k.current().id(), now);
+            k = k.promote();
+          }
+        }
         default -> {}
       }
-      if (k.previous() != null && k.previous().id() != previousId) {
-        previousId = k.previous().id();
-        since = now;
-      }
-      int expected =
-          1
-              + (k.next() != null ? 1 : 0)
-              + (k.previous() != null && now - since < graceMs * 1_000_000L ? 1 : 0);
+      long t = now;
+      long held = retiredSince.values().stream().filter(s -> t - s < graceMs * 1_000_000L).count();
+      int expected = 1 + (k.next() != null ? 1 : 0) + (int) Math.min(held, KeyGrace.MAX_RETIRED);
       assertThat(g.accepted(k, now)).hasSize(expected).first().isEqualTo(k.current().key());
     }
   }
