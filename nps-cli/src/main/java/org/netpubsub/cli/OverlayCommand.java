@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       OverlayZooKeeperCommand.class,
       OverlayRoutingBrokerCommand.class,
       OverlayEdgeBrokerCommand.class,
+      OverlayKeysCommand.class,
       OverlayBenchJoinCommand.class,
       OverlayBenchMultipathCommand.class,
       OverlayBenchLocalityCommand.class,
@@ -26,6 +27,6 @@ final class OverlayCommand implements Runnable {
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "name a command: zookeeper, routing-broker, edge-broker");
+        spec.commandLine(), "name a command: zookeeper, routing-broker, edge-broker, keys");
   }
 }

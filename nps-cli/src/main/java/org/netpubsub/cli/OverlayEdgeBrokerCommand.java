@@ -131,16 +131,18 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
             .withDeadlines(d, maxDirect)
             .withBuffer(buffer)
             .withDurable(durable)
-            .withEmulation(wanEmulation.emulation())
-            .withAuth(datagramKey.auth());
+            .withEmulation(wanEmulation.emulation());
+    var given = datagramKey.auth();
     var interval = broker.interval();
     CuratorFramework client = broker.connect();
     EdgeBroker e;
+    OverlayKeys keys = null;
     PrintWriter events = spec.commandLine().getOut();
     try {
+      keys = OverlayKeys.of(given, broker.zookeeperAuth != null, client, false, c.name());
       e =
           EdgeBroker.start(
-              c,
+              c.withAuth(keys.auth()),
               client,
               miss -> {
                 if (json.enabled()) {
@@ -163,9 +165,11 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
                 }
               });
     } catch (Exception x) {
+      OverlayKeys.abandon(keys);
       client.close();
       throw CommandFailure.io(x);
     }
+    var counters = keys.counters(e::counters);
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
@@ -182,10 +186,10 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
       out.flush();
     }
     OverlayRun.untilStopped(
-        broker.withMetrics(e, "edge-broker", client, e::counters, null),
+        broker.withMetrics(keys.around(e), "edge-broker", client, counters, null),
         exitAfterStart,
         interval,
-        () -> OverlayRun.printStats(out, json.enabled(), "edge-broker", e.name(), e::counters),
+        () -> OverlayRun.printStats(out, json.enabled(), "edge-broker", e.name(), counters),
         "nps-edge-broker-stop");
     return 0;
   }

@@ -68,22 +68,27 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
     var interval = broker.interval();
     String n = name != null ? name : null;
     var emulation = wanEmulation.emulation();
-    var auth = datagramKey.auth();
+    var given = datagramKey.auth();
     CuratorFramework client = broker.connect();
     RoutingBroker rb;
+    OverlayKeys keys = null;
     try {
       if (n == null) {
         // the port is known only once bound: name after the requested one, or the bound one
         n = "rb-" + (at.getPort() != 0 ? at.getPort() : ProcessHandle.current().pid());
       }
-      rb = RoutingBroker.start(n, client, at, s, emulation, auth);
+      keys = OverlayKeys.of(given, broker.zookeeperAuth != null, client, true, n);
+      rb = RoutingBroker.start(n, client, at, s, emulation, keys.auth());
     } catch (IllegalArgumentException e) {
+      OverlayKeys.abandon(keys);
       client.close();
       throw e;
     } catch (Exception e) {
+      OverlayKeys.abandon(keys);
       client.close();
       throw CommandFailure.io(e);
     }
+    var counters = keys.counters(rb::counters);
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
@@ -105,10 +110,10 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       out.flush();
     }
     OverlayRun.untilStopped(
-        broker.withMetrics(rb, "routing-broker", client, rb::counters, rb::isLeader),
+        broker.withMetrics(keys.around(rb), "routing-broker", client, counters, rb::isLeader),
         exitAfterStart,
         interval,
-        () -> OverlayRun.printStats(out, json.enabled(), "routing-broker", rb.name(), rb::counters),
+        () -> OverlayRun.printStats(out, json.enabled(), "routing-broker", rb.name(), counters),
         "nps-routing-broker-stop");
     return 0;
   }

@@ -133,6 +133,46 @@ class OverlayCommandsTest {
     }
   }
 
+  @Test
+  void keysRotatedInZooKeeperAreTakenByBrokersWithTheCredentials() throws Exception {
+    Path auth = dir.resolve("zk.auth");
+    java.nio.file.Files.writeString(auth, "overlay:s3cret-for-tests\n");
+    try (EmbeddedZooKeeper zk =
+        EmbeddedZooKeeper.start(
+            new InetSocketAddress("127.0.0.1", freePort()), dir.resolve("zk"), 100)) {
+      String a = auth.toString();
+      // no key znode yet: a broker without a key file says what to run
+      assertThat(cli.run(routingBroker(zk, "--name", "rb1", "--zookeeper-auth", a))).isEqualTo(2);
+      assertThat(cli.err()).contains("run nps overlay keys rotate first");
+
+      String[] rotate = {
+        "overlay", "keys", "rotate", "--zookeeper", zk.connectString(), "--zookeeper-auth", a
+      };
+      cli.clear();
+      assertThat(cli.run(concat(rotate, "--json"))).as(cli.err()).isZero();
+      assertThat(cli.lines().get(0).get("signing_key_id").asLong()).isEqualTo(1);
+      cli.clear();
+      int code =
+          cli.run(
+              routingBroker(
+                  zk, "--name", "rb1", "--zookeeper-auth", a, "--json", "--exit-after-start"));
+      assertThat(code).as(cli.err()).isZero();
+      assertThat(cli.lines().get(0).get("kind").asText()).isEqualTo("routing-broker");
+      cli.clear();
+      assertThat(cli.run(concat(rotate, "--grace", "5s"))).as(cli.err()).isZero();
+      assertThat(cli.out()).contains("datagram key 2 signs; key 1 is accepted for 5s");
+      assertThat(cli.out() + cli.err()).doesNotContainPattern("[0-9a-f]{64}"); // no key printed
+      assertThat(cli.run(concat(rotate, "--grace", "-1s"))).isEqualTo(2);
+      assertThat(cli.err()).contains("--grace");
+    }
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    List<String> all = new java.util.ArrayList<>(List.of(a));
+    all.addAll(List.of(b));
+    return all.toArray(String[]::new);
+  }
+
   /**
    * {@code nps overlay routing-broker} on {@code zk}, listening on a free port, then {@code more}.
    */

@@ -10,6 +10,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -19,7 +20,9 @@ import javax.crypto.spec.SecretKeySpec;
  * (RFC 4868's HMAC-SHA-256-128), under a key every agent or broker of one deployment shares. The
  * first key signs; every key verifies, so a new key can be added everywhere before it signs. {@link
  * #insecure()} (tests and experiments that ask for it by name only) adds and checks nothing.
- * Thread-safe: each thread keeps its own {@link Mac}.
+ * Thread-safe: each thread keeps its own {@link Mac}s. The keys can be replaced while datagrams
+ * flow ({@link #update}, keys distributed through ZooKeeper): each thread picks the new set up at
+ * its next datagram.
  */
 public final class DatagramAuth {
   /** The trailer's size: the truncated HMAC. */
@@ -34,19 +37,53 @@ public final class DatagramAuth {
   private static final String ALGORITHM = "HmacSHA256";
   private static final DatagramAuth INSECURE = new DatagramAuth(List.of());
 
-  private final List<SecretKeySpec> keys;
-  private final ThreadLocal<PerThread> macs;
+  private final boolean secure;
+  private volatile List<SecretKeySpec> keys;
+  private final ThreadLocal<PerThread> macs = new ThreadLocal<>();
+  private final LongAdder otherKey = new LongAdder();
 
-  /** A thread's MACs, one per key, and a buffer for the full HMAC (no allocation per datagram). */
-  private record PerThread(Mac[] macs, byte[] tag) {}
+  /**
+   * A thread's MACs for one key set (the list instance), one per key, and a buffer for the full
+   * HMAC: no allocation per datagram, only when the keys change.
+   */
+  private record PerThread(List<SecretKeySpec> keys, Mac[] macs, byte[] tag) {}
 
   private DatagramAuth(List<byte[]> keys) {
-    this.keys = keys.stream().map(k -> new SecretKeySpec(k, ALGORITHM)).toList();
-    this.macs = ThreadLocal.withInitial(this::newMacs);
+    this.secure = !keys.isEmpty();
+    this.keys = specs(keys);
   }
 
   /** Authenticates with {@code keys}: the first signs, all verify. */
   public static DatagramAuth of(List<byte[]> keys) {
+    return new DatagramAuth(checked(keys));
+  }
+
+  /**
+   * From now on signs with the first of {@code keys} and verifies under each (checked as {@link
+   * #of}); datagrams in flight under a key that is no longer given are refused. Only for an
+   * authenticating instance: an insecure one stays insecure.
+   */
+  public void update(List<byte[]> keys) {
+    if (!secure) {
+      throw new IllegalStateException("an insecure DatagramAuth has no keys to replace");
+    }
+    this.keys = specs(checked(keys));
+  }
+
+  /** How many keys verify now (the first of them signs). */
+  public int keyCount() {
+    return keys.size();
+  }
+
+  /**
+   * Datagrams that verified under a key other than the signing one: the previous key during a
+   * rotation's grace period, or the next one from parties that already sign with it.
+   */
+  public long openedUnderOtherKey() {
+    return otherKey.sum();
+  }
+
+  private static List<byte[]> checked(List<byte[]> keys) {
     if (keys.isEmpty()) {
       throw new IllegalArgumentException("datagram keys: none given");
     }
@@ -56,7 +93,11 @@ public final class DatagramAuth {
             "datagram key: " + k.length + " bytes, at least " + MIN_KEY + " needed");
       }
     }
-    return new DatagramAuth(keys.stream().map(byte[]::clone).toList());
+    return keys.stream().map(byte[]::clone).toList();
+  }
+
+  private static List<SecretKeySpec> specs(List<byte[]> keys) {
+    return keys.stream().map(k -> new SecretKeySpec(k, ALGORITHM)).toList();
   }
 
   /** No authentication at all: only where a test or an experiment asks for it explicitly. */
@@ -108,7 +149,7 @@ public final class DatagramAuth {
 
   /** Whether datagrams carry and need a tag. */
   public boolean secure() {
-    return !keys.isEmpty();
+    return secure;
   }
 
   /** Bytes the trailer adds to each datagram. */
@@ -124,7 +165,7 @@ public final class DatagramAuth {
     if (!secure()) {
       return len;
     }
-    PerThread t = macs.get();
+    PerThread t = perThread();
     t.macs()[0].update(buf, off, len);
     doFinal(t.macs()[0], t.tag());
     System.arraycopy(t.tag(), 0, buf, off + len, TAG);
@@ -143,8 +184,10 @@ public final class DatagramAuth {
     if (body < 0) {
       return -1;
     }
-    PerThread t = macs.get();
-    for (Mac mac : t.macs()) {
+    PerThread t = perThread();
+    Mac[] all = t.macs();
+    for (int m = 0; m < all.length; m++) {
+      Mac mac = all[m];
       mac.update(buf, off, body);
       doFinal(mac, t.tag());
       int diff = 0; // constant time: every byte compared, whatever differs
@@ -152,6 +195,9 @@ public final class DatagramAuth {
         diff |= t.tag()[i] ^ buf[off + body + i];
       }
       if (diff == 0) {
+        if (m > 0) {
+          otherKey.increment();
+        }
         return body;
       }
     }
@@ -166,7 +212,18 @@ public final class DatagramAuth {
     }
   }
 
-  private PerThread newMacs() {
+  /** This thread's MACs for the current keys, made anew when the keys have changed. */
+  private PerThread perThread() {
+    List<SecretKeySpec> now = keys;
+    PerThread t = macs.get();
+    if (t == null || t.keys() != now) {
+      t = newMacs(now);
+      macs.set(t);
+    }
+    return t;
+  }
+
+  private static PerThread newMacs(List<SecretKeySpec> keys) {
     Mac[] out = new Mac[keys.size()];
     try {
       for (int i = 0; i < out.length; i++) {
@@ -176,6 +233,6 @@ public final class DatagramAuth {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
     }
-    return new PerThread(out, new byte[32]);
+    return new PerThread(keys, out, new byte[32]);
   }
 }

@@ -124,8 +124,8 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       throws Exception {
     if (config.auth() == null) {
       throw new IllegalArgumentException(
-          "datagrams are authenticated: an edge broker needs --datagram-key FILE"
-              + " (or --insecure-datagrams for tests)");
+          "datagrams are authenticated: an edge broker needs --datagram-key FILE, or keys in"
+              + " ZooKeeper with --zookeeper-auth (or --insecure-datagrams for tests)");
     }
     DatagramSocket socket = new DatagramSocket(null);
     socket.setReceiveBufferSize(4 << 20);

@@ -121,8 +121,8 @@ public final class RoutingBroker implements Closeable {
       throws Exception {
     if (auth == null) {
       throw new IllegalArgumentException(
-          "datagrams are authenticated: a routing broker needs --datagram-key FILE"
-              + " (or --insecure-datagrams for tests)");
+          "datagrams are authenticated: a routing broker needs --datagram-key FILE, or keys in"
+              + " ZooKeeper with --zookeeper-auth (or --insecure-datagrams for tests)");
     }
     DatagramSocket socket = new DatagramSocket(null);
     socket.setReceiveBufferSize(4 << 20);

@@ -19,6 +19,9 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * /brokers/&lt;rb&gt;                ephemeral; data: the routing broker's {@link BrokerInfo}
  * /edges/&lt;edge&gt;               ephemeral; data: the edge's {@link Endpoint} (the directory)
  * /leader                      the LeaderLatch of the routing brokers
+ * /keys/datagram               the datagram keys ({@link DatagramKeys}); only with ZooKeeper ACLs
+ * /keys/accepted/brokers/&lt;rb&gt;  ephemeral; data: the highest key id that routing broker accepts
+ * /keys/accepted/edges/&lt;edge&gt;  ephemeral; the same for an edge broker
  * </pre>
  *
  * <p>Topic encoding: MQTT topic names contain {@code /} and any Unicode, znode names may contain
@@ -32,6 +35,8 @@ public final class ZnodePaths {
   public static final String BROKERS = "/brokers";
   public static final String EDGES = "/edges";
   public static final String LEADER = "/leader";
+  public static final String DATAGRAM_KEYS = "/keys/datagram";
+  public static final String ACCEPTED_KEYS = "/keys/accepted";
   public static final String PUB = "pub";
   public static final String SUB = "sub";
 

@@ -50,6 +50,44 @@ class DatagramAuthTest {
   }
 
   @Test
+  void replacedKeysApplyAtTheNextDatagramOfEveryThreadAndOtherKeysAreCounted() throws Exception {
+    byte[] k1 = HexFormat.of().parseHex("55".repeat(32));
+    byte[] k2 = HexFormat.of().parseHex("66".repeat(32));
+    DatagramAuth auth = DatagramAuth.of(List.of(k1));
+    byte[] d = "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] under1 = sealed(DatagramAuth.of(List.of(k1)), d);
+    byte[] under2 = sealed(DatagramAuth.of(List.of(k2)), d);
+    assertThat(auth.open(under1, 0, under1.length)).isEqualTo(d.length); // this thread's MACs made
+    assertThat(auth.open(under2, 0, under2.length)).isEqualTo(-1);
+
+    auth.update(List.of(k2, k1)); // the new key signs, the old one still verifies
+    assertThat(auth.keyCount()).isEqualTo(2);
+    assertThat(sealed(auth, d)).isEqualTo(under2);
+    assertThat(auth.open(under2, 0, under2.length)).isEqualTo(d.length);
+    assertThat(auth.openedUnderOtherKey()).isZero();
+    assertThat(auth.open(under1, 0, under1.length)).isEqualTo(d.length);
+    assertThat(auth.openedUnderOtherKey()).isEqualTo(1);
+
+    auth.update(List.of(k2)); // grace over: the old key is refused, on another thread too
+    assertThat(auth.open(under1, 0, under1.length)).isEqualTo(-1);
+    int[] other = new int[1];
+    Thread t = Thread.ofPlatform().start(() -> other[0] = auth.open(under1, 0, under1.length));
+    t.join();
+    assertThat(other[0]).isEqualTo(-1);
+    assertThat(auth.openedUnderOtherKey()).isEqualTo(1);
+
+    assertThatThrownBy(() -> auth.update(List.of(new byte[8]))).hasMessageContaining("32 needed");
+    assertThatThrownBy(() -> DatagramAuth.insecure().update(List.of(k1)))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  private static byte[] sealed(DatagramAuth auth, byte[] d) {
+    byte[] out = Arrays.copyOf(d, d.length + DatagramAuth.TAG);
+    auth.seal(out, 0, d.length);
+    return out;
+  }
+
+  @Test
   void keyFilesAreParsedAndBadOnesRefusedWithTheReason(@TempDir Path dir) throws Exception {
     Path ok = dir.resolve("k");
     Files.writeString(ok, "# rotation: new first\n" + "ab".repeat(32) + "\n\n" + "cd".repeat(32));

@@ -29,6 +29,7 @@ final class OverlayFixture implements AutoCloseable {
   private String connect;
   private Duration session = SESSION;
   private CuratorFramework reader;
+  private ZkAuth zkAuth; // null: clients without credentials
 
   OverlayFixture(Path dir) {
     this.dir = dir;
@@ -62,8 +63,38 @@ final class OverlayFixture implements AutoCloseable {
     return connect;
   }
 
+  /** Every client made from now on authenticates with {@code auth} (znodes: its ACL only). */
+  OverlayFixture zkAuth(ZkAuth auth) {
+    zkAuth = auth;
+    return this;
+  }
+
   CuratorFramework client(String connectString) {
-    return Zk.client(connectString, session);
+    return Zk.client(connectString, session, zkAuth);
+  }
+
+  /** A routing broker whose datagram keys come from the key znode ({@link ZkDatagramKeys}). */
+  RoutingBroker routingBrokerWithZkKeys(String name) throws Exception {
+    CuratorFramework c = client(connect);
+    c.blockUntilConnected();
+    ZkDatagramKeys keys = ZkDatagramKeys.start(c, true, name);
+    RoutingBroker rb =
+        track(RoutingBroker.start(name, c, ANY_PORT, AssignmentStrategy.TOPIC_COUNT, keys.auth()));
+    track(keys); // closed before the broker closes its client
+    return rb;
+  }
+
+  /** An edge broker whose datagram keys come from the key znode. */
+  EdgeBroker edgeWithZkKeys(String name, Mosquitto local) throws Exception {
+    CuratorFramework c = client(connect);
+    c.blockUntilConnected();
+    ZkDatagramKeys keys = ZkDatagramKeys.start(c, false, name);
+    EdgeBroker e =
+        track(
+            EdgeBroker.start(
+                EdgeBrokerConfig.of(name, name, local.uri(), ANY_PORT).withAuth(keys.auth()), c));
+    track(keys);
+    return e;
   }
 
   RoutingBroker routingBroker(String name) throws Exception {

@@ -1,0 +1,114 @@
+package org.netpubsub.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.curator.framework.CuratorFramework;
+import org.netpubsub.content.Durations;
+import org.netpubsub.edge.overlay.KeyRotation;
+import org.netpubsub.edge.overlay.ZkAuth;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code nps overlay keys rotate}: the overlay's datagram keys in ZooKeeper (docs/security.md). */
+@Command(
+    name = "keys",
+    mixinStandardHelpOptions = true,
+    description = "The overlay's datagram keys, kept in ZooKeeper under its credentials.",
+    subcommands = {OverlayKeysCommand.Rotate.class})
+final class OverlayKeysCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a command: rotate");
+  }
+
+  @Command(
+      name = "rotate",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      description = {
+        "Writes the overlay's first datagram key, or rotates it: the new key is accepted by every"
+            + " broker first, then signs; the old one is still accepted for the grace period."
+            + " Prints key ids, never keys."
+      })
+  static final class Rotate implements Callable<Integer> {
+    @Mixin JsonOutput json;
+
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--zookeeper",
+        required = true,
+        paramLabel = "HOST:PORT[,...]",
+        description = "The overlay's ZooKeeper server or ensemble.")
+    String zookeeper;
+
+    @Option(
+        names = "--zookeeper-auth",
+        required = true,
+        paramLabel = "FILE",
+        description =
+            "The overlay's ZooKeeper credentials, one line user:password: the key znode is"
+                + " readable with them only.")
+    Path zookeeperAuth;
+
+    @Option(
+        names = "--grace",
+        defaultValue = "60s",
+        paramLabel = "DURATION",
+        description =
+            "How long each broker still accepts the old key after it sees the new one sign"
+                + " (default: ${DEFAULT-VALUE}).")
+    String grace;
+
+    @Option(
+        names = "--settle",
+        defaultValue = "30s",
+        paramLabel = "DURATION",
+        description =
+            "How long to wait for every registered broker to accept the new key before it signs"
+                + " (default: ${DEFAULT-VALUE}); past it nothing is promoted and the command fails.")
+    String settle;
+
+    @Override
+    public Integer call() throws Exception {
+      Duration g = Durations.parse(grace, "--grace");
+      if (g.isNegative()) {
+        throw new IllegalArgumentException("--grace must be at least 0");
+      }
+      Duration s = Durations.positive(settle, "--settle");
+      ZkAuth auth = ZkAuthFile.read(zookeeperAuth);
+      long id;
+      try (CuratorFramework client =
+          OverlayRun.zookeeper(zookeeper, Duration.ofSeconds(10), auth)) {
+        id = KeyRotation.rotate(client, g, s);
+      } catch (java.io.IOException | org.apache.zookeeper.KeeperException e) {
+        throw CommandFailure.io(e);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (json.enabled()) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("kind", "datagram-key");
+        o.put("signing_key_id", id);
+        o.put("grace_ms", g.toMillis());
+        JsonOutput.printLine(out, o);
+      } else {
+        out.println(
+            "datagram key "
+                + id
+                + " signs"
+                + (id > 1 ? "; key " + (id - 1) + " is accepted for " + grace : ""));
+        out.flush();
+      }
+      return 0;
+    }
+  }
+}
