@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
@@ -13,6 +14,7 @@ import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.pubsub.RequestStages;
 import org.netpubsub.controller.southbound.DisconnectReason;
 import org.netpubsub.controller.southbound.SouthboundMetrics;
 import org.netpubsub.http.DynamicMeters;
@@ -181,6 +183,17 @@ final class ControllerMetrics {
   }
 
   private static void pubsub(MeterRegistry r, PubSubService s) {
+    EnumMap<RequestStages.Stage, Timer> stages = new EnumMap<>(RequestStages.Stage.class);
+    for (RequestStages.Stage stage : RequestStages.Stage.values()) {
+      stages.put(
+          stage,
+          HttpMetrics.latency(
+                  "nps.pubsub.request.stage",
+                  "where pub/sub requests' response time goes, by stage (docs/operations.md)")
+              .tag("stage", stage.tag())
+              .register(r));
+    }
+    s.onStages((stage, nanos) -> stages.get(stage).record(nanos, TimeUnit.NANOSECONDS));
     for (PubSubRequest.Kind kind : PubSubRequest.Kind.values()) {
       Gauge.builder("nps.pubsub.standing", s, x -> x.requests(kind).size())
           .description("advertisements and subscriptions standing, by kind")

@@ -29,6 +29,7 @@ final class LoopEngine implements RoutingEngine {
   private LoopRouting routing; // loop only
   private LoopRouting beside; // loop only: the new layout's routing during a switch, else null
   private final Set<String> configured = new HashSet<>(); // loop only
+  private volatile RequestStages stages = RequestStages.NONE;
 
   LoopEngine(FlowService flows, LoopRouting routing) {
     this.flows = flows;
@@ -143,9 +144,21 @@ final class LoopEngine implements RoutingEngine {
   }
 
   @Override
+  public void onStages(RequestStages sink) {
+    stages = sink;
+  }
+
+  @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
+    long queued = System.nanoTime();
     return flows
-        .callOnLoop(() -> carryOut(r, withdraw, withdraw ? remove(r) : add(r), start))
+        .callOnLoop(
+            () -> {
+              long[] at = {start, queued, System.nanoTime(), 0, 0};
+              LoopRouting.Effect effect = withdraw ? remove(r) : add(r);
+              at[3] = System.nanoTime();
+              return carryOut(r, withdraw, effect, at);
+            })
         .thenCompose(f -> f);
   }
 
@@ -179,11 +192,16 @@ final class LoopEngine implements RoutingEngine {
     }
   }
 
-  /** On the loop: applies the deltas; completes when every touched switch acknowledged. */
+  /**
+   * On the loop: applies the deltas; completes when every touched switch acknowledged. {@code at}:
+   * when the request was accepted, queued, taken by the loop and configured (nanoTime; the last
+   * slot is filled here).
+   */
   private CompletableFuture<RequestOutcome> carryOut(
-      PubSubRequest r, boolean withdraw, LoopRouting.Effect effect, long start) {
+      PubSubRequest r, boolean withdraw, LoopRouting.Effect effect, long[] at) {
     int count = effect.messages();
     CompletableFuture<Integer> applied = flows.apply(routing.owner(), effect.mods());
+    at[4] = System.nanoTime();
     if (applied.isCompletedExceptionally()
         && applied.exceptionNow() instanceof FlowInvariantException unsafe) {
       // the service took nothing: the routing forgets the change again
@@ -214,7 +232,13 @@ final class LoopEngine implements RoutingEngine {
             }
             throw new CompletionException(cause);
           }
-          return new RequestOutcome(r, count, switches, effect.paths(), System.nanoTime() - start);
+          long done = System.nanoTime();
+          RequestStages sink = stages;
+          RequestStages.Stage[] order = RequestStages.Stage.values();
+          for (int i = 0; i < order.length; i++) {
+            sink.record(order[i], (i + 1 < at.length ? at[i + 1] : done) - at[i]);
+          }
+          return new RequestOutcome(r, count, switches, effect.paths(), done - at[0]);
         });
   }
 }

@@ -130,6 +130,14 @@ public final class PubSubService implements FlowService.Listener {
     return s;
   }
 
+  /**
+   * Reports each completed request's stages to {@code sink} (engines configured on the controller
+   * loop; the partitioned and cluster engines report none).
+   */
+  public void onStages(RequestStages sink) {
+    engine.onStages(sink);
+  }
+
   /** This process's member id in a cluster of controller processes (empty outside one). */
   public Optional<String> clusterMember() {
     return engine.member();

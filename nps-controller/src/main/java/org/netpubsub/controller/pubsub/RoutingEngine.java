@@ -53,6 +53,9 @@ interface RoutingEngine extends AutoCloseable {
   CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start);
 
   /** The id of a new request: unique among the requests every process of the engine holds. */
+  /** Where completed requests' stages are reported ({@link RequestStages}), if the engine can. */
+  default void onStages(RequestStages sink) {}
+
   default String newId(PubSubRequest.Kind kind, String random) {
     return kind.idPrefix() + random;
   }
