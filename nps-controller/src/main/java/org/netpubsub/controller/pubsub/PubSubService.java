@@ -103,10 +103,8 @@ public final class PubSubService implements FlowService.Listener {
   }
 
   /**
-   * Starts the app with PLEROMA routing on a partitioned control plane shared by several controller
-   * processes through ZooKeeper (docs/control-plane.md, "In the controller"). The controller must
-   * have been started with {@link #clusterReconcileScope}, so that reconciling a switch leaves the
-   * other processes' content flows alone.
+   * PLEROMA on a control plane partitioned among processes by ZooKeeper (docs/control-plane.md);
+   * the controller needs {@link #clusterReconcileScope} to leave others' content flows alone.
    */
   public static PubSubService attachCluster(
       FlowService controller, SpatialIndex index, PubSubLimits limits, ClusterSettings settings)
@@ -115,9 +113,8 @@ public final class PubSubService implements FlowService.Listener {
   }
 
   /**
-   * What a controller process of a cluster reconciles: everything but the content flows, and the
-   * multicast flows and the groups only while {@code writesMulticast} (the process that writes the
-   * multicast state, app.ClusterRegistry).
+   * A cluster process reconciles all but content flows; multicast only while {@code
+   * writesMulticast} (the process writing the multicast state, app.ClusterRegistry).
    */
   public static ReconcileScope clusterReconcileScope(BooleanSupplier writesMulticast) {
     return ClusterPleromaEngine.reconcileScope(writesMulticast);
@@ -130,10 +127,7 @@ public final class PubSubService implements FlowService.Listener {
     return s;
   }
 
-  /**
-   * Reports each completed request's stages to {@code sink} (engines configured on the controller
-   * loop; the partitioned and cluster engines report none).
-   */
+  /** Completed requests' stages go to {@code sink} (loop engines only). */
   public void onStages(RequestStages sink) {
     engine.onStages(sink);
   }
@@ -143,10 +137,7 @@ public final class PubSubService implements FlowService.Listener {
     return engine.member();
   }
 
-  /**
-   * Where clients send events on a local network ({@code nps local}): {@code [::1]:PORT}, told to
-   * clients as {@code local_switch} in {@code GET /v1/pubsub}; empty on a real network.
-   */
+  /** {@code nps local}'s switch, {@code [::1]:PORT} ({@code local_switch} in GET /v1/pubsub). */
   public Optional<String> localSwitch() {
     return Optional.ofNullable(localSwitch);
   }
@@ -165,7 +156,7 @@ public final class PubSubService implements FlowService.Listener {
     return new ConfiguratorLoad(engine.configuratorQueueDepth(), engine.configuratorMigrations());
   }
 
-  /** The index clients must use to address events (schema with index dimensions, length). */
+  /** The index clients address events with (schema with index dimensions, length). */
   public SpatialIndex index() {
     return current.index();
   }
