@@ -178,7 +178,10 @@ class DatagramKeyRotationTest {
     long received = rb.counters().getOrDefault("received", 0L);
     long refused = rb.counters().getOrDefault("dropped.unauthenticated", 0L);
     send(rb, s, key);
-    poll("key " + key.id() + " accepted", T, () -> rb.counters().get("received") == received + 1);
+    poll(
+        "key " + key.id() + " accepted",
+        T,
+        () -> rb.counters().getOrDefault("received", 0L) == received + 1);
     assertThat(rb.counters().getOrDefault("dropped.unauthenticated", 0L)).isEqualTo(refused);
   }
 
