@@ -49,13 +49,17 @@ public class OwnedStatesBenchmark {
 
   @Setup
   public void setUp() {
-    states = new OwnedStates(new DesiredStateStore(), false);
+    DesiredStateStore published = new DesiredStateStore();
+    states = new OwnedStates(published, false);
     states.register(Owner.PUBSUB_CONTENT);
     List<FlowEntry> held = new ArrayList<>();
     for (int i = 0; i < flows; i++) {
       held.add(flow(i));
     }
     states.replace(Owner.PUBSUB_CONTENT, DPID, held, List.of());
+    if (published.get(DPID).orElseThrow().flows().size() != flows) {
+      throw new IllegalStateException("the held flows must have distinct matches");
+    }
     List<SwitchMod> a = new ArrayList<>();
     List<SwitchMod> r = new ArrayList<>();
     for (int i = 0; i < mods; i++) {
@@ -74,11 +78,11 @@ public class OwnedStatesBenchmark {
     return added;
   }
 
-  /** A content flow: one /33 content address to one port. */
+  /** A content flow: the {@code i}th /48 content address to one port (each its own match). */
   private static FlowEntry flow(int i) {
-    String prefix = String.format("ff0e:%x:%x::/33", 0x8000 | (i >>> 16 & 0x7fff), i & 0xffff);
+    String prefix = String.format("ff0e:%x:%x::/48", 0x8000 | (i >>> 16 & 0x7fff), i & 0xffff);
     return FlowEntry.builder()
-        .priority(ContentFlows.PRIORITY_BASE + 33)
+        .priority(ContentFlows.PRIORITY_BASE + 32)
         .cookie(ContentFlows.COOKIE)
         .match(Match.builder().udp6().udpDst(ContentFlows.EVENT_PORT).ipv6Dst(prefix).build())
         .apply(new Action.Output(1 + i % 4))

@@ -118,6 +118,10 @@ final class OwnedStates {
       }
     }
     if (changed) {
+      Snapshot s = snapshots.get(dpid);
+      if (s != null && !batching) {
+        s.get(); // a replacement is whole, so it costs per entry anyway: built and checked now
+      }
       unpublished.add(dpid);
       stale.add(dpid);
       if (!batching) {
@@ -133,10 +137,12 @@ final class OwnedStates {
    */
   void apply(Owner owner, Map<Long, List<SwitchMod>> mods) {
     mods.forEach((dpid, l) -> FlowStore.check(owner, dpid, l));
+    Map<Long, FlowInvariants.Change> changes = new TreeMap<>();
+    mods.forEach((dpid, l) -> changes.put(dpid, store.change(owner, dpid, l)));
+    // what building each switch's whole desired state used to refuse, per change
+    changes.forEach((dpid, c) -> store.checkConsistent(owner, dpid, c));
     if (invariants != null) {
       index(stale);
-      Map<Long, FlowInvariants.Change> changes = new TreeMap<>();
-      mods.forEach((dpid, l) -> changes.put(dpid, store.change(owner, dpid, l)));
       if (UNCHECKED.contains(owner)) {
         invariants.take(changes);
       } else {
