@@ -39,22 +39,16 @@ class FlowStoreConsistencyProperties {
     FlowStore s = new FlowStore();
     FlowEntry f = flow("0", C0);
     List<SwitchMod> addFlow = List.of(SwitchMod.of(FlowMod.add(f)));
-    assertThatThrownBy(
-            () ->
-                s.checkConsistent(
-                    Owner.PUBSUB_CONTENT, DPID, s.change(Owner.PUBSUB_CONTENT, DPID, addFlow)))
+    assertThatThrownBy(() -> check(s, Owner.PUBSUB_CONTENT, addFlow))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("names group " + C0 + ", which the desired state lacks");
     List<SwitchMod> addGroup = List.of(SwitchMod.of(GroupMod.add(group(C0, -1))));
-    s.checkConsistent(Owner.CAMUS_PIPELINE, DPID, s.change(Owner.CAMUS_PIPELINE, DPID, addGroup));
+    check(s, Owner.CAMUS_PIPELINE, addGroup);
     s.apply(Owner.CAMUS_PIPELINE, DPID, addGroup);
-    s.checkConsistent(Owner.PUBSUB_CONTENT, DPID, s.change(Owner.PUBSUB_CONTENT, DPID, addFlow));
+    check(s, Owner.PUBSUB_CONTENT, addFlow);
     s.apply(Owner.PUBSUB_CONTENT, DPID, addFlow);
     List<SwitchMod> deleteGroup = List.of(SwitchMod.of(GroupMod.delete(C0)));
-    assertThatThrownBy(
-            () ->
-                s.checkConsistent(
-                    Owner.CAMUS_PIPELINE, DPID, s.change(Owner.CAMUS_PIPELINE, DPID, deleteGroup)))
+    assertThatThrownBy(() -> check(s, Owner.CAMUS_PIPELINE, deleteGroup))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("flow ")
         .hasMessageContaining("names group " + C0);
@@ -69,7 +63,7 @@ class FlowStoreConsistencyProperties {
       Batch b = batch(r);
       boolean refused;
       try {
-        store.checkConsistent(b.owner(), DPID, store.change(b.owner(), DPID, b.mods()));
+        check(store, b.owner(), b.mods());
         refused = false;
       } catch (IllegalArgumentException e) {
         refused = true;
@@ -90,6 +84,10 @@ class FlowStoreConsistencyProperties {
         accepted.add(b);
       }
     }
+  }
+
+  private static void check(FlowStore s, Owner owner, List<SwitchMod> mods) {
+    s.checkConsistent(owner, DPID, s.change(owner, DPID, mods));
   }
 
   private static Batch batch(Random r) {
