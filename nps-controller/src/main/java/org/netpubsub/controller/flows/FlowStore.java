@@ -191,10 +191,10 @@ public final class FlowStore {
                 || !removedGroups.contains(id) && own.groups().containsKey(id)
                 || others.stream().anyMatch(e -> e.groups().containsKey(id));
     for (FlowEntry f : change.added()) {
-      named(f.allActions(), held, "flow " + f);
+      named(f.allActions(), held, "flow ", f);
     }
     for (GroupEntry g : change.groupsPut()) {
-      g.buckets().forEach(b -> named(b.actions(), held, "group " + g.groupId()));
+      g.buckets().forEach(b -> named(b.actions(), held, "group ", g.groupId()));
     }
     if (removedGroups.isEmpty()) {
       return;
@@ -206,23 +206,24 @@ public final class FlowStore {
     for (Entries e : all) {
       for (FlowEntry f : e.flows().values()) {
         if (!(e == own && removedFlows.contains(f))) {
-          named(f.allActions(), held, "flow " + f);
+          named(f.allActions(), held, "flow ", f);
         }
       }
       for (GroupEntry g : e.groups().values()) {
         if (!(e == own
             && (removedGroups.contains(g.groupId()) || putGroups.containsKey(g.groupId())))) {
-          g.buckets().forEach(b -> named(b.actions(), held, "group " + g.groupId()));
+          g.buckets().forEach(b -> named(b.actions(), held, "group ", g.groupId()));
         }
       }
     }
   }
 
-  private static void named(List<Action> actions, LongPredicate held, String where) {
+  /** The message is built only when thrown: a flow's text costs more than the check. */
+  private static void named(List<Action> actions, LongPredicate held, String kind, Object what) {
     for (Action a : actions) {
       if (a instanceof Action.Group g && !held.test(g.groupId())) {
         throw new IllegalArgumentException(
-            where + " names group " + g.groupId() + ", which the desired state lacks");
+            kind + what + " names group " + g.groupId() + ", which the desired state lacks");
       }
     }
   }

@@ -29,7 +29,7 @@ class OwnedStatesProperties {
   private static final List<Owner> OWNERS = List.of(Owner.NORTHBOUND_APPS, Owner.PUBSUB_CONTENT);
   private static final List<Long> SWITCHES = List.of(1L, 2L, 3L);
 
-  @Property(tries = 200)
+  @Property(tries = 100)
   void publishedStatesAgreeWithTheNaiveTwin(@ForAll long seed) {
     Random r = new Random(seed);
     DesiredStateStore fast = new DesiredStateStore();

@@ -54,7 +54,7 @@ class FlowStoreConsistencyProperties {
         .hasMessageContaining("names group " + C0);
   }
 
-  @Property(tries = 300)
+  @Property(tries = 150)
   void refusesExactlyWhatTheWholeDesiredStateRefuses(@ForAll long seed) {
     Random r = new Random(seed);
     FlowStore store = new FlowStore();
