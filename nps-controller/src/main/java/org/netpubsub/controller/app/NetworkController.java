@@ -516,7 +516,7 @@ public final class NetworkController implements FlowService, Closeable {
   }
 
   private void scheduleReconcile(long dpid) {
-    if (closed || !connected.containsKey(dpid) || server.desiredState().get(dpid).isEmpty()) {
+    if (closed || !connected.containsKey(dpid) || !server.desiredState().contains(dpid)) {
       return;
     }
     if (!reconciling.add(dpid)) {

@@ -2,12 +2,13 @@ package org.netpubsub.controller.app;
 
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.netpubsub.controller.flows.FlowInvariantException;
 import org.netpubsub.controller.flows.FlowStore;
 import org.netpubsub.controller.southbound.DesiredState;
@@ -21,9 +22,16 @@ import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Topology;
 
 /**
- * The flow service's per-owner store and the southbound's desired states read from it: a switch's
- * desired state is rebuilt from the store when an owner's entries on it change (once per batch, not
- * once per owner), never by asking the apps. Loop only.
+ * The flow service's per-owner store and the southbound's desired states read from it, never by
+ * asking the apps. Loop only, but for the published states' reads.
+ *
+ * <p>A switch's published desired state is a {@link Snapshot} of the store, built when first read
+ * (a reconcile, the REST API) and dropped when an owner's entries on the switch change: an applied
+ * batch costs per change, not per entry the switch holds (rebuilding, checking and comparing the
+ * whole state per request was most of a request's time on the loop). The store is written and the
+ * snapshots built under one lock, so a reader sees the state between two batches, never inside one.
+ * During a topology change ({@link #batch}) a switch's snapshot is frozen at its state before the
+ * change until the change is published, and compared then: the switches whose state changed.
  *
  * <p>Every owner's batch ({@link #apply}) but the Camus pipeline's is checked by the invariant
  * checker ({@link FlowInvariants}) before the store takes it: the final state of the whole batch,
@@ -36,13 +44,37 @@ import org.netpubsub.network.topology.Topology;
  * the next check or publication.
  */
 final class OwnedStates {
+  private final Object lock = new Object(); // the store's writes and the snapshots' builds
   private final FlowStore store = new FlowStore();
   private final DesiredStateStore published;
+  private final Map<Long, Snapshot> snapshots = new HashMap<>();
   private final Set<Long> unpublished = new HashSet<>();
   // replaced since the checker's index last took them; an applied batch's switches never are
   private final Set<Long> stale = new HashSet<>();
   private boolean batching; // a topology change: its end publishes
   private final FlowInvariants invariants; // null when switched off
+
+  /** One switch's published state: built from the store when read, until the next change. */
+  private final class Snapshot implements Supplier<DesiredState> {
+    private final long dpid;
+    private DesiredState value; // guarded by lock; null: build when read
+    private boolean frozen; // guarded by lock; in a topology change: value is the state before
+
+    Snapshot(long dpid, DesiredState value) {
+      this.dpid = dpid;
+      this.value = value;
+    }
+
+    @Override
+    public DesiredState get() {
+      synchronized (lock) {
+        if (value == null) {
+          value = store.desired(dpid);
+        }
+        return value;
+      }
+    }
+  }
 
   /**
    * Not checked: the Camus pipeline. Its field tables match the query address under many masks, so
@@ -70,13 +102,26 @@ final class OwnedStates {
   }
 
   void register(Owner owner) {
-    store.register(owner);
+    synchronized (lock) {
+      store.register(owner);
+    }
   }
 
   /** {@link FlowStore#replace}, published at once unless in a {@link #batch}. */
   boolean replace(Owner owner, long dpid, List<FlowEntry> flows, List<GroupEntry> groups) {
-    boolean changed = store.replace(owner, dpid, flows, groups);
+    freeze(dpid);
+    boolean changed;
+    synchronized (lock) {
+      changed = store.replace(owner, dpid, flows, groups);
+      if (changed) {
+        drop(dpid);
+      }
+    }
     if (changed) {
+      Snapshot s = snapshots.get(dpid);
+      if (s != null && !batching) {
+        s.get(); // a replacement is whole, so it costs per entry anyway: built and checked now
+      }
       unpublished.add(dpid);
       stale.add(dpid);
       if (!batching) {
@@ -92,10 +137,12 @@ final class OwnedStates {
    */
   void apply(Owner owner, Map<Long, List<SwitchMod>> mods) {
     mods.forEach((dpid, l) -> FlowStore.check(owner, dpid, l));
+    Map<Long, FlowInvariants.Change> changes = new TreeMap<>();
+    mods.forEach((dpid, l) -> changes.put(dpid, store.change(owner, dpid, l)));
+    // what building each switch's whole desired state used to refuse, per change
+    changes.forEach((dpid, c) -> store.checkConsistent(owner, dpid, c));
     if (invariants != null) {
       index(stale);
-      Map<Long, FlowInvariants.Change> changes = new TreeMap<>();
-      mods.forEach((dpid, l) -> changes.put(dpid, store.change(owner, dpid, l)));
       if (UNCHECKED.contains(owner)) {
         invariants.take(changes);
       } else {
@@ -108,7 +155,14 @@ final class OwnedStates {
                 });
       }
     }
-    mods.forEach((dpid, l) -> store.apply(owner, dpid, l));
+    mods.keySet().forEach(this::freeze);
+    synchronized (lock) {
+      mods.forEach(
+          (dpid, l) -> {
+            store.apply(owner, dpid, l);
+            drop(dpid);
+          });
+    }
     unpublished.addAll(mods.keySet());
     publish();
   }
@@ -137,16 +191,53 @@ final class OwnedStates {
     return publish();
   }
 
+  /** In a topology change, before a switch's entries change: its readers keep the state before. */
+  private void freeze(long dpid) {
+    Snapshot s = snapshots.get(dpid);
+    if (batching && s != null) {
+      s.get();
+      synchronized (lock) {
+        s.frozen = true;
+      }
+      unpublished.add(dpid); // thawed by the next publication, even if the change fails
+    }
+  }
+
+  /** After a switch's entries changed (under the lock): its snapshot is rebuilt when next read. */
+  private void drop(long dpid) {
+    Snapshot s = snapshots.get(dpid);
+    if (s != null && !s.frozen) {
+      s.value = null;
+    }
+  }
+
+  /**
+   * Publishes the unpublished switches: a first state, or a frozen one's new state. The switches
+   * whose desired state changed by it (those changed outside a topology change were published as
+   * they changed, and are not counted).
+   */
   private Set<Long> publish() {
     Set<Long> changed = new HashSet<>();
     for (long dpid : unpublished) {
-      DesiredState want = store.desired(dpid);
-      if (invariants != null && stale.remove(dpid)) {
-        invariants.put(dpid, want.flows(), want.groups());
-      }
-      if (!published.get(dpid).equals(Optional.of(want))) {
-        published.put(dpid, want);
+      Snapshot s = snapshots.get(dpid);
+      if (s == null) {
+        s = new Snapshot(dpid, store.desired(dpid));
+        snapshots.put(dpid, s);
+        published.putLazy(dpid, s);
         changed.add(dpid);
+      } else if (s.frozen) {
+        DesiredState want = store.desired(dpid);
+        synchronized (lock) {
+          if (!want.equals(s.value)) {
+            changed.add(dpid);
+          }
+          s.value = want;
+          s.frozen = false;
+        }
+      }
+      if (invariants != null && stale.remove(dpid)) {
+        DesiredState want = s.get();
+        invariants.put(dpid, want.flows(), want.groups());
       }
     }
     unpublished.clear();

@@ -2,10 +2,13 @@ package org.netpubsub.controller.flows;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.LongPredicate;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.Reconciler.FlowKey;
 import org.netpubsub.controller.southbound.SwitchMod;
@@ -13,6 +16,7 @@ import org.netpubsub.network.invariants.FlowInvariants;
 import org.netpubsub.network.layout.FlowSpace;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.layout.SwitchLayout;
+import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -148,6 +152,80 @@ public final class FlowStore {
           }
         });
     return new FlowInvariants.Change(removed, added, groupsRemoved, groupsPut);
+  }
+
+  /**
+   * Throws the {@link IllegalArgumentException} a {@link DesiredState} of the switch would after
+   * the batch whose net {@code change} this is ({@link #change}): a flow key or group id another
+   * owner holds on the switch, or a flow or group naming a group the switch would lack. Per change,
+   * but a batch that removes a group scans the switch's entries for what still names it.
+   */
+  public void checkConsistent(Owner owner, long dpid, FlowInvariants.Change change) {
+    List<Entries> others = new ArrayList<>();
+    owners.forEach(
+        (o, bySwitch) -> {
+          Entries e = bySwitch.get(dpid);
+          if (e != null && o != owner) {
+            others.add(e);
+          }
+        });
+    Entries own = owners.getOrDefault(owner, Map.of()).getOrDefault(dpid, new Entries());
+    Set<Long> removedGroups = new HashSet<>(change.groupsRemoved());
+    Map<Long, GroupEntry> putGroups = new HashMap<>();
+    change.groupsPut().forEach(g -> putGroups.put(g.groupId(), g));
+    for (FlowEntry f : change.added()) {
+      FlowKey key = FlowKey.of(f);
+      if (others.stream().anyMatch(e -> e.flows().containsKey(key))) {
+        throw new IllegalArgumentException(
+            "two desired flows with table, priority and match of: " + f);
+      }
+    }
+    for (GroupEntry g : change.groupsPut()) {
+      if (others.stream().anyMatch(e -> e.groups().containsKey(g.groupId()))) {
+        throw new IllegalArgumentException("two desired groups with id " + g.groupId());
+      }
+    }
+    LongPredicate held =
+        id ->
+            putGroups.containsKey(id)
+                || !removedGroups.contains(id) && own.groups().containsKey(id)
+                || others.stream().anyMatch(e -> e.groups().containsKey(id));
+    for (FlowEntry f : change.added()) {
+      named(f.allActions(), held, "flow ", f);
+    }
+    for (GroupEntry g : change.groupsPut()) {
+      g.buckets().forEach(b -> named(b.actions(), held, "group ", g.groupId()));
+    }
+    if (removedGroups.isEmpty()) {
+      return;
+    }
+    // what still names a removed group: every entry left on the switch
+    Set<FlowEntry> removedFlows = new HashSet<>(change.removed());
+    List<Entries> all = new ArrayList<>(others);
+    all.add(own);
+    for (Entries e : all) {
+      for (FlowEntry f : e.flows().values()) {
+        if (!(e == own && removedFlows.contains(f))) {
+          named(f.allActions(), held, "flow ", f);
+        }
+      }
+      for (GroupEntry g : e.groups().values()) {
+        if (!(e == own
+            && (removedGroups.contains(g.groupId()) || putGroups.containsKey(g.groupId())))) {
+          g.buckets().forEach(b -> named(b.actions(), held, "group ", g.groupId()));
+        }
+      }
+    }
+  }
+
+  /** The message is built only when thrown: a flow's text costs more than the check. */
+  private static void named(List<Action> actions, LongPredicate held, String kind, Object what) {
+    for (Action a : actions) {
+      if (a instanceof Action.Group g && !held.test(g.groupId())) {
+        throw new IllegalArgumentException(
+            kind + what + " names group " + g.groupId() + ", which the desired state lacks");
+      }
+    }
   }
 
   /** An owner's flows on one switch. */

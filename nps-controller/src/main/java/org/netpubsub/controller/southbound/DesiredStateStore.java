@@ -4,15 +4,18 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
 
 /**
  * The controller's desired state per datapath id (thread-safe). The server reconciles a switch with
  * its entry whenever the switch connects; a switch without an entry is left as it is. The store's
  * {@link ReconcileScope} says which of a switch's entries these states speak for (all by default;
- * in a cluster of controller processes, only this process's share).
+ * in a cluster of controller processes, only this process's share). A state may be put as a
+ * supplier that builds it when first read (the flow service's, so that a delta costs per change,
+ * not per entry the switch holds); the supplier must be thread-safe.
  */
 public final class DesiredStateStore {
-  private final ConcurrentMap<Long, DesiredState> states = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Long, Supplier<DesiredState>> states = new ConcurrentHashMap<>();
   private final ReconcileScope scope;
 
   public DesiredStateStore() {
@@ -35,11 +38,25 @@ public final class DesiredStateStore {
     if (state == null) {
       throw new IllegalArgumentException("desired state is required (remove() to forget one)");
     }
+    states.put(dpid, () -> state);
+  }
+
+  /** Puts a state built when read: {@code state} is thread-safe and never returns null. */
+  public void putLazy(long dpid, Supplier<DesiredState> state) {
+    if (state == null) {
+      throw new IllegalArgumentException("desired state is required (remove() to forget one)");
+    }
     states.put(dpid, state);
   }
 
   public Optional<DesiredState> get(long dpid) {
-    return Optional.ofNullable(states.get(dpid));
+    Supplier<DesiredState> s = states.get(dpid);
+    return s == null ? Optional.empty() : Optional.of(s.get());
+  }
+
+  /** Whether a switch has a desired state (without building it). */
+  public boolean contains(long dpid) {
+    return states.containsKey(dpid);
   }
 
   public void remove(long dpid) {

@@ -287,7 +287,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
   /** After {@code switchConnected}: restores the desired state, if there is one. */
   void connectedAndAnnounced(SwitchConnection c, SwitchEvents events) {
     long dpid = c.dpid();
-    if (desiredState.get(dpid).isEmpty()) {
+    if (!desiredState.contains(dpid)) {
       return;
     }
     reconcile(dpid)
