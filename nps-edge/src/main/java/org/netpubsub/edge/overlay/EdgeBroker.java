@@ -273,7 +273,11 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     }
     if (m.qos() >= 1) {
       synchronized (buffer) {
-        buffer.put(topic, seq, bytes, System.currentTimeMillis());
+        if (global) {
+          buffer.put(topic, seq, bytes, System.currentTimeMillis());
+        } else {
+          buffer.keep(topic, seq, bytes);
+        }
       }
       if (durable(topic) > 0) {
         remoteSubscribers.putIfAbsent(topic, remoteSubscriberEdges(t).keySet());
@@ -496,9 +500,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     }
   }
 
-  /**
-   * How many of a topic's last reliable messages a late-joining site gets: --durable or the site's.
-   */
+  /** How many of a topic's last reliable messages a late joiner gets: --durable or the site's. */
   private int durable(String topic) {
     return Math.min(config.buffer(), Math.max(config.durable(), local.durableDepth(topic)));
   }
@@ -506,13 +508,11 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private Map<String, Endpoint> remoteSubscriberEdges(TopicState t) {
     Map<String, Endpoint> out = new HashMap<>();
     if (t != null) {
-      t.subscribers()
-          .forEach(
-              (edge, ep) -> {
-                if (!ep.site().equals(config.site())) {
-                  out.put(edge, ep);
-                }
-              });
+      for (Map.Entry<String, Endpoint> e : t.subscribers().entrySet()) {
+        if (!e.getValue().site().equals(config.site())) {
+          out.put(e.getKey(), e.getValue());
+        }
+      }
     }
     return out;
   }

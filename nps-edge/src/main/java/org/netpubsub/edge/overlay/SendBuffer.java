@@ -33,8 +33,24 @@ public final class SendBuffer {
     this.maxProbes = maxProbes;
   }
 
+  /** Buffers a datagram that was sent to other sites, and probes its tail from {@code now}. */
   public void put(String topic, long seq, byte[] datagram, long now) {
     tails.put(topic, new long[] {seq, now, 0});
+    store(topic, seq, datagram);
+  }
+
+  /**
+   * Buffers a datagram kept in its site (nobody elsewhere subscribed yet), for late joiners only:
+   * no receiver can have lost it, so it is not probed, and an older tail stops being probed. A
+   * probe of it could reach a late joiner through a routing broker before the history it is
+   * replayed, and be delivered ahead of it.
+   */
+  public void keep(String topic, long seq, byte[] datagram) {
+    tails.remove(topic);
+    store(topic, seq, datagram);
+  }
+
+  private void store(String topic, long seq, byte[] datagram) {
     LinkedHashMap<Long, byte[]> b = byTopic.computeIfAbsent(topic, k -> new LinkedHashMap<>());
     b.put(seq, datagram);
     if (b.size() > capacity) {

@@ -141,4 +141,16 @@ class ReliabilityProperties {
     s.put("t", 4, new byte[] {4}, 20_000);
     assertThat(s.probes(20_100)).extracting(SendBuffer.Probe::seq).containsExactly(4L);
   }
+
+  @Example
+  void aMessageKeptInItsSiteIsBufferedButNeverProbed() {
+    SendBuffer s = new SendBuffer(4, 100, 3);
+    s.put("t", 1, new byte[] {1}, 0);
+    s.keep("t", 2, new byte[] {2});
+    assertThat(s.get("t", 2)).isPresent(); // replayed to late joiners
+    assertThat(s.last("t", 2)).hasSize(2);
+    assertThat(s.probes(10_000)).isEmpty(); // neither it nor the older sent one is probed
+    s.put("t", 3, new byte[] {3}, 20_000);
+    assertThat(s.probes(20_100)).extracting(SendBuffer.Probe::seq).containsExactly(3L);
+  }
 }
