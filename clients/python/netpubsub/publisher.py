@@ -92,7 +92,7 @@ class Publisher:
         self._since = 0.0  # time.monotonic() of the pending batch's first event
         self._scheduled = False  # a deadline of this publisher is in the flusher
         self._error: OSError | None = None  # of a flush, raised by the next call
-        self._emit = self._emit_batched if self.batch else self._emit_direct
+        self._emit = self._enqueue if self.batch else self._emit_direct
         self._stop_listening = self.controller.on_index_change(self._use_index)
         self._lock = threading.Lock()
         self._last_sent = None
@@ -137,8 +137,15 @@ class Publisher:
     def publish(self, attrs: dict, payload: bytes = b"") -> Event:
         """Stamps (publisher id, next sequence, wall-clock ns) and sends one event; the stamped
         event. ValueError naming the attribute when ``attrs`` does not fit the schema or the
-        event is outside the advertisement."""
-        return self._send(self._values(attrs), payload)
+        event is outside the advertisement. A buffered publisher raises the OSError of events
+        of an earlier batch that could not be sent (``flush``); this event was taken."""
+        try:  # _values, inlined: the hot path
+            values = list(self._pick(attrs))
+        except (KeyError, TypeError):
+            values = values_of(self.schema, attrs)
+        if len(attrs) != len(values):
+            values_of(self.schema, attrs)
+        return self._send(values, payload)
 
     def publish_values(self, values: list, payload: bytes = b"") -> Event:
         """``publish`` with the values in schema order."""
@@ -194,6 +201,8 @@ class Publisher:
             self.advertise("true")
         with self._lock:
             sequence, now = self._emit(values, payload)
+            if self._error is not None:
+                self._raise_error()
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
 
     def _emit_direct(self, values: list, payload: bytes) -> tuple[int, int]:
@@ -226,21 +235,10 @@ class Publisher:
         self._last_sent = now  # wall clock, as stamped: one clock read per event
         return sequence, now
 
-    def _emit_batched(self, values: list, payload: bytes) -> tuple[int, int]:
-        """``_enqueue``, and the flush deadline when the event starts a batch."""
-        stamp = self._enqueue(values, payload)
-        if len(self._pending) == 1:
-            self._since = time.monotonic()
-            if not self._scheduled:
-                self._scheduled = True
-                FLUSHER.schedule(self, self._since + self.flush_delay)
-        if self._error is not None:
-            self._raise_error()
-        return stamp
-
     def _enqueue(self, values: list, payload: bytes) -> tuple[int, int]:
-        """Stamps, checks and encodes one event into the pending batch, sent when full, holding
-        the lock: (sequence, time)."""
+        """Stamps, checks and encodes one event into the pending batch, holding the lock:
+        (sequence, time). A full batch is sent; the first event of a batch starts its flush
+        deadline."""
         if self._closed:
             raise RuntimeError("publisher is closed")
         sequence = self.sequence + 1
@@ -256,7 +254,12 @@ class Publisher:
         pending.append(data)
         self.sequence = sequence
         self._last_sent = now
-        if len(pending) >= self._cap:
+        if len(pending) == 1:
+            self._since = time.monotonic()
+            if not self._scheduled:
+                self._scheduled = True
+                FLUSHER.schedule(self, self._since + self.flush_delay)
+        elif len(pending) >= self._cap:
             self._flush_locked()
         return sequence, now
 
