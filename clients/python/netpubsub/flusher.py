@@ -4,8 +4,9 @@ publisher's pending batch once its first event has waited ``flush_delay``.
 A publisher schedules itself when an event enters its empty batch and it has no deadline
 outstanding; the thread calls ``publisher._on_deadline(now)``, which flushes or names the next
 deadline. So the thread wakes at most once per ``flush_delay`` per publisher, and a batch that
-fills first is sent by the publishing thread, without any thread switch. The thread holds
-publishers by weak references only; at interpreter exit every buffered publisher is flushed.
+fills first is sent by the publishing thread, without any thread switch. A scheduled publisher
+is held until its deadline has passed (``Publisher(url).publish(attrs)``, whose publisher is
+dropped at once, still sends); at interpreter exit every buffered publisher is flushed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ LOG = logging.getLogger("netpubsub")
 class Flusher:
     def __init__(self):
         self._cond = threading.Condition()
-        self._due: list = []  # heap of (deadline, tie, weak publisher)
+        self._due: list = []  # heap of (deadline, tie, publisher)
         self._tie = itertools.count()
         self._thread = None
         self.publishers = weakref.WeakSet()  # flushed at exit
@@ -33,7 +34,7 @@ class Flusher:
         """Calls ``publisher._on_deadline`` at ``deadline`` (time.monotonic)."""
         with self._cond:
             tie = next(self._tie)
-            heapq.heappush(self._due, (deadline, tie, weakref.ref(publisher)))
+            heapq.heappush(self._due, (deadline, tie, publisher))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="netpubsub-flusher",
                                                 daemon=True)
@@ -49,14 +50,12 @@ class Flusher:
                     if left is not None and left <= 0:
                         break
                     self._cond.wait(left)
-                _, _, ref = heapq.heappop(self._due)
-            publisher = ref()
-            if publisher is not None:
-                try:
-                    publisher._on_deadline(time.monotonic())
-                except Exception:  # never kill the thread that bounds every publisher's delay
-                    LOG.exception("flushing a publisher's batch failed")
-                del publisher
+                _, _, publisher = heapq.heappop(self._due)
+            try:
+                publisher._on_deadline(time.monotonic())
+            except Exception:  # never kill the thread that bounds every publisher's delay
+                LOG.exception("flushing a publisher's batch failed")
+            del publisher
 
 
 FLUSHER = Flusher()

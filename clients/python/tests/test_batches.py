@@ -137,6 +137,13 @@ def test_buffered_events_are_sent_by_the_deadline_without_another_call(stub, sin
             assert CODEC.decode(sink.recv(65536)) == sent  # recv waits up to TIMEOUT
 
 
+def test_a_dropped_publisher_still_sends_its_event(stub, sink):
+    """``Publisher(url).publish(attrs)``: nothing holds the publisher but its deadline."""
+    Publisher(stub.url, host="::1", destination=sink.getsockname()[:2],
+              flush_delay=0.001).publish({"symbol": "A", "price": 7, "volume": 0})
+    assert CODEC.decode(sink.recv(65536))["price"] == 7
+
+
 class _Failing:
     """A sender that cannot send the datagrams at the given indexes of each batch."""
 
