@@ -286,6 +286,10 @@ class Publisher:
     def _on_deadline(self, now: float):
         """The flusher's call: sends the batch whose first event has waited ``flush_delay``,
         or names the next deadline. An error is raised by this publisher's next call."""
+        due = self._since + self.flush_delay  # read without the lock: a busy publisher holds it
+        if due > now and self._pending:
+            FLUSHER.schedule(self, due)  # a younger batch: no lock hand-over with its thread
+            return
         with self._lock:
             if not self._pending or self._closed:
                 self._scheduled = False
