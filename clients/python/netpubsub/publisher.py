@@ -48,7 +48,7 @@ class Publisher:
     def __init__(self, controller, host: str | None = None, config=None, destination=None,
                  hops: int = 16, linger: float = DEFAULT_LINGER, publisher_id: int | None = None,
                  batch: int = DEFAULT_BATCH, flush_delay: float = DEFAULT_FLUSH_DELAY):
-        batch = int(batch)
+        batch = DEFAULT_BATCH if batch is True else int(batch)
         if not 0 <= batch <= MAX_BATCH:
             raise ValueError(f"batch must be in 0..{MAX_BATCH}, got {batch}")
         if not 0 <= flush_delay <= 3600:

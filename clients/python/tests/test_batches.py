@@ -84,7 +84,12 @@ def test_send_all_gives_up_on_a_transient_error_that_persists():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sendmmsg is Linux's")
 def test_linux_publishers_send_with_sendmmsg(stub, sink):
     with Publisher(stub.url, host="::1", destination=sink.getsockname()[:2], linger=0) as pub:
-        assert isinstance(pub._sender, MmsgSender)
+        assert isinstance(pub._sender, MmsgSender) and pub.batch == 64
+    for batch, buffered in ((True, 64), (False, 0), (1, 0), (8, 8)):
+        with Publisher(stub.url, host="::1", linger=0, batch=batch) as pub:
+            assert pub.batch == buffered
+    with pytest.raises(ValueError, match="batch must be in 0..1024"):
+        Publisher(stub.url, host="::1", batch=1025)
 
 
 @pytest.mark.parametrize("kind", [MmsgSender, LoopSender])
