@@ -205,8 +205,9 @@ class Publisher:
                 self._raise_error()
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
 
-    def _emit_direct(self, values: list, payload: bytes) -> tuple[int, int]:
-        """Stamps, checks, encodes and sends one event, holding the lock: (sequence, time)."""
+    def _stamp(self, values: list, payload: bytes) -> tuple[bytes, int, int]:
+        """Stamps, encodes and checks the next event, holding the lock: (datagram, sequence,
+        time); the caller counts it once it is sent or pending."""
         if self._closed:
             raise RuntimeError("publisher is closed")
         sequence = self.sequence + 1
@@ -215,6 +216,11 @@ class Publisher:
         if not self._match(values):
             raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
                              f"advertisement '{self._filter.text}'")
+        return data, sequence, now
+
+    def _emit_direct(self, values: list, payload: bytes) -> tuple[int, int]:
+        """Stamps, checks, encodes and sends one event, holding the lock: (sequence, time)."""
+        data, sequence, now = self._stamp(values, payload)
         to = self.destination
         try:
             if to is None:
@@ -239,14 +245,7 @@ class Publisher:
         """Stamps, checks and encodes one event into the pending batch, holding the lock:
         (sequence, time). A full batch is sent; the first event of a batch starts its flush
         deadline."""
-        if self._closed:
-            raise RuntimeError("publisher is closed")
-        sequence = self.sequence + 1
-        now = time.time_ns()
-        data = self._encode(values, payload, self.publisher_id, sequence, now)
-        if not self._match(values):
-            raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
-                             f"advertisement '{self._filter.text}'")
+        data, sequence, now = self._stamp(values, payload)
         if self.destination is None:
             address = self.config.address(values)
             self._pending_to.append(self._sockaddrs.get(address) or self._sockaddr(address))
