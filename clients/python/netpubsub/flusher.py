@@ -15,6 +15,7 @@ import atexit
 import heapq
 import itertools
 import logging
+import os
 import threading
 import time
 import weakref
@@ -24,11 +25,15 @@ LOG = logging.getLogger("netpubsub")
 
 class Flusher:
     def __init__(self):
+        self._reset()
+        self.publishers = weakref.WeakSet()  # flushed at exit
+
+    def _reset(self):
+        """A fresh start (also in a forked child, which has no flusher thread)."""
         self._cond = threading.Condition()
         self._due: list = []  # heap of (deadline, tie, publisher)
         self._tie = itertools.count()
         self._thread = None
-        self.publishers = weakref.WeakSet()  # flushed at exit
 
     def schedule(self, publisher, deadline: float):
         """Calls ``publisher._on_deadline`` at ``deadline`` (time.monotonic)."""
@@ -59,6 +64,8 @@ class Flusher:
 
 
 FLUSHER = Flusher()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=FLUSHER._reset)
 
 
 @atexit.register
