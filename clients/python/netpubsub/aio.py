@@ -105,7 +105,8 @@ class AsyncSubscriber:
 
 class AsyncPublisher:
     """``async with AsyncPublisher(url) as pub: await pub.advertise(f); pub.publish(attrs)``.
-    ``publish`` does not block (one UDP send), so it is a plain call."""
+    ``publish`` does not block (it buffers the datagram, or sends one UDP datagram or a batch
+    without waiting), so it is a plain call; ``close`` sends what is pending."""
 
     def __init__(self, controller, **options):
         self._args = (controller, options)

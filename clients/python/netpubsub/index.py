@@ -18,6 +18,7 @@ from .schema import Schema
 
 MAX_LENGTH = 112
 PREFIX = 0xFF0E
+CHUNK = 11  # code bits per spread table: 2 048 entries, a 17-bit code in two look-ups
 
 
 class _Dimension:
@@ -83,22 +84,20 @@ class SpatialIndex:
             dim_at.append(chosen)
         self.dim_at = dim_at
         self.bits_of = bits_of
-        # Per dimension and per byte of its code, the dz bits that byte contributes: the bits of
-        # a code are spread by table look-ups instead of a loop over the L bits.
+        # Per dimension and per CHUNK bits of its code, the dz bits those bits contribute: the
+        # bits of a code are spread by table look-ups instead of a loop over the L bits.
         self._spread = []
         for d in range(len(self.dims)):
             places = [length - 1 - i for i, x in enumerate(dim_at) if x == d]  # MSB of code first
             k = len(places)
             tables = []
-            for chunk in range((k + 7) // 8):
-                table = []
-                for byte in range(256):
-                    bits = 0
-                    for j in range(8):
-                        code_bit = 8 * chunk + j  # from the code's LSB
-                        if code_bit < k and byte >> j & 1:
-                            bits |= 1 << places[k - 1 - code_bit]
-                    table.append(bits)
+            for chunk in range(0, k, CHUNK):
+                # code bit chunk + j (from the code's LSB) goes to dz bit at[j]
+                at = [1 << places[k - 1 - chunk - j] for j in range(min(CHUNK, k - chunk))]
+                table = [0] * (1 << len(at))
+                for piece in range(1, len(table)):  # the piece without its lowest bit, and it
+                    low = piece & -piece
+                    table[piece] = table[piece ^ low] | at[low.bit_length() - 1]
                 tables.append(table)
             self._spread.append(tables)
         # (position, plain int min or the coding's offset, bits, size, spread tables) per dimension
@@ -155,8 +154,10 @@ def format_address(address: int) -> str:
 
 def _generate(plan, shift: int):
     """dz(values) and address(values) as straight-line Python (the publisher's hot path): per
-    dimension with bits its k-bit code, spread into the dz by one table look-up per code byte."""
-    body = ["    bits = 0"]
+    dimension with bits its k-bit code, spread into the dz by one table look-up per CHUNK bits
+    of the code, the look-ups of every dimension ORed in one expression."""
+    body = []
+    spread = []
     scope = {}
     for d, (position, offset, k, size, tables) in enumerate(plan):
         if offset.__class__ is int:
@@ -164,14 +165,13 @@ def _generate(plan, shift: int):
         else:
             scope[f"_offset{d}"] = offset
             value = f"_offset{d}(values[{position}])"
-        body.append(f"    c = ({value} << {k}) // {size}")
-        spread = []
+        body.append(f"    c{d} = ({value} << {k}) // {size}")
         for j, table in enumerate(tables):
             scope[f"_t{d}_{j}"] = table
-            byte = "c" if j == 0 else f"c >> {8 * j}"
-            spread.append(f"_t{d}_{j}[{byte} & 255]")
-        body.append("    bits |= " + " | ".join(spread))
-    lines = (["def dz(values):"] + body + ["    return bits", "", "def address(values):"] + body
-             + [f"    return {PREFIX << 112} | bits << {shift}"])
+            piece = f"c{d}" if j == 0 else f"c{d} >> {CHUNK * j}"
+            spread.append(f"_t{d}_{j}[{piece} & {len(table) - 1}]")
+    bits = " | ".join(spread) or "0"
+    lines = (["def dz(values):"] + body + [f"    return {bits}", "", "def address(values):"]
+             + body + [f"    return {PREFIX << 112} | ({bits}) << {shift}"])
     exec(compile("\n".join(lines) + "\n", "<spatial index>", "exec"), scope)
     return scope["dz"], scope["address"]

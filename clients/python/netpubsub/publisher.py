@@ -1,5 +1,7 @@
 """A publisher: advertises a filter, then sends every event as one UDP datagram to its address
-(the content address under PLEROMA routing), as the Java ``Publisher``."""
+(the content address under PLEROMA routing), as the Java ``Publisher``. By default the datagrams
+are buffered and sent in batches, one ``sendmmsg`` system call each (:mod:`.datagrams`), within
+``flush_delay`` of their publication (:mod:`.flusher`)."""
 
 from __future__ import annotations
 
@@ -10,16 +12,22 @@ import socket
 import threading
 import time
 
+from . import datagrams
 from . import host as hosts
 from . import local
 from .codec import EventCodec
 from .controller import ControllerClient, Registration
 from .evaluator import Filter
 from .event import Event, values_of
+from .flusher import FLUSHER
 
 LOG = logging.getLogger("netpubsub")
 DEFAULT_LINGER = 0.2
 LOCAL_LINGER = 1.0
+DEFAULT_BATCH = 64
+DEFAULT_FLUSH_DELAY = 0.001
+MAX_BATCH = 1024  # sendmmsg sends at most UIO_MAXIOV messages per call
+_SCOPE = b"\0\0\0\0"  # a sockaddr_in6's scope id after the address
 
 
 class Publisher:
@@ -27,12 +35,24 @@ class Publisher:
 
     Without ``advertise`` the first ``publish`` advertises ``true`` (the whole event space).
     ``destination=(address, port)`` sends to that unicast address instead (tests without
-    switches). ``close()`` waits until ``linger`` seconds have passed since the last event (the
-    datagrams still in the switches would lose their paths), then unadvertises.
+    switches). ``close()`` sends what is pending, waits until ``linger`` seconds have passed
+    since the last event (the datagrams still in the switches would lose their paths), then
+    unadvertises.
+
+    ``batch=N`` (default 64): ``publish`` buffers the encoded events and sends them with one
+    system call when N are pending, on ``flush()``, on ``close()``, and at the latest
+    ``flush_delay`` seconds (default 1 ms) after the first of them was published.
+    ``batch=False`` (or 0 or 1): every ``publish`` sends its datagram before it returns.
     """
 
     def __init__(self, controller, host: str | None = None, config=None, destination=None,
-                 hops: int = 16, linger: float = DEFAULT_LINGER, publisher_id: int | None = None):
+                 hops: int = 16, linger: float = DEFAULT_LINGER, publisher_id: int | None = None,
+                 batch: int = DEFAULT_BATCH, flush_delay: float = DEFAULT_FLUSH_DELAY):
+        batch = DEFAULT_BATCH if batch is True else int(batch)
+        if not 0 <= batch <= MAX_BATCH:
+            raise ValueError(f"batch must be in 0..{MAX_BATCH}, got {batch}")
+        if not 0 <= flush_delay <= 3600:
+            raise ValueError(f"flush_delay must be in 0..3600 s, got {flush_delay}")
         self.controller = controller if isinstance(controller, ControllerClient) else (
             ControllerClient(controller))
         self.config = config or self.controller.pubsub_config()
@@ -59,7 +79,20 @@ class Publisher:
         # attrs -> its values in schema order in one C call (a 1-tuple for one attribute).
         self._pick = (operator.itemgetter(*self._names) if len(self._names) > 1 else
                       lambda attrs, name=self._names[0]: (attrs[name],))
-        self._addresses: dict[int, tuple[str, int]] = {}
+        self._addresses: dict[int, tuple[str, int]] = {}  # address -> sendto's (text, port)
+        self._sockaddrs: dict[int, bytes] = {}  # address -> packed sockaddr_in6 (batches)
+        self._head = datagrams.sockaddr_head(self.config.event_port)
+        # Buffered publishing: 0 sends every event at once; publish_many batches either way.
+        self.batch = batch if batch > 1 else 0
+        self._cap = self.batch or DEFAULT_BATCH
+        self.flush_delay = flush_delay
+        self.unsent = 0  # events that could not be sent (their OSError was raised)
+        self._pending: list[bytes] = []  # encoded events not sent yet
+        self._pending_to: list[bytes] = []  # their sockaddrs (no destination)
+        self._since = 0.0  # time.monotonic() of the pending batch's first event
+        self._scheduled = False  # a deadline of this publisher is in the flusher
+        self._error: OSError | None = None  # of a flush, raised by the next call
+        self._emit = self._enqueue if self.batch else self._emit_direct
         self._stop_listening = self.controller.on_index_change(self._use_index)
         self._lock = threading.Lock()
         self._last_sent = None
@@ -81,6 +114,9 @@ class Publisher:
             self._socket.close()
             raise
         self._sendto, self._send_data = self._socket.sendto, self._socket.send
+        self._sender = datagrams.sender(self._socket, self._cap, self.destination is not None)
+        if self.batch:
+            FLUSHER.publishers.add(self)
 
     def advertise(self, filter: str = "true") -> Registration:
         """Registers the advertisement (replacing an earlier one); events must match it.
@@ -101,8 +137,15 @@ class Publisher:
     def publish(self, attrs: dict, payload: bytes = b"") -> Event:
         """Stamps (publisher id, next sequence, wall-clock ns) and sends one event; the stamped
         event. ValueError naming the attribute when ``attrs`` does not fit the schema or the
-        event is outside the advertisement."""
-        return self._send(self._values(attrs), payload)
+        event is outside the advertisement. A buffered publisher raises the OSError of events
+        of an earlier batch that could not be sent (``flush``); this event was taken."""
+        try:  # _values, inlined: the hot path
+            values = list(self._pick(attrs))
+        except (KeyError, TypeError):
+            values = values_of(self.schema, attrs)
+        if len(attrs) != len(values):
+            values_of(self.schema, attrs)
+        return self._send(values, payload)
 
     def publish_values(self, values: list, payload: bytes = b"") -> Event:
         """``publish`` with the values in schema order."""
@@ -110,19 +153,31 @@ class Publisher:
 
     def publish_many(self, batch) -> int:
         """``publish`` of every item of ``batch``, an attrs dict or an ``(attrs, payload)`` tuple,
-        under one lock and without building the stamped events: the number sent. On a bad
-        event the ones before it are sent (``sequence`` counts them) and the error is raised."""
+        under one lock and without building the stamped events, sent in batches (one system
+        call each) before it returns: the number published. On a bad event the ones before it
+        are sent (``sequence`` counts them) and the error is raised."""
         if self._match is None:
             self.advertise("true")
-        values, emit, n = self._values, self._emit, 0
+        values, enqueue, n = self._values, self._enqueue, 0
         with self._lock:
-            for item in batch:
-                if item.__class__ is tuple:
-                    emit(values(item[0]), item[1])
-                else:
-                    emit(values(item), b"")
-                n += 1
+            try:
+                for item in batch:
+                    if item.__class__ is tuple:
+                        enqueue(values(item[0]), item[1])
+                    else:
+                        enqueue(values(item), b"")
+                    n += 1
+            finally:
+                self._flush_locked()
+            self._raise_error()
         return n
+
+    def flush(self):
+        """Sends the pending events now. Raises OSError when some could not be sent, here or
+        by an earlier flush at the deadline (``unsent`` counts them)."""
+        with self._lock:
+            self._flush_locked()
+            self._raise_error()
 
     def _values(self, attrs: dict) -> list:
         """The values of ``attrs`` in schema order; ValueError naming the attribute that is
@@ -146,10 +201,13 @@ class Publisher:
             self.advertise("true")
         with self._lock:
             sequence, now = self._emit(values, payload)
+            if self._error is not None:
+                self._raise_error()
         return Event(self.schema, values, bytes(payload), self.publisher_id, sequence, now)
 
-    def _emit(self, values: list, payload: bytes) -> tuple[int, int]:
-        """Stamps, checks, encodes and sends one event, holding the lock: (sequence, time)."""
+    def _stamp(self, values: list, payload: bytes) -> tuple[bytes, int, int]:
+        """Stamps, encodes and checks the next event, holding the lock: (datagram, sequence,
+        time); the caller counts it once it is sent or pending."""
         if self._closed:
             raise RuntimeError("publisher is closed")
         sequence = self.sequence + 1
@@ -158,6 +216,11 @@ class Publisher:
         if not self._match(values):
             raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
                              f"advertisement '{self._filter.text}'")
+        return data, sequence, now
+
+    def _emit_direct(self, values: list, payload: bytes) -> tuple[int, int]:
+        """Stamps, checks, encodes and sends one event, holding the lock: (sequence, time)."""
+        data, sequence, now = self._stamp(values, payload)
         to = self.destination
         try:
             if to is None:
@@ -178,11 +241,82 @@ class Publisher:
         self._last_sent = now  # wall clock, as stamped: one clock read per event
         return sequence, now
 
+    def _enqueue(self, values: list, payload: bytes) -> tuple[int, int]:
+        """Stamps, checks and encodes one event into the pending batch, holding the lock:
+        (sequence, time). A full batch is sent; the first event of a batch starts its flush
+        deadline."""
+        data, sequence, now = self._stamp(values, payload)
+        if self.destination is None:
+            address = self.config.address(values)
+            self._pending_to.append(self._sockaddrs.get(address) or self._sockaddr(address))
+        pending = self._pending
+        pending.append(data)
+        self.sequence = sequence
+        self._last_sent = now
+        if len(pending) == 1:
+            self._since = time.monotonic()
+            if not self._scheduled:
+                self._scheduled = True
+                FLUSHER.schedule(self, self._since + self.flush_delay)
+        elif len(pending) >= self._cap:
+            self._flush_locked()
+        return sequence, now
+
+    def _flush_locked(self):
+        """Sends the pending batch, holding the lock; what could not be sent is counted in
+        ``unsent`` and its error kept for ``_raise_error``."""
+        pending, to = self._pending, self._pending_to
+        if not pending:
+            return
+        self._pending, self._pending_to = [], []
+        failed = self._sender.send(pending, None if self.destination else to)
+        if failed:
+            self.unsent += len(failed)
+            i, e = failed[0]
+            where = self.destination or datagrams.name_text(to[i])
+            self._error = OSError(e.errno, f"cannot send {len(failed)} of {len(pending)} "
+                                           f"events (the first to {where}: {e.strerror})")
+
+    def _raise_error(self):
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+
+    def _on_deadline(self, now: float):
+        """The flusher's call: sends the batch whose first event has waited ``flush_delay``,
+        or names the next deadline. An error is raised by this publisher's next call."""
+        due = self._since + self.flush_delay  # read without the lock: a busy publisher holds it
+        if due > now and self._pending:
+            FLUSHER.schedule(self, due)  # a younger batch: no lock hand-over with its thread
+            return
+        with self._lock:
+            if not self._pending or self._closed:
+                self._scheduled = False
+                return
+            due = self._since + self.flush_delay
+            if due > now:
+                FLUSHER.schedule(self, due)
+                return
+            self._scheduled = False
+            self._flush_locked()
+            if self._error is not None:
+                LOG.warning("%s", self._error)
+
+    def _sockaddr(self, address: int) -> bytes:
+        """The packed sockaddr of an address, cached (at most 65 536, then cleared)."""
+        if len(self._sockaddrs) > 65536:
+            self._sockaddrs.clear()
+        name = self._head + address.to_bytes(16, "big") + _SCOPE
+        self._sockaddrs[address] = name
+        return name
+
     def _use_index(self, config):
         """The controller switched its layout (a new index version): address events with it."""
         if [a.name for a in config.schema.attributes] == self._names:
             self.config = config
-            self._addresses = {}  # the event port may have changed
+            # the event port may have changed
+            self._addresses, self._sockaddrs = {}, {}
+            self._head = datagrams.sockaddr_head(config.event_port)
 
     def _address_text(self, address: int) -> tuple[str, int]:
         """sendto's (text, port) of an address, cached: formatting it is slow."""
@@ -194,10 +328,21 @@ class Publisher:
         return to
 
     def close(self):
+        """Sends what is pending, lingers, unadvertises; then raises the OSError of events
+        that could not be sent, if any."""
         with self._lock:
             if self._closed:
                 return
+            self._flush_locked()
             self._closed = True
+            error, self._error = self._error, None
+        try:
+            self._finish()
+        finally:
+            if error is not None:
+                raise error
+
+    def _finish(self):
         self._stop_listening()
         if self._last_sent is not None:
             # The wall clock (one read per event, the stamp): never more than linger if it

@@ -68,7 +68,9 @@ class StubController:
             self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
             scheme = "https"
         self.url = f"{scheme}://[::1]:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for the poll: 0.5 s by default, half a second per test.
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
         self.thread.start()
 
     def route(self, method, path, body):

@@ -15,6 +15,7 @@ from stub_controller import StubController
 
 from netpubsub import (AsyncPublisher, AsyncSubscriber, ControllerClient, ControllerError,
                        EventCodec, FilterError, Publisher, Schema, Subscriber, format_address)
+from netpubsub.datagrams import name_text
 
 SCHEMA = Schema.of("quotes", [("symbol", "string", 8), ("price", "int", 0, 100000),
                               ("volume", "int", 0, 1000000)], ["price", "volume"])
@@ -108,12 +109,26 @@ def test_publish_many_sends_every_event_of_the_batch_in_order(stub):
         assert pub.sequence == 4
 
 
-def test_events_go_to_their_content_address(stub):
+class _Recorder:
+    """A batch sender that keeps each datagram with its destination as sendto's (text, port)
+    (loopback has no route to content addresses)."""
+
+    def __init__(self, sent):
+        self.sent = sent
+
+    def send(self, datas, names):
+        self.sent += [(data, name_text(name)) for data, name in zip(datas, names)]
+        return []
+
+
+@pytest.mark.parametrize("batch", [64, False])
+def test_events_go_to_their_content_address(stub, batch):
     """Without a destination each event is sent to its content address (the index's), on the
-    controller's event port: what a switch routes on."""
-    with Publisher(stub.url, host="::1", linger=0) as pub:
+    controller's event port: what a switch routes on; buffered or not."""
+    with Publisher(stub.url, host="::1", linger=0, batch=batch) as pub:
         sent = []
         pub._sendto = lambda data, to: sent.append((data, to))
+        pub._sender = _Recorder(sent)
         events = [pub.publish({"symbol": "A", "price": p, "volume": v})
                   for p, v in ((0, 0), (100000, 1000000), (51234, 7), (51234, 7))]
         pub.publish_many([{"symbol": "B", "price": 60000, "volume": 600000}])
@@ -195,15 +210,19 @@ def test_events_outside_the_advertisement_are_refused(stub):
             pub.publish({"symbol": "A", "price": 1, "volume": 0, "colour": 1})
 
 
-def test_a_destination_nobody_listens_on_raises_nothing(stub):
+@pytest.mark.parametrize("batch", [64, 2, False])
+def test_a_destination_nobody_listens_on_raises_nothing(stub, batch):
     """The connected socket hears ICMP "port unreachable"; UDP's sendto never raised for it."""
     closed = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
     closed.bind(("::1", 0))
     port = closed.getsockname()[1]
     closed.close()
-    with Publisher(stub.url, host="::1", destination=("::1", port), linger=0) as pub:
+    with Publisher(stub.url, host="::1", destination=("::1", port), linger=0, batch=batch) as pub:
         for i in range(200):
             assert pub.publish({"symbol": "A", "price": i % 100, "volume": 0}).sequence == i + 1
+        assert pub.publish_many([{"symbol": "A", "price": 1, "volume": 0}] * 100) == 100
+        pub.flush()
+        assert pub.unsent == 0
 
 
 def test_controller_errors_keep_the_json_error(stub):
