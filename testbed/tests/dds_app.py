@@ -7,7 +7,10 @@ KEEP_LAST DEPTH (a late-joining reader then receives the writer's last DEPTH sam
 Ping-pong (testbed/experiments/dds_latency.py): `pong DOMAIN PAIR` answers each Reading on
 `ping_PAIR` with the same Reading on `pong_PAIR`; `ping DOMAIN COUNT PAIR...` sends COUNT pings per
 PAIR, the pairs alternating, each after the previous one's pong (or a 2 s timeout), and prints the
-round-trip times of each pair in microseconds as one JSON line."""
+round-trip times of each pair in microseconds as one JSON line.
+An argument `deadline=MS` (anywhere) gives the pub's writer or the sub's reader a DEADLINE of MS.
+`opaque DOMAIN TOPIC` reads netpubsub::MqttMessage (the overlay's type for MQTT messages, a
+sequence of octets) on TOPIC and prints each payload as a JSON line (hex)."""
 
 import json
 import sys
@@ -18,6 +21,7 @@ from cyclonedds.core import (InstanceState, Policy, Qos, ReadCondition, SampleSt
                              WaitSet)
 from cyclonedds.domain import DomainParticipant
 from cyclonedds.idl import IdlStruct
+from cyclonedds.idl.types import sequence, uint8
 from cyclonedds.pub import DataWriter
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
@@ -31,14 +35,29 @@ class Reading(IdlStruct, typename="demo::Reading"):
     value: float
 
 
+@dataclass
+class MqttMessage(IdlStruct, typename="netpubsub::MqttMessage"):
+    payload: sequence[uint8]
+
+
 RELIABLE = Qos(Policy.Reliability.Reliable(duration(seconds=1)), Policy.History.KeepAll)
+DEADLINE = [a for a in sys.argv if a.startswith("deadline=")]
+sys.argv = [a for a in sys.argv if not a.startswith("deadline=")]
 
 
 def qos(depth_at: int) -> Qos:
+    deadline = [Policy.Deadline(duration(milliseconds=int(d[9:]))) for d in DEADLINE]
     if len(sys.argv) <= depth_at:
-        return RELIABLE
+        return Qos(*RELIABLE, *deadline)
     return Qos(Policy.Reliability.Reliable(duration(seconds=1)), Policy.Durability.TransientLocal,
-               Policy.History.KeepLast(int(sys.argv[depth_at])))
+               Policy.History.KeepLast(int(sys.argv[depth_at])), *deadline)
+
+
+def opaque(dp: DomainParticipant, topic: str) -> None:
+    r = DataReader(dp, Topic(dp, topic, MqttMessage), qos=RELIABLE)
+    print(json.dumps({"kind": "started"}), flush=True)
+    for s in r.take_iter(timeout=duration(days=1)):
+        print(json.dumps({"kind": "opaque", "payload": bytes(s.payload).hex()}), flush=True)
 
 
 def pong(dp: DomainParticipant, pair: str) -> None:
@@ -93,6 +112,8 @@ def main():
         return pong(dp, sys.argv[3])
     if mode == "ping":
         return ping(dp, int(sys.argv[3]), sys.argv[4:])
+    if mode == "opaque":
+        return opaque(dp, sys.argv[3])
     topic_at = 6 if mode == "pub" else 3
     topic = Topic(dp, sys.argv[topic_at] if len(sys.argv) > topic_at else "readings", Reading)
     if mode == "pub":

@@ -3,6 +3,7 @@ package org.netpubsub.edge.overlay;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
@@ -12,13 +13,17 @@ import org.netpubsub.edge.dds.DdsDomain;
 import org.netpubsub.edge.dds.DdsFrames;
 import org.netpubsub.edge.dds.DdsTopics;
 import org.netpubsub.edge.dds.DropLog;
+import org.netpubsub.edge.dds.MqttOpaque;
 
 /**
  * A DDS site: the domain's DataWriters are publisher entries and its DataReaders subscriber
  * entries, keyed {@code dds/<topic>/<type>/<type hash>} ({@link DdsTopics}); samples travel as
  * their CDR bytes, reliable ones with QoS 1 (NACK repair), best-effort ones with QoS 0; a
- * TRANSIENT_LOCAL writer's last depth samples are replayed to sites that subscribe later. All calls
- * from the bridge come on its one reader thread.
+ * TRANSIENT_LOCAL writer's last depth samples are replayed to sites that subscribe later; the
+ * shortest DEADLINE of a key's readers (writers) is its run-time deadline at the edge. A reader of
+ * the opaque type ({@link MqttOpaque}) also subscribes to the MQTT topic of its name, whose
+ * messages it receives encoded as that type. All calls from the bridge come on its one reader
+ * thread.
  */
 final class DdsSite implements LocalSite, DdsBridge.Listener {
   private static final Logger LOG = Logger.getLogger(DdsSite.class.getName());
@@ -32,6 +37,8 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
   private final Map<String, Integer> durable = new ConcurrentHashMap<>();
   private volatile DdsBridge bridge;
   private final DropLog drops = new DropLog(60_000, 1024); // the bridge's reader thread only
+  // MQTT topic -> the keys of local readers of the opaque type named so (read on any thread)
+  private final Map<String, Set<String>> opaque = new ConcurrentHashMap<>();
 
   DdsSite(DdsDomain domain, String name, Listener listener, Counters counters) {
     this.domain = domain;
@@ -47,16 +54,26 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
 
   @Override
   public void publish(EdgeMessage m) throws IOException {
-    if (DdsTopics.parse(m.topic()).isEmpty()) {
-      counters.drop("dds_not_a_dds_topic"); // e.g. an MQTT site's topic a wildcard would pull in
+    if (DdsTopics.parse(m.topic()).isPresent()) {
+      bridge.write(new DdsFrames.Sample(m.topic(), m.qos() >= 1, m.payload()));
       return;
     }
-    bridge.write(new DdsFrames.Sample(m.topic(), m.qos() >= 1, m.payload()));
+    Set<String> keys = opaque.getOrDefault(m.topic(), Set.of());
+    if (keys.isEmpty()) {
+      counters.drop("dds_not_a_dds_topic"); // e.g. an MQTT site's topic no reader here names
+      return;
+    }
+    byte[] cdr = MqttOpaque.cdr(m.payload());
+    for (String key : keys) {
+      bridge.write(new DdsFrames.Sample(key, m.qos() >= 1, cdr));
+    }
+    counters.add("dds_from_mqtt");
   }
 
   @Override
   public void endpoint(DdsFrames.Endpoint e) {
-    if (DdsTopics.parse(e.key()).isEmpty()) {
+    Optional<DdsTopics.Key> k = DdsTopics.parse(e.key());
+    if (k.isEmpty()) {
       counters.drop("dds_bad_key");
       return;
     }
@@ -86,6 +103,56 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
       listener.onPublisher(e.key(), e.present());
     } else {
       listener.onSubscriber(e.key(), e.present());
+      if (k.get().typeName().equals(MqttOpaque.TYPE_NAME)) {
+        opaqueReaders(k.get(), e.key(), e.present());
+      }
+    }
+    listener.onDeadline(
+        e.key(),
+        e.role().equals("pub") ? DeadlineTable.Side.WRITERS : DeadlineTable.Side.READERS,
+        e.present() ? e.deadlineMillis() : null);
+  }
+
+  /**
+   * Local readers of the opaque type on {@code key} came or went: the edge subscribes to the MQTT
+   * topic of the same name while one is there; a name MQTT cannot take is counted and logged once.
+   */
+  private void opaqueReaders(DdsTopics.Key k, String key, boolean present) {
+    Optional<String> refused = MqttOpaque.refusal(k.topic());
+    if (refused.isPresent()) {
+      if (!present) {
+        return; // counted when it came
+      }
+      counters.drop("dds_opaque_bad_name");
+      drops
+          .dropped("opaque_bad_name", k.topic(), System.currentTimeMillis())
+          .ifPresent(
+              l ->
+                  LOG.warning(
+                      "DDS topic '"
+                          + k.topic()
+                          + "' of "
+                          + MqttOpaque.TYPE_NAME
+                          + " is no MQTT topic ("
+                          + refused.get()
+                          + "): it receives nothing from MQTT sites"));
+      return;
+    }
+    String topic = k.topic();
+    Set<String> keys = new HashSet<>(opaque.getOrDefault(topic, Set.of()));
+    boolean had = !keys.isEmpty();
+    if (present) {
+      keys.add(key);
+    } else {
+      keys.remove(key);
+    }
+    if (keys.isEmpty()) {
+      opaque.remove(topic);
+    } else {
+      opaque.put(topic, Set.copyOf(keys));
+    }
+    if (had != !keys.isEmpty()) {
+      listener.onSubscriber(topic, !had);
     }
   }
 

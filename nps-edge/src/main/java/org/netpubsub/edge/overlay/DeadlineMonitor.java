@@ -5,33 +5,57 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.netpubsub.edge.mqtt.TopicFilters;
+import java.util.function.Function;
 
 /**
  * DDS's deadline at the receiving edge: a topic declared with a deadline must see a message from
  * other sites at least every {@code deadline} ms once it has started; each silence longer than that
  * is one miss, reported when it is noticed (by {@link #overdue}) or when the late message arrives
- * (by {@link #observe}), never twice. Pure, not thread-safe; takes {@code now} in ms.
+ * (by {@link #observe}), never twice. A topic's deadline may change while the edge runs (DDS
+ * readers come and go: {@link #changed}). Pure, not thread-safe; takes {@code now} in ms.
  */
 public final class DeadlineMonitor {
   /** A missed deadline: {@code topic} was silent for {@code silentMillis} (> {@code deadline}). */
   public record Miss(String topic, long deadlineMillis, long silentMillis) {}
 
-  private final Map<String, Long> deadlines;
+  private final Function<String, Optional<Long>> deadlines;
   private final Map<String, long[]> last = new HashMap<>(); // topic -> {deadline, last, reported}
 
   /** The most topics watched: further topics matching a deadline filter are not. */
   static final int MAX_TOPICS = 4096;
 
+  /** Deadlines by topic filter, fixed. */
   public DeadlineMonitor(Map<String, Long> deadlines) {
-    this.deadlines = Map.copyOf(deadlines);
+    DeadlineTable t = new DeadlineTable(deadlines, 0);
+    this.deadlines = t::received;
+  }
+
+  /** {@code deadlines} gives a topic's deadline now; call {@link #changed} when it changes. */
+  public DeadlineMonitor(Function<String, Optional<Long>> deadlines) {
+    this.deadlines = deadlines;
+  }
+
+  /**
+   * {@code topic}'s deadline changed: a watched topic takes the new one (its silence so far counts
+   * against it) or, without one, is no longer watched; others start at their next message.
+   */
+  public void changed(String topic) {
+    long[] s = last.get(topic);
+    if (s != null) {
+      Optional<Long> d = deadlines.apply(topic);
+      if (d.isPresent()) {
+        s[0] = d.get();
+      } else {
+        last.remove(topic);
+      }
+    }
   }
 
   /** A message on {@code topic} arrived; a miss if it ends an unreported late silence. */
   public Optional<Miss> observe(String topic, long now) {
     long[] s = last.get(topic);
     if (s == null) {
-      Optional<Long> d = deadline(topic);
+      Optional<Long> d = deadlines.apply(topic);
       if (d.isPresent() && last.size() < MAX_TOPICS) { // arriving topics are remote input
         last.put(topic, new long[] {d.get(), now, 0});
       }
@@ -57,12 +81,5 @@ public final class DeadlineMonitor {
           }
         });
     return out;
-  }
-
-  private Optional<Long> deadline(String topic) {
-    return deadlines.entrySet().stream()
-        .filter(e -> TopicFilters.matches(e.getKey(), topic))
-        .map(Map.Entry::getValue)
-        .min(Long::compare);
   }
 }

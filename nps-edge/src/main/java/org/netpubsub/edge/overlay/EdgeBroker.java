@@ -58,7 +58,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private final Counters counters = new Counters();
   private final EndpointEntries entries; // written by the worker thread
   private final OriginSequences sequences = new OriginSequences();
-  private final DirectAdmission direct; // admitted deadline topics
+  private final Deadlines deadlines; // --deadline and the site's: direct path, missed deadlines
   // topic -> local messages waiting for its cache to load (guarded by itself)
   private final Map<String, java.util.ArrayDeque<LocalSite.Message>> waiting = new HashMap<>();
   // topic -> remote subscriber edges already served (first message: Paho's thread; then the tree's)
@@ -66,8 +66,6 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private final NackBudget nackBudget = new NackBudget(4 << 20, 4 << 20, 4096); // guarded by itself
   private final RecentSubscribers recent = new RecentSubscribers(10_000); // guarded by itself
   private final DatagramAuth auth;
-  private final DeadlineMonitor deadlines; // guarded by itself
-  private final java.util.function.Consumer<DeadlineMonitor.Miss> onMiss;
   private final ScheduledExecutorService worker;
   private final AtomicBoolean syncQueued = new AtomicBoolean();
   private final Thread receiver;
@@ -80,9 +78,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       java.util.function.Consumer<DeadlineMonitor.Miss> onMiss)
       throws Exception {
     this.config = config;
-    this.deadlines = new DeadlineMonitor(config.deadlines());
-    this.direct = new DirectAdmission(config.deadlines(), config.maxDirectTopics(), counters);
-    this.onMiss = onMiss;
+    this.deadlines = new Deadlines(config.deadlines(), config.maxDirectTopics(), counters, onMiss);
     this.client = client;
     this.socket = socket;
     this.auth = config.auth();
@@ -203,6 +199,11 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   }
 
   @Override
+  public void onDeadline(String topic, DeadlineTable.Side side, Long millis) {
+    deadlines.set(topic, side, millis);
+  }
+
+  @Override
   public void onMessage(String topic, LocalSite.Message message) {
     counters.add("local_messages");
     boolean fresh;
@@ -287,7 +288,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       counters.add("kept_local"); // buffered for late joiners only
       return;
     }
-    boolean multiPath = direct.admit(topic);
+    boolean multiPath = deadlines.admit(topic);
     if (t.assignment().isPresent()) {
       send(bytes, t.assignment().get().address(), "sent_to_broker");
     } else if (!multiPath) {
@@ -349,11 +350,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     if (v == ReceiveWindows.Verdict.RECOVERED) {
       counters.add("recovered");
     }
-    Optional<DeadlineMonitor.Miss> miss;
-    synchronized (deadlines) {
-      miss = deadlines.observe(m.topic(), System.currentTimeMillis());
-    }
-    miss.ifPresent(this::missed);
+    deadlines.observe(m.topic(), System.currentTimeMillis());
     try {
       local.publish(m);
       counters.add("published");
@@ -421,30 +418,9 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     send(NackCodec.encode(n), origin.address(), "nacks_sent");
   }
 
-  private void missed(DeadlineMonitor.Miss m) {
-    counters.add("deadline_missed");
-    LOG.warning(
-        "deadline missed on '"
-            + m.topic()
-            + "': silent "
-            + m.silentMillis()
-            + " ms, deadline "
-            + m.deadlineMillis()
-            + " ms");
-    try {
-      onMiss.accept(m);
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "deadline listener", e);
-    }
-  }
-
   private void repeatNacks() {
     long now = System.currentTimeMillis();
-    List<DeadlineMonitor.Miss> late;
-    synchronized (deadlines) {
-      late = deadlines.overdue(now);
-    }
-    late.forEach(this::missed);
+    deadlines.overdue(now);
     List<ReceiveWindows.Nack> due;
     synchronized (windows) {
       due = windows.due(now);
@@ -458,7 +434,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       TopicState t = tree.view().topics().get(p.topic());
       if (t != null && Relay.isGlobal(t, config.site())) {
         t.assignment().ifPresent(a -> send(p.datagram(), a.address(), "tail_probes"));
-        if (direct.admitted(p.topic())) {
+        if (deadlines.admitted(p.topic())) {
           Relay.targets(t, config.name())
               .forEach(e -> send(p.datagram(), e.address(), "tail_probes"));
         }

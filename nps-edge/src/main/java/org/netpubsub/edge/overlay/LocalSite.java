@@ -22,6 +22,12 @@ interface LocalSite extends Closeable {
 
     /** A topic gained or lost its declared local publishers (DDS DataWriters; MQTT has none). */
     void onPublisher(String topic, boolean present);
+
+    /**
+     * The deadline (ms) a topic's local readers request or its writers offer (DDS DEADLINE QoS: the
+     * shortest of them), or none any more ({@code null}).
+     */
+    default void onDeadline(String topic, DeadlineTable.Side side, Long millis) {}
   }
 
   void connect() throws Exception;

@@ -7,7 +7,8 @@ XTypes TypeObjects the local endpoints announce.
 
 Frames: u32 big-endian length, then one kind byte and its body.
   to the JVM:   R {json}  ready       X text  cannot start (then exit 1)
-                E {json}  an overlay topic gained/lost its local writers or readers
+                E {json}  an overlay topic gained/lost its local writers or readers, or the
+                          shortest DEADLINE among them changed
                 M sample  (u16 key length, key, u8 flags: 1 = reliable, CDR bytes)
                 D text    one sample or endpoint dropped, by reason (the JVM counts it)
   from the JVM: M sample  as above, to write into this domain
@@ -114,7 +115,7 @@ class Bridge:
             return  # our own readers and writers are never local endpoints
         gone = s.sample_info.instance_state != InstanceState.Alive
         with self.lock:
-            before = self.keys(role)
+            before = self.summary(role)
             if gone:
                 self.endpoints[role].pop(guid, None)
             else:
@@ -125,14 +126,22 @@ class Bridge:
                 if role == "pub":
                     info = self.endpoints[role][guid][1]
                     self.reader(key, info["reliable"], info["durability"] != "volatile")
-            after = self.keys(role)
-        for key in after - before:
+            after = self.summary(role)
+        for key in after.keys() - before.keys():
             self.announce(role, key, True)
-        for key in before - after:
+        for key in before.keys() - after.keys():
             self.announce(role, key, False)
+        for key in after.keys() & before.keys():
+            if after[key] != before[key]:  # the edge's run-time deadline follows the shortest
+                self.announce(role, key, True)
 
-    def keys(self, role):
-        return {k for k, _ in self.endpoints[role].values()}
+    def summary(self, role):
+        """Each key of the role's endpoints -> the shortest DEADLINE among them (None: none)."""
+        out = {}
+        for k, q in self.endpoints[role].values():
+            d = q["deadline_ms"]
+            out[k] = d if out.get(k) is None else out[k] if d is None else min(out[k], d)
+        return out
 
     def announce(self, role, key, present):
         import json
