@@ -112,15 +112,16 @@ public class NbiClassifierBenchmark {
 
   private Classification scan(PacketInView msg) {
     Set<String> matched = new TreeSet<>();
+    List<NbiTopic> topics = new ArrayList<>(2);
     for (int a = 0; a < appIds.length; a++) {
       for (NbiTopic t : topicsByApp[a]) {
         if (t.matches(msg)) {
           matched.add(appIds[a]);
-          break;
+          topics.add(t);
         }
       }
     }
-    return Classification.topic(matched);
+    return Classification.topic(matched, topics);
   }
 
   static String topic(String kind, int port) {

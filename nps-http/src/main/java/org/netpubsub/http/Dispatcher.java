@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.PreEncodedHttpField;
@@ -24,10 +27,21 @@ import org.eclipse.jetty.util.URIUtil;
  * framework: the servlet layer and Javalin cost about 4x the CPU of the old JDK server per request,
  * docs/results/rest-layer.md). In order: 413 over the body limit, the bearer-token check, {@code
  * /metrics}, the route table (405 with {@code Allow} for a known path), static files, else 404;
- * then one access-log line. Runs on Jetty's pool: a route may block.
+ * then one access-log line.
+ *
+ * <p>A non-blocking handler: Jetty calls it on the thread that read the request (its selector), so
+ * the answers that need nothing but memory (errors, static files, {@link RestServer.Builder#inline}
+ * routes such as the cached topology) go out without a hand-off to another thread; a hand-off per
+ * request was most of the gap in CPU per request to the old server (docs/results/rest-layer.md).
+ * Every other route, and {@code /metrics}, runs on the {@code blocking} executor (Jetty's pool, or
+ * virtual threads), where it may block until switches answer.
  */
-final class Dispatcher extends Handler.Abstract {
+final class Dispatcher extends Handler.Abstract.NonBlocking {
   private static final String REMOTE = "org.netpubsub.http.remote";
+
+  /** {@link #serve}'s status for a request handed to the blocking executor, which answers it. */
+  private static final int DISPATCHED = -1;
+
   private static final HttpField JSON =
       new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
   private static final HttpField PROMETHEUS =
@@ -42,6 +56,7 @@ final class Dispatcher extends Handler.Abstract {
   private final List<Runnable> onScrape;
   private final Function<Throwable, ApiError> errors;
   private final int maxBody;
+  private final Executor blocking;
   private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
   /** A request timer's tags; a record key, so a request builds no string to find its timer. */
@@ -56,7 +71,8 @@ final class Dispatcher extends Handler.Abstract {
       StaticFiles statics,
       List<Runnable> onScrape,
       Function<Throwable, ApiError> errors,
-      int maxBody) {
+      int maxBody,
+      Executor blocking) {
     this.name = name;
     this.registry = registry;
     this.router = router;
@@ -66,6 +82,7 @@ final class Dispatcher extends Handler.Abstract {
     this.onScrape = List.copyOf(onScrape);
     this.errors = errors;
     this.maxBody = maxBody;
+    this.blocking = blocking;
   }
 
   @Override
@@ -76,33 +93,24 @@ final class Dispatcher extends Handler.Abstract {
     String path = request.getHttpURI().getDecodedPath();
     int status;
     try {
-      status = serve(request, method, path, response, callback);
+      status = serve(request, method, path, response, callback, start);
     } catch (RuntimeException | IOException e) {
       status = write(response, callback, errors.apply(e).reply());
     }
-    accessLog.log(
-        name
-            + " "
-            + remoteAddress(request)
-            + " \""
-            + method
-            + " "
-            + path
-            + "\" "
-            + status
-            + " "
-            + Math.round((System.nanoTime() - start) / 100_000.0) / 10.0
-            + " ms");
+    if (status != DISPATCHED) {
+      accessLog.log(name, remoteAddress(request), method, path, status, System.nanoTime() - start);
+    }
     return true;
   }
 
-  /** Answers the request; returns the status sent. */
+  /** Answers the request, or hands it to {@link #blocking}; returns the status sent. */
   private int serve(
       org.eclipse.jetty.server.Request request,
       String method,
       String path,
       Response response,
-      Callback callback)
+      Callback callback,
+      long start)
       throws IOException {
     Principal principal;
     try {
@@ -114,7 +122,11 @@ final class Dispatcher extends Handler.Abstract {
       return write(response, callback, e.reply());
     }
     if (path.equals("/metrics")) {
-      return metrics(method, response, callback);
+      if (!method.equals("GET")) {
+        return write(response, callback, notAllowed(method, "GET"));
+      }
+      return dispatch(
+          request, method, path, start, response, callback, () -> metrics(response, callback));
     }
     Router.Match match = router.match(segments(request.getHttpURI().getPath()));
     if (match == null) {
@@ -129,10 +141,57 @@ final class Dispatcher extends Handler.Abstract {
     if (route == null) {
       return write(response, callback, notAllowed(method, match.allow()));
     }
+    Request req = new Request(request, path, match.params(), principal, maxBody);
+    if (route instanceof Route.Inline) {
+      return answer(route, req, method, match.pattern(), response, callback);
+    }
+    return dispatch(
+        request,
+        method,
+        path,
+        start,
+        response,
+        callback,
+        () -> answer(route, req, method, match.pattern(), response, callback));
+  }
+
+  /**
+   * Runs {@code answer} on the blocking executor, then logs the request; 503 if the executor takes
+   * no more work (its queue is full).
+   */
+  private int dispatch(
+      org.eclipse.jetty.server.Request request,
+      String method,
+      String path,
+      long start,
+      Response response,
+      Callback callback,
+      IntSupplier answer) {
+    try {
+      blocking.execute(
+          () -> {
+            int status;
+            try {
+              status = answer.getAsInt();
+            } catch (RuntimeException e) {
+              status = write(response, callback, errors.apply(e).reply());
+            }
+            accessLog.log(
+                name, remoteAddress(request), method, path, status, System.nanoTime() - start);
+          });
+      return DISPATCHED;
+    } catch (RejectedExecutionException e) {
+      throw new ApiError(503, "the server is busy: retry later");
+    }
+  }
+
+  /** Runs {@code route} (timed) and writes its answer; returns the status sent. */
+  private int answer(
+      Route route, Request req, String method, String pattern, Response response, Callback cb) {
     Timer.Sample sample = Timer.start(registry);
     Reply r;
     try {
-      r = route.handle(new Request(request, path, match.params(), principal, maxBody));
+      r = route.handle(req);
     } catch (Exception e) {
       r = errors.apply(e).reply();
     }
@@ -141,14 +200,11 @@ final class Dispatcher extends Handler.Abstract {
     }
     byte[] body = body(r);
     // timed before the answer goes out: a client that has its answer finds it in /metrics
-    sample.stop(timer(method, match.pattern(), r.status()));
-    return write(response, callback, r, body);
+    sample.stop(timer(method, pattern, r.status()));
+    return write(response, cb, r, body);
   }
 
-  private int metrics(String method, Response response, Callback callback) {
-    if (!method.equals("GET")) {
-      return write(response, callback, notAllowed(method, "GET"));
-    }
+  private int metrics(Response response, Callback callback) {
     onScrape.forEach(Runnable::run);
     response.getHeaders().put(PROMETHEUS);
     return send(response, callback, 200, registry.scrape().getBytes(StandardCharsets.UTF_8));

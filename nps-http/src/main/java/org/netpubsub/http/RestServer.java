@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -149,8 +150,8 @@ public final class RestServer implements Closeable {
 
     /**
      * Requests on virtual threads, for servers whose requests mostly wait (the coordinator's change
-     * polls). Off by default: Jetty's own pool ({@link #maxThreads}) serves short requests with no
-     * hand-off, about 4x the requests/s on one connection (docs/operations.md).
+     * polls). Off by default: Jetty's own pool ({@link #maxThreads}) served short requests at about
+     * 4x the requests/s on one connection (docs/operations.md).
      */
     public Builder virtualThreads(boolean on) {
       this.virtualThreads = on;
@@ -208,6 +209,16 @@ public final class RestServer implements Closeable {
       return this;
     }
 
+    /**
+     * A GET answered on the thread that read the request (Jetty's selector), without a hand-off to
+     * the pool: only for answers that never block and take microseconds, such as a cached read
+     * ({@link CachedJson}). A hand-off per request cost about a fifth of the CPU of a cached GET
+     * (docs/results/rest-layer.md); an inline route that blocked would stall every connection.
+     */
+    public Builder inline(String path, Route route) {
+      return route("GET", path, new Route.Inline(route));
+    }
+
     /** How an exception of this type is answered (checked before the built-in mapping). */
     public <E extends Throwable> Builder error(Class<E> type, Function<E, ApiError> mapping) {
       mappers.add(new Mapper<>(type, mapping));
@@ -241,6 +252,8 @@ public final class RestServer implements Closeable {
       if (virtualThreads) {
         pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
       }
+      // the routes that may block: on virtual threads, or on the pool (Dispatcher)
+      Executor blocking = virtualThreads ? pool.getVirtualThreadsExecutor() : pool;
       Server server = new Server(pool);
       server.addConnector(connector(server, channel));
       server.setErrorHandler(new JsonErrorHandler());
@@ -254,7 +267,8 @@ public final class RestServer implements Closeable {
               staticDir == null ? null : new StaticFiles(staticDir),
               onScrape,
               this::map,
-              maxBody));
+              maxBody,
+              blocking));
       try {
         server.start();
       } catch (Exception e) {

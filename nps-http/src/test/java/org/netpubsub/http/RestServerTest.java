@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -13,8 +14,10 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -201,6 +204,61 @@ class RestServerTest {
       for (CompletableFuture<HttpResponse<String>> a : answers) {
         assertThat(a.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
       }
+    }
+  }
+
+  @Test
+  void anInlineRouteIsAnsweredWhileBlockingRoutesHoldThePoolsThreads() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger held = new AtomicInteger();
+    PrometheusMeterRegistry registry = HttpMetrics.newRegistry();
+    try (RestServer s =
+        RestServer.builder("inline", registry)
+            .maxThreads(8)
+            .route(
+                "GET",
+                "/v1/wait",
+                r -> {
+                  held.incrementAndGet();
+                  release.await();
+                  return Reply.ok(Json.MAPPER.createObjectNode());
+                })
+            .inline("/v1/now", r -> Reply.ok(Json.MAPPER.createObjectNode().put("at", "now")))
+            .start()) {
+      String base = "http://127.0.0.1:" + s.address().getPort();
+      HttpRequest nowRequest = HttpRequest.newBuilder(URI.create(base + "/v1/now")).build();
+      // a kept connection first: a new one needs a pool thread to be set up (Jetty's)
+      assertThat(http.send(nowRequest, HttpResponse.BodyHandlers.ofString()).statusCode())
+          .isEqualTo(200);
+      // more waiting requests than the pool has threads: the pool is full, its queue not empty
+      List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        waiting.add(
+            HttpClient.newHttpClient()
+                .sendAsync(
+                    HttpRequest.newBuilder(URI.create(base + "/v1/wait")).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+      }
+      // 8 threads less the acceptor, the selector and a reserved one: at least 4 are held
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (held.get() < 4 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertThat(held.get()).isGreaterThanOrEqualTo(4);
+      HttpResponse<String> now =
+          http.sendAsync(nowRequest, HttpResponse.BodyHandlers.ofString())
+              .get(30, TimeUnit.SECONDS);
+      assertThat(now.statusCode()).isEqualTo(200);
+      assertThat(now.body()).isEqualTo("{\"at\":\"now\"}");
+      assertThat(waiting).noneMatch(CompletableFuture::isDone);
+      release.countDown();
+      for (CompletableFuture<HttpResponse<String>> w : waiting) {
+        assertThat(w.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      }
+      // the inline route is timed like every other
+      assertThat(registry.scrape())
+          .contains(
+              "nps_http_requests_seconds_count{method=\"GET\",route=\"/v1/now\",status=\"200\"} 2");
     }
   }
 }

@@ -154,7 +154,8 @@ public final class ControllerApi implements Closeable {
     if (ControllerApi.class.getClassLoader().getResource(DASHBOARD) != null) {
       b.staticFiles("/" + DASHBOARD);
     }
-    b.route("GET", "/v1/topology", r -> api.topology());
+    // from memory (cached bytes): answered on the thread that read it, no hand-off
+    b.inline("/v1/topology", r -> api.topology());
     b.route("POST", "/v1/hosts", api::registerHost);
     b.route("GET", "/v1/switches/{dpid}/flows", api::flows);
     // principals: publishing is enforced at the host ports too (PLEROMA's content addresses).

@@ -165,6 +165,19 @@ final class ControllerMetrics {
                     "packet-ins delivered to each app, the ones its northbound topics matched",
                     Tags.of("app", app)));
     perApp.refresh();
+    // one series per registered topic (at most TopicCounts.CAPACITY, then "other"); its own name,
+    // as nps_nbi_packet_ins_total counts each packet-in once and a packet-in may match several
+    DynamicMeters perTopic =
+        new DynamicMeters(
+            r,
+            bus::packetInsByTopic,
+            topic ->
+                DynamicMeters.Meter.counter(
+                    "nps.nbi.topic.packet.ins",
+                    "packet-ins that matched each northbound topic (classified mode; a FOR_ALL"
+                        + " topic counts the packet-ins it sent to every app)",
+                    Tags.of("topic", topic)));
+    perTopic.refresh();
     count(r, "nps.nbi.packet.outs", "packet-outs apps sent", bus, b -> b.metrics().packetOuts());
     count(r, "nps.nbi.flow.mods", "flow-mods apps sent", bus, b -> b.metrics().flowMods());
     count(
@@ -179,7 +192,10 @@ final class ControllerMetrics {
         "apps that threw on a packet-in",
         bus,
         b -> b.metrics().appFailures());
-    return perApp::refresh;
+    return () -> {
+      perApp.refresh();
+      perTopic.refresh();
+    };
   }
 
   private static void pubsub(MeterRegistry r, PubSubService s) {
@@ -205,6 +221,15 @@ final class ControllerMetrics {
       Gauge.builder(
               "nps.configurator.queue.depth", s, x -> x.configuratorLoad().queueDepth().orElse(0))
           .description("requests waiting in the configurators' partition queues")
+          .register(r);
+    }
+    // a cluster has no local queue: what waits is this process's requests in the shared plane
+    if (s.configuratorLoad().clusterInFlight().isPresent()) {
+      Gauge.builder(
+              "nps.cluster.requests.in.flight",
+              s,
+              x -> x.configuratorLoad().clusterInFlight().orElse(0))
+          .description("requests this process submitted to the cluster, not answered yet")
           .register(r);
     }
     if (s.configuratorLoad().migrations().isPresent()) {

@@ -98,6 +98,8 @@ public final class NetworkController implements FlowService, Closeable {
   private final LinkDiscovery discovery;
   private final DiscoveryClock discoveryClock; // loop stalls do not age links
   private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
+  // its key set, copied on each change (the loop's): GET /v1/topology reads it per request
+  private volatile Set<Long> connectedIds = Set.of();
   private final Set<Long> reconciling = new HashSet<>();
   private final Set<Long> dirty = new HashSet<>();
   private final List<Listener> listeners = new ArrayList<>();
@@ -204,7 +206,7 @@ public final class NetworkController implements FlowService, Closeable {
   /** The datapath ids of the connected switches. */
   @Override
   public Set<Long> connectedSwitches() {
-    return Set.copyOf(connected.keySet());
+    return connectedIds;
   }
 
   /** The controller's desired flows for a switch (empty if none). */
@@ -393,6 +395,7 @@ public final class NetworkController implements FlowService, Closeable {
 
   private void onConnected(SwitchHandle sw) {
     connected.put(sw.dpid(), sw);
+    connectedIds = Set.copyOf(connected.keySet());
     update(topology.addSwitch(sw.dpid(), upPorts(sw)));
     listeners.forEach(app -> app.switchConnected(sw.dpid()));
     // A switch that reconnects may already hold the desired state: the southbound reconciles it.
@@ -402,6 +405,7 @@ public final class NetworkController implements FlowService, Closeable {
 
   private void onDisconnected(long dpid) {
     connected.remove(dpid);
+    connectedIds = Set.copyOf(connected.keySet());
     // The switch and its hosts stay known (it usually comes back); its links are gone.
     apply(discovery.onSwitchRemoved(dpid));
   }

@@ -88,6 +88,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private final AtomicLong packetIns = new AtomicLong();
   private final AtomicLong deliveries = new AtomicLong();
   private final Map<String, LongAdder> deliveredTo = new ConcurrentHashMap<>();
+  private final TopicCounts byTopic = new TopicCounts(TopicCounts.CAPACITY);
   private final AtomicLong unclaimed = new AtomicLong();
   private final AtomicLong replies = new AtomicLong();
   private final AtomicLong packetOuts = new AtomicLong();
@@ -162,6 +163,13 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     return out;
   }
 
+  /** Packet-ins per matched topic, by its text; registered topics from 0 (TopicCounts). */
+  public Map<String, Long> packetInsByTopic() {
+    List<NbiTopic> registered = new ArrayList<>(forAll);
+    subscriptions().values().forEach(registered::addAll);
+    return byTopic.snapshot(registered);
+  }
+
   /** Every registered app, in-process and remote, with its topics in subscription order. */
   public Map<String, List<NbiTopic>> subscriptions() {
     synchronized (registrations) {
@@ -184,6 +192,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
         mode == DistributionMode.CLASSIFIED
             ? r.classifier().classify(in)
             : r.classifier().broadcast(in);
+    byTopic.count(c.topics());
     if (c.kind() == Classification.Kind.REPLY) {
       replies.incrementAndGet();
       coreReply.accept(in, new Sender("core"));

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.netpubsub.controller.controlplane.ClusterControlPlane;
 import org.netpubsub.controller.controlplane.ClusterSettings;
@@ -49,6 +50,7 @@ final class ClusterPleromaEngine implements RoutingEngine {
 
   private final ClusterControlPlane plane;
   private final String idTag; // member and a per-run nonce: ids stay unique across restarts
+  private final AtomicLong inFlight = new AtomicLong();
 
   ClusterPleromaEngine(FlowService controller, ClusterSettings settings) throws Exception {
     ClusterControlPlane[] self = new ClusterControlPlane[1];
@@ -147,8 +149,10 @@ final class ClusterPleromaEngine implements RoutingEngine {
     } catch (Exception e) {
       throw unavailable(e);
     }
+    inFlight.incrementAndGet();
     return done.handle(
         (d, err) -> {
+          inFlight.decrementAndGet(); // before the outcome: who has it finds the request done
           if (err == null) {
             return new RequestOutcome(r, 0, 0, 0, System.nanoTime() - start);
           }
@@ -172,6 +176,11 @@ final class ClusterPleromaEngine implements RoutingEngine {
   @Override
   public OptionalLong configuratorMigrations() {
     return OptionalLong.of(plane.takeovers());
+  }
+
+  @Override
+  public OptionalLong clusterRequestsInFlight() {
+    return OptionalLong.of(inFlight.get());
   }
 
   @Override

@@ -4,6 +4,9 @@ import java.util.OptionalLong;
 
 /**
  * What the routing engine's configurators carry, for the metrics: requests waiting in their
- * partition queues, and partitions migrated so far; each empty for an engine without them.
+ * partition queues, partitions migrated so far, and (in a cluster, which has no local queue) this
+ * process's requests submitted to the cluster and not yet answered; each empty for an engine
+ * without them.
  */
-public record ConfiguratorLoad(OptionalLong queueDepth, OptionalLong migrations) {}
+public record ConfiguratorLoad(
+    OptionalLong queueDepth, OptionalLong migrations, OptionalLong clusterInFlight) {}

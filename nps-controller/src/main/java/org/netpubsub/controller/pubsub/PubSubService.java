@@ -151,9 +151,12 @@ public final class PubSubService implements FlowService.Listener {
     return engine.name();
   }
 
-  /** The engine's configurator queue depth and migrations, where it has them (any thread). */
+  /** The engine's configurator queue depth, migrations and cluster requests, where it has them. */
   public ConfiguratorLoad configuratorLoad() {
-    return new ConfiguratorLoad(engine.configuratorQueueDepth(), engine.configuratorMigrations());
+    return new ConfiguratorLoad(
+        engine.configuratorQueueDepth(),
+        engine.configuratorMigrations(),
+        engine.clusterRequestsInFlight());
   }
 
   /** The index clients address events with (schema with index dimensions, length). */

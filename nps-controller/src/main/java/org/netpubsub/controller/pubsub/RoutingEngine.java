@@ -95,6 +95,14 @@ interface RoutingEngine extends AutoCloseable {
     return OptionalLong.empty();
   }
 
+  /**
+   * Requests this process submitted to a cluster's shared control plane that have no outcome yet
+   * (docs/operations.md, nps_cluster_requests_in_flight); empty outside a cluster. Any thread.
+   */
+  default OptionalLong clusterRequestsInFlight() {
+    return OptionalLong.empty();
+  }
+
   /** True when other processes share the requests (a cluster of controller processes). */
   default boolean shared() {
     return false;

@@ -92,6 +92,12 @@ class ClusterPubSubApiTest {
     // withdrawn (at b), the key is free again: at a, which first accepted it, it adds anew
     assertThat(a.send("POST", "/v1/subscriptions", body, key).statusCode()).isEqualTo(201);
     assertThat(Rest.json(b.send("GET", "/v1/subscriptions", null)).get("subscriptions")).hasSize(1);
+    // every request answered: none in flight at either process (the cluster's "queue depth")
+    for (Rest process : List.of(a, b)) {
+      assertThat(process.send("GET", "/metrics", null).body())
+          .contains("nps_cluster_requests_in_flight 0.0")
+          .doesNotContain("nps_configurator_queue_depth");
+    }
   }
 
   @Test

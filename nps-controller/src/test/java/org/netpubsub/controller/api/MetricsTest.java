@@ -84,7 +84,9 @@ class MetricsTest {
         .contains("nps_switches_connected 1.0")
         .contains("nps_configurator_queue_depth 0.0")
         .contains("nps_configurator_migrations_total 0.0")
-        .containsPattern("nps_nbi_app_packet_ins_total\\{app=\"[a-z-]+\"\\} ");
+        .containsPattern("nps_nbi_app_packet_ins_total\\{app=\"[a-z-]+\"\\} ")
+        // the registered topics, from 0; each matched one counts its packet-ins
+        .containsPattern("nps_nbi_topic_packet_ins_total\\{topic=\"[^\"]+\"\\} ");
     HttpResponse<String> sub =
         rest.send(
             "POST", "/v1/subscriptions", "{\"host\":\"fd6e:7073:1::2\",\"filter\":\"price > 10\"}");

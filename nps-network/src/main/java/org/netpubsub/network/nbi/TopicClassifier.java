@@ -1,8 +1,11 @@
 package org.netpubsub.network.nbi;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -31,6 +34,8 @@ public final class TopicClassifier {
   // classification instead of copying the app set per packet-in (tens of ns per app), and
   // classifying stays read-only, so concurrent readers of an unchanging classifier are safe.
   private Classification toAll = Classification.forAll(List.of());
+  // the same for a packet-in that matched a FOR_ALL topic, one per such topic
+  private Map<NbiTopic, Classification> forAllHits = Map.of();
 
   /** A classifier whose core answers nothing. */
   public TopicClassifier() {
@@ -50,7 +55,7 @@ public final class TopicClassifier {
     if (topicsByApp.putIfAbsent(app, new LinkedHashSet<>()) != null) {
       return false;
     }
-    toAll = Classification.forAll(topicsByApp.keySet());
+    everyAppChanged();
     return true;
   }
 
@@ -87,7 +92,7 @@ public final class TopicClassifier {
       return false;
     }
     topics.forEach(t -> index.remove(app, t));
-    toAll = Classification.forAll(topicsByApp.keySet());
+    everyAppChanged();
     return true;
   }
 
@@ -96,11 +101,19 @@ public final class TopicClassifier {
     if (topic == null) {
       throw new IllegalArgumentException("topic is required");
     }
-    return forAll.add(topic);
+    if (!forAll.add(topic)) {
+      return false;
+    }
+    everyAppChanged();
+    return true;
   }
 
   public boolean removeForAll(NbiTopic topic) {
-    return forAll.remove(topic);
+    if (!forAll.remove(topic)) {
+      return false;
+    }
+    everyAppChanged();
+    return true;
   }
 
   /** The registered apps, ascending. */
@@ -123,15 +136,16 @@ public final class TopicClassifier {
   public Classification classify(PacketInView msg) {
     for (NbiTopic t : forAll) {
       if (t.matches(msg)) {
-        return everyApp();
+        return forAllHits.get(t);
       }
     }
     if (replyRule.answers(msg)) {
       return Classification.reply();
     }
     Set<String> apps = new TreeSet<>();
-    index.collect(msg, apps);
-    return Classification.topic(apps);
+    List<NbiTopic> topics = new ArrayList<>(2);
+    index.collect(msg, apps, topics);
+    return Classification.topic(apps, topics);
   }
 
   /**
@@ -145,6 +159,14 @@ public final class TopicClassifier {
 
   private Classification everyApp() {
     return toAll;
+  }
+
+  /** Rebuilds the shared FOR_ALL classifications after the apps or the FOR_ALL topics changed. */
+  private void everyAppChanged() {
+    toAll = Classification.forAll(topicsByApp.keySet());
+    Map<NbiTopic, Classification> hits = new HashMap<>();
+    forAll.forEach(t -> hits.put(t, Classification.forAll(topicsByApp.keySet(), t)));
+    forAllHits = hits;
   }
 
   private static void checkApp(String app) {

@@ -1,6 +1,7 @@
 package org.netpubsub.network.nbi;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -107,10 +108,14 @@ final class TopicIndex {
     return true;
   }
 
-  /** Adds to {@code apps} every app subscribed to a topic the packet matches. */
-  void collect(PacketInView packet, Set<String> apps) {
+  /**
+   * Adds to {@code topics} every subscribed topic the packet matches, and to {@code apps} every app
+   * subscribed to one of them.
+   */
+  void collect(PacketInView packet, Set<String> apps, Collection<NbiTopic> topics) {
     for (Entry e : unconstrained) {
       apps.addAll(e.apps);
+      topics.add(e.topic);
     }
     for (Map.Entry<Dimension, Map<FieldValue, List<Entry>>> d : buckets.entrySet()) {
       FieldValue v = d.getKey().field().read(packet);
@@ -122,8 +127,9 @@ final class TopicIndex {
         continue;
       }
       for (Entry e : candidates) {
-        if (!apps.containsAll(e.apps) && e.topic.matches(packet)) {
+        if (e.topic.matches(packet)) {
           apps.addAll(e.apps);
+          topics.add(e.topic);
         }
       }
     }

@@ -30,7 +30,7 @@ class MultiAppRecordTest {
   @Test
   void packetOutsForSingleAppOrUnknownPacketInsAlwaysPass() {
     MultiAppRecord r = new MultiAppRecord();
-    r.record(1, 7, Classification.topic(List.of("a")));
+    r.record(1, 7, Classification.topic(List.of("a"), List.of(NbiTopic.ANY)));
     r.record(1, 8, Classification.reply());
     for (int i = 0; i < 3; i++) {
       assertThat(r.decide(out(7, 1, 2), LINE, ALL_ALIVE)).isEqualTo(PASS);
@@ -43,7 +43,7 @@ class MultiAppRecordTest {
   @Test
   void theSecondAppsPacketOutFromOrTowardsADealtSwitchIsDropped() {
     MultiAppRecord r = new MultiAppRecord();
-    r.record(1, 7, Classification.topic(List.of("a", "b", "c")));
+    r.record(1, 7, Classification.topic(List.of("a", "b", "c"), List.of(NbiTopic.ANY)));
     assertThat(r.isMultiApp(1, 7)).isTrue();
     assertThat(r.decide(out(7, 2, 3), LINE, ALL_ALIVE)).isEqualTo(PASS); // a sends it from 2
     assertThat(r.dealt(1, 7)).containsExactly(2L);

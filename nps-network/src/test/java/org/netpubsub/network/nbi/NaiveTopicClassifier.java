@@ -48,21 +48,23 @@ final class NaiveTopicClassifier {
   Classification classify(PacketInView p) {
     for (NbiTopic t : forAll) {
       if (t.matches(p)) {
-        return Classification.forAll(apps.keySet());
+        return Classification.forAll(apps.keySet(), t);
       }
     }
     if (reply.answers(p)) {
       return Classification.reply();
     }
     Set<String> out = new TreeSet<>();
+    Set<NbiTopic> matched = new LinkedHashSet<>();
     apps.forEach(
         (app, topics) -> {
           for (NbiTopic t : topics) {
             if (t.matches(p)) {
               out.add(app);
+              matched.add(t);
             }
           }
         });
-    return Classification.topic(out);
+    return Classification.topic(out, matched);
   }
 }

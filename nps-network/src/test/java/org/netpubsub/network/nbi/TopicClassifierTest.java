@@ -72,6 +72,29 @@ class TopicClassifierTest {
   }
 
   @Test
+  void reportsTheTopicsThatMatchedNotOnlyTheApps() {
+    TopicClassifier c = new TopicClassifier(ReplyRule.neighbourSolicitationFor(H2::equals));
+    NbiTopic pubsub = NbiTopic.parse("eth_type=0x86dd,ip_proto=17,udp_dst=7073");
+    NbiTopic multicast = NbiTopic.parse("ipv6_dst=ff0e::/16");
+    NbiTopic udp = NbiTopic.parse("udp_dst=7073");
+    c.subscribe("pubsub", pubsub);
+    c.subscribe("pubsub", udp); // the same app twice: both topics still count
+    c.subscribe("monitor", multicast);
+    c.subscribe("nd", NbiTopic.parse("icmpv6_type=135"));
+    assertThat(c.classify(udp6(7073)).topics()).containsExactlyInAnyOrder(pubsub, udp, multicast);
+    assertThat(c.classify(udp6(53)).topics()).containsExactly(multicast);
+    assertThat(c.classify(lldp()).topics()).isEmpty();
+    assertThat(c.classify(solicitation(H2)).topics()).isEmpty(); // the core answers it
+    NbiTopic lldp = NbiTopic.parse("eth_type=0x88cc");
+    c.addForAll(NbiTopic.parse("eth_type=0x86dd"));
+    c.addForAll(lldp);
+    assertThat(c.classify(lldp()).topics()).containsExactly(lldp);
+    assertThat(c.classify(lldp()).apps()).containsExactly("monitor", "nd", "pubsub");
+    assertThat(c.classify(udp6(7073)).topics()).containsExactly(NbiTopic.parse("eth_type=0x86dd"));
+    assertThat(c.broadcast(udp6(7073)).topics()).isEmpty();
+  }
+
+  @Test
   void forAllGoesToEveryAppEvenThoseWithoutTopics() {
     TopicClassifier c = new TopicClassifier();
     c.subscribe("a", NbiTopic.parse("udp_dst=7073"));
