@@ -10,9 +10,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Which JSSE provider encrypts a REST server's TLS records. {@link #BORINGSSL}, the default, is
  * Conscrypt (BoringSSL through JNI) where its native library loads, which the jar carries for
- * linux-x86_64 only; elsewhere it falls back to the JDK's provider with one log line. The JDK's
- * record layer costs several times the CPU of a small plain-HTTP request (docs/security.md,
- * docs/results/rest-tls.md).
+ * linux-x86_64 only; elsewhere it falls back to the JDK's provider with one log line. With the
+ * JDK's provider HTTPS cost several times plain HTTP's server CPU per request at 200 connections,
+ * with BoringSSL much less (docs/security.md, docs/results/rest-tls.md).
  */
 public enum TlsProvider {
   /** Conscrypt (BoringSSL) if its native library loads here, else the JDK's provider. */
