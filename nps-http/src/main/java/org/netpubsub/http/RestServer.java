@@ -281,6 +281,9 @@ public final class RestServer implements Closeable {
         throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
       }
       int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+      if (tls != null) {
+        LOG.info("{}: HTTPS on port {}, records by {}", name, port, tls.provider());
+      }
       return new RestServer(
           server,
           List.copyOf(new LinkedHashSet<>(registered)),

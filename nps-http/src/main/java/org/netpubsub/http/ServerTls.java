@@ -36,18 +36,26 @@ public final class ServerTls {
 
   private final SSLContext context;
   private final boolean clientCertificates;
+  private final String provider;
 
-  private ServerTls(SSLContext context, boolean clientCertificates) {
+  private ServerTls(SSLContext context, boolean clientCertificates, String provider) {
     this.context = context;
     this.clientCertificates = clientCertificates;
+    this.provider = provider;
+  }
+
+  /** {@link #load(Path, Path, Path, TlsProvider)} with BoringSSL where it loads. */
+  public static ServerTls load(Path certificate, Path key, Path clientCa) throws TlsFileException {
+    return load(certificate, key, clientCa, TlsProvider.BORINGSSL);
   }
 
   /**
    * Reads and checks the files: the certificate (the leaf first, then its chain), the key that
    * matches it, and the client CA if not null (then every client must present a certificate it
-   * signed).
+   * signed); {@code provider} encrypts the records.
    */
-  public static ServerTls load(Path certificate, Path key, Path clientCa) throws TlsFileException {
+  public static ServerTls load(Path certificate, Path key, Path clientCa, TlsProvider provider)
+      throws TlsFileException {
     List<X509Certificate> chain = certificates(certificate, "--tls-cert");
     PrivateKey k = privateKey(key);
     matches(k, chain.get(0), certificate, key);
@@ -65,13 +73,18 @@ public final class ServerTls {
         tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trustStore(cas));
       }
-      SSLContext ctx = SSLContext.getInstance("TLS");
+      SSLContext ctx = provider.context();
       ctx.init(kmf.getKeyManagers(), tmf == null ? null : tmf.getTrustManagers(), null);
-      return new ServerTls(ctx, clientCa != null);
+      return new ServerTls(ctx, clientCa != null, provider.actual());
     } catch (GeneralSecurityException | IOException e) {
       throw new TlsFileException(
           "--tls-cert " + certificate + ": cannot use it: " + e.getMessage());
     }
+  }
+
+  /** The provider that encrypts the records: Conscrypt (BoringSSL) or the JDK's. */
+  public String provider() {
+    return provider;
   }
 
   /** Whether clients must present a certificate of the client CA. */

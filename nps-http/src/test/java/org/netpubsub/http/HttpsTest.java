@@ -22,6 +22,8 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /** HTTPS from PEM files: served, refused to plain HTTP, and authentication still applies. */
@@ -49,13 +51,17 @@ class HttpsTest {
   }
 
   private void start(Path clientCa) throws Exception {
+    start(clientCa, TlsProvider.BORINGSSL);
+  }
+
+  private void start(Path clientCa, TlsProvider provider) throws Exception {
     Path f = dir.resolve("principals.yaml");
     Files.writeString(f, "principals:\n" + AuthenticationTest.principal("alice", "tok-a", ""));
     auth = Authenticator.load(f, r -> {}, Duration.ZERO);
     rest =
         RestServer.builder("test", HttpMetrics.newRegistry())
             .auth(auth)
-            .tls(ServerTls.load(server.cert(), server.key(), clientCa))
+            .tls(ServerTls.load(server.cert(), server.key(), clientCa, provider))
             .route(
                 "GET",
                 "/v1/me",
@@ -126,6 +132,24 @@ class HttpsTest {
     // a client that does not trust the certificate does not talk to the server
     assertThatThrownBy(() -> get(HttpClient.newHttpClient(), "https", "tok-a"))
         .isInstanceOf(IOException.class);
+  }
+
+  @Test
+  @EnabledOnOs(value = OS.LINUX, architectures = "amd64")
+  void boringSslIsTheDefaultWhereItsNativeLibraryLoads() throws Exception {
+    start(null);
+    assertThat(rest.address()).isNotNull();
+    assertThat(ServerTls.load(server.cert(), server.key(), null).provider()).contains("Conscrypt");
+    assertThat(get(client(null), "https", "tok-a").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void theJdkProviderOnRequestServesMutualTlsToo() throws Exception {
+    start(server.cert(), TlsProvider.JDK);
+    assertThat(ServerTls.load(server.cert(), server.key(), null, TlsProvider.JDK).provider())
+        .contains("JDK");
+    assertThat(get(client(server), "https", "tok-a").statusCode()).isEqualTo(200);
+    assertThatThrownBy(() -> get(client(null), "https", "tok-a")).isInstanceOf(IOException.class);
   }
 
   @Test
