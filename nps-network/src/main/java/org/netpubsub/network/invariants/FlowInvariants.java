@@ -12,10 +12,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.network.openflow.Egress;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.PacketHeaders;
+import org.netpubsub.network.openflow.Pipeline;
+import org.netpubsub.network.openflow.PipelinePolicy;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
@@ -57,6 +60,9 @@ import org.netpubsub.network.topology.Topology;
 public final class FlowInvariants {
   /** A copy that crosses more links than this is in a loop (as the simulated network's). */
   public static final int MAX_HOPS = 64;
+
+  /** The one OpenFlow interpreter, with the checker's differences from the switch. */
+  private static final Pipeline PIPELINE = new Pipeline(PipelinePolicy.INVARIANT_CHECKER);
 
   private static final MaskedIpv6 EVERYTHING = MaskedIpv6.prefix(Ipv6Address.ZERO, 0);
 
@@ -381,12 +387,12 @@ public final class FlowInvariants {
           return broken(Violation.Kind.LOOP);
         }
         SwitchTables t = switches.getOrDefault(dpid, EMPTY);
-        Treatment.Result r = new Treatment(t, topology.ports(dpid), inPort).run(h);
+        Pipeline.Outcome r = PIPELINE.run(new CheckedDatapath(t, topology.ports(dpid)), inPort, h);
         boolean ok = true;
         if (r.missedTable0() && byLink && !isContent(h.ipv6Dst())) {
           ok = broken(Violation.Kind.BLACK_HOLE);
         }
-        for (Treatment.Copy c : r.copies()) {
+        for (Egress c : r.egresses()) {
           if (found != null) {
             break;
           }
