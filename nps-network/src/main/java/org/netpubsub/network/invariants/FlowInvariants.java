@@ -307,6 +307,12 @@ public final class FlowInvariants {
     return f.match().ipv6Dst() == null ? EVERYTHING : f.match().ipv6Dst();
   }
 
+  /** One switch's treatment of a packet as the checker sees it (its ports all up). */
+  static Pipeline.Outcome treat(
+      SwitchTables t, Set<Long> ports, long inPort, PacketHeaders headers) {
+    return PIPELINE.run(new CheckedDatapath(t, ports), inPort, headers);
+  }
+
   static boolean isContent(Ipv6Address a) {
     return (a.high() >>> 56) == 0xff;
   }
@@ -387,7 +393,7 @@ public final class FlowInvariants {
           return broken(Violation.Kind.LOOP);
         }
         SwitchTables t = switches.getOrDefault(dpid, EMPTY);
-        Pipeline.Outcome r = PIPELINE.run(new CheckedDatapath(t, topology.ports(dpid)), inPort, h);
+        Pipeline.Outcome r = treat(t, topology.ports(dpid), inPort, h);
         boolean ok = true;
         if (r.missedTable0() && byLink && !isContent(h.ipv6Dst())) {
           ok = broken(Violation.Kind.BLACK_HOLE);
