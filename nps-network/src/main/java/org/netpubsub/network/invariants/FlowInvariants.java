@@ -33,10 +33,11 @@ import org.netpubsub.network.topology.Topology;
  * <p><b>What is checked.</b> The checked traffic is an IPv6 UDP datagram from {@code ::} to the
  * event port, one per {@link PacketClasses packet class} of its destination; a class is walked
  * through the real tables (priority order, masks, in_port, metadata, goto, the action set, groups
- * with every bucket a switch may choose) and over the topology's links, from every port of every
- * switch the batch changes and of their neighbours. Only the classes whose entries the batch adds
- * or removes are walked (all classes of {@code ::/0} when a changed entry has no {@code ipv6_dst},
- * or a group changed).
+ * with every bucket a switch may choose) by the simulated switch's own interpreter ({@link
+ * Pipeline}, under {@link PipelinePolicy#INVARIANT_CHECKER}) and over the topology's links, from
+ * every port of every switch the batch changes and of their neighbours. Only the classes whose
+ * entries the batch adds or removes are walked (all classes of {@code ::/0} when a changed entry
+ * has no {@code ipv6_dst}, or a group changed).
  *
  * <ul>
  *   <li>A <b>loop</b>: a copy enters a switch by the same port, with the same headers, as an
