@@ -8,16 +8,17 @@ import java.util.function.LongPredicate;
 /**
  * The simulated switch's tables, groups and ports as one packet's {@link Pipeline} run reads them:
  * among equal-priority matches the run's {@link Chooser} picks (the oldest by default), and every
- * entry hit is recorded for the counters. One per run (package-private).
+ * entry hit goes to {@code hits} (null if nobody counts them). One per run (package-private).
  */
-final class SwitchDatapath implements Datapath {
-  private final SwitchConfig config;
-  private final FlowTable[] tables;
-  private final Map<Long, GroupEntry> groups;
-  private final LongPredicate portLive;
-  private final List<Long> floodPorts;
-  private final Chooser chooser;
-  private final List<StoredFlow> hits;
+record SwitchDatapath(
+    SwitchConfig config,
+    FlowTable[] tables,
+    Map<Long, GroupEntry> groups,
+    LongPredicate portLive,
+    List<Long> floodPorts,
+    Chooser chooser,
+    List<StoredFlow> hits)
+    implements Datapath {
 
   /** The ports ALL and FLOOD reach on a switch of this configuration, ascending, LOCAL included. */
   static List<Long> floodPorts(SwitchConfig config) {
@@ -26,24 +27,6 @@ final class SwitchDatapath implements Datapath {
       all.add(OfPort.LOCAL);
     }
     return List.copyOf(all);
-  }
-
-  /** {@code hits} receives every entry the packet matched; null if nobody counts them. */
-  SwitchDatapath(
-      SwitchConfig config,
-      FlowTable[] tables,
-      Map<Long, GroupEntry> groups,
-      LongPredicate portLive,
-      List<Long> floodPorts,
-      Chooser chooser,
-      List<StoredFlow> hits) {
-    this.config = config;
-    this.tables = tables;
-    this.groups = groups;
-    this.portLive = portLive;
-    this.floodPorts = floodPorts;
-    this.chooser = chooser;
-    this.hits = hits;
   }
 
   @Override
@@ -73,10 +56,5 @@ final class SwitchDatapath implements Datapath {
   @Override
   public boolean isLive(long port) {
     return config.hasPort(port) && portLive.test(port);
-  }
-
-  @Override
-  public Iterable<Long> floodPorts() {
-    return floodPorts;
   }
 }
