@@ -12,10 +12,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.network.openflow.Egress;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.PacketHeaders;
+import org.netpubsub.network.openflow.Pipeline;
+import org.netpubsub.network.openflow.PipelinePolicy;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
@@ -30,10 +33,11 @@ import org.netpubsub.network.topology.Topology;
  * <p><b>What is checked.</b> The checked traffic is an IPv6 UDP datagram from {@code ::} to the
  * event port, one per {@link PacketClasses packet class} of its destination; a class is walked
  * through the real tables (priority order, masks, in_port, metadata, goto, the action set, groups
- * with every bucket a switch may choose) and over the topology's links, from every port of every
- * switch the batch changes and of their neighbours. Only the classes whose entries the batch adds
- * or removes are walked (all classes of {@code ::/0} when a changed entry has no {@code ipv6_dst},
- * or a group changed).
+ * with every bucket a switch may choose) by the simulated switch's own interpreter ({@link
+ * Pipeline}, under {@link PipelinePolicy#INVARIANT_CHECKER}) and over the topology's links, from
+ * every port of every switch the batch changes and of their neighbours. Only the classes whose
+ * entries the batch adds or removes are walked (all classes of {@code ::/0} when a changed entry
+ * has no {@code ipv6_dst}, or a group changed).
  *
  * <ul>
  *   <li>A <b>loop</b>: a copy enters a switch by the same port, with the same headers, as an
@@ -57,6 +61,9 @@ import org.netpubsub.network.topology.Topology;
 public final class FlowInvariants {
   /** A copy that crosses more links than this is in a loop (as the simulated network's). */
   public static final int MAX_HOPS = 64;
+
+  /** The one OpenFlow interpreter, with the checker's differences from the switch. */
+  private static final Pipeline PIPELINE = new Pipeline(PipelinePolicy.INVARIANT_CHECKER);
 
   private static final MaskedIpv6 EVERYTHING = MaskedIpv6.prefix(Ipv6Address.ZERO, 0);
 
@@ -301,6 +308,12 @@ public final class FlowInvariants {
     return f.match().ipv6Dst() == null ? EVERYTHING : f.match().ipv6Dst();
   }
 
+  /** One switch's treatment of a packet as the checker sees it (its ports all up). */
+  static Pipeline.Outcome treat(
+      SwitchTables t, Set<Long> ports, long inPort, PacketHeaders headers) {
+    return PIPELINE.run(new CheckedDatapath(t, ports), inPort, headers);
+  }
+
   static boolean isContent(Ipv6Address a) {
     return (a.high() >>> 56) == 0xff;
   }
@@ -381,12 +394,12 @@ public final class FlowInvariants {
           return broken(Violation.Kind.LOOP);
         }
         SwitchTables t = switches.getOrDefault(dpid, EMPTY);
-        Treatment.Result r = new Treatment(t, topology.ports(dpid), inPort).run(h);
+        Pipeline.Outcome r = treat(t, topology.ports(dpid), inPort, h);
         boolean ok = true;
         if (r.missedTable0() && byLink && !isContent(h.ipv6Dst())) {
           ok = broken(Violation.Kind.BLACK_HOLE);
         }
-        for (Treatment.Copy c : r.copies()) {
+        for (Egress c : r.egresses()) {
           if (found != null) {
             break;
           }

@@ -4,46 +4,47 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
-import java.util.function.LongPredicate;
 
 /**
- * Runs one packet through the simulated switch's tables and groups (OpenFlow 1.3 §5.1, as Open
- * vSwitch executes it): from table 0 with metadata 0, apply-actions at once, the action set at the
- * end of the pipeline, groups on copies of the packet.
+ * The one interpreter of an OpenFlow 1.3 pipeline (§5.1, as Open vSwitch executes it), shared by
+ * the simulated switch and the invariant checker: from table 0 with metadata 0, the entry each
+ * table's lookup gives, apply-actions at once, the action set at the end of the pipeline, groups on
+ * copies of the packet. Where its users differ is the {@link PipelinePolicy}; what it reads is a
+ * {@link Datapath}. Stateless between runs.
  */
-final class Pipeline {
-  /** Open vSwitch fails a translation that nests more groups than this (observed on OVS 3.1). */
-  static final int MAX_GROUP_DEPTH = 64;
-
-  /**
-   * The simulated switch fails a translation that executes more groups than this in total (a bound
-   * on group graphs that fan out exponentially; OVS truncates them at 64 kB of actions).
-   */
-  static final int MAX_GROUP_EXECUTIONS = 4096;
-
-  private final SwitchConfig config;
-  private final FlowTable[] tables;
-  private final Map<Long, GroupEntry> groups;
-  private final LongPredicate portLive;
-
-  Pipeline(
-      SwitchConfig config, FlowTable[] tables, Map<Long, GroupEntry> groups, LongPredicate live) {
-    this.config = config;
-    this.tables = tables;
-    this.groups = groups;
-    this.portLive = live;
+public final class Pipeline {
+  /** One packet's fate: the copies in the order they were sent, unsorted. */
+  public record Outcome(List<Egress> egresses, boolean translationFailed, boolean missedTable0) {
+    /** The whole packet was dropped: a resource limit was hit (groups nested too deep). */
+    static final Outcome FAILED = new Outcome(List.of(), true, false);
   }
 
-  /** The forwarding of one packet; {@code hits} receives every entry the packet matched. */
-  Forwarding run(long inPort, PacketHeaders headers, Chooser chooser, List<StoredFlow> hits) {
-    Run r = new Run(inPort, headers, chooser, hits);
+  private final PipelinePolicy policy;
+
+  public Pipeline(PipelinePolicy policy) {
+    this.policy = policy;
+  }
+
+  public PipelinePolicy policy() {
+    return policy;
+  }
+
+  /**
+   * Runs a packet entering by {@code inPort}; the switch's own choices where OpenFlow leaves one.
+   */
+  public Outcome run(Datapath datapath, long inPort, PacketHeaders headers) {
+    return run(datapath, inPort, headers, Chooser.DETERMINISTIC);
+  }
+
+  /** Runs a packet, {@code chooser} deciding the select buckets ({@link PipelinePolicy} ONE). */
+  Outcome run(Datapath datapath, long inPort, PacketHeaders headers, Chooser chooser) {
+    Run r = new Run(datapath, inPort, headers, chooser);
     try {
-      r.pipeline();
+      boolean missedTable0 = r.pipeline();
+      return new Outcome(r.out, false, missedTable0);
     } catch (TranslationFailed e) {
-      return Forwarding.FAILED;
+      return Outcome.FAILED;
     }
-    return Forwarding.of(r.out);
   }
 
   private static final class TranslationFailed extends RuntimeException {
@@ -56,9 +57,9 @@ final class Pipeline {
 
   /** The state of one packet's trip. */
   private final class Run {
+    private final Datapath d;
     private final long inPort;
     private final Chooser chooser;
-    private final List<StoredFlow> hits;
     private final List<Egress> out = new ArrayList<>();
 
     /** The action set: one action per key; set-fields, group and output (OF1.3 §5.10). */
@@ -68,28 +69,26 @@ final class Pipeline {
     private long metadata;
     private int groupExecutions;
 
-    Run(long inPort, PacketHeaders headers, Chooser chooser, List<StoredFlow> hits) {
+    Run(Datapath d, long inPort, PacketHeaders headers, Chooser chooser) {
+      this.d = d;
       this.inPort = inPort;
       this.h = headers;
       this.chooser = chooser;
-      this.hits = hits;
     }
 
-    void pipeline() {
+    /** Runs the tables; true if table 0 had no entry for the packet. */
+    boolean pipeline() {
       int table = 0;
       while (true) {
-        List<StoredFlow> candidates = tables[table].lookup(h, inPort, metadata);
-        if (candidates.isEmpty()) {
-          if (config.missBehavior() == TableMissBehavior.EXECUTE_ACTION_SET) {
+        FlowEntry f = d.lookup(table, h, inPort, metadata);
+        if (f == null) {
+          if (policy.tableMiss() == TableMissBehavior.EXECUTE_ACTION_SET) {
             executeActionSet();
           }
-          return;
+          return table == 0;
         }
-        StoredFlow f =
-            candidates.get(candidates.size() == 1 ? 0 : chooser.choose(candidates.size(), 0));
-        hits.add(f);
         Integer next = null;
-        for (Instruction i : f.entry.instructions()) {
+        for (Instruction i : f.instructions()) {
           switch (i) {
             case Instruction.ApplyActions a -> a.actions().forEach(x -> execute(x, 0));
             case Instruction.ClearActions c -> actionSet.clear();
@@ -100,9 +99,10 @@ final class Pipeline {
             case Instruction.GotoTable g -> next = g.tableId();
           }
         }
-        if (next == null) {
+        if (next == null
+            || (next <= table && policy.backwardGoto() == PipelinePolicy.BackwardGoto.END)) {
           executeActionSet();
-          return;
+          return false;
         }
         table = next;
       }
@@ -134,17 +134,20 @@ final class Pipeline {
     }
 
     private void output(long port) {
+      boolean reserved = policy.reservedPorts() == PipelinePolicy.ReservedPorts.EGRESS;
       if (port == OfPort.IN_PORT) {
         emit(inPort);
       } else if (port == OfPort.ALL || port == OfPort.FLOOD) {
-        TreeSet<Long> all = new TreeSet<>(config.ports());
-        if (config.localPort()) {
-          all.add(OfPort.LOCAL);
+        for (long p : d.floodPorts()) {
+          if (p != inPort && (reserved || p != OfPort.LOCAL)) {
+            emit(p);
+          }
         }
-        all.stream().filter(p -> p != inPort).forEach(this::emit);
-      } else if (port == OfPort.CONTROLLER) {
-        emit(OfPort.CONTROLLER);
-      } else if (port != inPort && config.hasPort(port)) {
+      } else if (port == OfPort.CONTROLLER || port == OfPort.LOCAL) {
+        if (reserved && (port == OfPort.CONTROLLER || (port != inPort && d.hasPort(port)))) {
+          emit(port);
+        }
+      } else if (port != inPort && d.hasPort(port)) {
         // Output to the ingress port needs IN_PORT (OF1.3 §4.5); a missing port drops the copy.
         emit(port);
       }
@@ -155,12 +158,12 @@ final class Pipeline {
     }
 
     private void group(long groupId, int depth) {
-      if (depth >= MAX_GROUP_DEPTH || ++groupExecutions > MAX_GROUP_EXECUTIONS) {
+      if (depth >= policy.maxGroupDepth() || ++groupExecutions > policy.maxGroupExecutions()) {
         throw new TranslationFailed();
       }
-      GroupEntry g = groups.get(groupId);
+      GroupEntry g = d.group(groupId);
       if (g == null) {
-        return; // a bucket may name a deleted group; OVS ignores it, and so does this switch
+        return; // a bucket may name a deleted group; OVS ignores it
       }
       PacketHeaders saved = h;
       switch (g.type()) {
@@ -169,7 +172,11 @@ final class Pipeline {
             runBucket(b, saved, depth);
           }
         }
-        case INDIRECT -> runBucket(g.buckets().get(0), saved, depth);
+        case INDIRECT -> {
+          if (!g.buckets().isEmpty()) {
+            runBucket(g.buckets().get(0), saved, depth);
+          }
+        }
         case FF -> {
           for (Bucket b : g.buckets()) {
             if (alive(b, 0)) {
@@ -193,6 +200,12 @@ final class Pipeline {
       if (live.isEmpty()) {
         return;
       }
+      if (policy.selectBuckets() == PipelinePolicy.SelectBuckets.EVERY_LIVE) {
+        for (Bucket b : live) {
+          runBucket(b, saved, depth);
+        }
+        return;
+      }
       int[] weights = live.stream().mapToInt(Bucket::weight).toArray();
       int preferred = SelectHash.pick(saved, weights);
       int pick = live.size() == 1 ? 0 : chooser.choose(live.size(), preferred);
@@ -211,15 +224,13 @@ final class Pipeline {
       if (!b.hasLiveness()) {
         return true;
       }
-      if (b.watchPort() != OfPort.ANY
-          && config.hasPort(b.watchPort())
-          && portLive.test(b.watchPort())) {
+      if (b.watchPort() != OfPort.ANY && d.isLive(b.watchPort())) {
         return true;
       }
-      if (b.watchGroup() == FlowMod.ANY_GROUP || depth >= 2 * MAX_GROUP_DEPTH) {
+      if (b.watchGroup() == FlowMod.ANY_GROUP || depth >= 2 * policy.maxGroupDepth()) {
         return false;
       }
-      GroupEntry watched = groups.get(b.watchGroup());
+      GroupEntry watched = d.group(b.watchGroup());
       return watched != null && watched.buckets().stream().anyMatch(x -> alive(x, depth + 1));
     }
   }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -26,8 +27,10 @@ public final class SimulatedSwitch {
   private final FlowTable[] tables;
   private final Map<Long, GroupEntry> groups = new TreeMap<>(Long::compareUnsigned);
   private final Set<Long> downPorts = new HashSet<>();
+  private final LongPredicate portLive = p -> !downPorts.contains(p);
   private final List<FlowRemoved> flowRemoved = new ArrayList<>();
   private final Pipeline pipeline;
+  private final List<Long> floodPorts;
   private long nextSequence;
   private long now;
 
@@ -37,7 +40,8 @@ public final class SimulatedSwitch {
     for (int i = 0; i < tables.length; i++) {
       tables[i] = new FlowTable();
     }
-    this.pipeline = new Pipeline(config, tables, groups, p -> !downPorts.contains(p));
+    this.pipeline = new Pipeline(PipelinePolicy.simulatedSwitch(config.missBehavior()));
+    this.floodPorts = SwitchDatapath.floodPorts(config);
   }
 
   public static Builder builder() {
@@ -226,13 +230,13 @@ public final class SimulatedSwitch {
    * query: counters and idle timers do not move.
    */
   public Forwarding forward(long inPort, PacketHeaders headers) {
-    return pipeline.run(inPort, headers, Chooser.DETERMINISTIC, new ArrayList<>());
+    return run(inPort, headers, Chooser.DETERMINISTIC, null);
   }
 
   /** Like {@link #forward}, and the packet counts: counters and idle timers of hit entries move. */
   public Forwarding process(long inPort, PacketHeaders headers) {
     List<StoredFlow> hits = new ArrayList<>();
-    Forwarding result = pipeline.run(inPort, headers, Chooser.DETERMINISTIC, hits);
+    Forwarding result = run(inPort, headers, Chooser.DETERMINISTIC, hits);
     for (StoredFlow f : hits) {
       f.packetCount++;
       f.lastUsedAt = now;
@@ -253,10 +257,18 @@ public final class SimulatedSwitch {
         throw new IllegalStateException("more than " + MAX_OUTCOME_RUNS + " possible outcomes");
       }
       Chooser.Script chooser = new Chooser.Script(script);
-      outcomes.add(pipeline.run(inPort, headers, chooser, new ArrayList<>()));
+      outcomes.add(run(inPort, headers, chooser, null));
       script = chooser.next();
     }
     return outcomes;
+  }
+
+  /** One packet through the pipeline; {@code hits} (if not null) receives every entry hit. */
+  private Forwarding run(long inPort, PacketHeaders h, Chooser chooser, List<StoredFlow> hits) {
+    SwitchDatapath d =
+        new SwitchDatapath(config, tables, groups, portLive, floodPorts, chooser, hits);
+    Pipeline.Outcome o = pipeline.run(d, inPort, h, chooser);
+    return o.translationFailed() ? Forwarding.FAILED : Forwarding.of(o.egresses());
   }
 
   /** Marks a port live or down (the liveness fast-failover and select buckets watch). */
