@@ -174,8 +174,8 @@ NETPUBSUB = {
     "broker CPU column is the controller's."}
 
 WARMUP = (
-    "Warm-up, the same for every system: each run publishes its first {n} events (the first "
-    "0.5 s at the load's rate, `--warmup`) before the measured ones, in the same paced stream. "
+    "Warm-up, the same for every system: each run publishes its first {n} events (`--warmup` "
+    "seconds at the load's rate) before the measured ones, in the same paced stream. "
     "They are delivered and checked like every other event and counted in bytes, packets and "
     "CPU, but left out of the latency histograms (sequence ≤ {n}): by then the peers' "
     "connections, the JVMs' first-event code paths and OVS's megaflows for the content "
