@@ -7,7 +7,10 @@ so every system must hand the application exactly the events its filter matches;
 process died or whose deliveries differ from `nps filter match` is refused, not reported.
 
     sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/peers.py
-        [--loads 8x1000x16,...] [--repeat 5] [--sweep] [--topo pleroma|fattree:4]
+        [--systems netpubsub,netpubsub/noprefixes,nats,...] [--loads 8x1000x16,...]
+        [--seconds 2] [--warmup 0.5] [--repeat 5] [--sweep] [--topo pleroma|fattree:4]
+
+Every run publishes --warmup seconds of events first: checked, counted, not in the latencies.
 
 Writes docs/results/peers.{json,md,png} (--out NAME for another name; --replot redraws).
 """
