@@ -453,8 +453,8 @@ def experiment(args) -> dict:
     out = {"versions": versions(), "topology": args.topo, "command": " ".join(sys.argv),
            "auth": auth_module.enabled(),
            "loadavg_before": open("/proc/loadavg").read().split()[:3], "runs": []}
-    # netpubsub's Java client addresses the demo's learned layout, its Python client only the
-    # schema's round-robin index: one controller (and test bed session) for each
+    # netpubsub-py runs in a session of its own after the others (once the Python client
+    # addressed only the schema's index); both sessions' controllers run the learned layout
     python = [s for s in args.systems if s.startswith("netpubsub-py")]
     sessions = [("learned", [s for s in args.systems if s not in python]), ("schema", python)]
     for layout, systems in sessions:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 
 LABEL = {"netpubsub": "netpubsub (Java client, learned layout)",
-         "netpubsub-py": "netpubsub (Python client, schema index)", "mosquitto": "Mosquitto (1 broker)",
+         "netpubsub-py": "netpubsub (Python client)", "mosquitto": "Mosquitto (1 broker)",
          "nats": "NATS (1 server)", "nats3": "NATS (cluster of 3)", "zenoh": "Zenoh (peers)"}
 
 
@@ -166,12 +166,13 @@ NETPUBSUB = {
     "HdrHistogram; the JVM (C1 only, serial GC, as the test bed starts clients) costs more "
     "CPU per event than the peers' Python clients, which print nothing per event. The broker "
     "CPU column is the controller's.",
-    "schema": "the controller runs `examples/schemas/quotes.yaml` (round-robin index over "
-    "price and volume) and installs content flows; the Python client sends one UDP datagram "
-    "per event to its content address; the switches match address prefixes, replicate and "
-    "rewrite it to each subscribing host. At the host: the exact filter (symbol and exchange "
-    "are not indexed, so those constraints are checked there: *dropped by filter*). The "
-    "broker CPU column is the controller's."}
+    "schema": "the controller runs the same learned index layout as the Java client's "
+    "session (runs before session 33, e.g. peers-upcalls.md: `examples/schemas/quotes.yaml`, "
+    "a round-robin index over price and volume, whose false positives the host drops) and "
+    "installs content flows; the Python client (`peer_client.py`) sends one UDP datagram per "
+    "event to its content address; the switches match address prefixes, replicate and "
+    "rewrite it to each subscribing host. At the host: the exact filter (*dropped by "
+    "filter*). The broker CPU column is the controller's."}
 
 WARMUP = (
     "Warm-up, the same for every system: each run publishes its first {n} events (`--warmup` "
