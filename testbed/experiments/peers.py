@@ -7,7 +7,10 @@ so every system must hand the application exactly the events its filter matches;
 process died or whose deliveries differ from `nps filter match` is refused, not reported.
 
     sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/peers.py
-        [--loads 8x1000x16,...] [--repeat 5] [--sweep] [--topo pleroma|fattree:4]
+        [--systems netpubsub,netpubsub/noprefixes,nats,...] [--loads 8x1000x16,...]
+        [--seconds 2] [--warmup 0.5] [--repeat 5] [--sweep] [--topo pleroma|fattree:4]
+
+Every run publishes --warmup seconds of events first: checked, counted, not in the latencies.
 
 Writes docs/results/peers.{json,md,png} (--out NAME for another name; --replot redraws).
 """
@@ -29,6 +32,8 @@ sys.path.insert(0, TESTBED_DIR)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from peers_report import markdown, plot  # noqa: E402
+from nps_testbed.ovs import prefix_tracking_args  # noqa: E402
+from pubsub import auth as auth_module  # noqa: E402
 from pubsub import drops, linkstats  # noqa: E402
 from pubsub import peer_verdict as pv  # noqa: E402
 from pubsub.demo import SUBSCRIPTIONS, learn_layout, quotes  # noqa: E402
@@ -39,11 +44,11 @@ from results import redraw, write  # noqa: E402
 
 QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 SYSTEMS = ["netpubsub", "mosquitto", "nats", "nats3", "zenoh", "netpubsub-py"]
-# SYSTEM/prefixes: the same with OVS's prefix tracking on ipv6_dst in every bridge's tables (part 3)
-PREFIXES = "/prefixes"
+# SYSTEM/noprefixes: the same with OVS's default classifier (no prefix tracking on ipv6_dst:
+# every content address its own megaflow), the test bed's bridges before part 3's fix
+NOPREFIXES = "/noprefixes"
 # netpubsub/before: the Java client of another build (--before-jar), alternating with this one's
 BEFORE = "/before"
-TABLES = 8  # the controller's tables are below this
 CLIENT_KIND = {"nats3": "nats", "netpubsub-py": "netpubsub"}  # peer_client.py's system names
 PUBLISHER = "h1"
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -132,16 +137,14 @@ def datapath() -> dict[str, int]:
 
 
 def prefix_tracking(state: dict, on: bool) -> None:
-    """OVS's classifier prefix tracking on ipv6_dst/ipv6_src in every table of every bridge
-    (megaflows then match only the destination bits a prefix needs), or the default (off)."""
+    """OVS's classifier prefix tracking on ipv6_dst/ipv6_src in every table of every bridge, as
+    the test bed makes them (megaflows match only the destination bits a prefix needs), or OVS's
+    default (off: the megaflows match whole IPv6 addresses)."""
     for sw in state["switches"]:
         b = sw["bridge"]
+        cmd = ["ovs-vsctl", "clear", "Bridge", b, "flow_tables"]
         if on:
-            cmd = ["ovs-vsctl", "--", "--id=@ft", "create", "Flow_Table",
-                   "prefixes=ipv6_dst,ipv6_src", "--", "set", "Bridge", b,
-                   *[f"flow_tables:{t}=@ft" for t in range(TABLES)]]
-        else:
-            cmd = ["ovs-vsctl", "clear", "Bridge", b, "flow_tables"]
+            cmd = ["ovs-vsctl", *prefix_tracking_args(b)]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
         if r.returncode != 0:
             raise SessionError(f"{' '.join(cmd[:6])}… failed: {r.stderr.strip()}")
@@ -197,20 +200,20 @@ class Run:
         self.before = ctx.get("before_jar") if system.endswith(BEFORE) else None
         self.variant = system
         system = system.removesuffix(BEFORE)
-        self.prefixes = system.endswith(PREFIXES)
-        system = system.removesuffix(PREFIXES)
+        self.prefixes = not system.endswith(NOPREFIXES)
+        system = system.removesuffix(NOPREFIXES)
         self.tb, self.controller, self.system, self.load = ctx["tb"], ctx["controller"], system, load
         self.ctx, self.events_file, self.truth = ctx, events_file, truth
         self.java = system == "netpubsub"  # netpubsub-py: the Python client
 
     def subscriber(self, host: str, text: str, brokers: list[str]):
         if self.java:
-            return JavaSub(self.tb, host, text, jar=self.before)
+            return JavaSub(self.tb, host, text, jar=self.before, warmup=self.load["warmup"])
         kind = CLIENT_KIND.get(self.system, self.system)
         keys = [] if kind == "netpubsub" else pv.topic_filters(kind, text)
         return python_client(self.tb, "sub", kind, host, self.ctx["schema"], "--filter", text,
-                             "--keys", ",".join(keys), "--servers",
-                             self.servers_for(host, brokers))
+                             "--keys", ",".join(keys), "--warmup", str(self.load["warmup"]),
+                             "--servers", self.servers_for(host, brokers))
 
     def publisher(self, brokers: list[str]):
         if self.java:
@@ -228,11 +231,13 @@ class Run:
         return self.tb.host(nearest(self.tb.state, host, brokers))["address"] if brokers else ""
 
     def go(self) -> dict:
-        prefix_tracking(self.tb.state, self.prefixes)
+        if not self.prefixes:
+            prefix_tracking(self.tb.state, False)
         try:
             row = self.run()
         finally:
-            prefix_tracking(self.tb.state, False)
+            if not self.prefixes:
+                prefix_tracking(self.tb.state, True)
         row["system"] = self.variant
         return row
 
@@ -336,6 +341,7 @@ class Run:
         n_delivered = sum(r["delivered"] for r in ok)
         cpu = {r: cpu1[r] - cpu0[r] for r in roles}
         row = {"system": self.system, **v, "load": self.load, "brokers": brokers,
+               "prefix_tracking": self.prefixes,
                "publish_rate": summary.get("rate"), "delivered": n_delivered,
                "expected": sum(want), "received": sum(r["received"] for r in ok),
                "dropped_by_filter": sum(r["false_positives"] for r in ok),
@@ -359,13 +365,16 @@ class Run:
 
 # ---- the experiment --------------------------------------------------------------------------
 
-def parse_load(text: str, seconds: float) -> dict:
+def parse_load(text: str, seconds: float, warmup: float) -> dict:
+    """A load; its first `warmup` seconds of events (published before the measured ones, the
+    same for every system) are delivered and checked but left out of the latency histograms."""
     try:
         subs, rate, payload = (int(x) for x in text.split("x"))
     except ValueError:
         raise SystemExit(f"--loads: {text!r} is not SUBSxRATExPAYLOAD (e.g. 8x1000x16)") from None
-    return {"subscribers": subs, "rate": rate, "payload": payload,
-            "events": max(1000, int(rate * seconds))}
+    first = int(rate * warmup)
+    return {"subscribers": subs, "rate": rate, "payload": payload, "warmup": first,
+            "events": first + max(1000, int(rate * seconds))}
 
 
 def versions() -> dict:
@@ -432,7 +441,7 @@ def session(args, out: dict, loads: list[dict], systems: list[str], schema: str,
 
 
 def experiment(args) -> dict:
-    loads = [parse_load(x, args.seconds) for x in (SWEEP if args.sweep else args.loads)]
+    loads = [parse_load(x, args.seconds, args.warmup) for x in (SWEEP if args.sweep else args.loads)]
     work = tempfile.mkdtemp(prefix="nps-peers-")
     n_max = max(x["events"] for x in loads)
     all_events = quotes(n_max, 11)
@@ -442,9 +451,10 @@ def experiment(args) -> dict:
     filters = [t for _, t in SUBSCRIPTIONS]
     truth_by_filter = dict(zip(filters, ground_truth(QUOTES, full, filters)))
     out = {"versions": versions(), "topology": args.topo, "command": " ".join(sys.argv),
+           "auth": auth_module.enabled(),
            "loadavg_before": open("/proc/loadavg").read().split()[:3], "runs": []}
-    # netpubsub's Java client addresses the demo's learned layout, its Python client only the
-    # schema's round-robin index: one controller (and test bed session) for each
+    # netpubsub-py runs in a session of its own after the others (once the Python client
+    # addressed only the schema's index); both sessions' controllers run the learned layout
     python = [s for s in args.systems if s.startswith("netpubsub-py")]
     sessions = [("learned", [s for s in args.systems if s not in python]), ("schema", python)]
     for layout, systems in sessions:
@@ -471,7 +481,9 @@ def main() -> int:
     ap.add_argument("--loads", type=lambda s: s.split(","), default=["8x1000x16"],
                     help="SUBSCRIBERSxRATExPAYLOAD_BYTES, comma-separated")
     ap.add_argument("--sweep", action="store_true", help=f"the loads {' '.join(SWEEP)}")
-    ap.add_argument("--seconds", type=float, default=3.0, help="publishing time per run")
+    ap.add_argument("--seconds", type=float, default=3.0, help="measured publishing time per run")
+    ap.add_argument("--warmup", type=float, default=0.5,
+                    help="seconds of events published first in every run, not in the latencies")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--out", default="peers", help="docs/results/OUT.{json,md,png}")
     ap.add_argument("--append", action="store_true",
@@ -480,13 +492,18 @@ def main() -> int:
     ap.add_argument("--before-jar", help=f"the CLI jar of netpubsub{BEFORE} (another build)")
     args = ap.parse_args()
     for s in args.systems:
-        if s.removesuffix(BEFORE).removesuffix(PREFIXES) not in SYSTEMS:
+        if s.removesuffix(BEFORE).removesuffix(NOPREFIXES) not in SYSTEMS:
             raise SystemExit(f"--systems: unknown system {s!r} (one of {', '.join(SYSTEMS)})")
         if s.endswith(BEFORE) and not (s.startswith("netpubsub/") and args.before_jar):
             raise SystemExit(f"--systems: {s!r}: {BEFORE} is the Java client's, with --before-jar")
     if args.replot:
         redraw(args.out, plot, markdown)
         return 0
+    if any(s.endswith(BEFORE) for s in args.systems) and auth_module.enabled():
+        # a build before the test bed's tokens (fd83d15) is refused with 401: the session runs
+        # without them for every system (the peers have none either)
+        log("netpubsub/before: the test bed's token authentication off (NPS_TESTBED_AUTH=0)")
+        os.environ["NPS_TESTBED_AUTH"] = "0"
     build()
     r = experiment(args)
     if args.append:  # another invocation's loads, kept: one report of several runs

@@ -50,7 +50,12 @@ class PySub(JsonLines):
 
 class JavaSub(SubscriberProcess):
     """`nps sub --json --stats`: a line per delivery (sequence, latency_us), stats at SIGTERM;
-    the harness records the latencies in an HdrHistogram as the Python clients do."""
+    the harness records the latencies in an HdrHistogram as the Python clients do (events
+    1…warmup left out, as peer_client.py's --warmup)."""
+
+    def __init__(self, *args, warmup: int = 0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.warmup = warmup
 
     def ready(self) -> bool:
         return bool(_kind(self, "subscribed"))
@@ -67,13 +72,13 @@ class JavaSub(SubscriberProcess):
             return None
         h = HdrHistogram(1, 60_000_000, 3)
         for d in self.deliveries():
-            h.record_value(max(1, int(d["latency_us"])))
+            if d["sequence"] > self.warmup:
+                h.record_value(max(1, int(d["latency_us"])))
         return {"sequences": [d["sequence"] for d in self.deliveries()],
                 "histogram": h.encode().decode(), "max_by_tenth": pv.max_by_tenth(
                     [(d["sequence"], d["latency_us"]) for d in self.deliveries()]),
                 **{k: stats[-1].get(k, 0) for k in (
                     "received", "delivered", "false_positives", "malformed")}}
-
 
 
 class PyPub(JsonLines):

@@ -6,13 +6,16 @@ from __future__ import annotations
 import statistics
 
 LABEL = {"netpubsub": "netpubsub (Java client, learned layout)",
-         "netpubsub-py": "netpubsub (Python client, schema index)", "mosquitto": "Mosquitto (1 broker)",
+         "netpubsub-py": "netpubsub (Python client)", "mosquitto": "Mosquitto (1 broker)",
          "nats": "NATS (1 server)", "nats3": "NATS (cluster of 3)", "zenoh": "Zenoh (peers)"}
 
 
 def label(system: str) -> str:
-    base = system.removesuffix("/before").removesuffix("/prefixes")
+    # /prefixes: session 32's runs, before the test bed's bridges tracked prefixes by default
+    base = system.removesuffix("/before").removesuffix("/prefixes").removesuffix("/noprefixes")
     return (LABEL[base] + (", OVS prefix tracking on ipv6_dst" if "/prefixes" in system else "")
+            + (", OVS's default classifier (no IPv6 prefix tracking)" if "/noprefixes" in system
+               else "")
             + (", before (the base commit's client)" if system.endswith("/before") else ""))
 
 
@@ -115,6 +118,9 @@ def markdown(r: dict) -> str:
     segments = " ".join(r.get("index_layout", {}).get("segments", []))
     lines += [x.replace("{netpubsub}", NETPUBSUB["learned"].replace("{layout}", segments))
               .replace("{netpubsub-py}", NETPUBSUB["schema"]) for x in METHOD]
+    warm = {x["load"].get("warmup", 0) for x in r["runs"]}
+    if warm != {0}:  # runs since session 33
+        lines += [WARMUP.format(n="/".join(str(n) for n in sorted(warm))), ""]
     for key, rows in by_load(r).items():
         lines += [f"## {key}", "",
                   "| system | run | delivered (dropped by filter) | p50 / p99 / p99.9 (ms) | "
@@ -160,12 +166,23 @@ NETPUBSUB = {
     "HdrHistogram; the JVM (C1 only, serial GC, as the test bed starts clients) costs more "
     "CPU per event than the peers' Python clients, which print nothing per event. The broker "
     "CPU column is the controller's.",
-    "schema": "the controller runs `examples/schemas/quotes.yaml` (round-robin index over "
-    "price and volume) and installs content flows; the Python client sends one UDP datagram "
-    "per event to its content address; the switches match address prefixes, replicate and "
-    "rewrite it to each subscribing host. At the host: the exact filter (symbol and exchange "
-    "are not indexed, so those constraints are checked there: *dropped by filter*). The "
-    "broker CPU column is the controller's."}
+    "schema": "the controller runs the same learned index layout as the Java client's "
+    "session (runs before session 33, e.g. peers-upcalls.md: `examples/schemas/quotes.yaml`, "
+    "a round-robin index over price and volume, whose false positives the host drops) and "
+    "installs content flows; the Python client (`peer_client.py`) sends one UDP datagram per "
+    "event to its content address; the switches match address prefixes, replicate and "
+    "rewrite it to each subscribing host. At the host: the exact filter (*dropped by "
+    "filter*). The broker CPU column is the controller's."}
+
+WARMUP = (
+    "Warm-up, the same for every system: each run publishes its first {n} events (`--warmup` "
+    "seconds at the load's rate) before the measured ones, in the same paced stream. "
+    "They are delivered and checked like every other event and counted in bytes, packets and "
+    "CPU, but left out of the latency histograms (sequence ≤ {n}): by then the peers' "
+    "connections, the JVMs' first-event code paths and OVS's megaflows for the content "
+    "prefixes in use are warm, as in a system that has been running. Every bridge tracks "
+    "prefixes on ipv6_dst/ipv6_src in every table (the test bed's default since session 33; "
+    "`/noprefixes`: OVS's default, for the comparison).")
 
 METHOD = [
     "## What each system does", "",

@@ -10,6 +10,22 @@ from .system import CommandError, log, run
 
 OVS_CTL = "/usr/share/openvswitch/scripts/ovs-ctl"
 
+# OVS's classifier tracks address prefixes only on the fields a table's Flow_Table row names, by
+# default ip_dst,ip_src (IPv4). Without tracking on ipv6_dst, a megaflow of the userspace datapath
+# matches the whole destination address, so every new content address (each event's own, in
+# ff0e::/16) misses the cache and costs an upcall to ovs-vswitchd's slow path (docs/results/
+# peers-upcalls.md: 7 319 → 16–210 upcalls in 2 000 events). Every table the controller may
+# write (0–254, docs/architecture.md "Switch layout") gets it.
+FLOW_TABLE_PREFIXES = "prefixes=ipv6_dst,ipv6_src"
+FLOW_TABLES = range(255)
+
+
+def prefix_tracking_args(bridge: str) -> list[str]:
+    """ovs-vsctl arguments giving every table of `bridge` prefix tracking on the IPv6 addresses."""
+    ft = f"@{bridge}ft"
+    return ["--", f"--id={ft}", "create", "Flow_Table", FLOW_TABLE_PREFIXES,
+            "--", "set", "Bridge", bridge, *[f"flow_tables:{t}={ft}" for t in FLOW_TABLES]]
+
 
 def running() -> bool:
     try:

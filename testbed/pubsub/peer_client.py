@@ -66,8 +66,9 @@ class Recorder:
     """The application side of every subscriber: netpubsub's receive path, the delivered
     sequence numbers and the latency histogram (µs)."""
 
-    def __init__(self, schema, filter_text: str):
+    def __init__(self, schema, filter_text: str, warmup: int = 0):
         self.path = ReceivePath(schema, Filter(schema, filter_text))
+        self.warmup = warmup  # events 1…warmup: delivered and checked, not in the histogram
         self.sequences: list[int] = []
         self.latencies: list[int] = []  # µs, in the order of self.sequences
         self.hist = HdrHistogram(1, 60_000_000, 3)
@@ -83,7 +84,8 @@ class Recorder:
     def record(self, d) -> None:
         self.sequences.append(d.event.sequence)
         self.latencies.append(max(1, d.latency_ns // 1000))
-        self.hist.record_value(self.latencies[-1])
+        if d.event.sequence > self.warmup:
+            self.hist.record_value(self.latencies[-1])
 
     def control(self) -> None:
         if not self.warm.is_set():
@@ -355,11 +357,13 @@ def main() -> int:
     ap.add_argument("--events", help="pub: JSON lines of {'attributes': ...}")
     ap.add_argument("--rate", type=float, default=1000)
     ap.add_argument("--payload", type=int, default=16)
+    ap.add_argument("--warmup", type=int, default=0,
+                    help="sub: events 1…N are the warm-up, left out of the latency histogram")
     args = ap.parse_args()
     if args.role == "pub":
         pub(args)
         return 0
-    rec = Recorder(load_schema(args.schema), args.filter)
+    rec = Recorder(load_schema(args.schema), args.filter, args.warmup)
     {"netpubsub": sub_netpubsub, "mosquitto": sub_mosquitto, "nats": sub_nats,
      "zenoh": sub_zenoh}[args.system](args, rec)
     return 0

@@ -142,14 +142,28 @@ def test_subscribers_brokers_and_nearest_servers_on_pleroma():
 
 def test_a_load_is_parsed_or_named():
     peers = peers_module()
-    assert peers.parse_load("8x1000x16", 3) == {"subscribers": 8, "rate": 1000, "payload": 16,
-                                                "events": 3000}
+    assert peers.parse_load("8x1000x16", 3, 0) == {"subscribers": 8, "rate": 1000, "payload": 16,
+                                                   "warmup": 0, "events": 3000}
+    # the warm-up's events come first, on top of the measured ones
+    assert peers.parse_load("8x1000x16", 2, 0.5) == {"subscribers": 8, "rate": 1000,
+                                                     "payload": 16, "warmup": 500, "events": 2500}
     try:
-        peers.parse_load("8x1000", 3)
+        peers.parse_load("8x1000", 3, 0.5)
     except SystemExit as e:
         assert "8x1000" in str(e)
     else:
         raise AssertionError("a load without payload accepted")
+
+
+def test_the_warm_up_is_delivered_and_checked_but_not_in_the_histogram():
+    import types
+    from pubsub import peer_client
+    rec = peer_client.Recorder(schema(), 'symbol == "IBM"', warmup=2)
+    for seq, latency_ms in ((1, 900), (2, 800), (3, 5), (4, 7)):
+        rec.record(types.SimpleNamespace(event=types.SimpleNamespace(sequence=seq),
+                                         latency_ns=latency_ms * 1_000_000))
+    assert rec.sequences == [1, 2, 3, 4]  # every event is checked against the direct evaluation
+    assert rec.hist.get_total_count() == 2 and rec.hist.get_max_value() < 8000  # µs
 
 
 def test_datapath_counts_sum_every_thread():
