@@ -26,8 +26,9 @@ NPS = os.path.join(ROOT, "nps")
 TESTBED = os.path.join(ROOT, "testbed", "nps-testbed")
 STATE = "/run/netpubsub/testbed.json"
 UNUSED = "fd6e:7073:1::ffff"  # no host has it: pinging it makes the kernel solicit
-# Client JVMs in host namespaces: small heaps, quick start.
-CLIENT_JAVA_OPTS = "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
+# Client JVMs in host namespaces: small heaps, quick start (the launcher adds its AOT cache of the
+# jar's classes; an -Xshare option here would turn the cache off).
+CLIENT_JAVA_OPTS = "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 
 _T0 = time.monotonic()
 
