@@ -148,7 +148,7 @@ def stamp_sub(dp: DomainParticipant, expected: int, topics: list[str]) -> None:
                     us.append(round((time.monotonic() - s.value) * 1e6))
         asked = select.select([sys.stdin], [], [], 0)[0] and sys.stdin.readline()
         if asked or (before < expected <= len(us)):
-            print(json.dumps({"kind": "latencies", "us": us}), flush=True)
+            print(json.dumps({"kind": "latencies", "us": us, "warm": sorted(warm)}), flush=True)
 
 
 def main():
