@@ -257,8 +257,10 @@ def plot_locality(r: dict, png: str) -> None:
     for t in sorted({x["topics_per_site"] for x in r["rows"]}):
         rows = sorted(pick(r["rows"], topics_per_site=t), key=lambda x: x["locality"])
         loc = [x["locality"] for x in rows]
-        ax.plot(loc, [x["avg_ms"] for x in rows], marker="o", label=f"{t} topics/site, avg")
-        ax.plot(loc, [x["p99_ms"] for x in rows], marker="x", ls=":", label=f"{t} topics/site, p99")
+        ax.plot(loc, [x["avg_ms"] for x in rows], marker="o",
+                label=f"MQTT sites, {t} topics/site, avg")
+        ax.plot(loc, [x["p99_ms"] for x in rows], marker="x", ls=":",
+                label=f"MQTT sites, {t} topics/site, p99")
     for t in sorted({x["topics_per_site"] for x in r.get("dds", {}).get("rows", [])}):
         rows = sorted(pick(r["dds"]["rows"], topics_per_site=t), key=lambda x: x["locality"])
         loc = [x["locality"] for x in rows]
@@ -306,8 +308,8 @@ LOCALITY_DDS_SETUP = (
     "fraction *locality* of them read in the same site (DDS delivers those inside the domain), the "
     "rest in the next site (`stamp-sub`). Latency is write to take, one clock (each sample carries "
     "its CLOCK_MONOTONIC write time), over every delivery. Every topic carries warm-up samples "
-    "until each reader has one, before the timed rounds, as the MQTT bench waits for the subscribing "
-    "edges' entries. Separate processes and Python applications, where the MQTT bench runs in one "
+    "until each reader has one, before the timed rounds, as the MQTT bench waits for the "
+    "subscribing edges' entries; each locality runs on a fresh overlay. Separate processes and Python applications, where the MQTT bench runs in one "
     "JVM: compare the shape (the fall with locality, the two WAN hops), not the last milliseconds.")
 
 
@@ -517,7 +519,8 @@ def main() -> int:
         return 2
     series = args.series.split(",") if args.series else None
     run = {"join": lambda: join(args.subscribers, series), "locality": locality,
-           "locality-dds": lambda: locality_dds(args.dds_topics, args.dds_locality), "brokers": brokers,
+           "locality-dds": lambda: locality_dds(args.dds_topics, args.dds_locality),
+           "brokers": brokers,
            "multipath": multipath, "topics": topics}
     for part in only:
         name = "overlay-" + part.removesuffix("-dds")  # the DDS series lives beside the MQTT one

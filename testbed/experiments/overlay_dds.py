@@ -124,7 +124,8 @@ def one_locality(domains: list[DomainSite], topics: int, loc: float, rounds: int
         h.record_value(max(1, u))
     return {"kind": "overlay-locality", "site_kind": "dds", "locality": loc, "sites": n,
             "topics_per_site": topics, "delivered": len(us),
-            "expected": n * topics * rounds, "avg_ms": sum(us) / len(us) / 1000 if us else float("nan"),
+            "expected": n * topics * rounds,
+            "avg_ms": sum(us) / len(us) / 1000 if us else float("nan"),
             "p99_ms": h.get_value_at_percentile(99) / 1000 if us else float("nan"),
             "when": time.strftime("%H:%M"),
             "load": open("/proc/loadavg").read().split()[:3]}

@@ -13,7 +13,8 @@ Timestamped (testbed/experiments/overlay_dds.py, Figure 5's DDS series): `stamp-
 INTERVAL TOPIC...` writes warm-up Readings (seq -1) on every TOPIC every 0.1 s until a line on stdin,
 then ROUNDS rounds, one every INTERVAL seconds, each Reading's value its CLOCK_MONOTONIC write time;
 `stamp-sub DOMAIN EXPECTED TOPIC...` says `ready` once every TOPIC sent it a warm-up Reading, and
-prints the publish-to-take latencies of the timed ones (µs) when EXPECTED arrived or a line on stdin.
+prints the publish-to-take latencies of the timed ones (µs) and the topics that warmed up when
+EXPECTED arrived or on a line on stdin.
 `opaque DOMAIN TOPIC` reads netpubsub::MqttMessage (the overlay's type for MQTT messages, a
 sequence of octets) on TOPIC and prints each payload as a JSON line (hex)."""
 
