@@ -309,8 +309,8 @@ LOCALITY_DDS_SETUP = (
     "rest in the next site (`stamp-sub`). Latency is write to take, one clock (each sample carries "
     "its CLOCK_MONOTONIC write time), over every delivery. Every topic carries warm-up samples "
     "until each reader has one, before the timed rounds, as the MQTT bench waits for the "
-    "subscribing edges' entries; each locality runs on a fresh overlay. Separate processes and Python applications, where the MQTT bench runs in one "
-    "JVM: compare the shape (the fall with locality, the two WAN hops), not the last milliseconds.")
+    "subscribing edges' entries; each locality runs on a fresh overlay. Separate processes and "
+    "Python applications, where the MQTT bench runs in one JVM: compare the shape (the fall with locality, the two WAN hops), not the last milliseconds.")
 
 
 LOCALITY_SETUP = (
