@@ -6,6 +6,8 @@ test-bed lock), written to docs/results/overlay-PART.{json,md,png}:
              20 and 2 edges, without fsync, on tmpfs, paced at a sustained rate, and the same
              bursts through the edges' group-commit writers (--model batched, edge)
   locality   latency vs data locality (Figure 5): bench-locality
+  locality-dds  the same with DDS sites (overlay_dds.py), kept in overlay-locality.json as its
+             `dds` series beside the MQTT one: [--dds-topics 20] [--dds-locality 0,0.25,...]
   brokers    latency and relay CPU vs routing brokers (Figures 6b, 6e): bench-locality --locality 0
   multipath  single vs multi-path under Table 1's link cases (Figure 7): bench-multipath
   topics     latency and edge CPU vs topics per site (Figures 6a, 6d): bench-locality --locality 0
@@ -31,7 +33,7 @@ sys.path.insert(0, TESTBED_DIR)
 
 from results import NPS, pick, redraw, table, write  # noqa: E402
 
-PARTS = ["join", "locality", "brokers", "multipath", "topics"]
+PARTS = ["join", "locality", "locality-dds", "brokers", "multipath", "topics"]
 
 
 def machine() -> str:
@@ -231,6 +233,22 @@ def locality() -> dict:
             "machine": machine(), "rows": rows}
 
 
+def locality_dds(topics: str, localities: str) -> dict:
+    """The DDS series, added to the last MQTT one (overlay-locality.json) under `dds`."""
+    import overlay_dds
+    with open(os.path.join(os.path.dirname(TESTBED_DIR), "docs", "results",
+                           "overlay-locality.json")) as f:
+        r = json.load(f)
+    started = machine()
+    rows = []
+    for t in topics.split(","):
+        rows += overlay_dds.locality(int(t), [float(x) for x in localities.split(",")])
+    r["dds"] = {"command": "testbed/.venv/bin/python testbed/experiments/overlay.py --only "
+                           f"locality-dds --dds-topics {topics} --dds-locality {localities}",
+                "machine": started, "rows": rows}
+    return r
+
+
 def plot_locality(r: dict, png: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
@@ -239,8 +257,17 @@ def plot_locality(r: dict, png: str) -> None:
     for t in sorted({x["topics_per_site"] for x in r["rows"]}):
         rows = sorted(pick(r["rows"], topics_per_site=t), key=lambda x: x["locality"])
         loc = [x["locality"] for x in rows]
-        ax.plot(loc, [x["avg_ms"] for x in rows], marker="o", label=f"{t} topics/site, avg")
-        ax.plot(loc, [x["p99_ms"] for x in rows], marker="x", ls=":", label=f"{t} topics/site, p99")
+        ax.plot(loc, [x["avg_ms"] for x in rows], marker="o",
+                label=f"MQTT sites, {t} topics/site, avg")
+        ax.plot(loc, [x["p99_ms"] for x in rows], marker="x", ls=":",
+                label=f"MQTT sites, {t} topics/site, p99")
+    for t in sorted({x["topics_per_site"] for x in r.get("dds", {}).get("rows", [])}):
+        rows = sorted(pick(r["dds"]["rows"], topics_per_site=t), key=lambda x: x["locality"])
+        loc = [x["locality"] for x in rows]
+        ax.plot(loc, [x["avg_ms"] for x in rows], marker="s", ls="--",
+                label=f"DDS sites, {t} topics/site, avg")
+        ax.plot(loc, [x["p99_ms"] for x in rows], marker="+", ls="-.",
+                label=f"DDS sites, {t} topics/site, p99")
     ax.set_xlabel("data locality (fraction of topics subscribed in the publishing site)")
     ax.set_ylabel("publish → delivery latency (ms)")
     ax.legend(fontsize=8)
@@ -249,17 +276,41 @@ def plot_locality(r: dict, png: str) -> None:
     fig.savefig(png, dpi=110)
 
 
+LOCALITY_COLUMNS = [("topics per site", lambda x: str(x["topics_per_site"])),
+                    ("locality", lambda x: f"{x['locality']:.2f}"),
+                    ("delivered", lambda x: f"{x['delivered']}/{x['expected']}"),
+                    ("avg ms", lambda x: f"{x['avg_ms']:.1f}"),
+                    ("p99 ms", lambda x: f"{x['p99_ms']:.1f}")]
+
+
 def md_locality(r: dict) -> str:
     rows = sorted(r["rows"], key=lambda x: (x["topics_per_site"], x["locality"]))
     out = ["# Latency vs data locality (PubSubCoord Figure 5)", "", LOCALITY_SETUP, "",
            f"Command: `{r['command']}`. Machine: {r['machine']}. {sources('locality')}", ""]
-    out += table(rows, [("topics per site", lambda x: str(x["topics_per_site"])),
-                        ("locality", lambda x: f"{x['locality']:.2f}"),
-                        ("delivered", lambda x: f"{x['delivered']}/{x['expected']}"),
-                        ("avg ms", lambda x: f"{x['avg_ms']:.1f}"),
-                        ("p99 ms", lambda x: f"{x['p99_ms']:.1f}")])
+    out += table(rows, LOCALITY_COLUMNS)
+    if "dds" in r:
+        d = r["dds"]
+        out += ["", "## DDS sites", "", LOCALITY_DDS_SETUP, "",
+                f"Command: `{d['command']}`. Machine: {d['machine']}.", ""]
+        out += table(sorted(d["rows"], key=lambda x: (x["topics_per_site"], x["locality"])),
+                     LOCALITY_COLUMNS + [("load average after", lambda x: " ".join(x["load"]))])
     out += ["", *plot_and_reading(r, "locality")]
     return "\n".join(out)
+
+
+LOCALITY_DDS_SETUP = (
+    "The same experiment with DDS sites (`testbed/experiments/overlay_dds.py`): each site a DDS "
+    "domain of its own (21, 22, 23) on this machine, with `nps overlay edge-broker --local "
+    "dds:DOMAIN` (its Cyclone DDS child); `nps overlay zookeeper` and two `nps overlay "
+    "routing-broker` processes; every edge and routing broker sends each overlay datagram with "
+    "`--emulate-wan delay=40ms`. Each site's T topics are written by one unmodified Cyclone "
+    "application (`testbed/tests/dds_app.py stamp-pub`, reliable, 20 rounds every 50 ms), a "
+    "fraction *locality* of them read in the same site (DDS delivers those inside the domain), the "
+    "rest in the next site (`stamp-sub`). Latency is write to take, one clock (each sample carries "
+    "its CLOCK_MONOTONIC write time), over every delivery. Every topic carries warm-up samples "
+    "until each reader has one, before the timed rounds, as the MQTT bench waits for the "
+    "subscribing edges' entries; each locality runs on a fresh overlay. Separate processes and "
+    "Python applications, where the MQTT bench runs in one JVM: compare the shape (the fall with locality, the two WAN hops), not the last milliseconds.")
 
 
 LOCALITY_SETUP = (
@@ -433,18 +484,21 @@ def md_topics(r: dict) -> str:
 
 
 DRAW = {"join": (plot_join, md_join), "locality": (plot_locality, md_locality),
+        "locality-dds": (plot_locality, md_locality),
         "brokers": (plot_brokers, md_brokers), "multipath": (plot_multipath, md_multipath),
         "topics": (plot_topics, md_topics)}
 
 
 def keep_reading(name: str, r: dict) -> dict:
-    """A re-measured result keeps the hand-written reading of the previous one (to be revised)."""
+    """A re-measured result keeps the hand-written reading of the previous one (to be revised) and
+    the series measured by another part (locality's DDS series)."""
     path = os.path.join(os.path.dirname(TESTBED_DIR), "docs", "results", name + ".json")
-    if os.path.exists(path) and "reading" not in r:
+    if os.path.exists(path):
         with open(path) as f:
             old = json.load(f)
-        if "reading" in old:
-            r["reading"] = old["reading"]
+        for key in ("reading", "dds"):
+            if key in old and key not in r:
+                r[key] = old[key]
     return r
 
 
@@ -455,6 +509,8 @@ def main() -> int:
     ap.add_argument("--subscribers", default="2000,4000,6000,8000,10000")
     ap.add_argument("--series", help="join: only these series (comma-separated), keeping the "
                     "others from overlay-join.json; series: " + ", ".join(JOIN_SERIES))
+    ap.add_argument("--dds-topics", default="20", help="locality-dds: topics per site, e.g. 20,60")
+    ap.add_argument("--dds-locality", default="0,0.25,0.5,0.75,1", help="locality-dds: fractions")
     args = ap.parse_args()
     only = args.only.split(",")
     unknown = [p for p in only if p not in PARTS]
@@ -462,10 +518,12 @@ def main() -> int:
         print(f"unknown part(s) {unknown}; parts: {PARTS}", file=sys.stderr)
         return 2
     series = args.series.split(",") if args.series else None
-    run = {"join": lambda: join(args.subscribers, series), "locality": locality, "brokers": brokers,
+    run = {"join": lambda: join(args.subscribers, series), "locality": locality,
+           "locality-dds": lambda: locality_dds(args.dds_topics, args.dds_locality),
+           "brokers": brokers,
            "multipath": multipath, "topics": topics}
     for part in only:
-        name = "overlay-" + part
+        name = "overlay-" + part.removesuffix("-dds")  # the DDS series lives beside the MQTT one
         plot, markdown = DRAW[part]
         if args.redraw:
             redraw(name, plot, markdown)

@@ -9,10 +9,17 @@ Ping-pong (testbed/experiments/dds_latency.py): `pong DOMAIN PAIR` answers each 
 PAIR, the pairs alternating, each after the previous one's pong (or a 2 s timeout), and prints the
 round-trip times of each pair in microseconds as one JSON line.
 An argument `deadline=MS` (anywhere) gives the pub's writer or the sub's reader a DEADLINE of MS.
+Timestamped (testbed/experiments/overlay_dds.py, Figure 5's DDS series): `stamp-pub DOMAIN ROUNDS
+INTERVAL TOPIC...` writes warm-up Readings (seq -1) on every TOPIC every 0.1 s until a line on stdin,
+then ROUNDS rounds, one every INTERVAL seconds, each Reading's value its CLOCK_MONOTONIC write time;
+`stamp-sub DOMAIN EXPECTED TOPIC...` says `ready` once every TOPIC sent it a warm-up Reading, and
+prints the publish-to-take latencies of the timed ones (µs) and the topics that warmed up when
+EXPECTED arrived or on a line on stdin.
 `opaque DOMAIN TOPIC` reads netpubsub::MqttMessage (the overlay's type for MQTT messages, a
 sequence of octets) on TOPIC and prints each payload as a JSON line (hex)."""
 
 import json
+import select
 import sys
 import time
 from dataclasses import dataclass
@@ -105,6 +112,46 @@ def ping(dp: DomainParticipant, count: int, pairs: list[str]) -> None:
     print(json.dumps({"kind": "rtts", "rtt_us": rtts, "timeouts": timeouts}), flush=True)
 
 
+def stamp_pub(dp: DomainParticipant, rounds: int, interval: float, topics: list[str]) -> None:
+    ws = [DataWriter(dp, Topic(dp, t, Reading), qos=RELIABLE) for t in topics]
+    print(json.dumps({"kind": "started"}), flush=True)
+    while not select.select([sys.stdin], [], [], 0.1)[0]:
+        for w in ws:
+            w.write(Reading(-1, "warm-up", time.monotonic()))
+    start = time.monotonic()
+    for i in range(rounds):
+        for w in ws:
+            w.write(Reading(i, "stamp", time.monotonic()))
+        time.sleep(max(0.0, start + (i + 1) * interval - time.monotonic()))
+    print(json.dumps({"kind": "done"}), flush=True)
+    time.sleep(3600)  # stays until stopped: the samples keep their writer
+
+
+def stamp_sub(dp: DomainParticipant, expected: int, topics: list[str]) -> None:
+    readers = {t: DataReader(dp, Topic(dp, t, Reading), qos=RELIABLE) for t in topics}
+    ws = WaitSet(dp)
+    for r in readers.values():
+        ws.attach(ReadCondition(r, SampleState.Any | ViewState.Any | InstanceState.Any))
+    print(json.dumps({"kind": "started"}), flush=True)
+    warm, us = set(), []
+    while True:
+        ws.wait(duration(milliseconds=100))
+        before = len(us)
+        for t, r in readers.items():
+            for s in r.take(N=256):
+                if not isinstance(s, Reading):  # an instance's state change, no data
+                    continue
+                if s.seq < 0:
+                    if t not in warm and len(warm) == len(topics) - 1:
+                        print(json.dumps({"kind": "ready"}), flush=True)
+                    warm.add(t)
+                else:
+                    us.append(round((time.monotonic() - s.value) * 1e6))
+        asked = select.select([sys.stdin], [], [], 0)[0] and sys.stdin.readline()
+        if asked or (before < expected <= len(us)):
+            print(json.dumps({"kind": "latencies", "us": us, "warm": sorted(warm)}), flush=True)
+
+
 def main():
     mode, domain = sys.argv[1], int(sys.argv[2])
     dp = DomainParticipant(domain)
@@ -112,6 +159,10 @@ def main():
         return pong(dp, sys.argv[3])
     if mode == "ping":
         return ping(dp, int(sys.argv[3]), sys.argv[4:])
+    if mode == "stamp-pub":
+        return stamp_pub(dp, int(sys.argv[3]), float(sys.argv[4]), sys.argv[5:])
+    if mode == "stamp-sub":
+        return stamp_sub(dp, int(sys.argv[3]), sys.argv[4:])
     if mode == "opaque":
         return opaque(dp, sys.argv[3])
     topic_at = 6 if mode == "pub" else 3
