@@ -13,8 +13,9 @@ the root namespace: `nps overlay zookeeper` and two `nps overlay routing-broker`
   at the edges);
 - a reader of the same topic name with another type at B is refused at A: one warning, one count;
 - a late-joining TRANSIENT_LOCAL reader at B receives exactly the history depth of a writer at A;
-- a reader at B requesting a DEADLINE makes its topic a deadline topic at B's edge (and the
-  writer's offered one at A's: the direct path), and the writer's silence is one missed deadline;
+- a reader at B requesting a DEADLINE makes its topic a deadline topic at B's edge, and (carried
+  in B's subscriber entry) the direct path at A's, whose writer offers none; the writer's silence
+  is one missed deadline;
   the reader's end ends it;
 - an MQTT site (Mosquitto in the root namespace) publishes to a DDS reader of the opaque type
   netpubsub::MqttMessage at B: every payload once, in order;
@@ -275,10 +276,11 @@ def misses(edge: JsonLines, prefix: str) -> list[dict]:
 
 
 def test_a_readers_deadline_makes_a_deadline_topic_and_a_silence_one_miss(overlay):
-    """A reader at B requests a 400 ms DEADLINE, the writer at A offers it: B's edge takes the
+    """A reader at B requests a 400 ms DEADLINE; the writer at A offers none: B's edge takes the
     topic as a deadline topic at run time (no --deadline) and reports the writer's silence after
-    its 30 samples once; A's edge sends the topic on the direct path too; when the reader goes,
-    the topic is no deadline topic any more."""
+    its 30 samples once; B's subscriber entry carries the 400 ms, so A's edge sends the topic on
+    the direct path too (B's reader's deadline alone); when the reader goes, the topic is no
+    deadline topic any more."""
     a, b = overlay["a"], overlay["b"]
     edge_a, edge_b = overlay["edges"][a], overlay["edges"][b]
     started = []
@@ -287,7 +289,7 @@ def test_a_readers_deadline_makes_a_deadline_topic_and_a_silence_one_miss(overla
         started.append(sub)
         poll(lambda: last_counters(edge_b).get("deadline_topics_added", 0) >= 1, 20,
              "the deadline topic at B")
-        pub = app(a, "pub", str(DOMAIN), "d", "30", "0.05", "deadlined", "deadline=400")
+        pub = app(a, "pub", str(DOMAIN), "d", "30", "0.05", "deadlined")  # offers none
         started.append(pub)
         poll(lambda: 29 in seqs(sub, "d"), 30, "the last sample at B")
         n = len(misses(edge_b, "dds/deadlined/"))  # late samples before it may be misses too

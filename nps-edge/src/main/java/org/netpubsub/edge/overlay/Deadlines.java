@@ -71,9 +71,29 @@ final class Deadlines {
     }
   }
 
+  private volatile Map<String, Long> remote = Map.of(); // other sites' readers', by topic
+
   private boolean sendsDirect(String topic) {
+    if (remote.containsKey(topic)) {
+      return true;
+    }
     synchronized (table) {
       return table.sent(topic).isPresent();
+    }
+  }
+
+  /**
+   * The deadlines other sites' readers request, by topic ({@link RemoteDeadlines} of the current
+   * view): they too send a topic this edge publishes on the direct path.
+   */
+  void remote(Map<String, Long> byTopic) {
+    remote = Map.copyOf(byTopic);
+  }
+
+  /** The deadline this site's readers (and --deadline) hold {@code topic}'s arrivals to, if any. */
+  Optional<Long> received(String topic) {
+    synchronized (table) {
+      return table.received(topic);
     }
   }
 

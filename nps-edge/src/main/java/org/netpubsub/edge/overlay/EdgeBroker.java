@@ -137,6 +137,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       e.tree.addListener(v -> e.queueSync());
       e.tree.addListener(e::replayToLateJoiners);
       e.tree.addListener(e::observeSubscribers);
+      e.tree.addListener(v -> e.deadlines.remote(RemoteDeadlines.of(v, e.config.site())));
       e.tree.start(30_000);
       e.receiver.start();
       e.local.connect();
@@ -201,6 +202,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   @Override
   public void onDeadline(String topic, DeadlineTable.Side side, Long millis) {
     deadlines.set(topic, side, millis);
+    queueSync(); // a subscriber entry carries its readers' deadline
   }
 
   @Override
@@ -531,7 +533,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
           }
           return topics;
         });
-    entries.keep(desired);
+    entries.keep(desired, deadlines::received);
     if (local.needsIndex()) {
       Set<String> own = new HashSet<>();
       desired.forEach(e -> own.add(e.topic()));

@@ -2,6 +2,7 @@ package org.netpubsub.edge.overlay;
 
 import java.io.Closeable;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -14,7 +15,9 @@ import org.apache.curator.framework.CuratorFramework;
  */
 final class EndpointEntries implements Closeable {
   private final String edge;
+  private final Endpoint endpoint;
   private final byte[] data;
+  private final java.util.Map<String, Long> subDeadlines = new java.util.HashMap<>(); // held
   private final EntryWriter writer;
   private final Counters counters;
   private volatile Set<EdgeInterest.Entry> held = Set.of();
@@ -30,6 +33,7 @@ final class EndpointEntries implements Closeable {
       Counters counters,
       java.util.function.Predicate<String> parentKnown) {
     this.edge = edge;
+    this.endpoint = endpoint;
     this.data = ZnodeData.endpoint(endpoint);
     this.counters = counters;
     this.writer =
@@ -38,18 +42,38 @@ final class EndpointEntries implements Closeable {
     writer.put(ZnodePaths.edge(edge), data);
   }
 
-  /** Creates the entries of {@code desired} not held yet and deletes those held no more. */
-  void keep(Set<EdgeInterest.Entry> desired) {
+  /**
+   * Creates the entries of {@code desired} not held yet and deletes those held no more; a
+   * subscriber entry carries its topic's deadline from {@code readerDeadlines} (the site's readers'
+   * shortest requested one) and is rewritten when that changes ({@code entries_rewritten}).
+   */
+  void keep(
+      Set<EdgeInterest.Entry> desired,
+      java.util.function.Function<String, Optional<Long>> readerDeadlines) {
     for (EdgeInterest.Entry e : desired) {
-      if (!held.contains(e)) {
-        writer.put(path(e), data);
-        counters.add("entries_created");
+      Optional<Long> d =
+          e.role() == ZnodePaths.Role.SUBSCRIBER
+              ? readerDeadlines.apply(e.topic())
+              : Optional.empty();
+      boolean isNew = !held.contains(e);
+      if (isNew
+          || !d.equals(Optional.ofNullable(subDeadlines.get(e.topic())))
+              && e.role() == ZnodePaths.Role.SUBSCRIBER) {
+        writer.put(path(e), d.isEmpty() ? data : ZnodeData.endpoint(endpoint.withDeadline(d)));
+        counters.add(isNew ? "entries_created" : "entries_rewritten");
+      }
+      if (e.role() == ZnodePaths.Role.SUBSCRIBER) {
+        d.ifPresentOrElse(
+            x -> subDeadlines.put(e.topic(), x), () -> subDeadlines.remove(e.topic()));
       }
     }
     for (EdgeInterest.Entry e : held) {
       if (!desired.contains(e)) {
         writer.remove(path(e));
         counters.add("entries_deleted");
+        if (e.role() == ZnodePaths.Role.SUBSCRIBER) {
+          subDeadlines.remove(e.topic());
+        }
       }
     }
     held = Set.copyOf(new HashSet<>(desired));

@@ -57,12 +57,24 @@ final class EntryBatcher {
     }
   }
 
+  /** Rewrite this session's entry with new data (a subscriber entry's deadline changed). */
+  record SetData(String path, byte[] data) implements Op {
+    @Override
+    public int size() {
+      return Op.super.size() + data.length;
+    }
+  }
+
   /** Operations to send as one request, cut in session {@code session}. */
   record Batch(long session, List<Op> ops) {}
 
   /** What is known of one path in ZooKeeper after an operation. */
   record Known(State state, int version) {
     static final Known PRESENT = new Known(State.PRESENT, 0);
+
+    /** Present and this session's, its data not known (a create that found it existing). */
+    static final Known OURS = new Known(State.PRESENT, -1);
+
     static final Known ABSENT = new Known(State.ABSENT, 0);
     static final Known UNKNOWN = new Known(State.UNKNOWN, 0);
 
@@ -83,6 +95,7 @@ final class EntryBatcher {
   private final int maxBytes;
   private final Map<String, byte[]> desired = new HashMap<>();
   private final Map<String, Known> committed = new HashMap<>(); // absent: not in the map
+  private final Map<String, byte[]> committedData = new HashMap<>(); // of the PRESENT paths
   private final Set<String> dirty = new LinkedHashSet<>(); // may need an operation; oldest first
   private Batch inFlight;
   private long session;
@@ -118,7 +131,8 @@ final class EntryBatcher {
 
   /** True when {@code path} is desired and known to exist as this session's. */
   boolean isCommitted(String path) {
-    return desired.containsKey(path) && committed.get(path) == Known.PRESENT;
+    return desired.containsKey(path)
+        && committed.getOrDefault(path, Known.ABSENT).state() == State.PRESENT;
   }
 
   /** True when nothing is in flight and every desired state is the committed one. */
@@ -187,7 +201,12 @@ final class EntryBatcher {
       String p = op.path();
       Known k = b.session() == session ? outcome.getOrDefault(p, Known.UNKNOWN) : Known.UNKNOWN;
       committed.put(p, k);
-      if (k == Known.PRESENT && desired.containsKey(p)) {
+      if (k == Known.PRESENT && data(op) != null) {
+        committedData.put(p, data(op));
+      } else {
+        committedData.remove(p); // OURS: rewritten if it differs from the desired data
+      }
+      if (k.state() == State.PRESENT && desired.containsKey(p)) {
         done.add(p);
       }
       if (op(p) != null) {
@@ -205,7 +224,10 @@ final class EntryBatcher {
     Known k = committed.getOrDefault(path, Known.ABSENT);
     if (data != null) {
       return switch (k.state()) {
-        case PRESENT -> null;
+        case PRESENT ->
+            java.util.Arrays.equals(data, committedData.get(path))
+                ? null
+                : new SetData(path, data); // only on change
         case ABSENT, UNKNOWN -> new Create(path, data);
         case FOREIGN -> new Replace(path, data, k.version());
       };
@@ -216,12 +238,22 @@ final class EntryBatcher {
     };
   }
 
+  private static byte[] data(Op op) {
+    return switch (op) {
+      case Create c -> c.data();
+      case Replace r -> r.data();
+      case SetData d -> d.data();
+      case Delete d -> null;
+    };
+  }
+
   /** Drops the bookkeeping of a path that is neither desired nor ours. */
   private void forgetIfIdle(String path) {
     if (!desired.containsKey(path)) {
       Known k = committed.get(path);
       if (k != null && (k.state() == State.ABSENT || k.state() == State.FOREIGN)) {
         committed.remove(path);
+        committedData.remove(path);
       }
     }
   }

@@ -393,6 +393,18 @@ public final class EntryWriter implements Closeable {
                             : EntryBatcher.Known.UNKNOWN);
                   })
               .forPath(d.path());
+      case EntryBatcher.SetData d ->
+          client
+              .setData()
+              .inBackground(
+                  (x, e) -> {
+                    request("set", 1, sent, e);
+                    done.accept( // NoNode: gone (a new session's work): create it again
+                        e.getResultCode() == 0
+                            ? EntryBatcher.Known.PRESENT
+                            : EntryBatcher.Known.UNKNOWN);
+                  })
+              .forPath(d.path(), d.data());
       case EntryBatcher.Replace r ->
           client
               .transaction()
@@ -422,7 +434,7 @@ public final class EntryWriter implements Closeable {
               if (e.getResultCode() != 0 || s == null) {
                 done.accept(EntryBatcher.Known.UNKNOWN); // gone meanwhile: create again
               } else if (s.getEphemeralOwner() == mine) {
-                done.accept(EntryBatcher.Known.PRESENT);
+                done.accept(EntryBatcher.Known.OURS);
               } else {
                 done.accept(EntryBatcher.Known.foreign(s.getVersion()));
               }
@@ -440,6 +452,8 @@ public final class EntryWriter implements Closeable {
                   .withMode(CreateMode.EPHEMERAL)
                   .forPath(c.path(), c.data()));
       case EntryBatcher.Delete d -> List.of(client.transactionOp().delete().forPath(d.path()));
+      case EntryBatcher.SetData d ->
+          List.of(client.transactionOp().setData().forPath(d.path(), d.data()));
       case EntryBatcher.Replace r ->
           List.of(
               client.transactionOp().delete().withVersion(r.version()).forPath(r.path()),

@@ -141,11 +141,15 @@ public final class OverlayTree implements Closeable {
 
   /**
    * Whether a topic cache reads a node's data below the topic node (whose assignment it always
-   * reads): never a container's (depth 1), and an endpoint entry's only while the directory does
-   * not know its edge.
+   * reads): never a container's (depth 1); an endpoint entry's while the directory does not know
+   * its edge, and at edges every subscriber entry's (its readers' deadline, which selects the
+   * direct path at the publishing edges; routing brokers need none).
    */
   private boolean dataWanted(String path, int depth) {
-    return depth > 1 && !edges.containsKey(path.substring(path.lastIndexOf('/') + 1));
+    return depth > 1
+        && (!edges.containsKey(path.substring(path.lastIndexOf('/') + 1))
+            || brokers == null
+                && path.substring(0, path.lastIndexOf('/')).endsWith("/" + ZnodePaths.SUB));
   }
 
   /**

@@ -23,12 +23,21 @@ public final class ZnodeData {
     ObjectNode o = JSON.createObjectNode();
     o.put("site", e.site());
     o.put("address", address(e.address()));
+    e.deadlineMillis().ifPresent(d -> o.put("deadline_ms", d));
     return bytes(o);
   }
 
+  /** An endpoint; {@code deadline_ms} is optional (absent: none; older edges never write it). */
   public static Endpoint endpoint(byte[] data) {
-    JsonNode o = parse(data, Set.of("site", "address"));
-    return new Endpoint(text(o, "site"), address(text(o, "address")));
+    JsonNode o = parse(data, Set.of("site", "address", "deadline_ms"));
+    JsonNode d = o.get("deadline_ms");
+    if (d != null && (!d.canConvertToLong() || !d.isIntegralNumber() || d.asLong() <= 0)) {
+      throw new IllegalArgumentException("'deadline_ms' must be a whole number > 0");
+    }
+    return new Endpoint(
+        text(o, "site"),
+        address(text(o, "address")),
+        d == null ? java.util.Optional.empty() : java.util.Optional.of(d.asLong()));
   }
 
   public static byte[] assignment(Assignment a) {

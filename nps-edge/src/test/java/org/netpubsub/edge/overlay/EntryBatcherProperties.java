@@ -3,11 +3,9 @@ package org.netpubsub.edge.overlay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -29,7 +27,8 @@ class EntryBatcherProperties {
 
   sealed interface Op {}
 
-  record Put(int path) implements Op {}
+  /** {@code variant}: which of two data the entry should hold (a deadline that changed). */
+  record Put(int path, int variant) implements Op {}
 
   record Remove(int path) implements Op {}
 
@@ -50,7 +49,10 @@ class EntryBatcherProperties {
     Arbitrary<Integer> path = Arbitraries.integers().between(0, 5);
     Arbitrary<Op> op =
         Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(5, path.map(Put::new)),
+            net.jqwik.api.Tuple.of(
+                5,
+                net.jqwik.api.Combinators.combine(path, Arbitraries.integers().between(0, 1))
+                    .as(Put::new)),
             net.jqwik.api.Tuple.of(3, path.map(Remove::new)),
             net.jqwik.api.Tuple.of(4, Arbitraries.just(new Send())),
             net.jqwik.api.Tuple.of(4, Arbitraries.just(new Answer())),
@@ -65,7 +67,7 @@ class EntryBatcherProperties {
   }
 
   /** A znode of the simulated server. */
-  record Node(long owner, int version) {}
+  record Node(long owner, int version, String data) {}
 
   /** The simulated server and the batch in flight. */
   static final class Zk {
@@ -99,7 +101,7 @@ class EntryBatcherProperties {
     private boolean multiStep(Map<String, Node> m, EntryBatcher.Op op) {
       switch (op) {
         case EntryBatcher.Create c -> {
-          return m.putIfAbsent(c.path(), new Node(session, 0)) == null;
+          return m.putIfAbsent(c.path(), new Node(session, 0, text(c.data()))) == null;
         }
         case EntryBatcher.Delete d -> {
           return m.remove(d.path()) != null;
@@ -109,7 +111,15 @@ class EntryBatcherProperties {
           if (n == null || n.version() != r.version()) {
             return false;
           }
-          m.put(r.path(), new Node(session, 0));
+          m.put(r.path(), new Node(session, 0, text(r.data())));
+          return true;
+        }
+        case EntryBatcher.SetData d -> {
+          Node n = m.get(d.path());
+          if (n == null) {
+            return false;
+          }
+          m.put(d.path(), new Node(n.owner(), n.version() + 1, text(d.data())));
           return true;
         }
       }
@@ -120,11 +130,11 @@ class EntryBatcherProperties {
       switch (op) {
         case EntryBatcher.Create c -> {
           if (n == null) {
-            nodes.put(c.path(), new Node(session, 0));
+            nodes.put(c.path(), new Node(session, 0, text(c.data())));
             return EntryBatcher.Known.PRESENT;
           }
           return n.owner() == session
-              ? EntryBatcher.Known.PRESENT
+              ? EntryBatcher.Known.OURS
               : EntryBatcher.Known.foreign(n.version());
         }
         case EntryBatcher.Delete d -> {
@@ -135,7 +145,14 @@ class EntryBatcherProperties {
           if (n == null || n.version() != r.version()) {
             return EntryBatcher.Known.UNKNOWN;
           }
-          nodes.put(r.path(), new Node(session, 0));
+          nodes.put(r.path(), new Node(session, 0, text(r.data())));
+          return EntryBatcher.Known.PRESENT;
+        }
+        case EntryBatcher.SetData d -> {
+          if (n == null) {
+            return EntryBatcher.Known.UNKNOWN;
+          }
+          nodes.put(d.path(), new Node(n.owner(), n.version() + 1, text(d.data())));
           return EntryBatcher.Known.PRESENT;
         }
       }
@@ -146,13 +163,14 @@ class EntryBatcherProperties {
   void batchingEndsWithTheNaiveTwinsZnodes(@ForAll("ops") List<Op> ops) {
     EntryBatcher batcher = new EntryBatcher(MAX_OPS, MAX_BYTES);
     Zk zk = new Zk();
-    Set<String> twin = new HashSet<>();
+    Map<String, String> twin = new HashMap<>();
     EntryBatcher.Batch inFlight = null;
     for (Op op : ops) {
       switch (op) {
         case Put p -> {
-          batcher.put(path(p.path()), data(p.path()));
-          twin.add(path(p.path()));
+          byte[] d = data(p.path() + 10 * p.variant());
+          batcher.put(path(p.path()), d);
+          twin.put(path(p.path()), text(d));
         }
         case Remove r -> {
           batcher.remove(path(r.path()));
@@ -190,7 +208,7 @@ class EntryBatcherProperties {
           batcher.newSession();
         }
         case Reap r -> zk.nodes.values().removeIf(n -> n.owner() != zk.session);
-        case Leftover l -> zk.nodes.putIfAbsent(path(l.path()), new Node(-1, l.version()));
+        case Leftover l -> zk.nodes.putIfAbsent(path(l.path()), new Node(-1, l.version(), "old"));
       }
     }
     if (inFlight != null) {
@@ -206,10 +224,12 @@ class EntryBatcherProperties {
       batcher.finished(b.get(), zk.execute(b.get()));
     }
     assertThat(batcher.isSettled()).isTrue();
-    assertThat(zk.nodes.keySet()).isEqualTo(twin);
+    Map<String, String> held = new HashMap<>();
+    zk.nodes.forEach((p, n) -> held.put(p, n.data()));
+    assertThat(held).as("paths and their latest data").isEqualTo(twin);
     assertThat(zk.nodes.values()).allMatch(n -> n.owner() == zk.session);
-    assertThat(batcher.desired()).isEqualTo(twin);
-    twin.forEach(p -> assertThat(batcher.isCommitted(p)).isTrue());
+    assertThat(batcher.desired()).isEqualTo(twin.keySet());
+    twin.keySet().forEach(p -> assertThat(batcher.isCommitted(p)).isTrue());
   }
 
   @net.jqwik.api.Example
@@ -241,6 +261,10 @@ class EntryBatcherProperties {
 
   private static String path(int i) {
     return "/topics/t" + i + "/sub/edge";
+  }
+
+  private static String text(byte[] d) {
+    return new String(d, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static byte[] data(int i) {
