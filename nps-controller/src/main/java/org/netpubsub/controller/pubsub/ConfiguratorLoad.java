@@ -9,4 +9,13 @@ import java.util.OptionalLong;
  * without them.
  */
 public record ConfiguratorLoad(
-    OptionalLong queueDepth, OptionalLong migrations, OptionalLong clusterInFlight) {}
+    OptionalLong queueDepth, OptionalLong migrations, OptionalLong clusterInFlight) {
+
+  /** The engine's, read from any thread. */
+  static ConfiguratorLoad of(RoutingEngine engine) {
+    return new ConfiguratorLoad(
+        engine.configuratorQueueDepth(),
+        engine.configuratorMigrations(),
+        engine.clusterRequestsInFlight());
+  }
+}

@@ -153,10 +153,7 @@ public final class PubSubService implements FlowService.Listener {
 
   /** The engine's configurator queue depth, migrations and cluster requests, where it has them. */
   public ConfiguratorLoad configuratorLoad() {
-    return new ConfiguratorLoad(
-        engine.configuratorQueueDepth(),
-        engine.configuratorMigrations(),
-        engine.clusterRequestsInFlight());
+    return ConfiguratorLoad.of(engine);
   }
 
   /** The index clients address events with (schema with index dimensions, length). */
