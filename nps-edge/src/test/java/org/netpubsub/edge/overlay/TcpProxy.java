@@ -71,12 +71,7 @@ final class TcpProxy implements Closeable {
     } catch (IOException e) {
       // the other side closed, or cut()
     } finally {
-      try {
-        from.close();
-        to.close();
-      } catch (IOException e) {
-        // closing
-      }
+      closeBoth(from, to);
     }
   }
 
@@ -106,12 +101,16 @@ final class TcpProxy implements Closeable {
     } catch (IOException e) {
       // the other side closed, or cut() (EOFException at a frame boundary included)
     } finally {
-      try {
-        from.close();
-        to.close();
-      } catch (IOException e) {
-        // closing
-      }
+      closeBoth(from, to);
+    }
+  }
+
+  private static void closeBoth(Socket from, Socket to) {
+    try {
+      from.close();
+      to.close();
+    } catch (IOException e) {
+      // closing
     }
   }
 
