@@ -30,6 +30,7 @@ import org.netpubsub.controller.southbound.DesiredStateStore;
 import org.netpubsub.controller.southbound.DisconnectReason;
 import org.netpubsub.controller.southbound.OpenFlowServer;
 import org.netpubsub.controller.southbound.PortInfo;
+import org.netpubsub.controller.southbound.ReconcileResult;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.controller.southbound.SouthboundListener;
 import org.netpubsub.controller.southbound.SwitchDisconnectedException;
@@ -100,8 +101,8 @@ public final class NetworkController implements FlowService, Closeable {
   private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
   // its key set, copied on each change (the loop's): GET /v1/topology reads it per request
   private volatile Set<Long> connectedIds = Set.of();
-  private final Set<Long> reconciling = new HashSet<>();
-  private final Set<Long> dirty = new HashSet<>();
+  private final ReconcileTurns reconciles =
+      new ReconcileTurns(this::reconcilable, this::reconcileNow, this::submit);
   private final List<Listener> listeners = new ArrayList<>();
   private final Set<Owner> owners = new HashSet<>();
   private final BusFlows busFlows = new BusFlows();
@@ -285,7 +286,10 @@ public final class NetworkController implements FlowService, Closeable {
               if (!connected.containsKey(dpid)) {
                 return CompletableFuture.<Void>completedFuture(null);
               }
-              return server.reconcile(dpid).<Void>thenApply(r -> null);
+              if (!server.desiredState().contains(dpid)) {
+                return server.reconcile(dpid).<Void>thenApply(r -> null); // fails, saying why
+              }
+              return reconciles.request(dpid); // in turn with the switch's other reconciles
             })
         .thenCompose(f -> f);
   }
@@ -325,9 +329,7 @@ public final class NetworkController implements FlowService, Closeable {
       if (sw == null || e.getValue().isEmpty()) {
         continue;
       }
-      if (reconciling.contains(dpid)) {
-        dirty.add(dpid); // a reconcile in flight planned with the old desired state
-      }
+      reconciles.changed(dpid);
       sent.add(
           sw.apply(e.getValue())
               .handle(
@@ -520,34 +522,25 @@ public final class NetworkController implements FlowService, Closeable {
   }
 
   private void scheduleReconcile(long dpid) {
-    if (closed || !connected.containsKey(dpid) || !server.desiredState().contains(dpid)) {
-      return;
-    }
-    if (!reconciling.add(dpid)) {
-      dirty.add(dpid);
-      return;
-    }
-    server
+    reconciles.request(dpid);
+  }
+
+  private boolean reconcilable(long dpid) {
+    return !closed && connected.containsKey(dpid) && server.desiredState().contains(dpid);
+  }
+
+  private CompletableFuture<ReconcileResult> reconcileNow(long dpid) {
+    return server
         .reconcile(dpid)
         .whenComplete(
             (r, e) -> {
-              if (closed) {
-                return;
+              Throwable cause = unwrap(e);
+              if (cause instanceof SwitchDisconnectedException) {
+                // expected: it is reconciled again when it reconnects
+                LOG.log(System.Logger.Level.DEBUG, "reconcile of {0} cut short", dpid);
+              } else if (cause != null && !closed) {
+                LOG.log(System.Logger.Level.WARNING, "reconcile of " + dpid + " failed", e);
               }
-              loop.execute(
-                  () -> {
-                    reconciling.remove(dpid);
-                    Throwable cause = unwrap(e);
-                    if (cause instanceof SwitchDisconnectedException) {
-                      // expected: it is reconciled again when it reconnects
-                      LOG.log(System.Logger.Level.DEBUG, "reconcile of {0} cut short", dpid);
-                    } else if (cause != null) {
-                      LOG.log(System.Logger.Level.WARNING, "reconcile of " + dpid + " failed", e);
-                    }
-                    if (dirty.remove(dpid)) {
-                      scheduleReconcile(dpid);
-                    }
-                  });
             });
   }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -19,15 +20,19 @@ import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.Bucket;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.GroupType;
 import org.netpubsub.network.pleroma.ContentFlows;
 
 /**
  * The controller as flow service: an owner's deltas reach the store and the switch, acknowledged; a
  * batch outside the owner's layout space is refused before anything changes; a reconcile keeps what
- * the store holds.
+ * the store holds; two reconciles of one switch at once take turns.
  */
 class FlowServiceTest {
   private static final Duration T = Duration.ofSeconds(10);
@@ -81,5 +86,32 @@ class FlowServiceTest {
         .hasMessageContaining("MULTICAST_GROUPS");
     assertThat(controller.desired(1).flows()).doesNotContain(content);
     assertThat(sw.flows()).doesNotContain(content);
+  }
+
+  /**
+   * Two reconciles of one switch asked for at once (an app's while another, or a topology change's,
+   * is in flight) must not both plan from one read: both would send an ADD for a group the switch
+   * lacks, and the second fail with OFPGMFC_GROUP_EXISTS (LinkLoadMonitorTest failed so under
+   * load). The second runs after the first, on a fresh read.
+   */
+  @Test
+  void twoReconcilesAtOnceAddANewGroupOnce() throws Exception {
+    controller.register(Owner.MULTICAST_GROUPS, next -> {}).get(10, TimeUnit.SECONDS);
+    long id = SwitchLayout.space(Owner.MULTICAST_GROUPS).firstGroup();
+    GroupEntry group = GroupEntry.of(id, GroupType.ALL, Bucket.of(Action.output(2)));
+    // one loop task: the store changes, and both reconciles are queued back to back on the loop,
+    // so both read the switch before either's ADD can arrive
+    List<CompletableFuture<Void>> both =
+        controller
+            .callOnLoop(
+                () -> {
+                  controller.replace(Owner.MULTICAST_GROUPS, 1, List.of(), List.of(group));
+                  return List.of(controller.reconcile(1), controller.reconcile(1));
+                })
+            .get(10, TimeUnit.SECONDS);
+    for (CompletableFuture<Void> f : both) {
+      f.get(10, TimeUnit.SECONDS); // throws with OFPGMFC_GROUP_EXISTS if both sent the ADD
+    }
+    assertThat(sw.groups()).containsExactly(group);
   }
 }
