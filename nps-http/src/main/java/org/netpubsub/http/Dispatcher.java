@@ -16,6 +16,7 @@ import java.util.function.IntSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.PreEncodedHttpField;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Response;
@@ -38,6 +39,9 @@ import org.eclipse.jetty.util.URIUtil;
  */
 final class Dispatcher extends Handler.Abstract.NonBlocking {
   private static final String REMOTE = "org.netpubsub.http.remote";
+
+  /** A declared body over the limit but at most this long is read before the 413 goes out. */
+  private static final long DRAIN_LIMIT = 1 << 20;
 
   /** {@link #serve}'s status for a request handed to the blocking executor, which answers it. */
   private static final int DISPATCHED = -1;
@@ -115,7 +119,7 @@ final class Dispatcher extends Handler.Abstract.NonBlocking {
     Principal principal;
     try {
       if (request.getLength() > maxBody) {
-        throw Request.tooLarge(maxBody);
+        return refuseTooLarge(request, response, callback);
       }
       principal = authn.check(path, request.getHeaders().get(HttpHeader.AUTHORIZATION));
     } catch (ApiError e) {
@@ -153,6 +157,24 @@ final class Dispatcher extends Handler.Abstract.NonBlocking {
         response,
         callback,
         () -> answer(route, req, method, match.pattern(), response, callback));
+  }
+
+  /**
+   * 413 for a declared body over the limit. A body of at most {@link #DRAIN_LIMIT} bytes is read
+   * (without blocking) and discarded first: answered at once, the connection would close with the
+   * body unread, the kernel reset it, and a client still sending could lose the answer. A longer
+   * one is answered at once and its connection closed: reading it would let anyone make us read
+   * without bound.
+   */
+  private int refuseTooLarge(
+      org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+    Reply tooLarge = Request.tooLarge(maxBody).reply();
+    if (request.getLength() > DRAIN_LIMIT) {
+      return write(response, callback, tooLarge);
+    }
+    Content.Source.consumeAll(
+        request, Callback.from(() -> write(response, callback, tooLarge), callback::failed));
+    return tooLarge.status();
   }
 
   /**
