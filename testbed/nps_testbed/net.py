@@ -13,7 +13,6 @@ from mininet.link import Link
 from mininet.node import Host, OVSSwitch
 
 from . import naming
-from .ovs import prefix_tracking_args
 from .system import CommandError, ip_batch, run
 from .topologies import Topology
 
@@ -57,7 +56,6 @@ class NpsSwitch(OVSSwitch):
                  "other_config:disable-in-band=true", f"other_config:dp-desc={self.switch}"]
         args += ["controller=" + ",".join(f"@{b}c{i}" for i in range(len(targets)))] if targets \
             else ["rstp_enable=true"]
-        args += prefix_tracking_args(b)
         for intf in self.intfList():
             port = self.ports[intf]
             if port <= 0:
