@@ -16,7 +16,6 @@ import java.util.function.IntSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.PreEncodedHttpField;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Response;
@@ -40,7 +39,7 @@ import org.eclipse.jetty.util.URIUtil;
 final class Dispatcher extends Handler.Abstract.NonBlocking {
   private static final String REMOTE = "org.netpubsub.http.remote";
 
-  /** A declared body over the limit but at most this long is read before the 413 goes out. */
+  /** A declared body at most this long is read to its end before the answer goes out. */
   private static final long DRAIN_LIMIT = 1 << 20;
 
   /** {@link #serve}'s status for a request handed to the blocking executor, which answers it. */
@@ -93,6 +92,9 @@ final class Dispatcher extends Handler.Abstract.NonBlocking {
   public boolean handle(
       org.eclipse.jetty.server.Request request, Response response, Callback callback) {
     long start = System.nanoTime();
+    if (request.getLength() > 0 && request.getLength() <= DRAIN_LIMIT) {
+      response = new DrainingResponse(request, response);
+    }
     String method = request.getMethod();
     String path = request.getHttpURI().getDecodedPath();
     int status;
@@ -119,7 +121,9 @@ final class Dispatcher extends Handler.Abstract.NonBlocking {
     Principal principal;
     try {
       if (request.getLength() > maxBody) {
-        return refuseTooLarge(request, response, callback);
+        // up to DRAIN_LIMIT the body is read first (DrainingResponse); beyond, the connection
+        // closes
+        return write(response, callback, Request.tooLarge(maxBody).reply());
       }
       principal = authn.check(path, request.getHeaders().get(HttpHeader.AUTHORIZATION));
     } catch (ApiError e) {
@@ -157,24 +161,6 @@ final class Dispatcher extends Handler.Abstract.NonBlocking {
         response,
         callback,
         () -> answer(route, req, method, match.pattern(), response, callback));
-  }
-
-  /**
-   * 413 for a declared body over the limit. A body of at most {@link #DRAIN_LIMIT} bytes is read
-   * (without blocking) and discarded first: answered at once, the connection would close with the
-   * body unread, the kernel reset it, and a client still sending could lose the answer. A longer
-   * one is answered at once and its connection closed: reading it would let anyone make us read
-   * without bound.
-   */
-  private int refuseTooLarge(
-      org.eclipse.jetty.server.Request request, Response response, Callback callback) {
-    Reply tooLarge = Request.tooLarge(maxBody).reply();
-    if (request.getLength() > DRAIN_LIMIT) {
-      return write(response, callback, tooLarge);
-    }
-    Content.Source.consumeAll(
-        request, Callback.from(() -> write(response, callback, tooLarge), callback::failed));
-    return tooLarge.status();
   }
 
   /**
