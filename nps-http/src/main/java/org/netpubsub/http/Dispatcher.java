@@ -121,8 +121,7 @@ final class Dispatcher extends Handler.Abstract.NonBlocking {
     Principal principal;
     try {
       if (request.getLength() > maxBody) {
-        // up to DRAIN_LIMIT the body is read first (DrainingResponse); beyond, the connection
-        // closes
+        // DrainingResponse reads a body up to DRAIN_LIMIT first; a longer one's connection closes
         return write(response, callback, Request.tooLarge(maxBody).reply());
       }
       principal = authn.check(path, request.getHeaders().get(HttpHeader.AUTHORIZATION));

@@ -3,6 +3,7 @@ package org.netpubsub.edge.overlay;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -21,6 +22,7 @@ final class Deadlines {
   private final DirectAdmission admission;
   private final Counters counters;
   private final Consumer<DeadlineMonitor.Miss> onMiss;
+  private volatile Set<String> remoteTopics = Set.of(); // with a deadline of other sites' readers
 
   Deadlines(
       Map<String, Long> filters,
@@ -71,10 +73,8 @@ final class Deadlines {
     }
   }
 
-  private volatile Map<String, Long> remote = Map.of(); // other sites' readers', by topic
-
   private boolean sendsDirect(String topic) {
-    if (remote.containsKey(topic)) {
+    if (remoteTopics.contains(topic)) {
       return true;
     }
     synchronized (table) {
@@ -87,7 +87,7 @@ final class Deadlines {
    * view): they too send a topic this edge publishes on the direct path.
    */
   void remote(Map<String, Long> byTopic) {
-    remote = Map.copyOf(byTopic);
+    remoteTopics = Set.copyOf(byTopic.keySet()); // any deadline sends direct: its value is theirs
   }
 
   /** The deadline this site's readers (and --deadline) hold {@code topic}'s arrivals to, if any. */
