@@ -455,22 +455,17 @@ def experiment(args) -> dict:
     out = {"versions": versions(), "topology": args.topo, "command": " ".join(sys.argv),
            "auth": auth_module.enabled(),
            "loadavg_before": open("/proc/loadavg").read().split()[:3], "runs": []}
-    # netpubsub-py runs in a session of its own after the others (once the Python client
-    # addressed only the schema's index); both sessions' controllers run the learned layout
-    python = [s for s in args.systems if s.startswith("netpubsub-py")]
-    sessions = [("learned", [s for s in args.systems if s not in python]), ("schema", python)]
-    for layout, systems in sessions:
-        if not systems:
-            continue
-        schema = QUOTES
-        if any(s.startswith("netpubsub") for s in systems):  # as `make demo`: `nps index design` on another sample
-            design = learn_layout(work, full, n_max, 11)
-            schema = os.path.join(work, "quotes-learned.yaml")
-            with open(schema, "w") as f:
-                f.write(design["schema_yaml"])
-            out["index_layout"] = design["layout"]
-            log(f"learned index layout: {' '.join(design['layout']['segments'])}")
-        session(args, out, loads, systems, schema, work, all_events, truth_by_filter)
+    # one controller and test bed for every system, netpubsub's Java and Python clients
+    # interleaved with the peers (the Python client addresses learned layouts since session 33)
+    schema = QUOTES
+    if any(s.startswith("netpubsub") for s in args.systems):  # as `make demo`: `nps index design` on another sample
+        design = learn_layout(work, full, n_max, 11)
+        schema = os.path.join(work, "quotes-learned.yaml")
+        with open(schema, "w") as f:
+            f.write(design["schema_yaml"])
+        out["index_layout"] = design["layout"]
+        log(f"learned index layout: {' '.join(design['layout']['segments'])}")
+    session(args, out, loads, args.systems, schema, work, all_events, truth_by_filter)
     out["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
     return out
 

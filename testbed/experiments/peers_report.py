@@ -157,8 +157,7 @@ NETPUBSUB = {
     "--rate R`, started, connected and advertised before the run as the peers' clients are, "
     "the events written to its stdin on *go*: it paces from the first one; the *before* "
     "client, which paced from its advertisement, is started with `--from FILE` on *go*, so "
-    "its JVM start is outside the window and its advertisement's flow installation inside; "
-    "the Python client does not address learned layouts yet) sends one UDP datagram per event "
+    "its JVM start is outside the window and its advertisement's flow installation inside) sends one UDP datagram per event "
     "to its content address; the switches match address prefixes, replicate and rewrite it "
     "to each subscribing host. At the host: the exact filter drops the false positives of "
     "the index (*dropped by filter*). `nps sub` prints one JSON line per delivery (the "
@@ -166,9 +165,10 @@ NETPUBSUB = {
     "HdrHistogram; the JVM (C1 only, serial GC, as the test bed starts clients) costs more "
     "CPU per event than the peers' Python clients, which print nothing per event. The broker "
     "CPU column is the controller's.",
-    "schema": "the controller runs the same learned index layout as the Java client's "
-    "session (runs before session 33, e.g. peers-upcalls.md: `examples/schemas/quotes.yaml`, "
-    "a round-robin index over price and volume, whose false positives the host drops) and "
+    "schema": "the same controller and learned index layout as the Java client (until "
+    "session 34 in a session of its own after the others; before session 33, e.g. "
+    "peers-upcalls.md, on `examples/schemas/quotes.yaml`, a round-robin index over price and "
+    "volume, whose false positives the host drops); the controller "
     "installs content flows; the Python client (`peer_client.py`) sends one UDP datagram per "
     "event to its content address; the switches match address prefixes, replicate and "
     "rewrite it to each subscribing host. At the host: the exact filter (*dropped by "
@@ -181,7 +181,8 @@ WARMUP = (
     "CPU, but left out of the latency histograms (sequence ≤ {n}): by then the peers' "
     "connections, the JVMs' first-event code paths and OVS's megaflows for the content "
     "prefixes in use are warm, as in a system that has been running. Every bridge tracks "
-    "prefixes on ipv6_dst/ipv6_src in every table (the test bed's default since session 33; "
+    "prefixes on ipv6_dst/ipv6_src in every table during every run (peers.py turns it on "
+    "for the run and off after, since the test bed's bridges keep OVS's default; "
     "`/noprefixes`: OVS's default, for the comparison).")
 
 METHOD = [
@@ -197,8 +198,8 @@ METHOD = [
     "are compared with `nps filter match` (direct evaluation): a system "
     "that lost, added or duplicated an event, or whose process died, is refused.", "",
     "- **netpubsub** (Java client): {netpubsub}",
-    "- **netpubsub-py** (Python client, its own controller and test bed session after the "
-    "others, same topology and workload): {netpubsub-py}",
+    "- **netpubsub-py** (Python client, same controller, test bed and rotation as the "
+    "others): {netpubsub-py}",
     "- **Mosquitto**: one broker on the last host over TCP (QoS 0, no queue limit); topics "
     "`quotes/<exchange>/<symbol>`, each subscriber on the narrowest topic filters that hold "
     "its events (`pubsub/peer_verdict.py` NARROWEST); the network only forwards unicast.",
