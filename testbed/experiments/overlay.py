@@ -446,6 +446,9 @@ def multipath_bars(ax, all_rows: list[dict], title: str) -> None:
                           [max(0, value(c, path, "p99_ms") - value(c, path, "avg_ms"))
                            for c in cases]],
                     fmt="none", ecolor="black", capsize=3, lw=0.8)
+        if all("p50_ms" in x for x in all_rows):  # the DDS series: p50, which stalls move less
+            ax.plot(xs, [value(c, path, "p50_ms") for c in cases], "k_", ms=12,
+                    label="p50" if i else None)
     lost = [x for x in all_rows if x.get("lost")]
     for x in lost:  # a lost sample is shown, not averaged away
         ax.annotate(f"{x['lost']} lost", (x["case"] + (0.5 if x["path"] == "multi" else -0.5) * w,
@@ -469,6 +472,7 @@ def md_multipath(r: dict) -> str:
                         ("avg ms", lambda x: f"{x['avg_ms']:.1f}"),
                         ("p99 ms", lambda x: f"{x['p99_ms']:.1f}"),
                         ("max ms", lambda x: f"{x['max_ms']:.1f}")])
+    out += ["", *plot_and_reading(r, "multipath")]
     if "dds" in r:
         import overlay_dds_multipath as dds
         d = r["dds"]
@@ -480,8 +484,7 @@ def md_multipath(r: dict) -> str:
         out += table(sorted(d["rows"], key=lambda x: (x["case"], x["path"] != "single")),
                      dds.COLUMNS)
         if d.get("reading"):
-            out += ["", "### Reading (DDS)", "", d["reading"]]
-    out += ["", *plot_and_reading(r, "multipath")]
+            out += ["", "### Reading (DDS)", "", d["reading"], ""]
     return "\n".join(out)
 
 

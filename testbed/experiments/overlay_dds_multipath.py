@@ -136,8 +136,9 @@ SETUP = (
     "same run, so single path is measured in all 8 cases (L3 does not change it). Latency is write "
     "to take, one clock, over every sample (HdrHistogram); *lost* samples never arrived and are "
     "not in the latencies; *dup* is samples the reader got twice. *direct* is the datagrams A's "
-    "edge sent on the direct path during the timed rounds, *repaired* the messages B's edge "
-    "recovered by NACK (both topics). Separate processes and Python applications, where the MQTT "
+    "edge sent on the direct path from just before the timed rounds to their end (their 150 and "
+    "the last two or three warm-up samples: the single-path topic sent none), *repaired* the "
+    "messages B's edge recovered by NACK in that time (both topics). Separate processes and Python applications, where the MQTT "
     "bench runs in one JVM: compare the shape, not the last milliseconds.")
 
 COLUMNS = [("case", lambda x: str(x["case"])),
