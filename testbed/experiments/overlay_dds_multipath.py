@@ -138,8 +138,9 @@ SETUP = (
     "not in the latencies; *dup* is samples the reader got twice. *direct* is the datagrams A's "
     "edge sent on the direct path from just before the timed rounds to their end (their 150 and "
     "the last two or three warm-up samples: the single-path topic sent none), *repaired* the "
-    "messages B's edge recovered by NACK in that time (both topics). Separate processes and Python applications, where the MQTT "
-    "bench runs in one JVM: compare the shape, not the last milliseconds.")
+    "messages B's edge recovered by NACK in that time (both topics). Separate processes and "
+    "Python applications, where the MQTT bench runs in one JVM: compare the shape, not the last "
+    "milliseconds.")
 
 COLUMNS = [("case", lambda x: str(x["case"])),
            ("L1 L2 L3", lambda x: " ".join(x["links"])),

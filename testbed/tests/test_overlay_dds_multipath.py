@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "experiments"))
+sys.path.append(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                             "experiments"))  # last: the tests' own modules keep their names
 from overlay_dds_multipath import PROFILES, case_links, case_wan  # noqa: E402
 
 RB = ["127.0.0.1:5001"]
