@@ -10,6 +10,8 @@ test-bed lock), written to docs/results/overlay-PART.{json,md,png}:
              `dds` series beside the MQTT one: [--dds-topics 20] [--dds-locality 0,0.25,...]
   brokers    latency and relay CPU vs routing brokers (Figures 6b, 6e): bench-locality --locality 0
   multipath  single vs multi-path under Table 1's link cases (Figure 7): bench-multipath
+  multipath-dds  the same with DDS sites (overlay_dds_multipath.py), kept in
+             overlay-multipath.json as its `dds` series beside the MQTT one: [--dds-cases 1,...,8]
   topics     latency and edge CPU vs topics per site (Figures 6a, 6d): bench-locality --locality 0
 
   testbed/.venv/bin/python testbed/experiments/overlay.py [--only join,locality,...] [--redraw]
@@ -33,7 +35,7 @@ sys.path.insert(0, TESTBED_DIR)
 
 from results import NPS, pick, redraw, table, write  # noqa: E402
 
-PARTS = ["join", "locality", "locality-dds", "brokers", "multipath", "topics"]
+PARTS = ["join", "locality", "locality-dds", "brokers", "multipath", "multipath-dds", "topics"]
 
 
 def machine() -> str:
@@ -236,9 +238,7 @@ def locality() -> dict:
 def locality_dds(topics: str, localities: str) -> dict:
     """The DDS series, added to the last MQTT one (overlay-locality.json) under `dds`."""
     import overlay_dds
-    with open(os.path.join(os.path.dirname(TESTBED_DIR), "docs", "results",
-                           "overlay-locality.json")) as f:
-        r = json.load(f)
+    r = previous("overlay-locality")
     started = machine()
     rows = []
     for t in topics.split(","):
@@ -247,6 +247,12 @@ def locality_dds(topics: str, localities: str) -> dict:
                            f"locality-dds --dds-topics {topics} --dds-locality {localities}",
                 "machine": started, "rows": rows}
     return r
+
+
+def previous(name: str) -> dict:
+    """docs/results/NAME.json as last written."""
+    with open(os.path.join(os.path.dirname(TESTBED_DIR), "docs", "results", name + ".json")) as f:
+        return json.load(f)
 
 
 def plot_locality(r: dict, png: str) -> None:
@@ -389,20 +395,48 @@ def multipath() -> dict:
             "machine": machine(), "rows": lines(["overlay", "bench-multipath"])}
 
 
+def multipath_dds(cases: str) -> dict:
+    """The DDS series, added to the last MQTT one (overlay-multipath.json) under `dds`."""
+    import overlay_dds_multipath
+    r = previous("overlay-multipath")
+    old = r.get("dds", {})
+    started = machine()
+    rows = overlay_dds_multipath.figure7([int(c) for c in cases.split(",")])
+    r["dds"] = {"command": "testbed/.venv/bin/python testbed/experiments/overlay.py --only "
+                           f"multipath-dds --dds-cases {cases}", "machine": started, "rows": rows,
+                "load_after": open("/proc/loadavg").read().split()[:3]}
+    if "reading" in old:  # the hand-written reading of the last run, to be revised
+        r["dds"]["reading"] = old["reading"]
+    return r
+
+
 def plot_multipath(r: dict, png: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    cases = sorted({x["case"] for x in r["rows"]})
-    links = {x["case"]: x["links"] for x in r["rows"]}
+    series = [("MQTT sites (Mosquitto)", r["rows"])]
+    if "dds" in r:
+        series.append(("DDS sites (Cyclone DDS)", r["dds"]["rows"]))
+    fig, axes = plt.subplots(1, len(series), figsize=(9 * len(series), 4.4), sharey=True,
+                             squeeze=False)
+    for ax, (title, rows) in zip(axes[0], series):
+        multipath_bars(ax, rows, title)
+    axes[0][0].set_ylabel("publish → delivery latency (ms)")
+    fig.suptitle("Single vs deadline-aware multi-path (PubSubCoord Table 1, Fig. 7)")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def multipath_bars(ax, all_rows: list[dict], title: str) -> None:
+    cases = sorted({x["case"] for x in all_rows})
+    links = {x["case"]: x["links"] for x in all_rows}
 
     def value(case, path, key):
-        # single-path ignores L3: cases 2, 4, 6, 8 equal 1, 3, 5, 7
-        rows = pick(r["rows"], case=case, path=path) or (
-            pick(r["rows"], case=case - 1, path=path) if path == "single" else [])
+        # single-path ignores L3: MQTT's cases 2, 4, 6, 8 equal 1, 3, 5, 7 (DDS measures them)
+        rows = pick(all_rows, case=case, path=path) or (
+            pick(all_rows, case=case - 1, path=path) if path == "single" else [])
         return rows[0][key] if rows else 0
 
-    fig, ax = plt.subplots(figsize=(9, 4.2))
     w = 0.38
     for i, path in enumerate(("single", "multi")):
         xs = [c + (i - 0.5) * w for c in cases]
@@ -412,14 +446,19 @@ def plot_multipath(r: dict, png: str) -> None:
                           [max(0, value(c, path, "p99_ms") - value(c, path, "avg_ms"))
                            for c in cases]],
                     fmt="none", ecolor="black", capsize=3, lw=0.8)
+        if all("p50_ms" in x for x in all_rows):  # the DDS series: p50, which stalls move less
+            ax.plot(xs, [value(c, path, "p50_ms") for c in cases], "k_", ms=12,
+                    label="p50" if i else None)
+    lost = [x for x in all_rows if x.get("lost")]
+    for x in lost:  # a lost sample is shown, not averaged away
+        ax.annotate(f"{x['lost']} lost", (x["case"] + (0.5 if x["path"] == "multi" else -0.5) * w,
+                                          x["p99_ms"]), ha="center", va="bottom", color="red",
+                    fontsize=7)
     ax.set_xticks(cases)
     ax.set_xticklabels([f"{c}\n{links[c]}" for c in cases])
     ax.set_xlabel("Table 1 case (L1 L2 L3; A = 30 ms, B = 250 ms + 1 % loss); whisker: p99")
-    ax.set_ylabel("publish → delivery latency (ms)")
     ax.legend()
-    ax.set_title("Single vs deadline-aware multi-path (PubSubCoord Table 1, Fig. 7)")
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
+    ax.set_title(title)
 
 
 def md_multipath(r: dict) -> str:
@@ -434,6 +473,18 @@ def md_multipath(r: dict) -> str:
                         ("p99 ms", lambda x: f"{x['p99_ms']:.1f}"),
                         ("max ms", lambda x: f"{x['max_ms']:.1f}")])
     out += ["", *plot_and_reading(r, "multipath")]
+    if "dds" in r:
+        import overlay_dds_multipath as dds
+        d = r["dds"]
+        out += ["", "## DDS sites", "", dds.SETUP, "",
+                f"Command: `{d['command']}`. Machine: {d['machine']}; load average after "
+                f"{' '.join(d['load_after'])}. **Loaded machine** (other helpers' builds and tests "
+                "on the 2 cores): the absolute figures are not valid; rerun the command on a quiet "
+                "machine.", ""]
+        out += table(sorted(d["rows"], key=lambda x: (x["case"], x["path"] != "single")),
+                     dds.COLUMNS)
+        if d.get("reading"):
+            out += ["", "### Reading (DDS)", "", d["reading"], ""]
     return "\n".join(out)
 
 
@@ -486,6 +537,7 @@ def md_topics(r: dict) -> str:
 DRAW = {"join": (plot_join, md_join), "locality": (plot_locality, md_locality),
         "locality-dds": (plot_locality, md_locality),
         "brokers": (plot_brokers, md_brokers), "multipath": (plot_multipath, md_multipath),
+        "multipath-dds": (plot_multipath, md_multipath),
         "topics": (plot_topics, md_topics)}
 
 
@@ -511,6 +563,7 @@ def main() -> int:
                     "others from overlay-join.json; series: " + ", ".join(JOIN_SERIES))
     ap.add_argument("--dds-topics", default="20", help="locality-dds: topics per site, e.g. 20,60")
     ap.add_argument("--dds-locality", default="0,0.25,0.5,0.75,1", help="locality-dds: fractions")
+    ap.add_argument("--dds-cases", default="1,2,3,4,5,6,7,8", help="multipath-dds: Table 1 cases")
     args = ap.parse_args()
     only = args.only.split(",")
     unknown = [p for p in only if p not in PARTS]
@@ -521,7 +574,8 @@ def main() -> int:
     run = {"join": lambda: join(args.subscribers, series), "locality": locality,
            "locality-dds": lambda: locality_dds(args.dds_topics, args.dds_locality),
            "brokers": brokers,
-           "multipath": multipath, "topics": topics}
+           "multipath": multipath, "multipath-dds": lambda: multipath_dds(args.dds_cases),
+           "topics": topics}
     for part in only:
         name = "overlay-" + part.removesuffix("-dds")  # the DDS series lives beside the MQTT one
         plot, markdown = DRAW[part]

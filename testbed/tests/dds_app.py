@@ -13,8 +13,9 @@ Timestamped (testbed/experiments/overlay_dds.py, Figure 5's DDS series): `stamp-
 INTERVAL TOPIC...` writes warm-up Readings (seq -1) on every TOPIC every 0.1 s until a line on stdin,
 then ROUNDS rounds, one every INTERVAL seconds, each Reading's value its CLOCK_MONOTONIC write time;
 `stamp-sub DOMAIN EXPECTED TOPIC...` says `ready` once every TOPIC sent it a warm-up Reading, and
-prints the publish-to-take latencies of the timed ones (µs) and the topics that warmed up when
-EXPECTED arrived or on a line on stdin.
+prints the publish-to-take latencies of the timed ones (µs, each (topic, seq) once; the others
+counted as duplicates) and the topics that warmed up when EXPECTED arrived or on a line on stdin
+(Figure 7's DDS series, overlay_dds_multipath.py, gives its readers a `deadline=MS`).
 `opaque DOMAIN TOPIC` reads netpubsub::MqttMessage (the overlay's type for MQTT messages, a
 sequence of octets) on TOPIC and prints each payload as a JSON line (hex)."""
 
@@ -52,12 +53,15 @@ DEADLINE = [a for a in sys.argv if a.startswith("deadline=")]
 sys.argv = [a for a in sys.argv if not a.startswith("deadline=")]
 
 
+def deadline() -> list:
+    return [Policy.Deadline(duration(milliseconds=int(d[9:]))) for d in DEADLINE]
+
+
 def qos(depth_at: int) -> Qos:
-    deadline = [Policy.Deadline(duration(milliseconds=int(d[9:]))) for d in DEADLINE]
     if len(sys.argv) <= depth_at:
-        return Qos(*RELIABLE, *deadline)
+        return Qos(*RELIABLE, *deadline())
     return Qos(Policy.Reliability.Reliable(duration(seconds=1)), Policy.Durability.TransientLocal,
-               Policy.History.KeepLast(int(sys.argv[depth_at])), *deadline)
+               Policy.History.KeepLast(int(sys.argv[depth_at])), *deadline())
 
 
 def opaque(dp: DomainParticipant, topic: str) -> None:
@@ -128,12 +132,13 @@ def stamp_pub(dp: DomainParticipant, rounds: int, interval: float, topics: list[
 
 
 def stamp_sub(dp: DomainParticipant, expected: int, topics: list[str]) -> None:
-    readers = {t: DataReader(dp, Topic(dp, t, Reading), qos=RELIABLE) for t in topics}
+    reliable = Qos(*RELIABLE, *deadline())
+    readers = {t: DataReader(dp, Topic(dp, t, Reading), qos=reliable) for t in topics}
     ws = WaitSet(dp)
     for r in readers.values():
         ws.attach(ReadCondition(r, SampleState.Any | ViewState.Any | InstanceState.Any))
     print(json.dumps({"kind": "started"}), flush=True)
-    warm, us = set(), []
+    warm, us, seen, duplicates = set(), [], set(), 0
     while True:
         ws.wait(duration(milliseconds=100))
         before = len(us)
@@ -145,11 +150,15 @@ def stamp_sub(dp: DomainParticipant, expected: int, topics: list[str]) -> None:
                     if t not in warm and len(warm) == len(topics) - 1:
                         print(json.dumps({"kind": "ready"}), flush=True)
                     warm.add(t)
+                elif (t, s.seq) in seen:
+                    duplicates += 1
                 else:
+                    seen.add((t, s.seq))
                     us.append(round((time.monotonic() - s.value) * 1e6))
         asked = select.select([sys.stdin], [], [], 0)[0] and sys.stdin.readline()
         if asked or (before < expected <= len(us)):
-            print(json.dumps({"kind": "latencies", "us": us, "warm": sorted(warm)}), flush=True)
+            print(json.dumps({"kind": "latencies", "us": us, "duplicates": duplicates,
+                              "warm": sorted(warm)}), flush=True)
 
 
 def main():

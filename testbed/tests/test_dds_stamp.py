@@ -27,6 +27,7 @@ def test_a_reader_gets_every_timed_sample_of_every_topic_once_after_the_warm_up(
         pub.proc.stdin.flush()
         got = sub.wait_for(lambda o: o.get("kind") == "latencies", 30, "the latencies")
         assert len(got["us"]) == 6  # 3 rounds x 2 topics, no warm-up sample among them
+        assert got["duplicates"] == 0
         assert all(0 <= u < 10_000_000 for u in got["us"])
     finally:
         for p in started:
