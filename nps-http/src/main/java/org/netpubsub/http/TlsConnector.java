@@ -13,7 +13,7 @@ final class TlsConnector {
    * The HTTP parser's input buffer under TLS: larger than a TLS record's plaintext (16 KiB), so
    * that Jetty decrypts straight into it instead of into a buffer of its own and copying.
    */
-  static final int TLS_INPUT_BUFFER = 16 * 1024 + 1024;
+  private static final int TLS_INPUT_BUFFER = 16 * 1024 + 1024;
 
   private TlsConnector() {}
 
