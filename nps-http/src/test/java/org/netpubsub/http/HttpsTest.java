@@ -19,6 +19,11 @@ import java.time.Duration;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,9 +49,11 @@ class HttpsTest {
   void stop() {
     if (rest != null) {
       rest.close();
+      rest = null;
     }
     if (auth != null) {
       auth.close();
+      auth = null;
     }
   }
 
@@ -66,6 +73,12 @@ class HttpsTest {
                 "GET",
                 "/v1/me",
                 r -> Reply.ok(Json.MAPPER.createObjectNode().put("name", r.principal().name())))
+            .route(
+                "POST",
+                "/v1/echo",
+                r ->
+                    Reply.ok(
+                        Json.MAPPER.createObjectNode().put("got", r.json().path("s").asText())))
             .start();
   }
 
@@ -141,6 +154,39 @@ class HttpsTest {
     assertThat(rest.address()).isNotNull();
     assertThat(ServerTls.load(server.cert(), server.key(), null).provider()).contains("Conscrypt");
     assertThat(get(client(null), "https", "tok-a").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void recordsUseNativeBuffersAndDecryptStraightIntoTheParsersBuffer() throws Exception {
+    ServerConnector c =
+        TlsConnector.of(
+            new Server(),
+            new HttpConfiguration(),
+            ServerTls.load(server.cert(), server.key(), null));
+    SslConnectionFactory records = c.getConnectionFactory(SslConnectionFactory.class);
+    assertThat(records.isDirectBuffersForEncryption()).isTrue();
+    assertThat(records.isDirectBuffersForDecryption()).isTrue();
+    // Jetty decrypts into the parser's buffer only if it has more room than a record's plaintext
+    assertThat(c.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize())
+        .isGreaterThan(16 * 1024);
+  }
+
+  @Test
+  void aRequestOfManyRecordsIsServedWithBothProviders() throws Exception {
+    String big = "x".repeat(60_000); // 4 records of at most 16 KiB, under the 64 KiB limit
+    for (TlsProvider provider : TlsProvider.values()) {
+      start(null, provider);
+      HttpRequest post =
+          HttpRequest.newBuilder(
+                  URI.create("https://127.0.0.1:" + rest.address().getPort() + "/v1/echo"))
+              .header("Authorization", "Bearer tok-a")
+              .POST(HttpRequest.BodyPublishers.ofString("{\"s\":\"" + big + "\"}"))
+              .build();
+      HttpResponse<String> r = client(null).send(post, HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as("%s", provider).isEqualTo(200);
+      assertThat(Json.MAPPER.readTree(r.body()).path("got").asText()).isEqualTo(big);
+      stop();
+    }
   }
 
   @Test
