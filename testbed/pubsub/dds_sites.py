@@ -40,8 +40,8 @@ class Site:
                     ["ip", "route", "add", "default", "via", self.outer_ip]):
             sh("ip", "netns", "exec", self.ns, *cmd)
 
-    def run(self, *argv: str, env: dict | None = None) -> JsonLines:
-        return JsonLines(["ip", "netns", "exec", self.ns, *argv], env=env)
+    def run(self, *argv: str, env: dict | None = None, stdin: bool = False) -> JsonLines:
+        return JsonLines(["ip", "netns", "exec", self.ns, *argv], env=env, stdin=stdin)
 
     def delete(self) -> None:
         subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)

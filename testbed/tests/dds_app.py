@@ -17,7 +17,10 @@ prints the publish-to-take latencies of the timed ones (µs, each (topic, seq) o
 counted as duplicates) and the topics that warmed up when EXPECTED arrived or on a line on stdin
 (Figure 7's DDS series, overlay_dds_multipath.py, gives its readers a `deadline=MS`).
 `opaque DOMAIN TOPIC` reads netpubsub::MqttMessage (the overlay's type for MQTT messages, a
-sequence of octets) on TOPIC and prints each payload as a JSON line (hex)."""
+sequence of octets) on TOPIC and prints each payload as a JSON line (hex); `opaque-pub DOMAIN TOPIC`
+writes one on TOPIC for each line of stdin (the payload in hex), reliably, and says so.
+An argument `matched` (anywhere) makes the pub wait until its writer matched a reader before it
+writes (a VOLATILE reader receives nothing written before it matched)."""
 
 import json
 import select
@@ -50,7 +53,8 @@ class MqttMessage(IdlStruct, typename="netpubsub::MqttMessage"):
 
 RELIABLE = Qos(Policy.Reliability.Reliable(duration(seconds=1)), Policy.History.KeepAll)
 DEADLINE = [a for a in sys.argv if a.startswith("deadline=")]
-sys.argv = [a for a in sys.argv if not a.startswith("deadline=")]
+MATCHED = "matched" in sys.argv
+sys.argv = [a for a in sys.argv if not a.startswith("deadline=") and a != "matched"]
 
 
 def deadline() -> list:
@@ -69,6 +73,15 @@ def opaque(dp: DomainParticipant, topic: str) -> None:
     print(json.dumps({"kind": "started"}), flush=True)
     for s in r.take_iter(timeout=duration(days=1)):
         print(json.dumps({"kind": "opaque", "payload": bytes(s.payload).hex()}), flush=True)
+
+
+def opaque_pub(dp: DomainParticipant, topic: str) -> None:
+    w = DataWriter(dp, Topic(dp, topic, MqttMessage), qos=RELIABLE)
+    print(json.dumps({"kind": "started"}), flush=True)
+    for n, line in enumerate(sys.stdin):
+        w.write(MqttMessage(list(bytes.fromhex(line.strip()))))
+        print(json.dumps({"kind": "wrote", "n": n + 1}), flush=True)
+    time.sleep(3600)  # stays until stopped: the samples keep their writer
 
 
 def pong(dp: DomainParticipant, pair: str) -> None:
@@ -174,12 +187,17 @@ def main():
         return stamp_sub(dp, int(sys.argv[3]), sys.argv[4:])
     if mode == "opaque":
         return opaque(dp, sys.argv[3])
+    if mode == "opaque-pub":
+        return opaque_pub(dp, sys.argv[3])
     topic_at = 6 if mode == "pub" else 3
     topic = Topic(dp, sys.argv[topic_at] if len(sys.argv) > topic_at else "readings", Reading)
     if mode == "pub":
         name, count, interval = sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
         w = DataWriter(dp, topic, qos=qos(7))
         print(json.dumps({"kind": "started"}), flush=True)
+        until = time.monotonic() + 60
+        while MATCHED and not w.matched_sub and time.monotonic() < until:
+            time.sleep(0.01)
         start = time.monotonic()
         for i in range(count):
             w.write(Reading(i, name, i * 0.5))

@@ -1,8 +1,10 @@
 package org.netpubsub.edge.overlay;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,10 +22,12 @@ import org.netpubsub.edge.dds.MqttOpaque;
  * entries, keyed {@code dds/<topic>/<type>/<type hash>} ({@link DdsTopics}); samples travel as
  * their CDR bytes, reliable ones with QoS 1 (NACK repair), best-effort ones with QoS 0; a
  * TRANSIENT_LOCAL writer's last depth samples are replayed to sites that subscribe later; the
- * shortest DEADLINE of a key's readers (writers) is its run-time deadline at the edge. A reader of
- * the opaque type ({@link MqttOpaque}) also subscribes to the MQTT topic of its name, whose
- * messages it receives encoded as that type. All calls from the bridge come on its one reader
- * thread.
+ * shortest DEADLINE of a key's readers (writers) is its run-time deadline at the edge. Endpoints of
+ * the opaque type ({@link MqttOpaque}) named like an MQTT topic live on that MQTT topic instead:
+ * readers subscribe to it and receive its messages encoded as the type, writers' samples are
+ * published there as their bare payloads, and their deadlines and durability are the MQTT topic's
+ * (the key's entries stay, so that a type conflict is still found, but nothing travels on it). All
+ * calls from the bridge come on its one reader thread.
  */
 final class DdsSite implements LocalSite, DdsBridge.Listener {
   private static final Logger LOG = Logger.getLogger(DdsSite.class.getName());
@@ -37,8 +41,13 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
   private final Map<String, Integer> durable = new ConcurrentHashMap<>();
   private volatile DdsBridge bridge;
   private final DropLog drops = new DropLog(60_000, 1024); // the bridge's reader thread only
-  // MQTT topic -> the keys of local readers of the opaque type named so (read on any thread)
-  private final Map<String, Set<String>> opaque = new ConcurrentHashMap<>();
+  // role ("pub", "sub") -> MQTT topic -> the keys of local endpoints of the opaque type named so
+  // (read on any thread)
+  private final Map<String, Map<String, Set<String>>> opaque =
+      Map.of("pub", new ConcurrentHashMap<>(), "sub", new ConcurrentHashMap<>());
+  // role -> key of the opaque type -> the shortest deadline of its local endpoints, if any
+  private final Map<String, Map<String, Long>> opaqueDeadlines =
+      Map.of("pub", new HashMap<>(), "sub", new HashMap<>());
 
   DdsSite(DdsDomain domain, String name, Listener listener, Counters counters) {
     this.domain = domain;
@@ -58,7 +67,7 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
       bridge.write(new DdsFrames.Sample(m.topic(), m.qos() >= 1, m.payload()));
       return;
     }
-    Set<String> keys = opaque.getOrDefault(m.topic(), Set.of());
+    Set<String> keys = opaque.get("sub").getOrDefault(m.topic(), Set.of());
     if (keys.isEmpty()) {
       counters.drop("dds_not_a_dds_topic"); // e.g. an MQTT site's topic no reader here names
       return;
@@ -94,6 +103,10 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
                         + e.depth()
                         + ")"
                     : ""));
+    Optional<String> mqtt =
+        k.get().typeName().equals(MqttOpaque.TYPE_NAME)
+            ? mqttTopic(k.get(), e.present())
+            : Optional.empty();
     if (e.role().equals("pub")) {
       if (e.present() && !e.durability().equals("volatile")) {
         durable.put(e.key(), e.depth() < 0 ? Integer.MAX_VALUE : e.depth()); // -1: KEEP_ALL
@@ -103,25 +116,73 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
       listener.onPublisher(e.key(), e.present());
     } else {
       listener.onSubscriber(e.key(), e.present());
-      if (k.get().typeName().equals(MqttOpaque.TYPE_NAME)) {
-        opaqueReaders(k.get(), e.key(), e.present());
-      }
     }
-    listener.onDeadline(
-        e.key(),
-        e.role().equals("pub") ? DeadlineTable.Side.WRITERS : DeadlineTable.Side.READERS,
-        e.present() ? e.deadlineMillis() : null);
+    if (mqtt.isPresent()) {
+      opaqueEndpoints(e, mqtt.get());
+    } else {
+      listener.onDeadline(e.key(), side(e.role()), e.present() ? e.deadlineMillis() : null);
+    }
+  }
+
+  private static DeadlineTable.Side side(String role) {
+    return role.equals("pub") ? DeadlineTable.Side.WRITERS : DeadlineTable.Side.READERS;
   }
 
   /**
-   * Local readers of the opaque type on {@code key} came or went: the edge subscribes to the MQTT
-   * topic of the same name while one is there; a name MQTT cannot take is counted and logged once.
+   * Local endpoints of the opaque type on an MQTT topic came, changed or went: the edge subscribes
+   * to (publishes) the MQTT topic while a reader (writer) is there, with the shortest deadline of
+   * them all.
    */
-  private void opaqueReaders(DdsTopics.Key k, String key, boolean present) {
+  private void opaqueEndpoints(DdsFrames.Endpoint e, String topic) {
+    Map<String, Set<String>> byTopic = opaque.get(e.role());
+    Map<String, Long> deadlines = opaqueDeadlines.get(e.role());
+    Set<String> keys = new HashSet<>(byTopic.getOrDefault(topic, Set.of()));
+    boolean had = !keys.isEmpty();
+    Long before = shortest(keys, deadlines);
+    deadlines.remove(e.key());
+    if (e.present()) {
+      keys.add(e.key());
+      if (e.deadlineMillis() != null) {
+        deadlines.put(e.key(), e.deadlineMillis());
+      }
+    } else {
+      keys.remove(e.key());
+    }
+    if (keys.isEmpty()) {
+      byTopic.remove(topic);
+    } else {
+      byTopic.put(topic, Set.copyOf(keys));
+    }
+    if (had != !keys.isEmpty()) {
+      if (e.role().equals("pub")) {
+        listener.onPublisher(topic, !had);
+      } else {
+        listener.onSubscriber(topic, !had);
+      }
+    }
+    Long after = shortest(keys, deadlines);
+    if (!Objects.equals(before, after)) {
+      listener.onDeadline(topic, side(e.role()), after);
+    }
+  }
+
+  private static Long shortest(Set<String> keys, Map<String, Long> deadlines) {
+    return keys.stream()
+        .map(deadlines::get)
+        .filter(Objects::nonNull)
+        .min(Long::compare)
+        .orElse(null);
+  }
+
+  /**
+   * The MQTT topic of an endpoint of the opaque type: its DDS topic name, unless MQTT cannot take
+   * it (counted and logged once when such an endpoint comes; it is then bridged as any DDS type).
+   */
+  private Optional<String> mqttTopic(DdsTopics.Key k, boolean present) {
     Optional<String> refused = MqttOpaque.refusal(k.topic());
     if (refused.isPresent()) {
       if (!present) {
-        return; // counted when it came
+        return Optional.empty(); // counted when it came
       }
       counters.drop("dds_opaque_bad_name");
       drops
@@ -135,34 +196,48 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
                           + MqttOpaque.TYPE_NAME
                           + " is no MQTT topic ("
                           + refused.get()
-                          + "): it receives nothing from MQTT sites"));
-      return;
+                          + "): it is bridged only to DDS sites"));
+      return Optional.empty();
     }
-    String topic = k.topic();
-    Set<String> keys = new HashSet<>(opaque.getOrDefault(topic, Set.of()));
-    boolean had = !keys.isEmpty();
-    if (present) {
-      keys.add(key);
-    } else {
-      keys.remove(key);
-    }
-    if (keys.isEmpty()) {
-      opaque.remove(topic);
-    } else {
-      opaque.put(topic, Set.copyOf(keys));
-    }
-    if (had != !keys.isEmpty()) {
-      listener.onSubscriber(topic, !had);
-    }
+    return Optional.of(k.topic());
   }
 
   @Override
   public void sample(DdsFrames.Sample s) {
-    if (DdsTopics.parse(s.key()).isEmpty()) {
+    Optional<DdsTopics.Key> k = DdsTopics.parse(s.key());
+    if (k.isEmpty()) {
       counters.drop("dds_bad_key");
       return;
     }
-    listener.onMessage(s.key(), new Message(s.cdr(), s.reliable() ? 1 : 0, false));
+    int qos = s.reliable() ? 1 : 0;
+    if (k.get().typeName().equals(MqttOpaque.TYPE_NAME)
+        && MqttOpaque.refusal(k.get().topic()).isEmpty()) {
+      byte[] payload;
+      try {
+        payload = MqttOpaque.payload(s.cdr());
+      } catch (IllegalArgumentException e) {
+        counters.drop("dds_opaque_malformed");
+        drops
+            .dropped("opaque_malformed", k.get().topic(), System.currentTimeMillis())
+            .ifPresent(
+                l ->
+                    LOG.warning(
+                        "samples of "
+                            + MqttOpaque.TYPE_NAME
+                            + " on DDS topic '"
+                            + l.topic()
+                            + "' dropped ("
+                            + e.getMessage()
+                            + "): "
+                            + l.count()
+                            + (l.count() == 1 ? "" : " since the last such line")));
+        return;
+      }
+      counters.add("dds_to_mqtt"); // the bare payload on the MQTT topic, and not on the key
+      listener.onMessage(k.get().topic(), new Message(payload, qos, false));
+      return;
+    }
+    listener.onMessage(s.key(), new Message(s.cdr(), qos, false));
   }
 
   @Override
@@ -193,7 +268,15 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
 
   @Override
   public int durableDepth(String topic) {
-    return durable.getOrDefault(topic, 0);
+    Integer depth = durable.get(topic);
+    if (depth != null) {
+      return depth;
+    }
+    int deepest = 0; // an MQTT topic: its local TRANSIENT_LOCAL writers of the opaque type
+    for (String key : opaque.get("pub").getOrDefault(topic, Set.of())) {
+      deepest = Math.max(deepest, durable.getOrDefault(key, 0));
+    }
+    return deepest;
   }
 
   @Override

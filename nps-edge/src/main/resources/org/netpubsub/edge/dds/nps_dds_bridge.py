@@ -19,6 +19,7 @@ import os
 import struct
 import sys
 import threading
+import time
 
 OUT = sys.stdout.buffer
 OUT_LOCK = threading.Lock()
@@ -70,8 +71,9 @@ class Bridge:
         self.topics = {}  # key -> Topic
         self.endpoints = {"pub": {}, "sub": {}}  # role -> endpoint guid -> (key, qos info)
         self.readers = {}  # (key, reliable, durable) -> DataReader
-        self.writers = {}  # key -> DataWriter
+        self.writers = {}  # key -> (DataWriter, the DEADLINE in ms it offers or None)
         self.lock = threading.Lock()  # guards types, topics, endpoints, readers, writers
+        self.write_lock = threading.Lock()  # writes, and a writer's replacement, one at a time
         self.take_lock = threading.Lock()
         self.builtin = {"pub": BuiltinDataReader(dp, BuiltinTopicDcpsPublication),
                         "sub": BuiltinDataReader(dp, BuiltinTopicDcpsSubscription)}
@@ -134,6 +136,11 @@ class Bridge:
         for key in after.keys() & before.keys():
             if after[key] != before[key]:  # the edge's run-time deadline follows the shortest
                 self.announce(role, key, True)
+        if role == "sub" and not gone:
+            # the writer for other sites' samples exists (and offers a deadline the reader takes)
+            # before they arrive: a VOLATILE reader would miss what a writer wrote before matching
+            with self.write_lock:
+                self.writer(key)
 
     def summary(self, role):
         """Each key of the role's endpoints -> the shortest DEADLINE among them (None: none)."""
@@ -217,23 +224,35 @@ class Bridge:
         except Exception:
             frame(ord("D"), b"malformed")
             return
-        w = self.writer(key)
-        if w is None:  # no local endpoint told us this type
-            frame(ord("D"), f"unknown_type: {key}".encode())
-            return
-        if len(data) < 4 or cl.ddspy_write(w._ref, data) != 0:
-            frame(ord("D"), f"malformed: {key}".encode())  # Cyclone checks the CDR against the type
+        with self.write_lock:
+            w = self.writer(key)
+            if w is None:  # no local endpoint told us this type
+                frame(ord("D"), f"unknown_type: {key}".encode())
+                return
+            if len(data) < 4 or cl.ddspy_write(w._ref, data) != 0:
+                frame(ord("D"), f"malformed: {key}".encode())  # Cyclone checks it against the type
 
     def writer(self, key):
+        """The writer of other sites' samples on key (with write_lock held). It offers the shortest
+        DEADLINE its local readers request (DDS matches a reader only to a writer offering at most
+        the reader's deadline; offering less than needed would be a promise the edge cannot keep,
+        as it writes when samples arrive). Cyclone cannot change a writer's deadline, so a reader
+        requesting a shorter one than the writer offers gets a new writer, make before break: it
+        is created, matches the local readers, the old one's samples are acknowledged, and only
+        then is the old one deleted (bounded: 2 s each, a reader in another partition never
+        matches); meanwhile writes wait."""
         from cyclonedds.core import Policy, Qos
         from cyclonedds.pub import DataWriter
+        from cyclonedds.util import duration
         with self.lock:
-            if key in self.writers:
-                return self.writers[key]
             if key not in self.topics:
                 return None
             readers = [q for k, q in self.endpoints["sub"].values() if k == key]
             deadlines = [q["deadline_ms"] for q in readers if q["deadline_ms"] is not None]
+            wanted = min(deadlines) if deadlines else None
+            old, offered = self.writers.get(key, (None, None))
+            if old is not None and (wanted is None or offered is not None and offered <= wanted):
+                return old
             # KEEP_ALL: a sample is kept until every reliable local reader acknowledged it (a
             # KEEP_LAST writer drops unacknowledged ones when a burst of repaired samples outruns
             # a slow reader; a full history blocks the write instead, up to 10 s: back-pressure).
@@ -243,10 +262,19 @@ class Bridge:
             policies = [Policy.Reliability.Reliable(10_000_000_000), Policy.History.KeepAll,
                         Policy.Durability.TransientLocal,
                         Policy.DurabilityService(0, Policy.History.KeepLast(1024), -1, -1, -1)]
-            if deadlines:  # an offered deadline must not be longer than the one readers request
-                policies.append(Policy.Deadline(min(deadlines) * 1_000_000))
-            self.writers[key] = DataWriter(self.dp, self.topics[key], qos=Qos(*policies))
-            return self.writers[key]
+            if wanted is not None:  # an offered deadline must not be longer than a requested one
+                policies.append(Policy.Deadline(wanted * 1_000_000))
+            new = DataWriter(self.dp, self.topics[key], qos=Qos(*policies))
+        if old is not None:
+            until = time.monotonic() + 2
+            while len(new.matched_sub) < len(readers) and time.monotonic() < until:
+                time.sleep(0.01)
+            old.wait_for_acks(duration(seconds=2))
+        with self.lock:
+            self.writers[key] = (new, wanted)
+        if old is not None:
+            old.__del__()  # dds_delete: its readers now match the new one
+        return new
 
 
 def qos_info(qos):

@@ -3,14 +3,18 @@ package org.netpubsub.edge.overlay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.edge.dds.DdsDomain;
 import org.netpubsub.edge.dds.DdsFrames;
+import org.netpubsub.edge.dds.MqttOpaque;
 
 /**
- * What a DDS site tells its edge about endpoints (no domain joined): run-time deadlines, and the
- * MQTT subscriptions of readers of the opaque type, bad names counted and dropped.
+ * What a DDS site tells its edge about endpoints and samples (no domain joined): run-time
+ * deadlines, endpoints of the opaque type on the MQTT topic of their name (readers subscribe,
+ * writers publish bare payloads, malformed ones counted and dropped), bad names counted and
+ * dropped.
  */
 class DdsSiteTest {
   private static final String HASH = "0123456789abcdef0123456789ab";
@@ -23,7 +27,15 @@ class DdsSiteTest {
           "t",
           new LocalSite.Listener() {
             @Override
-            public void onMessage(String topic, LocalSite.Message message) {}
+            public void onMessage(String topic, LocalSite.Message message) {
+              heard.add(
+                  "message "
+                      + topic
+                      + " "
+                      + HexFormat.of().formatHex(message.payload())
+                      + " qos "
+                      + message.qos());
+            }
 
             @Override
             public void onSubscriber(String topic, boolean present) {
@@ -89,5 +101,59 @@ class DdsSiteTest {
             "sub " + bad + " false",
             "deadline " + bad + " READERS null");
     assertThat(counters.get("dropped.dds_opaque_bad_name")).isEqualTo(1);
+  }
+
+  @Test
+  void aWriterOfTheOpaqueTypePublishesItsPayloadsOnTheMqttTopic() {
+    String key = "dds/plant/temp/netpubsub::MqttMessage/" + HASH;
+    site.endpoint(new DdsFrames.Endpoint("pub", true, key, true, "transient_local", 300L, 5));
+    assertThat(site.durableDepth("plant/temp")).isEqualTo(5);
+    site.sample(new DdsFrames.Sample(key, true, MqttOpaque.cdr(new byte[] {'h', 'i'})));
+    site.sample(new DdsFrames.Sample(key, false, MqttOpaque.cdr(new byte[0])));
+    site.sample(new DdsFrames.Sample(key, true, new byte[] {0, 1, 0, 0, 9, 0, 0, 0, 'x'}));
+    site.endpoint(new DdsFrames.Endpoint("pub", false, key, false, "volatile", null, 1));
+    assertThat(site.durableDepth("plant/temp")).isZero();
+    assertThat(heard)
+        .containsExactly(
+            "pub " + key + " true",
+            "pub plant/temp true",
+            "deadline plant/temp WRITERS 300", // the MQTT topic's, not the key's: it travels there
+            "message plant/temp 6869 qos 1",
+            "message plant/temp  qos 0",
+            "pub " + key + " false",
+            "pub plant/temp false",
+            "deadline plant/temp WRITERS null");
+    assertThat(counters.get("dds_to_mqtt")).isEqualTo(2);
+    assertThat(counters.get("dropped.dds_opaque_malformed")).isEqualTo(1);
+  }
+
+  @Test
+  void readersOfTheOpaqueTypeHoldTheMqttTopicToTheirShortestDeadline() {
+    String k1 = "dds/plant/temp/netpubsub::MqttMessage/" + HASH;
+    String k2 = "dds/plant/temp/netpubsub::MqttMessage/" + "f".repeat(28);
+    site.endpoint(reader(k1, true, 400L));
+    site.endpoint(reader(k2, true, 200L));
+    site.endpoint(reader(k2, false, null));
+    site.endpoint(reader(k1, true, null)); // its reader with the deadline went
+    assertThat(heard.stream().filter(h -> h.startsWith("deadline")))
+        .containsExactly(
+            "deadline plant/temp READERS 400",
+            "deadline plant/temp READERS 200",
+            "deadline plant/temp READERS 400",
+            "deadline plant/temp READERS null");
+  }
+
+  @Test
+  void samplesOfOtherTypesAndOfNamesMqttCannotTakeTravelOnTheirKeyAsCdr() {
+    String reading = "dds/r/demo::Reading/" + HASH;
+    String bad = "dds/dds/x/netpubsub::MqttMessage/" + HASH;
+    byte[] cdr = MqttOpaque.cdr(new byte[] {7});
+    site.sample(new DdsFrames.Sample(reading, true, cdr));
+    site.sample(new DdsFrames.Sample(bad, true, cdr));
+    assertThat(heard)
+        .containsExactly(
+            "message " + reading + " 000100000100000007 qos 1",
+            "message " + bad + " 000100000100000007 qos 1");
+    assertThat(counters.get("dds_to_mqtt")).isZero();
   }
 }
