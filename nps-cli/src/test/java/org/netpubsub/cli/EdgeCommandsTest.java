@@ -143,6 +143,49 @@ class EdgeCommandsTest {
   }
 
   @Test
+  void keysFromTheCoordinatorAreRefusedWithOneLineWhenTheyCannotBeHad() throws Exception {
+    int code = cli.run(agent("mqtt://127.0.0.1:1", "127.0.0.1:0", "--coordinator-keys"));
+    assertThat(code).isEqualTo(1);
+    assertThat(cli.err())
+        .contains("cannot fetch the datagram keys from the coordinator")
+        .contains("coordinator unreachable");
+    assertThat(cli.err().strip().lines()).hasSize(1);
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1",
+                    "127.0.0.1:0",
+                    "--coordinator-keys",
+                    "--datagram-key",
+                    keyFile())))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--coordinator-keys excludes --datagram-key");
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1",
+                    "127.0.0.1:0",
+                    "--coordinator-keys",
+                    "--key-poll-interval",
+                    "10ms")))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--key-poll-interval must be between 100ms and 1h");
+    // the coordinator hands keys out to authenticated agents only
+    assertThat(
+            cli.run(
+                "edge-coordinator",
+                "--listen",
+                "127.0.0.1:0",
+                "--db",
+                "sqlite:" + dir.resolve("k.db"),
+                "--datagram-key",
+                keyFile(),
+                "--exit-after-start"))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("start it with --auth too");
+  }
+
+  @Test
   void anUnreachableCoordinatorIsExit1() throws Exception {
     int code = cli.run(agent("mqtt://127.0.0.1:1", "127.0.0.1:0", "--datagram-key", keyFile()));
     assertThat(code).isEqualTo(1);
