@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +35,21 @@ class CoordinatorKeysEdgeTest {
   private static final Duration WAIT = Duration.ofSeconds(15);
 
   @TempDir Path dir;
+  private final List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final Handler capture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord r) {
+          logged.add(r.getMessage() + " " + r.getThrown());
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+  private final Logger netpubsub = Logger.getLogger("org.netpubsub");
   private Authenticator auth;
   private EdgeCoordinator coordinator;
   private Mosquitto tokyoBroker;
@@ -43,6 +61,7 @@ class CoordinatorKeysEdgeTest {
 
   @AfterEach
   void stop() {
+    netpubsub.removeHandler(capture);
     for (AutoCloseable c :
         new AutoCloseable[] {
           atTokyo, atHolder, tokyo, holder, tokyoBroker, fileBroker, coordinator, auth
@@ -99,6 +118,7 @@ class CoordinatorKeysEdgeTest {
 
   @Test
   void anAgentWithOnlyATokenSendsAcceptedDatagramsAndFollowsARotation() throws Exception {
+    netpubsub.addHandler(capture);
     Path principals = dir.resolve("principals.yaml");
     Files.writeString(
         principals, "principals:\n" + principal("tokyo") + principal("holder") + principal("x"));
@@ -164,5 +184,8 @@ class CoordinatorKeysEdgeTest {
     assertThat(tokyo.stats().dropped()).doesNotContainKey("unauthenticated");
     assertThat(tokyo.stats().keys().get("key_polls")).isPositive();
     assertThat(tokyo.stats().keys()).containsEntry("key_poll_failures", 0L);
+    assertThat(logged)
+        .anyMatch(l -> l.contains("rotated the signing key"))
+        .noneMatch(l -> l.contains(K1) || l.contains(K2));
   }
 }
