@@ -135,6 +135,13 @@ class EdgeCommandsTest {
     return args.toArray(String[]::new);
   }
 
+  /** {@code nps edge-agent --coordinator-keys} (the coordinator unreachable), then {@code more}. */
+  private static String[] keysAgent(String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("--coordinator-keys"));
+    args.addAll(List.of(more));
+    return agent("mqtt://127.0.0.1:1", "127.0.0.1:0", args.toArray(String[]::new));
+  }
+
   /** A datagram key file in the test's directory. */
   private String keyFile() throws java.io.IOException {
     Path k = dir.resolve("datagram.key");
@@ -144,31 +151,14 @@ class EdgeCommandsTest {
 
   @Test
   void keysFromTheCoordinatorAreRefusedWithOneLineWhenTheyCannotBeHad() throws Exception {
-    int code = cli.run(agent("mqtt://127.0.0.1:1", "127.0.0.1:0", "--coordinator-keys"));
-    assertThat(code).isEqualTo(1);
+    assertThat(cli.run(keysAgent())).isEqualTo(1);
     assertThat(cli.err())
         .contains("cannot fetch the datagram keys from the coordinator")
         .contains("coordinator unreachable");
     assertThat(cli.err().strip().lines()).hasSize(1);
-    assertThat(
-            cli.run(
-                agent(
-                    "mqtt://127.0.0.1:1",
-                    "127.0.0.1:0",
-                    "--coordinator-keys",
-                    "--datagram-key",
-                    keyFile())))
-        .isEqualTo(2);
+    assertThat(cli.run(keysAgent("--datagram-key", keyFile()))).isEqualTo(2);
     assertThat(cli.err()).contains("--coordinator-keys excludes --datagram-key");
-    assertThat(
-            cli.run(
-                agent(
-                    "mqtt://127.0.0.1:1",
-                    "127.0.0.1:0",
-                    "--coordinator-keys",
-                    "--key-poll-interval",
-                    "10ms")))
-        .isEqualTo(2);
+    assertThat(cli.run(keysAgent("--key-poll-interval", "10ms"))).isEqualTo(2);
     assertThat(cli.err()).contains("--key-poll-interval must be between 100ms and 1h");
     // the coordinator hands keys out to authenticated agents only
     assertThat(

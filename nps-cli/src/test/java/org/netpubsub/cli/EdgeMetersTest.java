@@ -33,7 +33,7 @@ class EdgeMetersTest {
   @Test
   void theAgentsCountersAreServedAndFollowItsStats() throws Exception {
     AtomicReference<AgentStats> stats =
-        new AtomicReference<>(new AgentStats(5, 7, 6, 2, 1, 3, Map.of(), Map.of()));
+        new AtomicReference<>(new AgentStats(5, 7, 6, 2, 1, 3, Map.of(), Map.of(), Map.of()));
     MetricsOption option = option();
     try (RestServer s =
         option.start("edge-agent", r -> EdgeMeters.agent(r, stats::get), null, null)) {

@@ -22,28 +22,6 @@ public record AgentStats(
     Map<String, Long> dropped,
     Map<String, Long> reliable,
     Map<String, Long> keys) {
-  /** Without keys from the coordinator. */
-  public AgentStats(
-      long forwarded,
-      long received,
-      long published,
-      long routeLookups,
-      long cacheHits,
-      long filtersReported,
-      Map<String, Long> dropped,
-      Map<String, Long> reliable) {
-    this(
-        forwarded,
-        received,
-        published,
-        routeLookups,
-        cacheHits,
-        filtersReported,
-        dropped,
-        reliable,
-        Map.of());
-  }
-
   /** A reliable-mode counter or gauge, 0 when absent. */
   public long reliable(String name) {
     return reliable.getOrDefault(name, 0L);
