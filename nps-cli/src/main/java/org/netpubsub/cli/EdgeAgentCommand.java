@@ -103,6 +103,23 @@ final class EdgeAgentCommand implements Callable<Integer> {
 
   @Mixin DatagramKeyOptions datagramKey;
 
+  @Option(
+      names = "--coordinator-keys",
+      description =
+          "Take the datagram keys from the coordinator (with --token-file or NPS_TOKEN) instead of"
+              + " --datagram-key: fetched before the first datagram, then polled for rotations"
+              + " (docs/security.md).")
+  boolean coordinatorKeys;
+
+  @Option(
+      names = "--key-poll-interval",
+      defaultValue = "30s",
+      paramLabel = "DURATION",
+      description =
+          "With --coordinator-keys: how often to ask for rotated keys, 100ms to 1h (default:"
+              + " ${DEFAULT-VALUE}).")
+  String keyPollInterval;
+
   @Mixin TokenOptions token;
 
   @Mixin CaOptions ca;
@@ -134,6 +151,9 @@ final class EdgeAgentCommand implements Callable<Integer> {
     DatagramAuth auth = datagramKey.auth();
     if (auth != null) {
       builder.auth(auth); // none: the builder refuses, after checking the other options
+    }
+    if (coordinatorKeys) {
+      builder.keysFromCoordinator(Durations.positive(keyPollInterval, "--key-poll-interval"));
     }
     if (reliable) {
       builder.reliable(retransmitBuffer);
@@ -238,6 +258,9 @@ final class EdgeAgentCommand implements Callable<Integer> {
       if (!s.reliable().isEmpty()) {
         o.put("reliable", s.reliable());
       }
+      if (!s.keys().isEmpty()) {
+        o.put("keys", s.keys());
+      }
       JsonOutput.printLine(out, o);
     } else {
       out.println(
@@ -253,7 +276,8 @@ final class EdgeAgentCommand implements Callable<Integer> {
               + s.cacheHits()
               + ", dropped "
               + s.dropped()
-              + (s.reliable().isEmpty() ? "" : ", reliable " + s.reliable()));
+              + (s.reliable().isEmpty() ? "" : ", reliable " + s.reliable())
+              + (s.keys().isEmpty() ? "" : ", keys " + s.keys()));
       out.flush();
     }
   }

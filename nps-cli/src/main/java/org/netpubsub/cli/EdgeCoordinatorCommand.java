@@ -52,6 +52,15 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
               + " certificate. Default: the JDK's trusted CAs.")
   java.nio.file.Path controllerCa;
 
+  @Option(
+      names = "--datagram-key",
+      paramLabel = "FILE",
+      description =
+          "Hand this datagram key file's keys to the edge agents (GET /v1/edges/{name}/keys, to a"
+              + " principal that may act as that edge; needs --auth). Read again at each request, so"
+              + " rotate by editing it (docs/security.md).")
+  java.nio.file.Path datagramKey;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -86,7 +95,12 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     InetSocketAddress at = ControllerCommand.hostPort(listen, "--listen");
     EdgeCoordinator.Builder b =
-        EdgeCoordinator.builder().listen(at).database(db).auth(auth.load(r -> {})).tls(tls.load());
+        EdgeCoordinator.builder()
+            .listen(at)
+            .database(db)
+            .auth(auth.load(r -> {}))
+            .tls(tls.load())
+            .datagramKeys(datagramKey);
     if (controllerCa != null) {
       b.controllerTls(org.netpubsub.client.TrustedCa.context(controllerCa));
     }

@@ -55,10 +55,17 @@ final class EdgeMeters {
     m.put("filters_reported", s.filtersReported());
     s.dropped().forEach((k, v) -> m.put("dropped." + k, v));
     s.reliable().forEach((k, v) -> m.put("reliable." + k, v));
+    m.putAll(s.keys());
     return m;
   }
 
   static Meter agentMeter(String key) {
+    if (key.equals("keys_held")) {
+      return Meter.gauge(
+          "nps.edge.agent.keys.held",
+          "datagram keys the agent accepts now (from the coordinator)",
+          Tags.empty());
+    }
     if (key.startsWith("reliable.")) {
       String name = key.substring(9);
       return RELIABLE_GAUGES.contains(name)

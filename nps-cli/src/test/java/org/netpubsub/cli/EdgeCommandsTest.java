@@ -135,11 +135,44 @@ class EdgeCommandsTest {
     return args.toArray(String[]::new);
   }
 
+  /** {@code nps edge-agent --coordinator-keys} (the coordinator unreachable), then {@code more}. */
+  private static String[] keysAgent(String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("--coordinator-keys"));
+    args.addAll(List.of(more));
+    return agent("mqtt://127.0.0.1:1", "127.0.0.1:0", args.toArray(String[]::new));
+  }
+
   /** A datagram key file in the test's directory. */
   private String keyFile() throws java.io.IOException {
     Path k = dir.resolve("datagram.key");
     Files.writeString(k, "# test key\n" + "ab".repeat(32) + "\n");
     return k.toString();
+  }
+
+  @Test
+  void keysFromTheCoordinatorAreRefusedWithOneLineWhenTheyCannotBeHad() throws Exception {
+    assertThat(cli.run(keysAgent())).isEqualTo(1);
+    assertThat(cli.err())
+        .contains("cannot fetch the datagram keys from the coordinator")
+        .contains("coordinator unreachable");
+    assertThat(cli.err().strip().lines()).hasSize(1);
+    assertThat(cli.run(keysAgent("--datagram-key", keyFile()))).isEqualTo(2);
+    assertThat(cli.err()).contains("--coordinator-keys excludes --datagram-key");
+    assertThat(cli.run(keysAgent("--key-poll-interval", "10ms"))).isEqualTo(2);
+    assertThat(cli.err()).contains("--key-poll-interval must be between 100ms and 1h");
+    // the coordinator hands keys out to authenticated agents only
+    assertThat(
+            cli.run(
+                "edge-coordinator",
+                "--listen",
+                "127.0.0.1:0",
+                "--db",
+                "sqlite:" + dir.resolve("k.db"),
+                "--datagram-key",
+                keyFile(),
+                "--exit-after-start"))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("start it with --auth too");
   }
 
   @Test

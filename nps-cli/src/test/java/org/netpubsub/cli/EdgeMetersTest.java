@@ -33,7 +33,7 @@ class EdgeMetersTest {
   @Test
   void theAgentsCountersAreServedAndFollowItsStats() throws Exception {
     AtomicReference<AgentStats> stats =
-        new AtomicReference<>(new AgentStats(5, 7, 6, 2, 1, 3, Map.of(), Map.of()));
+        new AtomicReference<>(new AgentStats(5, 7, 6, 2, 1, 3, Map.of(), Map.of(), Map.of()));
     MetricsOption option = option();
     try (RestServer s =
         option.start("edge-agent", r -> EdgeMeters.agent(r, stats::get), null, null)) {
@@ -52,14 +52,27 @@ class EdgeMetersTest {
               1,
               3,
               Map.of("no_route", 4L),
-              Map.of("nacks_sent", 2L, "retransmitted", 3L, "pending", 8L)));
+              Map.of("nacks_sent", 2L, "retransmitted", 3L, "pending", 8L),
+              Map.of(
+                  "key_polls",
+                  12L,
+                  "key_poll_failures",
+                  1L,
+                  "key_rotations",
+                  1L,
+                  "keys_held",
+                  2L)));
       String later = get(s, "/metrics").body();
       assertThat(later)
           .contains("nps_edge_agent_forwarded_total 9.0")
           .contains("nps_edge_agent_dropped_total{reason=\"no_route\"} 4.0")
           .contains("nps_edge_agent_reliable_total{event=\"nacks_sent\"} 2.0")
           .contains("nps_edge_agent_reliable_total{event=\"retransmitted\"} 3.0")
-          .contains("nps_edge_agent_reliable_state{state=\"pending\"} 8.0");
+          .contains("nps_edge_agent_reliable_state{state=\"pending\"} 8.0")
+          .contains("nps_edge_agent_key_polls_total 12.0")
+          .contains("nps_edge_agent_key_poll_failures_total 1.0")
+          .contains("nps_edge_agent_key_rotations_total 1.0")
+          .contains("nps_edge_agent_keys_held 2.0");
       assertThat(promtool(later)).isEmpty();
       assertThat(get(s, "/health/ready").statusCode()).isEqualTo(200);
     }

@@ -26,8 +26,9 @@ import org.netpubsub.edge.link.Datagrams;
  * the ordered reports ({@link FilterReporter}) and the long-poll of the coordinator's changes. The
  * broker side ({@link Local}) feeds it what local clients publish ({@link #forward}) and publishes
  * what it hands over. Threads: one receives datagrams (Agent-Pub), one polls changes, the reporter
- * has its own; {@link #forward} runs on the broker side's one delivery thread. The route cache is
- * the only state they share (guarded by itself).
+ * and the {@link KeyPoller} (keys from the coordinator) have their own; {@link #forward} runs on
+ * the broker side's one delivery thread. The route cache is the only state they share (guarded by
+ * itself).
  */
 final class AgentCore<L extends LocalFilters> implements Closeable {
   private static final Logger LOG = Logger.getLogger(AgentCore.class.getName());
@@ -56,6 +57,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   private final DatagramSocket socket;
   private final DatagramLink link; // the socket, or an emulated lossy WAN around it (experiments)
   private final DatagramAuth auth; // every datagram sent is sealed, every one received checked
+  private final KeyPoller keys; // null unless the keys come from the coordinator
   private final ReliableDelivery reliable; // null unless --reliable
   private final RetainedReplay replay;
   private final RouteCache routes;
@@ -75,7 +77,11 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
         new CoordinatorClient(
             b.coordinator, b.coordinatorTimeout, b.coordinatorToken, b.coordinatorTls);
     this.socket = socket;
-    this.auth = Objects.requireNonNull(b.auth, "datagram authentication (a key, or insecure)");
+    this.keys = b.keyPoller;
+    this.auth =
+        keys != null
+            ? keys.auth()
+            : Objects.requireNonNull(b.auth, "datagram authentication (a key, or insecure)");
     this.link = DatagramLink.of(socket, b.emulation, auth);
     this.reliable =
         b.reliable == null
@@ -137,6 +143,9 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   void start() {
     receiver.start();
     changes.start();
+    if (keys != null) {
+      keys.start(edge);
+    }
     replay.registered(); // now that the broker is connected: its retained messages, if late
   }
 
@@ -388,8 +397,9 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   // ---- what EdgeAgent exposes ----
 
   AgentStats stats() {
+    Map<String, Long> k = keys == null ? Map.of() : keys.counters();
     if (reliable == null) {
-      return counters.snapshot(Map.of());
+      return counters.snapshot(Map.of(), k);
     }
     long[] w = reliable.windowCounts();
     return counters.snapshot(
@@ -398,7 +408,8 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
             "recovered", w[1],
             "pending", w[2],
             "heartbeats_pending", (long) reliable.pendingHeartbeats(),
-            "unknown", w[3]));
+            "unknown", w[3]),
+        k);
   }
 
   InetSocketAddress datagramAddress() {
@@ -433,6 +444,9 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
       reliable.close();
     }
     replay.close();
+    if (keys != null) {
+      keys.close();
+    }
     link.close();
     socket.close();
     changes.interrupt();

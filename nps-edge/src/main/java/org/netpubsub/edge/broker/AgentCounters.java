@@ -26,8 +26,11 @@ final class AgentCounters {
     reliable.computeIfAbsent(event, k -> new LongAdder()).increment();
   }
 
-  /** The snapshot, with {@code gauges} (reliable mode's state) added to the reliable counters. */
-  AgentStats snapshot(Map<String, Long> gauges) {
+  /**
+   * The snapshot, with {@code gauges} (reliable mode's state) added to the reliable counters, and
+   * the key poller's {@code keys}.
+   */
+  AgentStats snapshot(Map<String, Long> gauges, Map<String, Long> keys) {
     Map<String, Long> d = new TreeMap<>();
     dropped.forEach((k, v) -> d.put(k, v.sum()));
     Map<String, Long> r = new TreeMap<>(gauges);
@@ -40,6 +43,7 @@ final class AgentCounters {
         cacheHits.sum(),
         filtersReported.sum(),
         Collections.unmodifiableMap(d),
-        Collections.unmodifiableMap(r));
+        Collections.unmodifiableMap(r),
+        Map.copyOf(keys));
   }
 }

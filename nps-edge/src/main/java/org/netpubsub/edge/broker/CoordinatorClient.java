@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 
@@ -159,6 +160,28 @@ final class CoordinatorClient {
         r.path("flush").asBoolean(),
         topics,
         r.path("exchanges").asBoolean());
+  }
+
+  /**
+   * The datagram keys the coordinator hands to {@code edge}, the signing one first. A malformed
+   * answer is refused without quoting it: it holds keys.
+   */
+  List<byte[]> keys(String edge) throws CoordinatorException {
+    JsonNode a = send("GET", "/v1/edges/" + enc(edge) + "/keys", null, timeout).path("keys");
+    List<byte[]> out = new ArrayList<>();
+    for (JsonNode k : a) {
+      try {
+        out.add(HexFormat.of().parseHex(k.asText()));
+      } catch (IllegalArgumentException e) {
+        out.clear();
+        break;
+      }
+    }
+    if (out.isEmpty() || out.size() != a.size()) {
+      throw new CoordinatorException(
+          200, "coordinator answered no datagram keys, or malformed ones");
+    }
+    return out;
   }
 
   private JsonNode send(String method, String path, JsonNode body, Duration limit)

@@ -58,15 +58,38 @@ public interface EdgeAgent extends Closeable {
     ReliableDelivery.Settings reliable;
     WanEmulation emulation;
     DatagramAuth auth;
+    Duration keyPoll; // keys from the coordinator, polled this often; null: auth says
+    KeyPoller keyPoller; // made by start() when keyPoll is set
+
+    /** Bounds of the key poll interval: at least this... */
+    static final Duration MIN_KEY_POLL = Duration.ofMillis(100);
+
+    /** ...and at most this, so a rotation reaches every agent within a known time. */
+    static final Duration MAX_KEY_POLL = Duration.ofHours(1);
 
     private Builder() {}
 
     /**
-     * How datagrams are authenticated (required): {@link DatagramAuth#fromFile a shared key}, or
-     * {@link DatagramAuth#insecure()} where a test or an experiment asks for none.
+     * How datagrams are authenticated (this or {@link #keysFromCoordinator}): {@link
+     * DatagramAuth#fromFile a shared key}, or {@link DatagramAuth#insecure()} where a test or an
+     * experiment asks for none.
      */
     public Builder auth(DatagramAuth a) {
       this.auth = Objects.requireNonNull(a);
+      return this;
+    }
+
+    /**
+     * Datagram keys from the coordinator instead of {@link #auth} (docs/security.md): fetched with
+     * the {@link #coordinatorToken} before the first datagram, then polled every {@code interval}
+     * (100 ms to 1 h) for rotations.
+     */
+    public Builder keysFromCoordinator(Duration interval) {
+      if (interval.compareTo(MIN_KEY_POLL) < 0 || interval.compareTo(MAX_KEY_POLL) > 0) {
+        throw new IllegalArgumentException(
+            "--key-poll-interval must be between 100ms and 1h, not " + interval);
+      }
+      this.keyPoll = interval;
       return this;
     }
 
@@ -177,10 +200,21 @@ public interface EdgeAgent extends Closeable {
         throw new IllegalArgumentException(
             "--listen needs a specific address (other edges send to it), not " + listen);
       }
-      if (auth == null) {
+      if (auth == null && keyPoll == null) {
         throw new IllegalArgumentException(
-            "datagrams are authenticated: an agent needs --datagram-key FILE"
+            "datagrams are authenticated: an agent needs --datagram-key FILE or --coordinator-keys"
                 + " (or --insecure-datagrams for tests)");
+      }
+      if (auth != null && keyPoll != null) {
+        throw new IllegalArgumentException(
+            "--coordinator-keys excludes --datagram-key and --insecure-datagrams");
+      }
+      keyPoller = null;
+      if (keyPoll != null) {
+        CoordinatorClient c =
+            new CoordinatorClient(
+                coordinator, coordinatorTimeout, coordinatorToken, coordinatorTls);
+        keyPoller = KeyPoller.fetch(() -> c.keys(edge), keyPoll, System::nanoTime);
       }
       return amqp ? AmqpEdgeAgent.start(this) : MqttEdgeAgent.start(this);
     }

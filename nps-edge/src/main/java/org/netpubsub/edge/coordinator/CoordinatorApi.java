@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -30,9 +32,10 @@ import org.netpubsub.http.ServerTls;
  * The coordinator's REST API (docs/edge.md) on the shared HTTP layer (nps-http,
  * docs/operations.md): {@code PUT/DELETE /v1/edges/{name}}, {@code GET /v1/edges}, {@code POST
  * /v1/edges/{name}/filters}, {@code GET /v1/edges/{name}/changes?after=V[&wait_ms=N]}, {@code GET
- * /v1/routes?topic=T&origin=E[&retain=true]}, health, metrics and the OpenAPI document. Errors are
- * {@code {"error":{"code","message","field"?}}} with 400, 404, 405 or 413 (body over 64 KiB). A
- * change poll holds one of Jetty's threads while it waits (at most {@link #MAX_WAIT}).
+ * /v1/routes?topic=T&origin=E[&retain=true]}, {@code GET /v1/edges/{name}/keys} (the datagram keys,
+ * docs/security.md), health, metrics and the OpenAPI document. Errors are {@code
+ * {"error":{"code","message","field"?}}} with 400, 404, 405 or 413 (body over 64 KiB). A change
+ * poll holds one of Jetty's threads while it waits (at most {@link #MAX_WAIT}).
  */
 final class CoordinatorApi implements Closeable {
   static final int MAX_BODY = 64 * 1024;
@@ -50,12 +53,27 @@ final class CoordinatorApi implements Closeable {
   private final CoordinatorService service;
   private final Duration defaultWait;
   private final Counter routeLookups;
+  private final ServedKeys keys; // null: this coordinator hands out no datagram keys
+  private final Counter keysServed;
   private RestServer server;
 
   private CoordinatorApi(
-      CoordinatorService service, Duration defaultWait, PrometheusMeterRegistry metrics) {
+      CoordinatorService service,
+      Duration defaultWait,
+      PrometheusMeterRegistry metrics,
+      ServedKeys keys) {
     this.service = service;
     this.defaultWait = defaultWait;
+    this.keys = keys;
+    this.keysServed =
+        Counter.builder("nps.coordinator.keys.served")
+            .description("GET /v1/edges/{name}/keys answered with the datagram keys")
+            .register(metrics);
+    if (keys != null) {
+      FunctionCounter.builder("nps.coordinator.key.file.invalid", keys, ServedKeys::invalidReads)
+          .description("reads of the datagram key file that failed; the keys held were kept")
+          .register(metrics);
+    }
     this.routeLookups =
         Counter.builder("nps.coordinator.route.lookups")
             .description("GET /v1/routes answered")
@@ -78,19 +96,23 @@ final class CoordinatorApi implements Closeable {
   static CoordinatorApi start(
       CoordinatorService service, InetSocketAddress address, Duration defaultWait)
       throws IOException {
-    return start(service, address, defaultWait, null, null);
+    return start(service, address, defaultWait, null, null, null);
   }
 
-  /** The same, authenticating requests against {@code auth} (null: none, docs/security.md). */
+  /**
+   * The same, authenticating requests against {@code auth} (null: none, docs/security.md), over
+   * {@code tls} (null: plain HTTP), handing out {@code keys} (null: none).
+   */
   static CoordinatorApi start(
       CoordinatorService service,
       InetSocketAddress address,
       Duration defaultWait,
       Authenticator auth,
-      ServerTls tls)
+      ServerTls tls,
+      ServedKeys keys)
       throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
-    CoordinatorApi api = new CoordinatorApi(service, defaultWait, metrics);
+    CoordinatorApi api = new CoordinatorApi(service, defaultWait, metrics, keys);
     api.server =
         RestServer.builder("coordinator", metrics)
             .address(address)
@@ -118,6 +140,7 @@ final class CoordinatorApi implements Closeable {
             .route(
                 "POST", "/v1/edges/{name}/exchanges", r -> api.reportExchanges(edge(r), r.json()))
             .route("GET", "/v1/edges/{name}/changes", api::changes)
+            .route("GET", "/v1/edges/{name}/keys", r -> api.keys(edge(r)))
             .start();
     return api;
   }
@@ -196,6 +219,22 @@ final class CoordinatorApi implements Closeable {
     ObjectNode o = JSON.createObjectNode().put("version", r.version()).put("synced", r.synced());
     r.changed().forEach(o.putArray("changed")::add);
     return Reply.ok(o);
+  }
+
+  /**
+   * The datagram keys, to a principal that may act as the edge (an agent fetching them before its
+   * first datagram, then polling for rotations); never cached on the way.
+   */
+  private Reply keys(String name) {
+    if (keys == null) {
+      throw new ApiError(
+          404, "this coordinator hands out no datagram keys (start it with --datagram-key)");
+    }
+    ObjectNode o = JSON.createObjectNode();
+    ArrayNode a = o.putArray("keys");
+    keys.keys().forEach(k -> a.add(HexFormat.of().formatHex(k)));
+    keysServed.increment();
+    return new Reply(200, o, Map.of("Cache-Control", "no-store"));
   }
 
   private Reply changes(Request req) throws InterruptedException {

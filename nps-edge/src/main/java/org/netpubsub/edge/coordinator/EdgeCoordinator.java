@@ -49,6 +49,7 @@ public interface EdgeCoordinator extends Closeable {
     private String controllerToken;
     private javax.net.ssl.SSLContext controllerTls;
     private org.netpubsub.http.ServerTls tls;
+    private java.nio.file.Path datagramKeys;
 
     private Builder() {}
 
@@ -105,6 +106,15 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
+    /**
+     * Hand the keys of this key file to agents that may act as the edge asking ({@code GET
+     * /v1/edges/{name}/keys}, docs/security.md); needs {@link #auth}. Null: none.
+     */
+    public Builder datagramKeys(java.nio.file.Path keyFile) {
+      this.datagramKeys = keyFile;
+      return this;
+    }
+
     public Builder controllerTimeout(Duration d) {
       this.controllerTimeout = requirePositive(d, "controllerTimeout");
       return this;
@@ -133,10 +143,19 @@ public interface EdgeCoordinator extends Closeable {
                 new HttpGroupController(
                     controller, controllerTimeout, controllerToken, controllerTls));
       }
+      ServedKeys keys = null;
+      if (datagramKeys != null) {
+        if (auth == null) {
+          throw new IllegalArgumentException(
+              "--datagram-key: the coordinator hands keys only to authenticated agents;"
+                  + " start it with --auth too");
+        }
+        keys = ServedKeys.load(datagramKeys, tls != null);
+      }
       CoordinatorStore store = CoordinatorStore.open(database);
       try {
         CoordinatorService service = new CoordinatorService(store, g, ackTimeout);
-        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait, auth, tls);
+        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait, auth, tls, keys);
         return new RunningCoordinator(service, api, store);
       } catch (IOException | RuntimeException e) {
         store.close();

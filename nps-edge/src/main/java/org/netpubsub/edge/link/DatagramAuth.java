@@ -118,6 +118,14 @@ public final class DatagramAuth {
    * KiB, so a device or a huge file is refused rather than read.
    */
   public static DatagramAuth fromFile(Path file) throws IOException {
+    return of(readKeyFile(file));
+  }
+
+  /**
+   * The keys of a key file as {@link #fromFile} reads them (checked, the signing one first): for a
+   * party that hands them on (the edge coordinator). Errors name the file and line, never a key.
+   */
+  public static List<byte[]> readKeyFile(Path file) throws IOException {
     byte[] bytes;
     try (InputStream in = Files.newInputStream(file)) {
       bytes = in.readNBytes(MAX_FILE + 1);
@@ -141,10 +149,23 @@ public final class DatagramAuth {
       }
     }
     try {
-      return of(keys);
+      return checked(keys);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("datagram key file " + file + ": " + e.getMessage());
     }
+  }
+
+  /** Whether {@code a} and {@code b} hold the same keys in the same order. */
+  public static boolean sameKeys(List<byte[]> a, List<byte[]> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!java.util.Arrays.equals(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether datagrams carry and need a tag. */
