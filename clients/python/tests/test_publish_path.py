@@ -55,7 +55,7 @@ def _publisher(config, batch, addressed, publisher_id, advertisement, reference)
 
 
 def _attrs(r: random.Random, schema) -> dict:
-    """The attrs of random values, one in four of them broken in one way."""
+    """The attrs of random values, about one in three broken in one way."""
     attrs = {a.name: v for a, v in zip(schema.attributes, random_values(r, schema))}
     a = r.choice(schema.attributes)
     pick = r.randrange(12)
