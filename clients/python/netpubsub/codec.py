@@ -250,14 +250,52 @@ def _decode_varint(dec: list, span: int):
     dec.append("            else: c, p = _read_varint(b, p)")
 
 
+def encoder_lines(schema: Schema, header: list[str]) -> list[str]:
+    """The generated encoder's body (indented one level, names from :data:`ENCODER_SCOPE`):
+    unpacks ``values`` into v0, v1, ..., checks them (Java's error through ``_fix``), encodes
+    the strings and joins ``header`` (expressions of the header's bytes), the values and
+    ``payload`` into ``out`` in one call. Shared with the publisher's generated publish
+    (:mod:`.publish_path`), which inlines it."""
+    names = [f"v{i}" for i in range(len(schema.attributes))]
+    enc = [f"    {', '.join(names)}, = values"] if names else []
+    pieces = list(header)
+    for i, a in enumerate(schema.attributes):
+        v = names[i]
+        if isinstance(a, IntAttribute):
+            span = a.max - a.min
+            enc.append(f"    if {v}.__class__ is not int or {v} < {a.min} or {v} > {a.max}: "
+                       f"{v} = _fix(_attrs[{i}], {v})")
+            offset = v
+            if a.min:
+                enc.append(f"    o{i} = {v} - {a.min}")
+                offset = f"o{i}"
+            pieces.append(_int_varint(offset, span))
+        else:
+            enc += [f"    if {v}.__class__ is not str: {v} = _fix(_attrs[{i}], {v})",
+                    f"    try: e{i} = {v}.encode()",
+                    f"    except UnicodeEncodeError: _fix(_attrs[{i}], {v})",
+                    f"    if len(e{i}) > {a.max_length}: _fix(_attrs[{i}], {v})"]
+            if a.levels:
+                enc.append(f"    if _topic({v}, {a.levels}): _fix(_attrs[{i}], {v})")
+            pieces += [_length_varint(f"len(e{i})", a.max_length), f"e{i}"]
+    pieces += [_length_varint("c", MAX_SIZE), "payload"]
+    return enc + ["    c = len(payload)",
+                  f"    out = b''.join(({', '.join(pieces)}))",
+                  f"    if len(out) > {MAX_SIZE}: _too_large(len(out), c)"]
+
+
+# What encoder_lines' code refers to (with _attrs, the schema's attributes).
+ENCODER_SCOPE = {"_small": _SMALL_VARINTS, "_three": _THREE_BYTES.pack, "_varint": varint,
+                 "_fix": _fix, "_too_large": _too_large, "_topic": name_problem}
+
+
 def _generate(schema: Schema):
     """The encoder joins the event's pieces (the constant version, flags and schema id first)
     into bytes in one call; the decoder reads well-formed events straight through."""
     names = [f"v{i}" for i in range(len(schema.attributes))]
-    enc = ["def encode(values, payload, publisher, sequence, timestamp):"]
-    if names:
-        enc.append(f"    {', '.join(names)}, = values")
-    pieces = ["_pre", "_fields3(publisher, sequence, timestamp)"]
+    enc = (["def encode(values, payload, publisher, sequence, timestamp):"]
+           + encoder_lines(schema, ["_pre", "_fields3(publisher, sequence, timestamp)"])
+           + ["    return out"])
     dec = ["def decode(b):",
            "    if b.__class__ is not bytes: b = bytes(b)",
            "    n = len(b)",
@@ -270,24 +308,11 @@ def _generate(schema: Schema):
         v = names[i]
         if isinstance(a, IntAttribute):
             span = a.max - a.min
-            enc.append(f"    if {v}.__class__ is not int or {v} < {a.min} or {v} > {a.max}: "
-                       f"{v} = _fix(_attrs[{i}], {v})")
-            offset = f"({v} - {a.min})" if a.min else v
-            if a.min:
-                enc.append(f"    o{i} = {v} - {a.min}")
-                offset = f"o{i}"
-            pieces.append(_int_varint(offset, span))
             _decode_varint(dec, span)
             if span < U64:
                 dec.append(f"        if c > {span}: raise _Slow")
             dec.append(f"        {v} = c + {a.min}" if a.min else f"        {v} = c")
         else:
-            enc += [f"    if {v}.__class__ is not str: {v} = _fix(_attrs[{i}], {v})",
-                    f"    try: e{i} = {v}.encode()",
-                    f"    except UnicodeEncodeError: _fix(_attrs[{i}], {v})",
-                    f"    if len(e{i}) > {a.max_length}: _fix(_attrs[{i}], {v})",
-                    f"    if _topic({v}, {a.levels}): _fix(_attrs[{i}], {v})" if a.levels else ""]
-            pieces += [_length_varint(f"len(e{i})", a.max_length), f"e{i}"]
             _decode_varint(dec, a.max_length)
             dec += [f"        if c > {a.max_length}: raise _Slow",
                     "        e = p + c",
@@ -295,23 +320,15 @@ def _generate(schema: Schema):
                     f"        {v} = str(b[p:e], 'utf-8')",
                     f"        if _topic({v}, {a.levels}): raise _Slow" if a.levels else "",
                     "        p = e"]
-    pieces += [_length_varint("c", MAX_SIZE), "payload"]
-    enc += ["    c = len(payload)",
-            f"    out = b''.join(({', '.join(pieces)}))",
-            f"    if len(out) > {MAX_SIZE}: _too_large(len(out), c)",
-            "    return out"]
     _decode_varint(dec, MAX_SIZE)
     dec += ["        if p + c != n: raise _Slow",
             "    except (IndexError, UnicodeDecodeError, _Slow):",
             "        return _slow(_schema, b)",
             f"    return _Event(_schema, [{', '.join(names)}], b[p:], pub, seq, ts)"]
-    scope = {"_small": _SMALL_VARINTS, "_three": _THREE_BYTES.pack,
-             "_pre": _HEADER_START.pack(VERSION, 0, schema.id),
+    scope = {**ENCODER_SCOPE, "_pre": _HEADER_START.pack(VERSION, 0, schema.id),
              "_fields3": _HEADER_STAMP.pack, "_fields": _HEADER_FIELDS.unpack_from,
-             "_varint": varint, "_fix": _fix, "_attrs": schema.attributes,
-             "_too_large": _too_large, "_slow": decode_reference, "_schema": schema,
-             "_read_varint": _read_varint, "_Slow": _Slow, "_Event": Event, "_topic": name_problem}
-    enc = [line for line in enc if line]
+             "_attrs": schema.attributes, "_slow": decode_reference, "_schema": schema,
+             "_read_varint": _read_varint, "_Slow": _Slow, "_Event": Event}
     dec = [line for line in dec if line]
     exec(compile("\n".join(enc) + "\n\n" + "\n".join(dec) + "\n", f"<codec {schema.name}>",
                  "exec"), scope)

@@ -14,11 +14,11 @@ import time
 
 from . import datagrams
 from . import host as hosts
-from . import local
+from . import local, publish_path
 from .codec import EventCodec
 from .controller import ControllerClient, Registration
 from .evaluator import Filter
-from .event import Event, values_of
+from .event import U64, Event, values_of
 from .flusher import FLUSHER
 
 LOG = logging.getLogger("netpubsub")
@@ -71,6 +71,8 @@ class Publisher:
         self.destination = destination or cable
         self.linger = linger
         self.publisher_id = secrets.randbits(64) if publisher_id is None else publisher_id
+        if not 0 <= self.publisher_id <= U64:
+            raise ValueError(f"publisher_id must be in 0..2^64-1, got {self.publisher_id}")
         self.sequence = 0
         self.advertisement: Registration | None = None
         self._filter: Filter | None = None
@@ -79,6 +81,7 @@ class Publisher:
         # attrs -> its values in schema order in one C call (a 1-tuple for one attribute).
         self._pick = (operator.itemgetter(*self._names) if len(self._names) > 1 else
                       lambda attrs, name=self._names[0]: (attrs[name],))
+        self._address = self.config.address  # values -> the content address (or the layout's)
         self._addresses: dict[int, tuple[str, int]] = {}  # address -> sendto's (text, port)
         self._sockaddrs: dict[int, bytes] = {}  # address -> packed sockaddr_in6 (batches)
         self._head = datagrams.sockaddr_head(self.config.event_port)
@@ -92,7 +95,6 @@ class Publisher:
         self._since = 0.0  # time.monotonic() of the pending batch's first event
         self._scheduled = False  # a deadline of this publisher is in the flusher
         self._error: OSError | None = None  # of a flush, raised by the next call
-        self._emit = self._enqueue if self.batch else self._emit_direct
         self._stop_listening = self.controller.on_index_change(self._use_index)
         self._lock = threading.Lock()
         self._last_sent = None
@@ -115,6 +117,9 @@ class Publisher:
             raise
         self._sendto, self._send_data = self._socket.sendto, self._socket.send
         self._sender = datagrams.sender(self._socket, self._cap, self.destination is not None)
+        # The generated hot path (publish_path) shadows the reference methods on this instance.
+        self.publish, self._enqueue, self._emit_direct = publish_path.generate(self)
+        self._emit = self._enqueue if self.batch else self._emit_direct
         if self.batch:
             FLUSHER.publishers.add(self)
 
@@ -138,14 +143,10 @@ class Publisher:
         """Stamps (publisher id, next sequence, wall-clock ns) and sends one event; the stamped
         event. ValueError naming the attribute when ``attrs`` does not fit the schema or the
         event is outside the advertisement. A buffered publisher raises the OSError of events
-        of an earlier batch that could not be sent (``flush``); this event was taken."""
-        try:  # _values, inlined: the hot path
-            values = list(self._pick(attrs))
-        except (KeyError, TypeError):
-            values = values_of(self.schema, attrs)
-        if len(attrs) != len(values):
-            values_of(self.schema, attrs)
-        return self._send(values, payload)
+        of an earlier batch that could not be sent (``flush``); this event was taken.
+
+        Each instance calls its generated twin of this method (:mod:`.publish_path`)."""
+        return self._send(self._values(attrs), payload)
 
     def publish_values(self, values: list, payload: bytes = b"") -> Event:
         """``publish`` with the values in schema order."""
@@ -214,32 +215,42 @@ class Publisher:
         now = time.time_ns()
         data = self._encode(values, payload, self.publisher_id, sequence, now)
         if not self._match(values):
-            raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
-                             f"advertisement '{self._filter.text}'")
+            self._outside(values)
         return data, sequence, now
+
+    def _outside(self, values: list):
+        raise ValueError(f"event {dict(zip(self._names, values))} is outside the "
+                         f"advertisement '{self._filter.text}'")
 
     def _emit_direct(self, values: list, payload: bytes) -> tuple[int, int]:
         """Stamps, checks, encodes and sends one event, holding the lock: (sequence, time)."""
         data, sequence, now = self._stamp(values, payload)
         to = self.destination
-        try:
-            if to is None:
-                address = self.config.address(values)
-                to = self._addresses.get(address) or self._address_text(address)
+        if to is None:
+            address = self._address(values)
+            to = self._addresses.get(address) or self._address_text(address)
+            try:
                 self._sendto(data, to)
-            else:
-                # A connected socket reports an earlier datagram's ICMP "port unreachable" on a
-                # later send, which sendto never did: that datagram is lost either way, so this
-                # one is sent again.
+            except OSError as e:
+                self._send_failed(to, e)
+        else:
+            # A connected socket reports an earlier datagram's ICMP "port unreachable" on a
+            # later send, which sendto never did: that datagram is lost either way, so this
+            # one is sent again.
+            try:
                 try:
                     self._send_data(data)
                 except ConnectionRefusedError:
                     self._send_data(data)
-        except OSError as e:
-            raise OSError(f"cannot send the event to {to}: {e}") from e
+            except OSError as e:
+                self._send_failed(to, e)
         self.sequence = sequence
         self._last_sent = now  # wall clock, as stamped: one clock read per event
         return sequence, now
+
+    @staticmethod
+    def _send_failed(to, e: OSError):
+        raise OSError(f"cannot send the event to {to}: {e}") from e
 
     def _enqueue(self, values: list, payload: bytes) -> tuple[int, int]:
         """Stamps, checks and encodes one event into the pending batch, holding the lock:
@@ -247,20 +258,24 @@ class Publisher:
         deadline."""
         data, sequence, now = self._stamp(values, payload)
         if self.destination is None:
-            address = self.config.address(values)
+            address = self._address(values)
             self._pending_to.append(self._sockaddrs.get(address) or self._sockaddr(address))
         pending = self._pending
         pending.append(data)
         self.sequence = sequence
         self._last_sent = now
         if len(pending) == 1:
-            self._since = time.monotonic()
-            if not self._scheduled:
-                self._scheduled = True
-                FLUSHER.schedule(self, self._since + self.flush_delay)
+            self._start_batch()
         elif len(pending) >= self._cap:
             self._flush_locked()
         return sequence, now
+
+    def _start_batch(self):
+        """The first event of a batch starts its flush deadline."""
+        self._since = time.monotonic()
+        if not self._scheduled:
+            self._scheduled = True
+            FLUSHER.schedule(self, self._since + self.flush_delay)
 
     def _flush_locked(self):
         """Sends the pending batch, holding the lock; what could not be sent is counted in
@@ -313,7 +328,7 @@ class Publisher:
     def _use_index(self, config):
         """The controller switched its layout (a new index version): address events with it."""
         if [a.name for a in config.schema.attributes] == self._names:
-            self.config = config
+            self.config, self._address = config, config.address
             # the event port may have changed
             self._addresses, self._sockaddrs = {}, {}
             self._head = datagrams.sockaddr_head(config.event_port)
