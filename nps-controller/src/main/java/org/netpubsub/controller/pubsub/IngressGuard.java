@@ -8,8 +8,10 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.SwitchHandle;
@@ -30,47 +32,111 @@ import org.netpubsub.network.topology.Topology;
  * --auth}: without principals every host may publish anywhere, as before. The drops are written as
  * {@link Owner#INGRESS}: in full on a topology change, and per changed port after an advertisement
  * or withdrawal ({@link #sync}). Their packet counters are the dropped packets ({@link #dropped}).
- * Loop state is touched on the flow service's loop only.
+ * In a cluster only the process that {@code writes} keeps and writes drops ({@link
+ * ClusterIngress}); the others want none. Loop state is touched on the flow service's loop only.
  */
-public final class IngressGuard implements FlowService.Listener {
+public final class IngressGuard implements FlowService.Listener, Ingress {
   private final FlowService flows;
-  private final Supplier<List<PubSubRequest>> advertisements;
+  private final Supplier<Map<Ipv6Address, DzSet>> advertised;
+  private final BooleanSupplier writes;
   private final LongFunction<Optional<SwitchHandle>> switches;
   private Topology topology = Topology.EMPTY;
   private Map<SwitchPort, List<FlowEntry>> installed = Map.of();
 
   IngressGuard(
       FlowService flows,
-      Supplier<List<PubSubRequest>> advertisements,
+      Supplier<Map<Ipv6Address, DzSet>> advertised,
+      BooleanSupplier writes,
       LongFunction<Optional<SwitchHandle>> switches) {
     this.flows = flows;
-    this.advertisements = advertisements;
+    this.advertised = advertised;
+    this.writes = writes;
     this.switches = switches;
   }
 
   /** Guards every host port of {@code flows}' switches by {@code service}'s advertisements. */
   public static IngressGuard attach(
       FlowService flows, PubSubService service, LongFunction<Optional<SwitchHandle>> switches) {
-    IngressGuard g =
-        new IngressGuard(flows, () -> service.requests(PubSubRequest.Kind.ADVERTISEMENT), switches);
+    return attach(
+        flows,
+        () -> byHost(service.requests(PubSubRequest.Kind.ADVERTISEMENT)),
+        () -> true,
+        switches);
+  }
+
+  /** Guards by the advertised cells per host, writing while {@code writes} (a cluster's writer). */
+  static IngressGuard attach(
+      FlowService flows,
+      Supplier<Map<Ipv6Address, DzSet>> advertised,
+      BooleanSupplier writes,
+      LongFunction<Optional<SwitchHandle>> switches) {
+    IngressGuard g = new IngressGuard(flows, advertised, writes, switches);
     flows.register(Owner.INGRESS, g).join();
     return g;
+  }
+
+  /** The cells each host advertised (the union of its advertisements' covers). */
+  static Map<Ipv6Address, DzSet> byHost(List<PubSubRequest> advertisements) {
+    Map<Ipv6Address, DzSet> out = new HashMap<>();
+    advertisements.forEach(a -> out.merge(a.host(), a.cells(), DzSet::union));
+    return out;
   }
 
   @Override
   public void topologyChanged(Topology next) {
     topology = next;
+    store();
+  }
+
+  /** The drops of every host port into the store, nothing sent. On the loop. */
+  private void store() {
     installed = desired();
-    for (long dpid : next.switches()) {
-      List<FlowEntry> on = new ArrayList<>();
-      installed.forEach(
-          (p, f) -> {
-            if (p.dpid() == dpid) {
-              on.addAll(f);
-            }
-          });
-      flows.replace(Owner.INGRESS, dpid, on, List.of());
+    for (long dpid : topology.switches()) {
+      flows.replace(Owner.INGRESS, dpid, on(dpid), List.of());
     }
+  }
+
+  private List<FlowEntry> on(long dpid) {
+    List<FlowEntry> out = new ArrayList<>();
+    installed.forEach(
+        (p, f) -> {
+          if (p.dpid() == dpid) {
+            out.addAll(f);
+          }
+        });
+    return out;
+  }
+
+  /**
+   * A cluster process became the writer ({@code writes} is true now): every switch's drops are
+   * brought to exactly what the advertisements want, whatever an earlier writer left there;
+   * completes when acknowledged.
+   */
+  CompletableFuture<Void> takeOver() {
+    return flows
+        .callOnLoop(
+            () -> {
+              store();
+              List<CompletableFuture<Void>> done = new ArrayList<>();
+              for (long dpid : topology.switches()) {
+                done.add(
+                    flows.reconcileScoped(dpid, f -> f.cookie() == IngressDrops.COOKIE, on(dpid)));
+              }
+              return CompletableFuture.allOf(done.toArray(CompletableFuture[]::new));
+            })
+        .thenCompose(f -> f);
+  }
+
+  /**
+   * A cluster process stopped writing ({@code writes} is false now): its store forgets the drops;
+   * nothing is sent (the next writer's stay on the switches).
+   */
+  CompletableFuture<Void> release() {
+    return flows.callOnLoop(
+        () -> {
+          store();
+          return null;
+        });
   }
 
   /**
@@ -78,10 +144,14 @@ public final class IngressGuard implements FlowService.Listener {
    * changed; completes when the switches acknowledged (call after an advertisement or withdrawal,
    * before answering it, so that a publisher may send once answered).
    */
+  @Override
   public CompletableFuture<Integer> sync() {
     return flows
         .callOnLoop(
             () -> {
+              if (!writes.getAsBoolean()) {
+                return CompletableFuture.completedFuture(0); // not the writer: release() forgets
+              }
               Map<SwitchPort, List<FlowEntry>> next = desired();
               SortedMap<Long, List<SwitchMod>> ops = new TreeMap<>();
               for (SwitchPort p : topology.edgePorts()) {
@@ -105,15 +175,23 @@ public final class IngressGuard implements FlowService.Listener {
         .thenCompose(f -> f);
   }
 
-  /** Each host port's drops: the content space less its hosts' advertised cells. On the loop. */
+  /**
+   * Each host port's drops: the content space less its hosts' advertised cells; none unless this
+   * process writes them. On the loop.
+   */
   private Map<SwitchPort, List<FlowEntry>> desired() {
-    Map<SwitchPort, DzSet> allowed = new HashMap<>();
-    for (PubSubRequest a : advertisements.get()) {
-      topology
-          .host(a.host())
-          .map(Host::attachment)
-          .ifPresent(p -> allowed.merge(p, a.cells(), DzSet::union));
+    if (!writes.getAsBoolean()) {
+      return Map.of();
     }
+    Map<SwitchPort, DzSet> allowed = new HashMap<>();
+    advertised
+        .get()
+        .forEach(
+            (host, cells) ->
+                topology
+                    .host(host)
+                    .map(Host::attachment)
+                    .ifPresent(p -> allowed.merge(p, cells, DzSet::union)));
     Map<SwitchPort, List<FlowEntry>> out = new HashMap<>();
     for (SwitchPort p : topology.edgePorts()) {
       out.put(p, IngressDrops.entries(p.port(), allowed.getOrDefault(p, DzSet.EMPTY)));
@@ -123,8 +201,10 @@ public final class IngressGuard implements FlowService.Listener {
 
   /**
    * The packets each host port dropped, read from the connected switches' flow counters (the drops
-   * of one port summed). A switch that does not answer is left out.
+   * of one port summed). A switch that does not answer is left out. In a cluster any process reads
+   * them: every process is connected to every switch.
    */
+  @Override
   public CompletableFuture<SortedMap<SwitchPort, Long>> dropped() {
     List<CompletableFuture<List<FlowStats>>> asked = new ArrayList<>();
     List<Long> dpids = new ArrayList<>();

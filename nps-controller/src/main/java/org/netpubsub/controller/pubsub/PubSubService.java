@@ -114,10 +114,11 @@ public final class PubSubService implements FlowService.Listener {
 
   /**
    * A cluster process reconciles all but content flows; multicast only while {@code
-   * writesMulticast} (the process writing the multicast state, app.ClusterRegistry).
+   * writesMulticast} (app.ClusterRegistry), ingress drops only while {@code writesIngress}.
    */
-  public static ReconcileScope clusterReconcileScope(BooleanSupplier writesMulticast) {
-    return ClusterPleromaEngine.reconcileScope(writesMulticast);
+  public static ReconcileScope clusterReconcileScope(
+      BooleanSupplier writesMulticast, BooleanSupplier writesIngress) {
+    return ClusterPleromaEngine.reconcileScope(writesMulticast, writesIngress);
   }
 
   static PubSubService attach(
