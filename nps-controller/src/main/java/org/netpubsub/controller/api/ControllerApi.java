@@ -177,17 +177,22 @@ public final class ControllerApi implements Closeable {
     b.inline("/v1/topology", r -> api.topology());
     b.route("POST", "/v1/hosts", api::registerHost);
     b.route("GET", "/v1/switches/{dpid}/flows", api::flows);
-    // principals: publishing is enforced at the host ports too (PLEROMA's content addresses).
-    // In a cluster by its one writer, from every process's advertisements (ClusterIngress).
+    // principals: publishing is enforced at the host ports too (PLEROMA's content addresses,
+    // Camus's query addresses). In a cluster by its one writer, from every process's
+    // advertisements (ClusterIngress).
     Optional<Ingress> ingress =
         pubsub
-            .filter(s -> auth.isPresent() && s.routing().equals("pleroma"))
+            .filter(s -> auth.isPresent())
             .flatMap(
                 s ->
-                    s.clusterMember().isEmpty()
-                        ? Optional.<Ingress>of(
-                            IngressGuard.attach(controller, s, controller.server()::switchHandle))
-                        : clusterIngress.map(Ingress.class::cast));
+                    s.clusterMember().isPresent()
+                        ? clusterIngress.map(Ingress.class::cast)
+                        : Optional.<Ingress>of(
+                            s.routing().equals("pleroma")
+                                ? IngressGuard.attach(
+                                    controller, s, controller.server()::switchHandle)
+                                : IngressGuard.attachCamus(
+                                    controller, s, controller.server()::switchHandle)));
     IngressRoutes.register(b, ingress, metrics);
     PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics, ingress)));
     LayoutRoutes.register(b, pubsub);

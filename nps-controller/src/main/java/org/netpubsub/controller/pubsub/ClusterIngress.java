@@ -105,7 +105,8 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
       }
     }
     writes.set(false);
-    c.guard = IngressGuard.attach(flows, () -> c.advertised, writes::get, switches);
+    c.guard =
+        IngressGuard.attach(flows, IngressGuard.pleroma(() -> c.advertised), writes::get, switches);
     c.latch.addListener(
         new LeaderLatchListener() {
           @Override

@@ -2,26 +2,38 @@ package org.netpubsub.controller.pubsub;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
+import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.content.filter.Dnf;
+import org.netpubsub.content.filter.Filter;
+import org.netpubsub.content.filter.FilterParser;
+import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.index.DzSet;
+import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.camus.openflow.QueryIngress;
 import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.FlowStats;
+import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.pleroma.IngressDrops;
-import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
 
@@ -36,8 +48,13 @@ import org.netpubsub.network.topology.Topology;
  * ClusterIngress}); the others want none. Loop state is touched on the flow service's loop only.
  */
 public final class IngressGuard implements FlowService.Listener, Ingress {
+  /** A host port's entries, from the hosts at it (one snapshot of the advertisements). */
+  interface PortRules {
+    List<FlowEntry> entries(long port, List<Ipv6Address> hosts);
+  }
+
   private final FlowService flows;
-  private final Supplier<Map<Ipv6Address, DzSet>> advertised;
+  private final Supplier<PortRules> rules;
   private final BooleanSupplier writes;
   private final LongFunction<Optional<SwitchHandle>> switches;
   private Topology topology = Topology.EMPTY;
@@ -45,11 +62,11 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
 
   IngressGuard(
       FlowService flows,
-      Supplier<Map<Ipv6Address, DzSet>> advertised,
+      Supplier<PortRules> rules,
       BooleanSupplier writes,
       LongFunction<Optional<SwitchHandle>> switches) {
     this.flows = flows;
-    this.advertised = advertised;
+    this.rules = rules;
     this.writes = writes;
     this.switches = switches;
   }
@@ -59,20 +76,73 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
       FlowService flows, PubSubService service, LongFunction<Optional<SwitchHandle>> switches) {
     return attach(
         flows,
-        () -> byHost(service.requests(PubSubRequest.Kind.ADVERTISEMENT)),
+        pleroma(() -> byHost(service.requests(PubSubRequest.Kind.ADVERTISEMENT))),
         () -> true,
         switches);
   }
 
-  /** Guards by the advertised cells per host, writing while {@code writes} (a cluster's writer). */
+  /**
+   * With Camus routing: every host port forwards only the query addresses inside its hosts'
+   * advertisements, each cut to {@code filter ∧ advertise region} ({@link QueryIngress}).
+   */
+  public static IngressGuard attachCamus(
+      FlowService flows, PubSubService service, LongFunction<Optional<SwitchHandle>> switches) {
+    Schema schema = service.index().schema();
+    QueryAddressLayout layout = QueryAddressLayout.of(MessageSpec.fromSchema(schema));
+    Map<String, Dnf> normal = new ConcurrentHashMap<>(); // by request id: normalised once
+    Supplier<PortRules> rules =
+        () -> {
+          Map<Ipv6Address, List<Dnf>> byHost = new HashMap<>();
+          Set<String> live = new HashSet<>();
+          for (PubSubRequest a : service.requests(PubSubRequest.Kind.ADVERTISEMENT)) {
+            live.add(a.id());
+            Dnf d = normal.computeIfAbsent(a.id(), id -> cut(schema, a.filter(), service, id));
+            byHost.computeIfAbsent(a.host(), h -> new ArrayList<>()).add(d);
+          }
+          normal.keySet().retainAll(live);
+          return (port, hosts) -> {
+            List<Dnf> dnfs = new ArrayList<>();
+            hosts.forEach(h -> dnfs.addAll(byHost.getOrDefault(h, List.of())));
+            return QueryIngress.entries(
+                layout, port, dnfs, SwitchLayout.CAMUS_FIRST_TABLE, ContentFlows.EVENT_PORT);
+          };
+        };
+    return attach(flows, rules, () -> true, switches);
+  }
+
+  /** An advertisement's {@code filter ∧ region} (the region it was accepted under, if any). */
+  private static Dnf cut(Schema schema, String filter, PubSubService service, String id) {
+    Filter f = FilterParser.parse(schema, filter);
+    Optional<String> region = Optional.ofNullable(service.grants.get(id)).flatMap(Access::region);
+    return Normalizer.toDnf(
+        region.isEmpty()
+            ? f
+            : new Filter.And(List.of(f, FilterParser.parse(schema, region.get()))));
+  }
+
+  /** Guards by {@code rules}, writing while {@code writes} (a cluster's writer). */
   static IngressGuard attach(
       FlowService flows,
-      Supplier<Map<Ipv6Address, DzSet>> advertised,
+      Supplier<PortRules> rules,
       BooleanSupplier writes,
       LongFunction<Optional<SwitchHandle>> switches) {
-    IngressGuard g = new IngressGuard(flows, advertised, writes, switches);
+    IngressGuard g = new IngressGuard(flows, rules, writes, switches);
     flows.register(Owner.INGRESS, g).join();
     return g;
+  }
+
+  /** PLEROMA's drops: the content space less the cells the port's hosts advertised. */
+  static Supplier<PortRules> pleroma(Supplier<Map<Ipv6Address, DzSet>> advertised) {
+    return () -> {
+      Map<Ipv6Address, DzSet> cells = advertised.get();
+      return (port, hosts) -> {
+        DzSet allowed = DzSet.EMPTY;
+        for (Ipv6Address h : hosts) {
+          allowed = allowed.union(cells.getOrDefault(h, DzSet.EMPTY));
+        }
+        return IngressDrops.entries(port, allowed);
+      };
+    };
   }
 
   /** The cells each host advertised (the union of its advertisements' covers). */
@@ -183,18 +253,14 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
     if (!writes.getAsBoolean()) {
       return Map.of();
     }
-    Map<SwitchPort, DzSet> allowed = new HashMap<>();
-    advertised
-        .get()
-        .forEach(
-            (host, cells) ->
-                topology
-                    .host(host)
-                    .map(Host::attachment)
-                    .ifPresent(p -> allowed.merge(p, cells, DzSet::union)));
+    PortRules r = rules.get();
+    Map<SwitchPort, List<Ipv6Address>> at = new HashMap<>();
+    new TreeMap<>(topology.hosts())
+        .values()
+        .forEach(h -> at.computeIfAbsent(h.attachment(), p -> new ArrayList<>()).add(h.address()));
     Map<SwitchPort, List<FlowEntry>> out = new HashMap<>();
     for (SwitchPort p : topology.edgePorts()) {
-      out.put(p, IngressDrops.entries(p.port(), allowed.getOrDefault(p, DzSet.EMPTY)));
+      out.put(p, r.entries(p.port(), at.getOrDefault(p, List.of())));
     }
     return out;
   }
@@ -227,7 +293,9 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
               for (int i = 0; i < asked.size(); i++) {
                 for (FlowStats s : asked.get(i).join()) {
                   FlowEntry e = s.entry();
-                  if (e.cookie() == IngressDrops.COOKIE && e.match().inPort() != null) {
+                  if (e.cookie() == IngressDrops.COOKIE
+                      && e.priority() == IngressDrops.PRIORITY // the drops, not Camus's allows
+                      && e.match().inPort() != null) {
                     out.merge(
                         new SwitchPort(dpids.get(i), e.match().inPort()),
                         s.packetCount(),

@@ -1,0 +1,147 @@
+package org.netpubsub.controller.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.controller.api.AuthenticatedApi.principal;
+
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.compiler.spec.MessageSpec;
+import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.content.event.Event;
+import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.controller.pubsub.PubSubLimits;
+import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.testing.OneSwitchNetwork;
+import org.netpubsub.controller.testing.Rest;
+import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.http.Authenticator;
+import org.netpubsub.network.camus.RoutingPolicy;
+import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.layout.SwitchLayout;
+import org.netpubsub.network.openflow.PacketHeaders;
+import org.netpubsub.network.pleroma.ContentFlows;
+
+/**
+ * Publishing enforced at the first switch with Camus routing (issue 27 part 2) on the simulated
+ * switch: with principals, a host port injects no query address until its host advertised, then
+ * only those whose fields lie in its advertisement cut to its region; a withdrawal closes it again;
+ * the drops are counted in {@code GET /v1/ingress}.
+ */
+class CamusIngressTest {
+  static final String PUB = "fd6e:7073:1::2";
+  static final String SUB = "fd6e:7073:1::3";
+  @TempDir Path dir;
+  OneSwitchNetwork net;
+  PubSubService service;
+  Authenticator auth;
+  ControllerApi api;
+  Rest rest;
+
+  @AfterEach
+  void stop() {
+    if (api != null) {
+      api.close();
+    }
+    if (auth != null) {
+      auth.close();
+    }
+    if (net != null) {
+      net.close();
+    }
+  }
+
+  private HttpResponse<String> send(String who, String method, String path, String body)
+      throws Exception {
+    return rest.send(method, path, body, Map.of("Authorization", "Bearer t-" + who));
+  }
+
+  /** The switch's verdict on an event of this price sent by the publisher (port 2). */
+  private List<Long> published(long price) {
+    Event e =
+        Event.builder(service.index().schema()).set("symbol", "X").set("price", price).build();
+    Ipv6Address to =
+        QueryAddressLayout.of(MessageSpec.fromSchema(service.index().schema())).address(e);
+    return net.sw()
+        .process(2, PacketHeaders.udp6(Ipv6Address.parse(PUB), to, 40_000, ContentFlows.EVENT_PORT))
+        .ports();
+  }
+
+  private long ingressEntries(long port) {
+    return net.sw().flows().stream()
+        .filter(f -> f.cookie() == SwitchLayout.INGRESS_COOKIE)
+        .filter(f -> f.match().inPort() == port)
+        .count();
+  }
+
+  @Test
+  void aPortInjectsOnlyQueryAddressesInsideItsAdvertisementAndRegion() throws Exception {
+    net = OneSwitchNetwork.startController();
+    service =
+        PubSubService.attachCamus(
+            net.controller(),
+            new SpatialIndex(PubSubApiTest.QUOTES, 12),
+            PubSubLimits.DEFAULTS,
+            RoutingPolicy.parse("mr"),
+            1);
+    Path f = dir.resolve("principals.yaml");
+    Files.writeString(
+        f,
+        "principals:\n"
+            + principal("pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'")
+            + principal("sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
+    auth = Authenticator.load(f, service::checkRegion, Duration.ZERO);
+    api =
+        ControllerApi.start(
+            net.controller(),
+            Optional.of(service),
+            Optional.empty(),
+            Optional.empty(),
+            new InetSocketAddress("::1", 0),
+            Optional.of(auth));
+    rest = new Rest(api.address().getPort());
+    net.connectSwitch(4);
+
+    HttpResponse<String> s =
+        send("sub", "POST", "/v1/subscriptions", "{\"host\":\"" + SUB + "\",\"filter\":\"true\"}");
+    assertThat(s.statusCode()).as(s.body()).isEqualTo(201);
+    Wait.until(
+        "a drop of the query space on every host port",
+        Duration.ofSeconds(10),
+        () -> List.of(1L, 2L, 3L, 4L).stream().allMatch(p -> ingressEntries(p) == 1));
+    assertThat(published(10)).isEmpty(); // nothing advertised: nothing injected
+
+    HttpResponse<String> a =
+        send(
+            "pub",
+            "POST",
+            "/v1/advertisements",
+            "{\"host\":\"" + PUB + "\",\"filter\":\"price < 50000\"}");
+    assertThat(a.statusCode()).as(a.body()).isEqualTo(201);
+    // answered once the rules follow it: cut to the region price < 1000, not the filter
+    assertThat(published(10)).containsExactly(3L);
+    assertThat(published(999)).containsExactly(3L);
+    assertThat(published(1000)).isEmpty();
+    assertThat(published(40_000)).isEmpty();
+    assertThat(published(90_000)).isEmpty();
+    assertThat(ingressEntries(2)).isGreaterThan(1);
+    assertThat(ingressEntries(1)).isEqualTo(1); // other ports untouched
+
+    String id = Rest.json(a).get("id").asText();
+    assertThat(send("pub", "DELETE", "/v1/advertisements/" + id, "").statusCode()).isEqualTo(200);
+    assertThat(published(10)).isEmpty();
+    assertThat(ingressEntries(2)).isEqualTo(1);
+
+    HttpResponse<String> counted = send("sub", "GET", "/v1/ingress", "");
+    assertThat(Rest.json(counted).get("enforced").asBoolean()).isTrue();
+    assertThat(Rest.json(counted).get("dropped_packets").asLong()).isGreaterThanOrEqualTo(1);
+  }
+}
