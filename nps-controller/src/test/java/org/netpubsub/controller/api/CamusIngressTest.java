@@ -3,15 +3,12 @@ package org.netpubsub.controller.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.netpubsub.controller.api.AuthenticatedApi.principal;
 
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.compiler.spec.MessageSpec;
@@ -20,10 +17,8 @@ import org.netpubsub.content.event.Event;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
-import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
-import org.netpubsub.http.Authenticator;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.layout.SwitchLayout;
@@ -40,28 +35,34 @@ class CamusIngressTest {
   static final String PUB = "fd6e:7073:1::2";
   static final String SUB = "fd6e:7073:1::3";
   @TempDir Path dir;
-  OneSwitchNetwork net;
+  AuthenticatedApi fixture;
   PubSubService service;
-  Authenticator auth;
-  ControllerApi api;
-  Rest rest;
+
+  @BeforeEach
+  void start() throws Exception {
+    fixture =
+        AuthenticatedApi.start(
+            dir,
+            c ->
+                PubSubService.attachCamus(
+                    c,
+                    new SpatialIndex(PubSubApiTest.QUOTES, 12),
+                    PubSubLimits.DEFAULTS,
+                    RoutingPolicy.parse("mr"),
+                    1),
+            principal("pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'"),
+            principal("sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
+    service = fixture.service;
+  }
 
   @AfterEach
   void stop() {
-    if (api != null) {
-      api.close();
-    }
-    if (auth != null) {
-      auth.close();
-    }
-    if (net != null) {
-      net.close();
-    }
+    fixture.close();
   }
 
   private HttpResponse<String> send(String who, String method, String path, String body)
       throws Exception {
-    return rest.send(method, path, body, Map.of("Authorization", "Bearer t-" + who));
+    return fixture.send(who, method, path, body);
   }
 
   /** The switch's verdict on an event of this price sent by the publisher (port 2). */
@@ -70,13 +71,15 @@ class CamusIngressTest {
         Event.builder(service.index().schema()).set("symbol", "X").set("price", price).build();
     Ipv6Address to =
         QueryAddressLayout.of(MessageSpec.fromSchema(service.index().schema())).address(e);
-    return net.sw()
+    return fixture
+        .net
+        .sw()
         .process(2, PacketHeaders.udp6(Ipv6Address.parse(PUB), to, 40_000, ContentFlows.EVENT_PORT))
         .ports();
   }
 
   private long ingressEntries(long port) {
-    return net.sw().flows().stream()
+    return fixture.net.sw().flows().stream()
         .filter(f -> f.cookie() == SwitchLayout.INGRESS_COOKIE)
         .filter(f -> f.match().inPort() == port)
         .count();
@@ -84,32 +87,6 @@ class CamusIngressTest {
 
   @Test
   void aPortInjectsOnlyQueryAddressesInsideItsAdvertisementAndRegion() throws Exception {
-    net = OneSwitchNetwork.startController();
-    service =
-        PubSubService.attachCamus(
-            net.controller(),
-            new SpatialIndex(PubSubApiTest.QUOTES, 12),
-            PubSubLimits.DEFAULTS,
-            RoutingPolicy.parse("mr"),
-            1);
-    Path f = dir.resolve("principals.yaml");
-    Files.writeString(
-        f,
-        "principals:\n"
-            + principal("pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'")
-            + principal("sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
-    auth = Authenticator.load(f, service::checkRegion, Duration.ZERO);
-    api =
-        ControllerApi.start(
-            net.controller(),
-            Optional.of(service),
-            Optional.empty(),
-            Optional.empty(),
-            new InetSocketAddress("::1", 0),
-            Optional.of(auth));
-    rest = new Rest(api.address().getPort());
-    net.connectSwitch(4);
-
     HttpResponse<String> s =
         send("sub", "POST", "/v1/subscriptions", "{\"host\":\"" + SUB + "\",\"filter\":\"true\"}");
     assertThat(s.statusCode()).as(s.body()).isEqualTo(201);
