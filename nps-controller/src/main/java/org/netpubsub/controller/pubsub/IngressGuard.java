@@ -95,8 +95,12 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
           Map<Ipv6Address, List<Dnf>> byHost = new HashMap<>();
           Set<String> live = new HashSet<>();
           for (PubSubRequest a : service.requests(PubSubRequest.Kind.ADVERTISEMENT)) {
+            Access granted = service.grants.get(a.id());
+            if (granted == null) {
+              continue; // its region not recorded yet: closed until the sync after its answer
+            }
             live.add(a.id());
-            Dnf d = normal.computeIfAbsent(a.id(), id -> cut(schema, a.filter(), service, id));
+            Dnf d = normal.computeIfAbsent(a.id(), id -> cut(schema, a.filter(), granted));
             byHost.computeIfAbsent(a.host(), h -> new ArrayList<>()).add(d);
           }
           normal.keySet().retainAll(live);
@@ -111,9 +115,9 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
   }
 
   /** An advertisement's {@code filter ∧ region} (the region it was accepted under, if any). */
-  private static Dnf cut(Schema schema, String filter, PubSubService service, String id) {
+  private static Dnf cut(Schema schema, String filter, Access granted) {
     Filter f = FilterParser.parse(schema, filter);
-    Optional<String> region = Optional.ofNullable(service.grants.get(id)).flatMap(Access::region);
+    Optional<String> region = granted.region();
     return Normalizer.toDnf(
         region.isEmpty()
             ? f
