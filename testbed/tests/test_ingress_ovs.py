@@ -18,7 +18,10 @@ One switch, five hosts: h1 `pub` (advertises `price < 50000`, region `price < 10
 
 The same again with two controller processes of a cluster (`--cluster`, an embedded ZooKeeper):
 the bridge connects to both, the requests go to one or the other, and the one process that writes
-the drops follows the advertisements made at either; the drops are read at the other."""
+the drops follows the advertisements made at either; the drops are read at the other.
+And with Camus routing (`--routing camus-mr`): query addresses instead of content addresses, the
+same drops at h1's port (allowed boxes above a drop of ff0e::/16); h4's region is not checked
+there (Camus subscriptions are not cut to the region yet)."""
 
 from __future__ import annotations
 
@@ -91,8 +94,10 @@ def metric(controller: Controller) -> float:
 
 
 @needs_root
-@pytest.mark.parametrize("processes", [1, 2], ids=["one-process", "cluster"])
-def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_region(processes):
+@pytest.mark.parametrize("processes,routing", [(1, "pleroma"), (2, "pleroma"), (1, "camus-mr")],
+                         ids=["one-process", "cluster", "camus"])
+def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_region(processes,
+                                                                                    routing):
     build()
     work = tempfile.mkdtemp(prefix="nps-ingress-")
     auth = os.path.join(work, "principals.yaml")
@@ -104,7 +109,7 @@ def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_reg
     listeners = []
     try:
         if processes == 1:
-            controllers.append(Controller(SCHEMA, "--auth", auth,
+            controllers.append(Controller(SCHEMA, "--auth", auth, "--routing", routing,
                                           log_path=os.path.join(work, "controller.log")))
         else:
             zk_port = free_port()
@@ -177,8 +182,10 @@ def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_reg
 
         # h3 subscribed everything: h1's events outside its region never left h1's port
         assert sorted(got["h3"][str(SUB_PORT)]) == tags("pub-in", "wide-in", "wide-mid", "wide-out")
-        # h4's filter is `true`, its region price < 1000: nothing else reaches it
-        assert sorted(got["h4"][str(SUB_PORT)]) == tags("pub-in", "wide-in")
+        # h4's filter is `true`, its region price < 1000: nothing else reaches it (Camus compiles
+        # a subscription from its filter alone, not cut to the region yet: docs/security.md)
+        if routing == "pleroma":
+            assert sorted(got["h4"][str(SUB_PORT)]) == tags("pub-in", "wide-in")
         # bound to the event port and joined to the content addresses: nothing, anywhere
         assert got["h3"]["7073"] == [] and got["h4"]["7073"] == []
         assert got["h5"] == {str(SUB_PORT): [], "7073": []}
