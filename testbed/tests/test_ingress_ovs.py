@@ -14,7 +14,14 @@ One switch, five hosts: h1 `pub` (advertises `price < 50000`, region `price < 10
 - h4 receives h2's events inside its region and none outside it, although its filter is `true`.
   Fails if a subscription's cover is its filter alone.
 - h5, and the subscribers' event port, bound and joined to the content addresses, receive
-  nothing."""
+  nothing.
+
+The same again with two controller processes of a cluster (`--cluster`, an embedded ZooKeeper):
+the bridge connects to both, the requests go to one or the other, and the one process that writes
+the drops follows the advertisements made at either; the drops are read at the other.
+And with Camus routing (`--routing camus-mr`): query addresses instead of content addresses, the
+same drops at h1's port (allowed boxes above a drop of ff0e::/16); h4's region is not checked
+there (Camus subscriptions are not cut to the region yet)."""
 
 from __future__ import annotations
 
@@ -27,8 +34,13 @@ import sys
 import tempfile
 import urllib.request
 
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
 from live import needs_root
-from pubsub.session import TESTBED, UNUSED, Controller, Testbed, build, poll
+from pubsub.session import (NPS, TESTBED, UNUSED, Controller, JsonLines, Testbed, build, free_port,
+                            poll)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -82,43 +94,71 @@ def metric(controller: Controller) -> float:
 
 
 @needs_root
-def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_region():
+@pytest.mark.parametrize("processes,routing", [(1, "pleroma"), (2, "pleroma"), (1, "camus-mr")],
+                         ids=["one-process", "cluster", "camus"])
+def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_region(processes,
+                                                                                    routing):
     build()
     work = tempfile.mkdtemp(prefix="nps-ingress-")
     auth = os.path.join(work, "principals.yaml")
     with open(auth, "w") as f:
         f.write(principals_yaml())
-    controller = Controller(SCHEMA, "--auth", auth, log_path=os.path.join(work, "controller.log"))
+    zk = None
+    controllers: list[Controller] = []
     testbed = None
     listeners = []
     try:
-        testbed = Testbed("tree:1,5", controller)
+        if processes == 1:
+            controllers.append(Controller(SCHEMA, "--auth", auth, "--routing", routing,
+                                          log_path=os.path.join(work, "controller.log")))
+        else:
+            zk_port = free_port()
+            zk = JsonLines([NPS, "overlay", "zookeeper", "--listen", f"127.0.0.1:{zk_port}",
+                            "--data", os.path.join(work, "zk"), "--tick", "200", "--json"])
+            zk.wait_for(lambda o: o.get("kind") == "zookeeper", 60, "ZooKeeper")
+
+            def member(i: int) -> Controller:
+                return Controller(SCHEMA, "--auth", auth, "--cluster", f"127.0.0.1:{zk_port}",
+                                  "--member", f"c{i}", "--partitions", "4",
+                                  log_path=os.path.join(work, f"controller-{i}.log"))
+
+            with ThreadPoolExecutor(2) as pool:  # JVMs start faster side by side
+                starting = [pool.submit(member, i) for i in range(2)]
+            controllers.extend(f.result() for f in starting if f.exception() is None)
+            for f in starting:
+                if f.exception() is not None:
+                    raise f.exception()  # the started ones are stopped below
+        # requests alternate between the processes; the drops are read at the last one
+        front, back = controllers[0], controllers[-1]
+        testbed = Testbed("tree:1,5", front, also=tuple(controllers[1:]))
         hosts = {h["name"]: h for h in testbed.hosts}
 
         def learned() -> bool:
-            known = {h["address"] for h in call(controller, "wide", "GET", "/v1/topology")["hosts"]}
-            for name in (n for n, h in hosts.items() if h["address"] not in known):
+            missing = set()
+            for c in controllers:
+                known = {h["address"] for h in call(c, "wide", "GET", "/v1/topology")["hosts"]}
+                missing |= {n for n, h in hosts.items() if h["address"] not in known}
+            for name in missing:
                 testbed.exec(name, "ping", "-6", "-c1", "-W1", UNUSED, timeout=15)
-            return len(known) >= len(hosts)
+            return not missing
 
         poll(learned, 90, "5 hosts learned", interval=0.5)
-        config = PubSubConfig.from_answer(call(controller, "wide", "GET", "/v1/pubsub"))
+        config = PubSubConfig.from_answer(call(front, "wide", "GET", "/v1/pubsub"))
 
         def address(price: int) -> str:
             return format_address(config.address(["AA", price, 500, "XNYS"]))
 
         inside, middle, outside = address(10), address(40_000), address(90_000)
         a = hosts["h1"]["address"], hosts["h2"]["address"], hosts["h3"]["address"]
-        call(controller, "pub", "POST", "/v1/advertisements", {"host": a[0], "filter": "price < 50000"})
-        call(controller, "wide", "POST", "/v1/advertisements", {"host": a[1], "filter": "true"})
-        for who, h in (("wide", "h3"), ("narrow", "h4")):
-            call(controller, who, "POST", "/v1/subscriptions",
+        call(back, "pub", "POST", "/v1/advertisements", {"host": a[0], "filter": "price < 50000"})
+        call(front, "wide", "POST", "/v1/advertisements", {"host": a[1], "filter": "true"})
+        for c, who, h in ((front, "wide", "h3"), (back, "narrow", "h4")):
+            call(c, who, "POST", "/v1/subscriptions",
                  {"host": hosts[h]["address"], "filter": "true", "port": SUB_PORT})
-        h1 = next(h for h in call(controller, "wide", "GET", "/v1/topology")["hosts"]
+        h1 = next(h for h in call(back, "wide", "GET", "/v1/topology")["hosts"]
                   if h["address"] == a[0])
         at = (h1["dpid"], h1["port"])
-        before = dropped(controller, at)
-
+        before = dropped(back, at)
         for h in ("h3", "h4", "h5"):
             p = subprocess.Popen([TESTBED, "exec", h, "--", "/usr/bin/python3",
                                   os.path.join(HERE, "ingress_peer.py"), "listen", str(QUIET),
@@ -142,19 +182,24 @@ def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_reg
 
         # h3 subscribed everything: h1's events outside its region never left h1's port
         assert sorted(got["h3"][str(SUB_PORT)]) == tags("pub-in", "wide-in", "wide-mid", "wide-out")
-        # h4's filter is `true`, its region price < 1000: nothing else reaches it
-        assert sorted(got["h4"][str(SUB_PORT)]) == tags("pub-in", "wide-in")
+        # h4's filter is `true`, its region price < 1000: nothing else reaches it (Camus compiles
+        # a subscription from its filter alone, not cut to the region yet: docs/security.md)
+        if routing == "pleroma":
+            assert sorted(got["h4"][str(SUB_PORT)]) == tags("pub-in", "wide-in")
         # bound to the event port and joined to the content addresses: nothing, anywhere
         assert got["h3"]["7073"] == [] and got["h4"]["7073"] == []
         assert got["h5"] == {str(SUB_PORT): [], "7073": []}
         # OVS's flow counters lag the datapath by up to a second: poll
-        poll(lambda: dropped(controller, at) - before >= 2 * COUNT, 15, "the drops counted")
-        assert dropped(controller, at) - before == 2 * COUNT
-        assert metric(controller) >= 2 * COUNT
+        poll(lambda: dropped(back, at) - before >= 2 * COUNT, 15, "the drops counted")
+        assert dropped(back, at) - before == 2 * COUNT
+        assert metric(back) >= 2 * COUNT
     finally:
         for _, p in listeners:
             if p.poll() is None:
                 p.kill()
         if testbed:
             testbed.down()
-        controller.terminate()
+        for c in controllers:
+            c.terminate()
+        if zk is not None:
+            zk.terminate()

@@ -21,6 +21,7 @@ import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.OpenFlowTls;
+import org.netpubsub.http.Authenticator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -158,6 +159,8 @@ final class ControllerCommand implements Callable<Integer> {
       MulticastGroups groups = MulticastGroups.attach(controller);
       service = pubsub.attach(controller);
       Optional<PubSubService> regions = service;
+      Optional<Authenticator> principals =
+          Optional.ofNullable(auth.load(r -> regions.ifPresent(s -> s.checkRegion(r))));
       rest =
           ControllerApi.start(
               controller,
@@ -165,8 +168,9 @@ final class ControllerCommand implements Callable<Integer> {
               Optional.of(groups),
               pubsub.registry(controller, groups),
               http,
-              Optional.ofNullable(auth.load(r -> regions.ifPresent(s -> s.checkRegion(r)))),
-              restTls);
+              principals,
+              restTls,
+              pubsub.clusterIngress(controller, principals.isPresent()));
       monitor =
           teSettings.map(s -> LinkLoadMonitor.start(controller, controller.server(), groups, s));
     } catch (IOException | RuntimeException e) {

@@ -17,6 +17,7 @@ import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
 import org.netpubsub.controller.multicast.MulticastGroups;
+import org.netpubsub.controller.pubsub.ClusterIngress;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.ReconcileScope;
@@ -159,8 +160,11 @@ final class PubSubOptions {
   private CuratorFramework zk;
   private String memberId;
   private ClusterRegistry registry;
+  private ClusterIngress ingress;
   // set while this process writes the cluster's multicast state (ClusterRegistry)
   private final AtomicBoolean multicastWriter = new AtomicBoolean();
+  // set while this process writes the cluster's ingress drops (ClusterIngress)
+  private final AtomicBoolean ingressWriter = new AtomicBoolean();
 
   /**
    * In a cluster (after {@link #attach}): hosts registered and groups put at any process,
@@ -179,11 +183,34 @@ final class PubSubOptions {
     return Optional.of(registry);
   }
 
+  /**
+   * In a cluster with principals ({@code auth}): this process's part in enforcing publishing at the
+   * host ports, one writer for the cluster (docs/security.md); empty otherwise.
+   */
+  Optional<ClusterIngress> clusterIngress(NetworkController controller, boolean auth) {
+    if (zk == null || !auth) {
+      return Optional.empty();
+    }
+    try {
+      ingress =
+          ClusterIngress.start(
+              zk,
+              clusterRoot,
+              memberId,
+              controller,
+              controller.server()::switchHandle,
+              ingressWriter);
+    } catch (Exception e) {
+      throw new IllegalStateException("joining the cluster's ingress writers failed: " + e, e);
+    }
+    return Optional.of(ingress);
+  }
+
   /** What reconciling a switch manages: in a cluster, everything but the content flows. */
   ReconcileScope reconcileScope() {
     return cluster == null
         ? ReconcileScope.EVERYTHING
-        : PubSubService.clusterReconcileScope(multicastWriter::get);
+        : PubSubService.clusterReconcileScope(multicastWriter::get, ingressWriter::get);
   }
 
   /** Checks the cluster options before anything starts. */
@@ -210,6 +237,9 @@ final class PubSubOptions {
 
   /** Leaves the cluster (its partitions move to the others at once) and closes the client. */
   void closeCluster(Optional<PubSubService> service) {
+    if (ingress != null) {
+      ingress.close();
+    }
     if (registry != null) {
       registry.close();
     }

@@ -19,6 +19,8 @@ import org.netpubsub.controller.app.ClusterRegistry;
 import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.multicast.MulticastGroups;
+import org.netpubsub.controller.pubsub.ClusterIngress;
+import org.netpubsub.controller.pubsub.Ingress;
 import org.netpubsub.controller.pubsub.IngressGuard;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.RequestRefusedException;
@@ -135,6 +137,23 @@ public final class ControllerApi implements Closeable {
       Optional<Authenticator> auth,
       ServerTls tls)
       throws IOException {
+    return start(controller, pubsub, groups, registry, address, auth, tls, Optional.empty());
+  }
+
+  /**
+   * The same; in a cluster with {@code auth}, publishing is enforced at the host ports by {@code
+   * clusterIngress} (the cluster's one writer of the drops), and not at all without it.
+   */
+  public static ControllerApi start(
+      NetworkController controller,
+      Optional<PubSubService> pubsub,
+      Optional<MulticastGroups> groups,
+      Optional<ClusterRegistry> registry,
+      InetSocketAddress address,
+      Optional<Authenticator> auth,
+      ServerTls tls,
+      Optional<ClusterIngress> clusterIngress)
+      throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
     Runnable newMeters = ControllerMetrics.bind(metrics, controller, pubsub, registry);
     ControllerApi api = new ControllerApi(controller, registry, metrics);
@@ -158,17 +177,22 @@ public final class ControllerApi implements Closeable {
     b.inline("/v1/topology", r -> api.topology());
     b.route("POST", "/v1/hosts", api::registerHost);
     b.route("GET", "/v1/switches/{dpid}/flows", api::flows);
-    // principals: publishing is enforced at the host ports too (PLEROMA's content addresses).
-    // Not in a cluster: a process knows only the advertisements made to it, so its drops would
-    // cut the publishers that advertised at another process.
-    Optional<IngressGuard> ingress =
+    // principals: publishing is enforced at the host ports too (PLEROMA's content addresses,
+    // Camus's query addresses). In a cluster by its one writer, from every process's
+    // advertisements (ClusterIngress).
+    Optional<Ingress> ingress =
         pubsub
-            .filter(
+            .filter(s -> auth.isPresent())
+            .flatMap(
                 s ->
-                    auth.isPresent()
-                        && s.routing().equals("pleroma")
-                        && s.clusterMember().isEmpty())
-            .map(s -> IngressGuard.attach(controller, s, controller.server()::switchHandle));
+                    s.clusterMember().isPresent()
+                        ? clusterIngress.map(Ingress.class::cast)
+                        : Optional.<Ingress>of(
+                            s.routing().equals("pleroma")
+                                ? IngressGuard.attach(
+                                    controller, s, controller.server()::switchHandle)
+                                : IngressGuard.attachCamus(
+                                    controller, s, controller.server()::switchHandle)));
     IngressRoutes.register(b, ingress, metrics);
     PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics, ingress)));
     LayoutRoutes.register(b, pubsub);

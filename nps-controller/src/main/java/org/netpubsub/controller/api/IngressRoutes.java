@@ -11,7 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.netpubsub.controller.app.GroupJson;
-import org.netpubsub.controller.pubsub.IngressGuard;
+import org.netpubsub.controller.pubsub.Ingress;
 import org.netpubsub.http.ApiError;
 import org.netpubsub.http.Reply;
 import org.netpubsub.http.RestServer;
@@ -28,7 +28,7 @@ final class IngressRoutes {
 
   private IngressRoutes() {}
 
-  static void register(RestServer.Builder b, Optional<IngressGuard> guard, MeterRegistry metrics) {
+  static void register(RestServer.Builder b, Optional<Ingress> guard, MeterRegistry metrics) {
     guard.ifPresent(
         g ->
             Gauge.builder("nps.ingress.dropped.packets", g, IngressRoutes::total)
@@ -39,7 +39,7 @@ final class IngressRoutes {
     b.route("GET", "/v1/ingress", r -> Reply.ok(json(guard)));
   }
 
-  private static double total(IngressGuard g) {
+  private static double total(Ingress g) {
     try {
       return read(g).values().stream().mapToLong(Long::longValue).sum();
     } catch (ApiError e) {
@@ -47,7 +47,7 @@ final class IngressRoutes {
     }
   }
 
-  private static SortedMap<SwitchPort, Long> read(IngressGuard g) {
+  private static SortedMap<SwitchPort, Long> read(Ingress g) {
     try {
       return g.dropped().get(READ_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
@@ -58,7 +58,7 @@ final class IngressRoutes {
     }
   }
 
-  private static ObjectNode json(Optional<IngressGuard> guard) {
+  private static ObjectNode json(Optional<Ingress> guard) {
     ObjectNode root = GroupJson.JSON.createObjectNode();
     root.put("enforced", guard.isPresent());
     ArrayNode ports = root.putArray("ports");

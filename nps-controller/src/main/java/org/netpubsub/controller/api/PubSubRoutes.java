@@ -19,7 +19,7 @@ import org.netpubsub.content.schema.SchemaWriter;
 import org.netpubsub.controller.app.GroupJson;
 import org.netpubsub.controller.pubsub.Access;
 import org.netpubsub.controller.pubsub.IndexVersion;
-import org.netpubsub.controller.pubsub.IngressGuard;
+import org.netpubsub.controller.pubsub.Ingress;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.RequestOutcome;
@@ -46,9 +46,9 @@ final class PubSubRoutes {
 
   private final PubSubService service;
   private final MeterRegistry metrics;
-  private final Optional<IngressGuard> ingress;
+  private final Optional<Ingress> ingress;
 
-  PubSubRoutes(PubSubService service, MeterRegistry metrics, Optional<IngressGuard> ingress) {
+  PubSubRoutes(PubSubService service, MeterRegistry metrics, Optional<Ingress> ingress) {
     this.service = service;
     this.metrics = metrics;
     this.ingress = ingress;

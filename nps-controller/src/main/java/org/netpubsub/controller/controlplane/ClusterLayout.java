@@ -15,6 +15,7 @@ import org.netpubsub.content.index.Dz;
  * ROOT/hosts/ADDRESS         a host registered by hand (POST /v1/hosts), applied by every process
  * ROOT/groups/NAME           a multicast group (PUT /v1/groups/NAME; NAME URL-encoded)
  * ROOT/groups-writer ...     the multicast writer and its placements (app.ClusterRegistry)
+ * ROOT/ingress-writer ...    the ingress drops' writer and its ticks (pubsub.ClusterIngress)
  * </pre>
  *
  * A partition's node name is {@code p} and its dz bits ({@code p} alone for the whole space).

@@ -18,9 +18,10 @@ import org.netpubsub.network.controlplane.ControlRequest;
  * A control request as the JSON bytes stored in ZooKeeper: {@code {"kind","id","host","port",
  * "cells":["0101",…]}} (the empty string is the whole space), and on a standing addition the
  * submitter's {@code "labels":{…}}. Unreadable bytes are an {@link IllegalArgumentException} naming
- * what is wrong.
+ * what is wrong. Public for the readers of {@code ROOT/requests} outside this package (the
+ * cluster's ingress writer, pubsub.ClusterIngress).
  */
-final class RequestCodec {
+public final class RequestCodec {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RequestCodec() {}
@@ -59,7 +60,12 @@ final class RequestCodec {
     }
   }
 
-  static ControlRequest decode(byte[] bytes) {
+  /** Where the standing additions of the cluster under {@code root} are ({@code ROOT/requests}). */
+  public static String requests(String root) {
+    return new ClusterLayout(root).requests();
+  }
+
+  public static ControlRequest decode(byte[] bytes) {
     try {
       JsonNode n = JSON.readTree(bytes);
       List<Dz> cells = new ArrayList<>();

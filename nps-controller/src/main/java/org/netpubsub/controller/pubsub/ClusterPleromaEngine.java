@@ -20,6 +20,7 @@ import org.netpubsub.network.controlplane.ControlRequest;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.pleroma.ContentFlows;
+import org.netpubsub.network.pleroma.IngressDrops;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -33,13 +34,16 @@ final class ClusterPleromaEngine implements RoutingEngine {
   /**
    * What the controller's switch-wide reconcile manages in a cluster: every flow but the content
    * flows (those belong to the partitions' owners); the multicast flows and the groups only while
-   * this process writes the multicast state ({@code writesMulticast}: one process does).
+   * this process writes the multicast state ({@code writesMulticast}: one process does), and the
+   * ingress drops only while it writes those ({@code writesIngress}, {@link ClusterIngress}).
    */
-  static ReconcileScope reconcileScope(BooleanSupplier writesMulticast) {
+  static ReconcileScope reconcileScope(
+      BooleanSupplier writesMulticast, BooleanSupplier writesIngress) {
     return new ReconcileScope(
         f ->
             f.cookie() != ContentFlows.COOKIE
-                && (f.cookie() != GroupForwarding.COOKIE || writesMulticast.getAsBoolean()),
+                && (f.cookie() != GroupForwarding.COOKIE || writesMulticast.getAsBoolean())
+                && (f.cookie() != IngressDrops.COOKIE || writesIngress.getAsBoolean()),
         writesMulticast);
   }
 

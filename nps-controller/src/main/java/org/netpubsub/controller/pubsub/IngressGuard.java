@@ -2,24 +2,38 @@ package org.netpubsub.controller.pubsub;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
+import org.netpubsub.compiler.spec.MessageSpec;
+import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.content.filter.Dnf;
+import org.netpubsub.content.filter.Filter;
+import org.netpubsub.content.filter.FilterParser;
+import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.index.DzSet;
+import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.camus.openflow.QueryIngress;
 import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.FlowStats;
+import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.pleroma.IngressDrops;
-import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
 
@@ -30,47 +44,173 @@ import org.netpubsub.network.topology.Topology;
  * --auth}: without principals every host may publish anywhere, as before. The drops are written as
  * {@link Owner#INGRESS}: in full on a topology change, and per changed port after an advertisement
  * or withdrawal ({@link #sync}). Their packet counters are the dropped packets ({@link #dropped}).
- * Loop state is touched on the flow service's loop only.
+ * In a cluster only the process that {@code writes} keeps and writes drops ({@link
+ * ClusterIngress}); the others want none. Loop state is touched on the flow service's loop only.
  */
-public final class IngressGuard implements FlowService.Listener {
+public final class IngressGuard implements FlowService.Listener, Ingress {
+  /** A host port's entries, from the hosts at it (one snapshot of the advertisements). */
+  interface PortRules {
+    List<FlowEntry> entries(long port, List<Ipv6Address> hosts);
+  }
+
   private final FlowService flows;
-  private final Supplier<List<PubSubRequest>> advertisements;
+  private final Supplier<PortRules> rules;
+  private final BooleanSupplier writes;
   private final LongFunction<Optional<SwitchHandle>> switches;
   private Topology topology = Topology.EMPTY;
   private Map<SwitchPort, List<FlowEntry>> installed = Map.of();
 
   IngressGuard(
       FlowService flows,
-      Supplier<List<PubSubRequest>> advertisements,
+      Supplier<PortRules> rules,
+      BooleanSupplier writes,
       LongFunction<Optional<SwitchHandle>> switches) {
     this.flows = flows;
-    this.advertisements = advertisements;
+    this.rules = rules;
+    this.writes = writes;
     this.switches = switches;
   }
 
   /** Guards every host port of {@code flows}' switches by {@code service}'s advertisements. */
   public static IngressGuard attach(
       FlowService flows, PubSubService service, LongFunction<Optional<SwitchHandle>> switches) {
-    IngressGuard g =
-        new IngressGuard(flows, () -> service.requests(PubSubRequest.Kind.ADVERTISEMENT), switches);
+    return attach(
+        flows,
+        pleroma(() -> byHost(service.requests(PubSubRequest.Kind.ADVERTISEMENT))),
+        () -> true,
+        switches);
+  }
+
+  /**
+   * With Camus routing: every host port forwards only the query addresses inside its hosts'
+   * advertisements, each cut to {@code filter ∧ advertise region} ({@link QueryIngress}).
+   */
+  public static IngressGuard attachCamus(
+      FlowService flows, PubSubService service, LongFunction<Optional<SwitchHandle>> switches) {
+    Schema schema = service.index().schema();
+    QueryAddressLayout layout = QueryAddressLayout.of(MessageSpec.fromSchema(schema));
+    Map<String, Dnf> normal = new ConcurrentHashMap<>(); // by request id: normalised once
+    Supplier<PortRules> rules =
+        () -> {
+          Map<Ipv6Address, List<Dnf>> byHost = new HashMap<>();
+          Set<String> live = new HashSet<>();
+          for (PubSubRequest a : service.requests(PubSubRequest.Kind.ADVERTISEMENT)) {
+            Access granted = service.grants.get(a.id());
+            if (granted == null) {
+              continue; // its region not recorded yet: closed until the sync after its answer
+            }
+            live.add(a.id());
+            Dnf d = normal.computeIfAbsent(a.id(), id -> cut(schema, a.filter(), granted));
+            byHost.computeIfAbsent(a.host(), h -> new ArrayList<>()).add(d);
+          }
+          normal.keySet().retainAll(live);
+          return (port, hosts) -> {
+            List<Dnf> dnfs = new ArrayList<>();
+            hosts.forEach(h -> dnfs.addAll(byHost.getOrDefault(h, List.of())));
+            return QueryIngress.entries(
+                layout, port, dnfs, SwitchLayout.CAMUS_FIRST_TABLE, ContentFlows.EVENT_PORT);
+          };
+        };
+    return attach(flows, rules, () -> true, switches);
+  }
+
+  /** An advertisement's {@code filter ∧ region} (the region it was accepted under, if any). */
+  private static Dnf cut(Schema schema, String filter, Access granted) {
+    Filter f = FilterParser.parse(schema, filter);
+    Optional<String> region = granted.region();
+    return Normalizer.toDnf(
+        region.isEmpty()
+            ? f
+            : new Filter.And(List.of(f, FilterParser.parse(schema, region.get()))));
+  }
+
+  /** Guards by {@code rules}, writing while {@code writes} (a cluster's writer). */
+  static IngressGuard attach(
+      FlowService flows,
+      Supplier<PortRules> rules,
+      BooleanSupplier writes,
+      LongFunction<Optional<SwitchHandle>> switches) {
+    IngressGuard g = new IngressGuard(flows, rules, writes, switches);
     flows.register(Owner.INGRESS, g).join();
     return g;
+  }
+
+  /** PLEROMA's drops: the content space less the cells the port's hosts advertised. */
+  static Supplier<PortRules> pleroma(Supplier<Map<Ipv6Address, DzSet>> advertised) {
+    return () -> {
+      Map<Ipv6Address, DzSet> cells = advertised.get();
+      return (port, hosts) -> {
+        DzSet allowed = DzSet.EMPTY;
+        for (Ipv6Address h : hosts) {
+          allowed = allowed.union(cells.getOrDefault(h, DzSet.EMPTY));
+        }
+        return IngressDrops.entries(port, allowed);
+      };
+    };
+  }
+
+  /** The cells each host advertised (the union of its advertisements' covers). */
+  static Map<Ipv6Address, DzSet> byHost(List<PubSubRequest> advertisements) {
+    Map<Ipv6Address, DzSet> out = new HashMap<>();
+    advertisements.forEach(a -> out.merge(a.host(), a.cells(), DzSet::union));
+    return out;
   }
 
   @Override
   public void topologyChanged(Topology next) {
     topology = next;
+    store();
+  }
+
+  /** The drops of every host port into the store, nothing sent. On the loop. */
+  private void store() {
     installed = desired();
-    for (long dpid : next.switches()) {
-      List<FlowEntry> on = new ArrayList<>();
-      installed.forEach(
-          (p, f) -> {
-            if (p.dpid() == dpid) {
-              on.addAll(f);
-            }
-          });
-      flows.replace(Owner.INGRESS, dpid, on, List.of());
+    for (long dpid : topology.switches()) {
+      flows.replace(Owner.INGRESS, dpid, on(dpid), List.of());
     }
+  }
+
+  private List<FlowEntry> on(long dpid) {
+    List<FlowEntry> out = new ArrayList<>();
+    installed.forEach(
+        (p, f) -> {
+          if (p.dpid() == dpid) {
+            out.addAll(f);
+          }
+        });
+    return out;
+  }
+
+  /**
+   * A cluster process became the writer ({@code writes} is true now): every switch's drops are
+   * brought to exactly what the advertisements want, whatever an earlier writer left there;
+   * completes when acknowledged.
+   */
+  CompletableFuture<Void> takeOver() {
+    return flows
+        .callOnLoop(
+            () -> {
+              store();
+              List<CompletableFuture<Void>> done = new ArrayList<>();
+              for (long dpid : topology.switches()) {
+                done.add(
+                    flows.reconcileScoped(dpid, f -> f.cookie() == IngressDrops.COOKIE, on(dpid)));
+              }
+              return CompletableFuture.allOf(done.toArray(CompletableFuture[]::new));
+            })
+        .thenCompose(f -> f);
+  }
+
+  /**
+   * A cluster process stopped writing ({@code writes} is false now): its store forgets the drops;
+   * nothing is sent (the next writer's stay on the switches).
+   */
+  CompletableFuture<Void> release() {
+    return flows.callOnLoop(
+        () -> {
+          store();
+          return null;
+        });
   }
 
   /**
@@ -78,10 +218,14 @@ public final class IngressGuard implements FlowService.Listener {
    * changed; completes when the switches acknowledged (call after an advertisement or withdrawal,
    * before answering it, so that a publisher may send once answered).
    */
+  @Override
   public CompletableFuture<Integer> sync() {
     return flows
         .callOnLoop(
             () -> {
+              if (!writes.getAsBoolean()) {
+                return CompletableFuture.completedFuture(0); // not the writer: release() forgets
+              }
               Map<SwitchPort, List<FlowEntry>> next = desired();
               SortedMap<Long, List<SwitchMod>> ops = new TreeMap<>();
               for (SwitchPort p : topology.edgePorts()) {
@@ -105,26 +249,32 @@ public final class IngressGuard implements FlowService.Listener {
         .thenCompose(f -> f);
   }
 
-  /** Each host port's drops: the content space less its hosts' advertised cells. On the loop. */
+  /**
+   * Each host port's drops: the content space less its hosts' advertised cells; none unless this
+   * process writes them. On the loop.
+   */
   private Map<SwitchPort, List<FlowEntry>> desired() {
-    Map<SwitchPort, DzSet> allowed = new HashMap<>();
-    for (PubSubRequest a : advertisements.get()) {
-      topology
-          .host(a.host())
-          .map(Host::attachment)
-          .ifPresent(p -> allowed.merge(p, a.cells(), DzSet::union));
+    if (!writes.getAsBoolean()) {
+      return Map.of();
     }
+    PortRules r = rules.get();
+    Map<SwitchPort, List<Ipv6Address>> at = new HashMap<>();
+    new TreeMap<>(topology.hosts())
+        .values()
+        .forEach(h -> at.computeIfAbsent(h.attachment(), p -> new ArrayList<>()).add(h.address()));
     Map<SwitchPort, List<FlowEntry>> out = new HashMap<>();
     for (SwitchPort p : topology.edgePorts()) {
-      out.put(p, IngressDrops.entries(p.port(), allowed.getOrDefault(p, DzSet.EMPTY)));
+      out.put(p, r.entries(p.port(), at.getOrDefault(p, List.of())));
     }
     return out;
   }
 
   /**
    * The packets each host port dropped, read from the connected switches' flow counters (the drops
-   * of one port summed). A switch that does not answer is left out.
+   * of one port summed). A switch that does not answer is left out. In a cluster any process reads
+   * them: every process is connected to every switch.
    */
+  @Override
   public CompletableFuture<SortedMap<SwitchPort, Long>> dropped() {
     List<CompletableFuture<List<FlowStats>>> asked = new ArrayList<>();
     List<Long> dpids = new ArrayList<>();
@@ -147,7 +297,9 @@ public final class IngressGuard implements FlowService.Listener {
               for (int i = 0; i < asked.size(); i++) {
                 for (FlowStats s : asked.get(i).join()) {
                   FlowEntry e = s.entry();
-                  if (e.cookie() == IngressDrops.COOKIE && e.match().inPort() != null) {
+                  if (e.cookie() == IngressDrops.COOKIE
+                      && e.priority() == IngressDrops.PRIORITY // the drops, not Camus's allows
+                      && e.match().inPort() != null) {
                     out.merge(
                         new SwitchPort(dpids.get(i), e.match().inPort()),
                         s.packetCount(),

@@ -43,7 +43,7 @@ public final class PubSubService implements FlowService.Listener {
   private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
   // id → the access it was accepted under (owner, region): a layout switch re-cuts by the region
-  private final Map<String, Access> grants = new ConcurrentHashMap<>();
+  final Map<String, Access> grants = new ConcurrentHashMap<>(); // IngressGuard reads regions
   private final RoutingEngine engine; // loop only
   private volatile String localSwitch;
   // requests submitted with an idempotency key, by their derived id, until withdrawn
@@ -114,10 +114,11 @@ public final class PubSubService implements FlowService.Listener {
 
   /**
    * A cluster process reconciles all but content flows; multicast only while {@code
-   * writesMulticast} (the process writing the multicast state, app.ClusterRegistry).
+   * writesMulticast} (app.ClusterRegistry), ingress drops only while {@code writesIngress}.
    */
-  public static ReconcileScope clusterReconcileScope(BooleanSupplier writesMulticast) {
-    return ClusterPleromaEngine.reconcileScope(writesMulticast);
+  public static ReconcileScope clusterReconcileScope(
+      BooleanSupplier writesMulticast, BooleanSupplier writesIngress) {
+    return ClusterPleromaEngine.reconcileScope(writesMulticast, writesIngress);
   }
 
   static PubSubService attach(

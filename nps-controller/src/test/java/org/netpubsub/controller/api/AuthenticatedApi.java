@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubLimits;
@@ -29,10 +30,12 @@ final class AuthenticatedApi implements AutoCloseable {
   final ControllerApi api;
   final Rest rest;
 
-  private AuthenticatedApi(Path dir, PubSubLimits limits, String principals) throws Exception {
+  private AuthenticatedApi(
+      Path dir, Function<NetworkController, PubSubService> attach, String principals)
+      throws Exception {
     net = OneSwitchNetwork.startController();
     controller = net.controller();
-    service = PubSubService.attach(controller, new SpatialIndex(PubSubApiTest.QUOTES, 12), limits);
+    service = attach.apply(controller);
     Path f = dir.resolve("principals.yaml");
     Files.writeString(f, "principals:\n" + principals);
     auth = Authenticator.load(f, service::checkRegion, Duration.ZERO);
@@ -51,7 +54,17 @@ final class AuthenticatedApi implements AutoCloseable {
   /** Starts it with these {@link #principal} lines, in a principals file under {@code dir}. */
   static AuthenticatedApi start(Path dir, PubSubLimits limits, String... principals)
       throws Exception {
-    return new AuthenticatedApi(dir, limits, String.join("", principals));
+    return start(
+        dir,
+        c -> PubSubService.attach(c, new SpatialIndex(PubSubApiTest.QUOTES, 12), limits),
+        principals);
+  }
+
+  /** The same with the pub/sub service {@code attach} starts (another routing). */
+  static AuthenticatedApi start(
+      Path dir, Function<NetworkController, PubSubService> attach, String... principals)
+      throws Exception {
+    return new AuthenticatedApi(dir, attach, String.join("", principals));
   }
 
   /** One principal of the file: its name, token {@code t-NAME}, and the rest of its YAML. */

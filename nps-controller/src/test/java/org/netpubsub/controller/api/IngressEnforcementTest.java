@@ -7,17 +7,23 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
+import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.network.camus.RoutingPolicy;
+import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.PacketHeaders;
@@ -28,9 +34,11 @@ import org.netpubsub.network.pleroma.ContentFlows;
  * principals, a host port injects no content address until its host advertised, then only inside
  * its advertisement cut to its region; a withdrawal closes it again; the drops are counted in
  * {@code GET /v1/ingress} and {@code nps_ingress_dropped_packets}. Without principals nothing is
- * enforced (PubSubApiTest). The same rules on OVS: testbed/tests/test_ingress_ovs.py.
+ * enforced (PubSubApiTest). With Camus routing the same for query addresses. The same rules on OVS:
+ * testbed/tests/test_ingress_ovs.py.
  */
 class IngressEnforcementTest {
+  private static final PubSubLimits LIMITS = PubSubLimits.DEFAULTS;
   static final String PUB = "fd6e:7073:1::2";
   static final String SUB = "fd6e:7073:1::3";
   @TempDir Path dir;
@@ -38,12 +46,14 @@ class IngressEnforcementTest {
   OneSwitchNetwork net;
   PubSubService service;
 
-  @BeforeEach
-  void start() throws Exception {
+  /**
+   * The controller with principals {@code pub} and {@code sub}, pub/sub as {@code attach} starts.
+   */
+  private void start(Function<NetworkController, PubSubService> attach) throws Exception {
     fixture =
         AuthenticatedApi.start(
             dir,
-            PubSubLimits.DEFAULTS,
+            attach,
             principal("pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'"),
             principal("sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
     net = fixture.net;
@@ -52,7 +62,9 @@ class IngressEnforcementTest {
 
   @AfterEach
   void stop() {
-    fixture.close();
+    if (fixture != null) {
+      fixture.close();
+    }
   }
 
   private HttpResponse<String> send(String who, String method, String path, String body)
@@ -64,7 +76,10 @@ class IngressEnforcementTest {
   private List<Long> published(long price) {
     Event e =
         Event.builder(service.index().schema()).set("symbol", "X").set("price", price).build();
-    Ipv6Address to = ContentFlows.address(service.index().dz(e));
+    Ipv6Address to =
+        service.routing().equals("pleroma")
+            ? ContentFlows.address(service.index().dz(e))
+            : QueryAddressLayout.of(MessageSpec.fromSchema(service.index().schema())).address(e);
     return net.sw()
         .process(2, PacketHeaders.udp6(Ipv6Address.parse(PUB), to, 40_000, ContentFlows.EVENT_PORT))
         .ports();
@@ -77,8 +92,16 @@ class IngressEnforcementTest {
         .toList();
   }
 
-  @Test
-  void aPortInjectsOnlyWhatItsHostAdvertisedWithinItsRegion() throws Exception {
+  /** PLEROMA's drops of content addresses; Camus's allowed query-address boxes above a drop. */
+  @ParameterizedTest
+  @ValueSource(strings = {"pleroma", "camus-mr"})
+  void aPortInjectsOnlyWhatItsHostAdvertisedWithinItsRegion(String routing) throws Exception {
+    SpatialIndex index = new SpatialIndex(PubSubApiTest.QUOTES, 12);
+    start(
+        c ->
+            routing.equals("pleroma")
+                ? PubSubService.attach(c, index, LIMITS)
+                : PubSubService.attachCamus(c, index, LIMITS, RoutingPolicy.parse("mr"), 1));
     HttpResponse<String> s =
         send("sub", "POST", "/v1/subscriptions", "{\"host\":\"" + SUB + "\",\"filter\":\"true\"}");
     assertThat(s.statusCode()).as(s.body()).isEqualTo(201);
@@ -97,6 +120,10 @@ class IngressEnforcementTest {
     assertThat(a.statusCode()).as(a.body()).isEqualTo(201);
     // answered once the drops follow it: cut to the region price < 1000, not the filter
     assertThat(published(10)).containsExactly(3L);
+    if (!routing.equals("pleroma")) { // Camus matches the price field exactly, not by cells
+      assertThat(published(999)).containsExactly(3L);
+      assertThat(published(1000)).isEmpty();
+    }
     assertThat(published(40_000)).isEmpty();
     assertThat(published(90_000)).isEmpty();
     assertThat(drops(2)).hasSizeGreaterThan(1);

@@ -214,7 +214,7 @@ class ClusterRegistryTest {
         NetworkController.start(
             ControllerConfig.defaults()
                 .withPort("127.0.0.1", 0)
-                .withReconcileScope(PubSubService.clusterReconcileScope(writes::get)));
+                .withReconcileScope(PubSubService.clusterReconcileScope(writes::get, () -> false)));
     MulticastGroups groups = MulticastGroups.attach(controller);
     ClusterRegistry registry =
         ClusterRegistry.start(client(connect), "/nps", member, controller, groups, writes);

@@ -109,7 +109,8 @@ class ClusterReconcileScopeTest {
             NetworkController.start(
                 ControllerConfig.defaults()
                     .withPort("127.0.0.1", 0)
-                    .withReconcileScope(PubSubService.clusterReconcileScope(() -> true)));
+                    .withReconcileScope(
+                        PubSubService.clusterReconcileScope(() -> true, () -> true)));
         SimulatedOpenFlowSwitch sw =
             SimulatedOpenFlowSwitch.builder().dpid(1).ports(1, 2).build()) {
       for (FlowEntry f : List.of(aOld, b, stale)) {

@@ -26,8 +26,13 @@ public final class OneSwitchNetwork implements AutoCloseable {
 
   /** A controller without a switch: attach apps to {@link #controller()} before connecting. */
   public static OneSwitchNetwork startController() throws java.io.IOException {
-    return new OneSwitchNetwork(
-        NetworkController.start(ControllerConfig.defaults().withPort("127.0.0.1", 0)));
+    return startController(ControllerConfig.defaults());
+  }
+
+  /** The same with {@code config} (e.g. a cluster's reconcile scope), on an ephemeral port. */
+  public static OneSwitchNetwork startController(ControllerConfig config)
+      throws java.io.IOException {
+    return new OneSwitchNetwork(NetworkController.start(config.withPort("127.0.0.1", 0)));
   }
 
   /** Connects the switch, waits until the controller knows it, and registers hosts 1..hosts. */

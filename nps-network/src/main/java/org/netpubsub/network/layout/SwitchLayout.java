@@ -91,7 +91,8 @@ public final class SwitchLayout {
 
   /**
    * in_port and a content-address prefix outside what the port's hosts advertised: dropped before
-   * any content flow, segment or Camus entry sees it; below ND and LLDP.
+   * any content flow, segment or Camus entry sees it; below ND and LLDP. With Camus, the allowed
+   * boxes of a port one above it (to the Camus pipeline), its drop of ff0e::/16 at it.
    */
   public static final int PRIORITY_INGRESS_DROP = 40_000;
 
@@ -140,7 +141,7 @@ public final class SwitchLayout {
               Owner.INGRESS,
               INGRESS_COOKIE,
               EXACT,
-              List.of(band0(PRIORITY_INGRESS_DROP, PRIORITY_INGRESS_DROP)),
+              List.of(band0(PRIORITY_INGRESS_DROP, PRIORITY_INGRESS_DROP + 1)),
               1,
               0),
           new FlowSpace(
