@@ -22,6 +22,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.netpubsub.controller.flows.FlowRefusedException;
 import org.netpubsub.controller.flows.FlowService;
+import org.netpubsub.controller.flows.FlowStore;
 import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.southbound.BatchResult;
@@ -280,6 +281,11 @@ public final class NetworkController implements FlowService, Closeable {
   @Override
   public boolean replace(Owner owner, long dpid, List<FlowEntry> flows, List<GroupEntry> groups) {
     return states.replace(owner, dpid, flows, groups);
+  }
+
+  @Override
+  public FlowStore.Owned owned(Owner owner, long dpid) {
+    return states.owned(owner, dpid);
   }
 
   @Override
