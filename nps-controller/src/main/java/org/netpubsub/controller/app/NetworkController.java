@@ -22,6 +22,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.netpubsub.controller.flows.FlowRefusedException;
 import org.netpubsub.controller.flows.FlowService;
+import org.netpubsub.controller.flows.FlowStore;
 import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.southbound.BatchResult;
@@ -156,6 +157,9 @@ public final class NetworkController implements FlowService, Closeable {
             .port(config.openflowPort())
             .listener(new Southbound())
             .desiredState(new DesiredStateStore(config.reconcileScope()))
+            // onConnected reconciles every (re)connected switch in turn (ReconcileTurns); the
+            // server's own would run beside it, plan from the same read and send a group ADD twice
+            .reconcileOnConnect(false)
             .tls(config.openflowTls())
             .build();
     bus.attach(server::switchHandle);
@@ -280,6 +284,11 @@ public final class NetworkController implements FlowService, Closeable {
   }
 
   @Override
+  public FlowStore.Owned owned(Owner owner, long dpid) {
+    return states.owned(owner, dpid);
+  }
+
+  @Override
   public CompletableFuture<Void> reconcile(long dpid) {
     return callOnLoop(
             () -> {
@@ -400,7 +409,8 @@ public final class NetworkController implements FlowService, Closeable {
     connectedIds = Set.copyOf(connected.keySet());
     update(topology.addSwitch(sw.dpid(), upPorts(sw)));
     listeners.forEach(app -> app.switchConnected(sw.dpid()));
-    // A switch that reconnects may already hold the desired state: the southbound reconciles it.
+    // The switch's one reconcile on (re)connect (the server's own is off): in turn with those a
+    // topology change or an app asks for meanwhile.
     scheduleReconcile(sw.dpid());
     sendProbes(discoveryNow());
   }

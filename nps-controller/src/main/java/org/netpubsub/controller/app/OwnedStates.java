@@ -131,6 +131,13 @@ final class OwnedStates {
     return changed;
   }
 
+  /** {@link FlowStore#owned}. */
+  FlowStore.Owned owned(Owner owner, long dpid) {
+    synchronized (lock) {
+      return store.owned(owner, dpid);
+    }
+  }
+
   /**
    * Applies an owner's deltas and publishes them; refuses them all if one mod is outside the
    * owner's space, or if their final state breaks an invariant ({@link FlowInvariantException}).

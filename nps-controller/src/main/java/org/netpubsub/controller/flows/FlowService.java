@@ -78,6 +78,12 @@ public interface FlowService {
   CompletableFuture<Void> reconcileScoped(
       long dpid, Predicate<FlowEntry> scope, List<FlowEntry> desired);
 
+  /**
+   * One owner's entries on one switch, as stored: what an owner's delta starts from (the owner need
+   * not keep a copy). On the loop.
+   */
+  FlowStore.Owned owned(Owner owner, long dpid);
+
   /** Every owner's entries for one switch, as last stored (empty for an unknown switch). */
   DesiredState desired(long dpid);
 

@@ -228,6 +228,24 @@ public final class FlowStore {
     }
   }
 
+  /** One owner's flows and groups on one switch. */
+  public record Owned(List<FlowEntry> flows, List<GroupEntry> groups) {
+    public static final Owned NONE = new Owned(List.of(), List.of());
+
+    public Owned {
+      flows = List.copyOf(flows);
+      groups = List.copyOf(groups);
+    }
+  }
+
+  /** An owner's flows and groups on one switch (its previous state, for a delta). */
+  public Owned owned(Owner owner, long dpid) {
+    Entries e = owners.getOrDefault(owner, Map.of()).get(dpid);
+    return e == null
+        ? Owned.NONE
+        : new Owned(List.copyOf(e.flows().values()), List.copyOf(e.groups().values()));
+  }
+
   /** An owner's flows on one switch. */
   public List<FlowEntry> flows(Owner owner, long dpid) {
     Entries e = owners.getOrDefault(owner, Map.of()).get(dpid);

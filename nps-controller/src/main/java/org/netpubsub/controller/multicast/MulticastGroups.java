@@ -5,20 +5,31 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.netpubsub.controller.flows.FlowService;
+import org.netpubsub.controller.flows.FlowStore;
+import org.netpubsub.controller.southbound.DesiredState;
+import org.netpubsub.controller.southbound.Reconciler;
+import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.topology.Link;
+import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
 
 /**
  * The controller app behind {@code /v1/groups}: keeps every group's trees and segments in a {@link
  * GroupForwarding} (touched only on the controller loop), writes the switches' multicast flows and
  * groups through the {@link FlowService} as {@link Owner#MULTICAST_GROUPS}, and brings the switches
- * whose state changed in line before a request completes. A switch that is not connected gets its
- * state when it connects.
+ * whose state changed in line before a request completes. A request (put, remove, avoid) applies
+ * only its delta: per changed switch, the ops from the entries the service stores for this owner to
+ * the new ones ({@link #delta}). A topology change replaces the entries and the service reconciles;
+ * a takeover in a cluster ({@link #startWriting}, {@link #stopWriting}) replaces and reconciles,
+ * since another process wrote the switches before. A switch that is not connected gets its state
+ * when it connects.
  */
 public final class MulticastGroups implements FlowService.Listener {
   private final FlowService controller;
@@ -62,7 +73,7 @@ public final class MulticastGroups implements FlowService.Listener {
               }
               Set<Long> changed = forwarding.put(spec);
               GroupForwarding.Placement p = forwarding.placement(spec.name()).orElseThrow();
-              return sync(changed).thenApply(v -> p);
+              return applyDelta(changed).thenApply(v -> p);
             })
         .thenCompose(f -> f);
   }
@@ -73,14 +84,14 @@ public final class MulticastGroups implements FlowService.Listener {
         .callOnLoop(
             () -> {
               boolean known = forwarding.placement(name).isPresent();
-              return sync(forwarding.remove(name)).thenApply(v -> known);
+              return applyDelta(forwarding.remove(name)).thenApply(v -> known);
             })
         .thenCompose(f -> f);
   }
 
   /** Moves the trees off these links (traffic engineering); completes once the switches follow. */
   public CompletableFuture<Void> avoid(Set<Link> links) {
-    return controller.callOnLoop(() -> sync(forwarding.avoid(links))).thenCompose(f -> f);
+    return controller.callOnLoop(() -> applyDelta(forwarding.avoid(links))).thenCompose(f -> f);
   }
 
   public CompletableFuture<Optional<GroupForwarding.Placement>> placement(String name) {
@@ -110,6 +121,37 @@ public final class MulticastGroups implements FlowService.Listener {
   public record Snapshot(
       List<GroupForwarding.Placement> groups, int segments, Set<Link> avoidedLinks) {}
 
+  /**
+   * On the loop: applies to the changed switches only the ops from their stored multicast entries
+   * to the new ones; completes once the connected ones acknowledged.
+   */
+  private CompletableFuture<Void> applyDelta(Collection<Long> dpids) {
+    SortedMap<Long, List<SwitchMod>> ops = new TreeMap<>(SwitchPort.DPID_ORDER);
+    for (long dpid : dpids) {
+      List<SwitchMod> d = delta(controller.owned(Owner.MULTICAST_GROUPS, dpid), entries(dpid));
+      if (!d.isEmpty()) {
+        ops.put(dpid, d);
+      }
+    }
+    return controller.apply(Owner.MULTICAST_GROUPS, ops).thenApply(n -> null);
+  }
+
+  /**
+   * The ops that turn an owner's entries {@code before} into {@code after}, in the order a switch
+   * takes them (the reconciler's: a group before what names it, flows before the groups they name
+   * go). Pure.
+   */
+  static List<SwitchMod> delta(FlowStore.Owned before, DesiredState after) {
+    return Reconciler.plan(after, before.flows(), before.groups()).mods();
+  }
+
+  /** The switch's multicast entries now: none while another process writes them. */
+  private DesiredState entries(long dpid) {
+    return writing
+        ? new DesiredState(forwarding.flows(dpid), forwarding.groups(dpid))
+        : DesiredState.EMPTY;
+  }
+
   /** On the loop: stores the switches' new multicast state and reconciles them to it. */
   private CompletableFuture<Void> sync(Collection<Long> dpids) {
     dpids.forEach(this::store);
@@ -118,11 +160,8 @@ public final class MulticastGroups implements FlowService.Listener {
   }
 
   private void store(long dpid) {
-    controller.replace(
-        Owner.MULTICAST_GROUPS,
-        dpid,
-        writing ? forwarding.flows(dpid) : List.of(),
-        writing ? forwarding.groups(dpid) : List.of());
+    DesiredState e = entries(dpid);
+    controller.replace(Owner.MULTICAST_GROUPS, dpid, e.flows(), e.groups());
   }
 
   /**

@@ -284,10 +284,13 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     return events;
   }
 
-  /** After {@code switchConnected}: restores the desired state, if there is one. */
+  /**
+   * After {@code switchConnected}: restores the desired state, if there is one and the server
+   * reconciles on connect.
+   */
   void connectedAndAnnounced(SwitchConnection c, SwitchEvents events) {
     long dpid = c.dpid();
-    if (!desiredState.contains(dpid)) {
+    if (!config.reconcileOnConnect() || !desiredState.contains(dpid)) {
       return;
     }
     reconcile(dpid)

@@ -36,7 +36,10 @@ public interface OpenFlowServer extends Closeable {
 
   SouthboundMetrics metrics();
 
-  /** The desired flows and groups per datapath id, restored whenever a switch (re)connects. */
+  /**
+   * The desired flows and groups per datapath id, restored whenever a switch (re)connects (unless
+   * {@link Builder#reconcileOnConnect} is off).
+   */
   DesiredStateStore desiredState();
 
   /**
@@ -71,6 +74,7 @@ public interface OpenFlowServer extends Closeable {
     private SouthboundListener listener = new SouthboundListener() {};
     private DesiredStateStore desiredState = new DesiredStateStore();
     private OpenFlowTls tls;
+    private boolean reconcileOnConnect = true;
 
     private Builder() {}
 
@@ -137,6 +141,16 @@ public interface OpenFlowServer extends Closeable {
       return this;
     }
 
+    /**
+     * Whether the server reconciles a switch that connects with a desired state (default on). Off
+     * when the user reconciles every connecting switch itself, in turn with its other reconciles of
+     * the switch: two at once would plan from one read and send the same ADD twice.
+     */
+    public Builder reconcileOnConnect(boolean on) {
+      reconcileOnConnect = on;
+      return this;
+    }
+
     /** The server, LATENT: call {@link OpenFlowServer#start}. */
     public OpenFlowServer build() {
       ServerConfig config =
@@ -150,7 +164,8 @@ public interface OpenFlowServer extends Closeable {
               maxMessageSize,
               eventLoopThreads,
               listener,
-              tls);
+              tls,
+              reconcileOnConnect);
       if (desiredState == null) {
         throw new IllegalArgumentException("desired-state store is required");
       }

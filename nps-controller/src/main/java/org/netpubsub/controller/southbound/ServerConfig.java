@@ -7,7 +7,9 @@ import java.time.Duration;
  * echoInterval} of read silence before an echo request, {@code deadPeerTimeout} of read silence
  * before the connection is dropped, {@code barrierTimeout} for a batch's barrier reply and for
  * multipart replies, {@code handshakeTimeout} from accept to the end of the handshake. {@code tls}
- * is null for plain TCP.
+ * is null for plain TCP. {@code reconcileOnConnect}: whether the server itself reconciles a switch
+ * that connects with a desired state (off when a user, such as the controller, reconciles it in
+ * turn with its other reconciles: two at once plan from one read of the switch).
  */
 record ServerConfig(
     String bindAddress,
@@ -19,7 +21,8 @@ record ServerConfig(
     int maxMessageSize,
     int eventLoopThreads,
     SouthboundListener listener,
-    OpenFlowTls tls) {
+    OpenFlowTls tls,
+    boolean reconcileOnConnect) {
 
   static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
 

@@ -32,7 +32,10 @@ public interface SouthboundListener {
   /** A connected switch's connection ended. */
   default void switchDisconnected(long dpid, DisconnectReason reason) {}
 
-  /** The switch's tables were brought to the desired state after it connected. */
+  /**
+   * The switch's tables were brought to the desired state after it connected (only if the server
+   * reconciles on connect: {@link OpenFlowServer.Builder#reconcileOnConnect}).
+   */
   default void switchReconciled(long dpid, ReconcileResult result) {}
 
   /** Reconciling a switch after it connected failed (the cause says why). */
