@@ -95,7 +95,7 @@ final class LoopEngine implements RoutingEngine {
                 }
               }
               // the final flows, one ADD each, rather than every request's intermediate changes
-              return applyAll(next, FlowMod::add);
+              return applyAll(next, dpid -> next.flows(dpid).stream().map(FlowMod::add).toList());
             })
         .thenCompose(f -> f);
   }
@@ -108,7 +108,7 @@ final class LoopEngine implements RoutingEngine {
               LoopRouting old = routing;
               routing = beside;
               beside = null;
-              return applyAll(old, FlowMod::deleteStrict);
+              return applyAll(old, old::retirement);
             })
         .thenCompose(f -> f);
   }
@@ -122,21 +122,24 @@ final class LoopEngine implements RoutingEngine {
               beside = null;
               return gone == null
                   ? CompletableFuture.completedFuture(0)
-                  : applyAll(gone, FlowMod::deleteStrict);
+                  : applyAll(gone, gone::retirement);
             })
         .thenCompose(f -> f);
   }
 
-  /** On the loop: one message per flow of {@code r} on every switch; completes with the count. */
+  /**
+   * On the loop: {@code messages} of every switch where {@code r} has flows; completes with the
+   * number of {@code r}'s flows they add or delete.
+   */
   private CompletableFuture<Integer> applyAll(
-      LoopRouting r, java.util.function.Function<FlowEntry, FlowMod> message) {
+      LoopRouting r, java.util.function.LongFunction<List<FlowMod>> messages) {
     SortedMap<Long, List<SwitchMod>> mods = new TreeMap<>();
     int n = 0;
     for (long dpid : flows.topology().switches()) {
-      List<FlowMod> l = r.flows(dpid).stream().map(message).toList();
-      if (!l.isEmpty()) {
-        mods.put(dpid, SwitchMod.flows(l));
-        n += l.size();
+      int count = r.flows(dpid).size();
+      if (count > 0) {
+        mods.put(dpid, SwitchMod.flows(messages.apply(dpid)));
+        n += count;
       }
     }
     int count = n;

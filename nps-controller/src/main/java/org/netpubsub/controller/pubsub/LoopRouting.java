@@ -5,6 +5,7 @@ import java.util.SortedMap;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.topology.Topology;
 
@@ -47,6 +48,14 @@ interface LoopRouting {
    */
   default LoopRouting emptyOnPort(int eventPort) {
     return null;
+  }
+
+  /**
+   * The messages that delete all of {@link #flows} on a switch (after a layout switch, the old
+   * layout's): one strict delete per flow, unless the routing can select them all at once.
+   */
+  default List<FlowMod> retirement(long dpid) {
+    return flows(dpid).stream().map(FlowMod::deleteStrict).toList();
   }
 
   default List<GroupEntry> groups(long dpid) {

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.FlowModCommand;
 import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
@@ -79,6 +80,21 @@ final class PleromaEngine implements LoopRouting {
     return eventPort == ContentFlows.EVENT_PORT
         ? flows
         : flows.stream().map(e -> e.toBuilder().match(onPort(e.match())).build()).toList();
+  }
+
+  /** One non-strict delete per switch: every content flow on this routing's event port. */
+  @Override
+  public List<FlowMod> retirement(long dpid) {
+    if (configurator.flows(dpid).isEmpty()) {
+      return List.of();
+    }
+    return List.of(
+        FlowMod.builder(FlowModCommand.DELETE)
+            .table(ContentFlows.TABLE)
+            .priority(ContentFlows.PRIORITY_BASE) // ignored by a non-strict delete
+            .cookie(ContentFlows.COOKIE, -1L)
+            .match(Match.builder().udp6().udpDst(eventPort).build())
+            .build());
   }
 
   private Effect effect(ConfigurationDelta delta) {
