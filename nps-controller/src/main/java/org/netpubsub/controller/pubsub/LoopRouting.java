@@ -51,11 +51,23 @@ interface LoopRouting {
   }
 
   /**
-   * The messages that delete all of {@link #flows} on a switch (after a layout switch, the old
-   * layout's): one strict delete per flow, unless the routing can select them all at once.
+   * Entries that stand beside {@link #flows} while a layout switch replaces this routing, from
+   * before the new layout's flows are sent until this routing's {@link #retirement} deletes them
+   * with its flows (PLEROMA: the guard of its event port, {@code ContentFlows.guard}).
+   */
+  default List<FlowEntry> guards(long dpid) {
+    return List.of();
+  }
+
+  /**
+   * The messages that delete all of {@link #flows} and {@link #guards} on a switch (after a layout
+   * switch, the old layout's): one strict delete per flow, unless the routing can select them all
+   * at once.
    */
   default List<FlowMod> retirement(long dpid) {
-    return flows(dpid).stream().map(FlowMod::deleteStrict).toList();
+    return java.util.stream.Stream.concat(flows(dpid).stream(), guards(dpid).stream())
+        .map(FlowMod::deleteStrict)
+        .toList();
   }
 
   default List<GroupEntry> groups(long dpid) {

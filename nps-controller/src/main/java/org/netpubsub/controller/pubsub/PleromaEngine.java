@@ -82,12 +82,18 @@ final class PleromaEngine implements LoopRouting {
         : flows.stream().map(e -> e.toBuilder().match(onPort(e.match())).build()).toList();
   }
 
-  /** One non-strict delete per switch: every content flow on this routing's event port. */
+  @Override
+  public List<FlowEntry> guards(long dpid) {
+    return configurator.topology().switches().contains(dpid)
+        ? List.of(ContentFlows.guard(eventPort))
+        : List.of();
+  }
+
+  /**
+   * One non-strict delete per switch: every content flow on this routing's event port (guard too).
+   */
   @Override
   public List<FlowMod> retirement(long dpid) {
-    if (configurator.flows(dpid).isEmpty()) {
-      return List.of();
-    }
     return List.of(
         FlowMod.builder(FlowModCommand.DELETE)
             .table(ContentFlows.TABLE)
