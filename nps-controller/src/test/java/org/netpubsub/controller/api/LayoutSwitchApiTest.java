@@ -147,15 +147,7 @@ class LayoutSwitchApiTest {
 
   @Test
   void aLayoutSwitchCompletesWithOnlyTheNewFlowsAndNewRequestsUseTheNewLayout() throws Exception {
-    assertThat(rest.send("POST", "/v1/subscriptions", SUB).statusCode()).isEqualTo(201);
-    assertThat(rest.send("POST", "/v1/advertisements", AD).statusCode()).isEqualTo(201);
-    String body =
-        JSON.createObjectNode()
-            .put("schema", SchemaWriter.toYaml(QUOTES))
-            .put("length", 10)
-            .put("grace_ms", 0)
-            .toString();
-    HttpResponse<String> put = rest.send("PUT", "/v1/pubsub/layout", body);
+    HttpResponse<String> put = subscribeAdvertiseAndSwitch(() -> {});
     assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
     JsonNode o = Rest.json(put);
     assertThat(o.get("version").asLong()).isEqualTo(2);
@@ -196,16 +188,7 @@ class LayoutSwitchApiTest {
   @Test
   void theOldPortIsGuardedBeforeAnyNewFlowAndTheOldLayoutGoesInOneDeletePerSwitch()
       throws Exception {
-    assertThat(rest.send("POST", "/v1/subscriptions", SUB).statusCode()).isEqualTo(201);
-    assertThat(rest.send("POST", "/v1/advertisements", AD).statusCode()).isEqualTo(201);
-    sw.clearReceived();
-    String body =
-        JSON.createObjectNode()
-            .put("schema", SchemaWriter.toYaml(QUOTES))
-            .put("length", 10)
-            .put("grace_ms", 0)
-            .toString();
-    HttpResponse<String> put = rest.send("PUT", "/v1/pubsub/layout", body);
+    HttpResponse<String> put = subscribeAdvertiseAndSwitch(sw::clearReceived);
     assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
 
     List<FlowMod> mods =
@@ -240,6 +223,23 @@ class LayoutSwitchApiTest {
     assertThat(contentPorts()).containsExactly(ContentFlows.EVENT_PORT + 1);
     assertThat(new HashSet<>(sw.flows()))
         .isEqualTo(new HashSet<>(controller.desiredFlows(OneSwitchNetwork.DPID)));
+  }
+
+  /**
+   * A subscription and an advertisement, then {@code beforeSwitch}, then a switch to a 10-bit index
+   * with no grace; the PUT's answer.
+   */
+  private HttpResponse<String> subscribeAdvertiseAndSwitch(Runnable beforeSwitch) throws Exception {
+    assertThat(rest.send("POST", "/v1/subscriptions", SUB).statusCode()).isEqualTo(201);
+    assertThat(rest.send("POST", "/v1/advertisements", AD).statusCode()).isEqualTo(201);
+    beforeSwitch.run();
+    String body =
+        JSON.createObjectNode()
+            .put("schema", SchemaWriter.toYaml(QUOTES))
+            .put("length", 10)
+            .put("grace_ms", 0)
+            .toString();
+    return rest.send("PUT", "/v1/pubsub/layout", body);
   }
 
   /** The UDP ports the switch's content flows match. */
