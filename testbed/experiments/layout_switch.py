@@ -62,7 +62,7 @@ def markdown(r: dict) -> str:
         "Where the lost ones went (`lost_sequences` in the .json; events are published in "
         "sequence at the asked rate): the switch call began "
         f"{r.get('switch_started_s_after_advertised', '?')} s after the publisher was "
-        "advertised (it publishes from then on), when the receivers had seen up to "
+        "given its events (it publishes from then on), when the receivers had seen up to "
         f"sequence {r.get('last_sequence_seen_at_switch', '?')}; lost sequences "
         f"{r.get('lost_sequences', [])[:20]}. Packets the kernel datapath dropped on the way to "
         f"ovs-vswitchd during the run (upcall queue full, `ovs-appctl dpctl/show` lost): "
