@@ -188,7 +188,10 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         switch_s = time.monotonic() - t
         assert status == 200, (status, switched)
         log(f"layout switched: {switched}")
-        summary = pub.wait_done(timeout=seconds * 10 + 120)
+        # its summary; it exits 1 when its unadvertisement meets a switch still running (503)
+        summary = pub.wait_for(lambda o: o.get("kind") == "published", seconds * 10 + 120,
+                               f"publisher on {pub.host}")
+        publisher_exit = pub.proc.wait(timeout=60)
         ports_after = controller.get("/v1/pubsub")["event_port"]
 
         def got() -> dict:
@@ -221,6 +224,7 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         wanted = sum(len(expected[w]) for w in where)
         return {"subscriptions": subscriptions, "rate": rate, "events": n,
                 "published": summary.get("events"), "publish_rate": summary.get("rate"),
+                "publisher_exit": publisher_exit,
                 "wanted": wanted, "delivered": delivered, "lost": lost,
                 "duplicated": duplicated, "lost_sequences": lost_sequences[:100],
                 "lost_events": lost_events(lost_sequences[:100], sent_ns, switch_ns, moved_after,
