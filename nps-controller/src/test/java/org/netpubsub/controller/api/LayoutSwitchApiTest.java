@@ -111,12 +111,7 @@ class LayoutSwitchApiTest {
     assertThat(contentPorts()).containsExactly(ContentFlows.EVENT_PORT);
     List<FlowEntry> before = service.contentFlows(OneSwitchNetwork.DPID).get();
 
-    String body =
-        JSON.createObjectNode()
-            .put("schema", SchemaWriter.toYaml(QUOTES))
-            .put("length", 10)
-            .put("grace_ms", 60_000)
-            .toString();
+    String body = switchTo10Bits(60_000);
     Rest admin = new Rest(api.address().getPort()); // the PUT answers after the grace
     CompletableFuture<HttpResponse<String>> put =
         CompletableFuture.supplyAsync(
@@ -233,13 +228,16 @@ class LayoutSwitchApiTest {
     assertThat(rest.send("POST", "/v1/subscriptions", SUB).statusCode()).isEqualTo(201);
     assertThat(rest.send("POST", "/v1/advertisements", AD).statusCode()).isEqualTo(201);
     beforeSwitch.run();
-    String body =
-        JSON.createObjectNode()
-            .put("schema", SchemaWriter.toYaml(QUOTES))
-            .put("length", 10)
-            .put("grace_ms", 0)
-            .toString();
-    return rest.send("PUT", "/v1/pubsub/layout", body);
+    return rest.send("PUT", "/v1/pubsub/layout", switchTo10Bits(0));
+  }
+
+  /** The body of a switch to a 10-bit index of the same schema. */
+  private static String switchTo10Bits(int graceMs) {
+    return JSON.createObjectNode()
+        .put("schema", SchemaWriter.toYaml(QUOTES))
+        .put("length", 10)
+        .put("grace_ms", graceMs)
+        .toString();
   }
 
   /** The UDP ports the switch's content flows match. */
