@@ -62,19 +62,35 @@ def markdown(r: dict) -> str:
         "Where the lost ones went (`lost_sequences` in the .json; events are published in "
         "sequence at the asked rate): the switch call began "
         f"{r.get('switch_started_s_after_advertised', '?')} s after the publisher was "
-        "advertised (it publishes from then on), when the receivers had seen up to "
+        "given its events (it publishes from then on), when the receivers had seen up to "
         f"sequence {r.get('last_sequence_seen_at_switch', '?')}; lost sequences "
         f"{r.get('lost_sequences', [])[:20]}. Packets the kernel datapath dropped on the way to "
         f"ovs-vswitchd during the run (upcall queue full, `ovs-appctl dpctl/show` lost): "
         f"{r.get('datapath_lost', '?')}; datagrams the receivers' sockets dropped (buffer full, "
-        f"Udp6RcvbufErrors): {r.get('receive_buffer_drops', '?')}.",
+        f"Udp6RcvbufErrors): {r.get('receive_buffer_drops', '?')}. The publisher took the new "
+        f"index after event {r.get('publisher_moved_after_event', '?')}, whose successor it sent "
+        f"{r.get('publisher_moved_ms_after_switch_call', '?')} ms after the switch call (the new "
+        f"index was announced {s['install_ms']:.0f} ms after it).",
         "",
+        *lost_table(r.get("lost_events", [])),
         "Delivered counts false positives too (bare UDP receivers do not filter); lost counts "
         "matching events that never arrived at their subscription's port, duplicated any event "
-        "that arrived twice at one port. The switch is complete (new flows stand, clients told) "
-        "after the install time; the old flows go after the grace period, which publishers polling "
-        "the index once a second need to move.",
+        "that arrived twice at one port. The switch is complete when `PUT /v1/pubsub/layout` "
+        "answers (the old flows deleted, acknowledged): the switch total, install + grace + "
+        "removal (docs/pubsub.md, \"When is a switch complete?\"); the new layout took over "
+        "after the install time; the grace is what publishers polling the index once a second "
+        "need to move.",
         ""])
+
+
+def lost_table(lost: list[dict]) -> list[str]:
+    """The lost events: when each was sent relative to the switch call, and by which index."""
+    if not lost:
+        return []
+    rows = [f"| {e['sequence']} | {e['sent_ms_after_switch_call']} | {e['phase']} | {e['index']} |"
+            for e in lost[:20]]
+    return ["| lost sequence | sent ms after the switch call | phase | index |",
+            "|---|---|---|---|", *rows, ""]
 
 
 def main() -> None:
@@ -83,7 +99,8 @@ def main() -> None:
     p.add_argument("--rate", type=float, default=1000)
     p.add_argument("--seconds", type=float, default=15)
     p.add_argument("--switch-after", type=float, default=5)
-    p.add_argument("--grace-ms", type=int, default=2500)
+    # publishers poll the index every second: one interval, one GET and a margin (docs/pubsub.md)
+    p.add_argument("--grace-ms", type=int, default=2000)
     p.add_argument("--redraw", action="store_true",
                    help="only redraw the .md and .png from docs/results/layout-switch.json")
     a = p.parse_args()

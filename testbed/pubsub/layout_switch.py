@@ -13,6 +13,7 @@ import os
 import random
 import re
 import subprocess
+import threading
 import time
 
 from .session import (TESTBED, Controller, JsonLines, PublisherProcess, Testbed, log, poll,
@@ -58,6 +59,39 @@ def receive_drops(testbed: Testbed, hosts: list[str]) -> int:
     return total
 
 
+def phase(ms: float, switch: dict, grace_ms: int) -> str:
+    """Which part of the switch a moment (ms after the switch call) fell in."""
+    if ms < 0:
+        return "before"
+    if ms < switch["install_ms"]:
+        return "install"
+    if ms < switch["install_ms"] + grace_ms:
+        return "grace"
+    return "removal" if ms < switch["total_ms"] else "after"
+
+
+def lost_events(lost: list[int], sent_ns: dict[int, int], switch_ns: int, moved_after: int | None,
+                switch: dict, grace_ms: int) -> list[dict]:
+    """Per lost sequence: when it was sent, relative to the switch call (interpolated between the
+    nearest sequences that arrived anywhere, as the lost one did not), the switch's phase then, and
+    whether the publisher addressed it under the old index or the new one (`moved_after`: the
+    events it had published when it took the new index; None: it never did)."""
+    known = sorted(sent_ns)
+    out = []
+    for s in lost:
+        lower = max((k for k in known if k < s), default=None)
+        upper = min((k for k in known if k > s), default=None)
+        if lower is None or upper is None:
+            at = sent_ns[lower if upper is None else upper] if known else switch_ns
+        else:
+            at = sent_ns[lower] + (sent_ns[upper] - sent_ns[lower]) * (s - lower) // (upper - lower)
+        ms = (at - switch_ns) / 1e6
+        out.append({"sequence": s, "sent_ms_after_switch_call": round(ms, 1),
+                    "phase": phase(ms, switch, grace_ms),
+                    "index": "new" if moved_after is not None and s > moved_after else "old"})
+    return out
+
+
 def filters(r: random.Random, n: int, width: int) -> list[tuple[int, int]]:
     """n ranges of a0, each `width` values wide (each matches width/65536 of the events)."""
     out = []
@@ -99,6 +133,11 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
                      for name, p in ports.items()}
         for name, p in receivers.items():
             p.wait_for(lambda o: o.get("kind") == "listening", 60, f"receiver on {name}")
+        # Advertised before the subscriptions, reading its events from stdin (its clock starts at
+        # the first): advertised after, it set up 1 000 paths in one request, which a loaded
+        # machine did not finish within the client's 30 s.
+        pub = PublisherProcess(testbed, pub_host["name"], "-", rate=rate)  # polls the index 1/s
+        pub.wait_advertised()
         t = time.monotonic()
         for (lo, hi), (name, port) in zip(ranges, where):
             status, body = controller.call("POST", "/v1/subscriptions", {
@@ -128,8 +167,12 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
 
         lost_before = datapath_lost()
         drops_before = receive_drops(testbed, list(receivers))
-        pub = PublisherProcess(testbed, pub_host["name"], path, rate=rate)  # polls the index 1/s
-        pub.wait_advertised()
+        def feed() -> None:
+            with open(path) as f:
+                pub.proc.stdin.write(f.read())
+            pub.proc.stdin.close()
+
+        threading.Thread(target=feed, daemon=True).start()
         published_from = time.monotonic()
         poll(lambda: delivered_so_far() >= threshold, seconds + 60, "deliveries before the switch")
         with open(os.path.join(work, "new-schema.yaml"), "w") as f:
@@ -138,13 +181,17 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         seen_at_switch = max((o["sequence"] for p in receivers.values() for o in p.all
                               if o.get("kind") == "datagram"), default=0)
         t = time.monotonic()
+        switch_ns = time.time_ns()  # the publisher stamps events with the same wall clock
         switch_started_s = t - published_from
         status, switched = controller.call("PUT", "/v1/pubsub/layout",
                                            {"schema": NEW_SCHEMA, "grace_ms": grace_ms})
         switch_s = time.monotonic() - t
         assert status == 200, (status, switched)
         log(f"layout switched: {switched}")
-        summary = pub.wait_done(timeout=seconds * 10 + 120)
+        # its summary; it exits 1 when its unadvertisement meets a switch still running (503)
+        summary = pub.wait_for(lambda o: o.get("kind") == "published", seconds * 10 + 120,
+                               f"publisher on {pub.host}")
+        publisher_exit = pub.proc.wait(timeout=60)
         ports_after = controller.get("/v1/pubsub")["event_port"]
 
         def got() -> dict:
@@ -168,13 +215,24 @@ def run(work: str, subscriptions: int, rate: float, seconds: float, switch_after
         receive_drops_during = receive_drops(testbed, list(receivers)) - drops_before
         lost = sum(len(expected[w] - set(g[w])) for w in where)
         lost_sequences = sorted({s for w in where for s in expected[w] - set(g[w])})
+        sent_ns = {o["sequence"]: o["sent_ns"] for p in receivers.values() for o in p.all
+                   if o.get("kind") == "datagram"}
+        moved = next((o for o in pub.all if o.get("kind") == "index"), None)
+        moved_after = moved["published"] if moved else None
         duplicated = sum(len(g[w]) - len(set(g[w])) for w in where)
         delivered = sum(len(g[w]) for w in where)
         wanted = sum(len(expected[w]) for w in where)
         return {"subscriptions": subscriptions, "rate": rate, "events": n,
                 "published": summary.get("events"), "publish_rate": summary.get("rate"),
+                "publisher_exit": publisher_exit,
                 "wanted": wanted, "delivered": delivered, "lost": lost,
                 "duplicated": duplicated, "lost_sequences": lost_sequences[:100],
+                "lost_events": lost_events(lost_sequences[:100], sent_ns, switch_ns, moved_after,
+                                           switched, grace_ms),
+                "publisher_moved_after_event": moved_after,
+                "publisher_moved_ms_after_switch_call": (
+                    round((sent_ns[moved_after + 1] - switch_ns) / 1e6, 1)
+                    if moved_after is not None and moved_after + 1 in sent_ns else None),
                 "last_sequence_seen_at_switch": seen_at_switch, "switch": switched, "switch_call_s": round(switch_s, 3),
                 "grace_ms": grace_ms, "event_port_after": ports_after,
                 "subscribe_s": round(subscribe_s, 2),

@@ -1,6 +1,6 @@
 """A bare UDP receiver for the live tests, run inside a host namespace: listens on the given
-ports and prints one JSON line per datagram with the port and the event header's publisher id
-and sequence (EventCodec v1: version, flags, schema id (4), publisher id (8), sequence (8),
+ports and prints one JSON line per datagram with the port and the event header's publisher id,
+sequence and timestamp (wall-clock ns at the publisher; EventCodec v1: version, flags, schema id (4), publisher id (8), sequence (8),
 timestamp (8), big-endian). It never filters: it shows exactly what the network delivered."""
 
 import json
@@ -23,9 +23,9 @@ def main(ports: list[int]) -> None:
             if len(data) < 30:
                 print(json.dumps({"kind": "malformed", "port": key.data}), flush=True)
                 continue
-            _, _, _, publisher, sequence, _ = struct.unpack(">BBIQQQ", data[:30])
+            _, _, _, publisher, sequence, sent = struct.unpack(">BBIQQQ", data[:30])
             print(json.dumps({"kind": "datagram", "port": key.data, "publisher": publisher,
-                              "sequence": sequence}), flush=True)
+                              "sequence": sequence, "sent_ns": sent}), flush=True)
 
 
 if __name__ == "__main__":

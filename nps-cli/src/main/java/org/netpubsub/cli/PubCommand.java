@@ -49,8 +49,10 @@ import picocli.CommandLine.Spec;
           + " {\"kind\":\"published\",\"events\",\"seconds\",\"rate\",\"close_seconds\","
           + "\"advertisement\"} (seconds and rate: sending, from the first event to the last;"
           + " close_seconds: the linger and unadvertisement after it). Once the"
-          + " advertisement is live it prints {\"kind\":\"advertised\",\"id\",\"response_ms\"} (to"
-          + " stdout with --json, else stderr)."
+          + " advertisement is live it prints {\"kind\":\"advertised\",\"id\",\"response_ms\"},"
+          + " and when it follows a new index version (an online layout switch)"
+          + " {\"kind\":\"index\",\"version\",\"event_port\",\"published\"} (events published"
+          + " before it; to stdout with --json, else stderr)."
     })
 final class PubCommand implements Callable<Integer> {
   @Mixin JsonOutput json;
@@ -186,7 +188,24 @@ final class PubCommand implements Callable<Integer> {
         if (!quiet) {
           JsonOutput.printLine(json.enabled() ? out : err, advertised);
         }
-        return publishAll(pub, source, out, err);
+        // An online layout switch: say from which event on the new index's addresses are used.
+        Runnable stopListening =
+            controller.onIndexChange(
+                c -> {
+                  if (!quiet) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("kind", "index");
+                    m.put("version", controller.indexVersion());
+                    m.put("event_port", c.eventPort());
+                    m.put("published", pub.published());
+                    JsonOutput.printLine(json.enabled() ? out : err, m);
+                  }
+                });
+        try {
+          return publishAll(pub, source, out, err);
+        } finally {
+          stopListening.run();
+        }
       }
     }
   }

@@ -28,6 +28,7 @@ final class LoopEngine implements RoutingEngine {
   private final FlowService flows;
   private LoopRouting routing; // loop only
   private LoopRouting beside; // loop only: the new layout's routing during a switch, else null
+  private boolean guarded; // loop only: the routing's guards stand (a switch began)
   private final Set<String> configured = new HashSet<>(); // loop only
   private volatile RequestStages stages = RequestStages.NONE;
 
@@ -54,15 +55,20 @@ final class LoopEngine implements RoutingEngine {
     }
   }
 
-  /** Both layouts' flows during a switch (their matches differ in the event port). */
+  /** Both layouts' flows during a switch (their matches differ in the event port), and guards. */
   @Override
   public List<FlowEntry> flows(long dpid) {
-    if (beside == null) {
+    if (beside == null && !guarded) {
       return routing.flows(dpid);
     }
-    List<FlowEntry> both = new ArrayList<>(routing.flows(dpid));
-    both.addAll(beside.flows(dpid));
-    return both;
+    List<FlowEntry> all = new ArrayList<>(routing.flows(dpid));
+    if (guarded) {
+      all.addAll(routing.guards(dpid));
+    }
+    if (beside != null) {
+      all.addAll(beside.flows(dpid));
+    }
+    return all;
   }
 
   @Override
@@ -94,10 +100,28 @@ final class LoopEngine implements RoutingEngine {
                   next.add(r);
                 }
               }
-              // the final flows, one ADD each, rather than every request's intermediate changes
-              return applyAll(next, FlowMod::add);
+              // The old layout's guards stand (acknowledged) before any new flow is sent: the
+              // switches' caches then revalidate while the new flows go in (ContentFlows.guard).
+              LoopRouting old = routing;
+              guarded = true;
+              return applyAll(dpid -> adds(old.guards(dpid)), dpid -> 0)
+                  .thenCompose(
+                      g ->
+                          flows
+                              .callOnLoop(
+                                  // the final flows, one ADD each, rather than every request's
+                                  // intermediate changes
+                                  () ->
+                                      applyAll(
+                                          dpid -> adds(next.flows(dpid)),
+                                          dpid -> next.flows(dpid).size()))
+                              .thenCompose(f -> f));
             })
         .thenCompose(f -> f);
+  }
+
+  private static List<FlowMod> adds(List<FlowEntry> entries) {
+    return entries.stream().map(FlowMod::add).toList();
   }
 
   @Override
@@ -106,9 +130,16 @@ final class LoopEngine implements RoutingEngine {
         .callOnLoop(
             () -> {
               LoopRouting old = routing;
+              boolean wasGuarded = guarded;
               routing = beside;
               beside = null;
-              return applyAll(old, FlowMod::deleteStrict);
+              guarded = false;
+              return applyAll(
+                  dpid ->
+                      old.flows(dpid).isEmpty() && (!wasGuarded || old.guards(dpid).isEmpty())
+                          ? List.of()
+                          : old.retirement(dpid),
+                  dpid -> old.flows(dpid).size());
             })
         .thenCompose(f -> f);
   }
@@ -122,21 +153,27 @@ final class LoopEngine implements RoutingEngine {
               beside = null;
               return gone == null
                   ? CompletableFuture.completedFuture(0)
-                  : applyAll(gone, FlowMod::deleteStrict);
+                  : applyAll(
+                      dpid -> gone.flows(dpid).isEmpty() ? List.of() : gone.retirement(dpid),
+                      dpid -> gone.flows(dpid).size());
             })
         .thenCompose(f -> f);
   }
 
-  /** On the loop: one message per flow of {@code r} on every switch; completes with the count. */
+  /**
+   * On the loop: every switch's {@code messages} (none: the switch is left out); completes with the
+   * sum of {@code counted}, the flows they add or delete.
+   */
   private CompletableFuture<Integer> applyAll(
-      LoopRouting r, java.util.function.Function<FlowEntry, FlowMod> message) {
+      java.util.function.LongFunction<List<FlowMod>> messages,
+      java.util.function.LongToIntFunction counted) {
     SortedMap<Long, List<SwitchMod>> mods = new TreeMap<>();
     int n = 0;
     for (long dpid : flows.topology().switches()) {
-      List<FlowMod> l = r.flows(dpid).stream().map(message).toList();
+      List<FlowMod> l = messages.apply(dpid);
       if (!l.isEmpty()) {
         mods.put(dpid, SwitchMod.flows(l));
-        n += l.size();
+        n += counted.applyAsInt(dpid);
       }
     }
     int count = n;

@@ -5,6 +5,7 @@ import java.util.SortedMap;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.topology.Topology;
 
@@ -47,6 +48,26 @@ interface LoopRouting {
    */
   default LoopRouting emptyOnPort(int eventPort) {
     return null;
+  }
+
+  /**
+   * Entries that stand beside {@link #flows} while a layout switch replaces this routing, from
+   * before the new layout's flows are sent until this routing's {@link #retirement} deletes them
+   * with its flows (PLEROMA: the guard of its event port, {@code ContentFlows.guard}).
+   */
+  default List<FlowEntry> guards(long dpid) {
+    return List.of();
+  }
+
+  /**
+   * The messages that delete all of {@link #flows} and {@link #guards} on a switch (after a layout
+   * switch, the old layout's): one strict delete per flow, unless the routing can select them all
+   * at once.
+   */
+  default List<FlowMod> retirement(long dpid) {
+    return java.util.stream.Stream.concat(flows(dpid).stream(), guards(dpid).stream())
+        .map(FlowMod::deleteStrict)
+        .toList();
   }
 
   default List<GroupEntry> groups(long dpid) {

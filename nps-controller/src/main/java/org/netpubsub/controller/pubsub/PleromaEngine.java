@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.FlowModCommand;
 import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.pleroma.Advertisement;
 import org.netpubsub.network.pleroma.ConfigurationDelta;
@@ -79,6 +80,27 @@ final class PleromaEngine implements LoopRouting {
     return eventPort == ContentFlows.EVENT_PORT
         ? flows
         : flows.stream().map(e -> e.toBuilder().match(onPort(e.match())).build()).toList();
+  }
+
+  @Override
+  public List<FlowEntry> guards(long dpid) {
+    return configurator.topology().switches().contains(dpid)
+        ? List.of(ContentFlows.guard(eventPort))
+        : List.of();
+  }
+
+  /**
+   * One non-strict delete per switch: every content flow on this routing's event port (guard too).
+   */
+  @Override
+  public List<FlowMod> retirement(long dpid) {
+    return List.of(
+        FlowMod.builder(FlowModCommand.DELETE)
+            .table(ContentFlows.TABLE)
+            .priority(ContentFlows.PRIORITY_BASE) // ignored by a non-strict delete
+            .cookie(ContentFlows.COOKIE, -1L)
+            .match(Match.builder().udp6().udpDst(eventPort).build())
+            .build());
   }
 
   private Effect effect(ConfigurationDelta delta) {

@@ -24,10 +24,13 @@ import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.FlowModCommand;
 import org.netpubsub.network.pleroma.ContentFlows;
 
 /**
@@ -108,12 +111,7 @@ class LayoutSwitchApiTest {
     assertThat(contentPorts()).containsExactly(ContentFlows.EVENT_PORT);
     List<FlowEntry> before = service.contentFlows(OneSwitchNetwork.DPID).get();
 
-    String body =
-        JSON.createObjectNode()
-            .put("schema", SchemaWriter.toYaml(QUOTES))
-            .put("length", 10)
-            .put("grace_ms", 60_000)
-            .toString();
+    String body = switchTo10Bits(60_000);
     Rest admin = new Rest(api.address().getPort()); // the PUT answers after the grace
     CompletableFuture<HttpResponse<String>> put =
         CompletableFuture.supplyAsync(
@@ -144,15 +142,7 @@ class LayoutSwitchApiTest {
 
   @Test
   void aLayoutSwitchCompletesWithOnlyTheNewFlowsAndNewRequestsUseTheNewLayout() throws Exception {
-    assertThat(rest.send("POST", "/v1/subscriptions", SUB).statusCode()).isEqualTo(201);
-    assertThat(rest.send("POST", "/v1/advertisements", AD).statusCode()).isEqualTo(201);
-    String body =
-        JSON.createObjectNode()
-            .put("schema", SchemaWriter.toYaml(QUOTES))
-            .put("length", 10)
-            .put("grace_ms", 0)
-            .toString();
-    HttpResponse<String> put = rest.send("PUT", "/v1/pubsub/layout", body);
+    HttpResponse<String> put = subscribeAdvertiseAndSwitch(() -> {});
     assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
     JsonNode o = Rest.json(put);
     assertThat(o.get("version").asLong()).isEqualTo(2);
@@ -188,6 +178,66 @@ class LayoutSwitchApiTest {
             JSON.createObjectNode().put("schema", SchemaWriter.toYaml(other)).toString());
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
     assertThat(refused.body()).contains("attributes");
+  }
+
+  @Test
+  void theOldPortIsGuardedBeforeAnyNewFlowAndTheOldLayoutGoesInOneDeletePerSwitch()
+      throws Exception {
+    HttpResponse<String> put = subscribeAdvertiseAndSwitch(sw::clearReceived);
+    assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+
+    List<FlowMod> mods =
+        sw.receivedMods().stream()
+            .filter(m -> m instanceof SwitchMod.Flow)
+            .map(m -> ((SwitchMod.Flow) m).mod())
+            .toList();
+    FlowEntry guard = ContentFlows.guard(ContentFlows.EVENT_PORT);
+    int guarded = -1;
+    int firstNew = -1;
+    for (int i = 0; i < mods.size(); i++) {
+      FlowMod m = mods.get(i);
+      Integer port = m.match().udpDst();
+      if (m.command() == FlowModCommand.ADD && guarded < 0 && m.toEntry().equals(guard)) {
+        guarded = i;
+      }
+      if (m.command() == FlowModCommand.ADD
+          && firstNew < 0
+          && port != null
+          && port == ContentFlows.EVENT_PORT + 1) {
+        firstNew = i;
+      }
+    }
+    assertThat(guarded).as("the old port's guard was sent").isNotNegative();
+    assertThat(firstNew).as("new flows were sent").isPositive();
+    assertThat(guarded).as("the guard goes in before any new flow").isLessThan(firstNew);
+    List<FlowMod> deletes = mods.stream().filter(m -> m.command().isDelete()).toList();
+    assertThat(deletes).as("one non-strict delete retires the old layout").hasSize(1);
+    assertThat(deletes.get(0).command()).isEqualTo(FlowModCommand.DELETE);
+    assertThat(deletes.get(0).match().udpDst()).isEqualTo(ContentFlows.EVENT_PORT);
+    assertThat(sw.flows()).doesNotContain(guard);
+    assertThat(contentPorts()).containsExactly(ContentFlows.EVENT_PORT + 1);
+    assertThat(new HashSet<>(sw.flows()))
+        .isEqualTo(new HashSet<>(controller.desiredFlows(OneSwitchNetwork.DPID)));
+  }
+
+  /**
+   * A subscription and an advertisement, then {@code beforeSwitch}, then a switch to a 10-bit index
+   * with no grace; the PUT's answer.
+   */
+  private HttpResponse<String> subscribeAdvertiseAndSwitch(Runnable beforeSwitch) throws Exception {
+    assertThat(rest.send("POST", "/v1/subscriptions", SUB).statusCode()).isEqualTo(201);
+    assertThat(rest.send("POST", "/v1/advertisements", AD).statusCode()).isEqualTo(201);
+    beforeSwitch.run();
+    return rest.send("PUT", "/v1/pubsub/layout", switchTo10Bits(0));
+  }
+
+  /** The body of a switch to a 10-bit index of the same schema. */
+  private static String switchTo10Bits(int graceMs) {
+    return JSON.createObjectNode()
+        .put("schema", SchemaWriter.toYaml(QUOTES))
+        .put("length", 10)
+        .put("grace_ms", graceMs)
+        .toString();
   }
 
   /** The UDP ports the switch's content flows match. */

@@ -15,9 +15,11 @@ import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.Bucket;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
+import org.netpubsub.network.openflow.FlowModCommand;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.GroupMod;
 import org.netpubsub.network.openflow.GroupType;
+import org.netpubsub.network.openflow.Match;
 import org.netpubsub.network.pleroma.ContentFlows;
 
 /**
@@ -49,6 +51,34 @@ class FlowStoreTest {
     s.apply(Owner.PUBSUB_CONTENT, DPID, SwitchMod.flows(List.of(FlowMod.deleteStrict(b))));
     assertThat(s.desired(DPID).flows()).containsExactly(a2);
     assertThat(s.desired(DPID + 1).flows()).isEmpty();
+  }
+
+  @Test
+  void aNonStrictDeleteTakesEveryEntryItSelectsAsASwitchDoes() {
+    FlowStore s = new FlowStore();
+    FlowEntry a = content("0", 1);
+    FlowEntry b = content("10", 2);
+    FlowEntry other = // the same dz on the other event port (the other layout of a switch)
+        a.toBuilder()
+            .match(a.match().toBuilder().udpDst(ContentFlows.EVENT_PORT + 1).build())
+            .build();
+    s.apply(
+        Owner.PUBSUB_CONTENT,
+        DPID,
+        SwitchMod.flows(List.of(FlowMod.add(a), FlowMod.add(b), FlowMod.add(other))));
+    FlowMod onPort =
+        FlowMod.builder(FlowModCommand.DELETE)
+            .table(ContentFlows.TABLE)
+            .priority(ContentFlows.PRIORITY_BASE)
+            .cookie(ContentFlows.COOKIE, -1L)
+            .match(Match.builder().udp6().udpDst(ContentFlows.EVENT_PORT).build())
+            .build();
+    FlowInvariants.Change c =
+        s.change(Owner.PUBSUB_CONTENT, DPID, SwitchMod.flows(List.of(onPort)));
+    assertThat(c.removed()).containsExactlyInAnyOrder(a, b);
+    assertThat(c.added()).isEmpty();
+    s.apply(Owner.PUBSUB_CONTENT, DPID, SwitchMod.flows(List.of(onPort)));
+    assertThat(s.desired(DPID).flows()).containsExactly(other);
   }
 
   @Test

@@ -243,7 +243,12 @@ public final class FlowInvariants {
     for (FlowEntry f : c.added()) {
       SwitchTables.Stored s = t.add(f);
       count(f, +1);
-      regions.add(region(f));
+      if (!f.allActions().isEmpty() || f.gotoTable().isPresent()) {
+        // a new drop (a layout switch's guard over all of ff0e::/16) can loop or black-hole no
+        // packet, and walking its region would walk every content class; one it replaces is in
+        // c.removed()
+        regions.add(region(f));
+      }
       undo.add(
           () -> {
             t.remove(s);

@@ -53,6 +53,13 @@ public final class SwitchLayout {
   /** Above unicast forwarding, below ND and LLDP; plus dz length (0..{@link #MAX_DZ_LENGTH}). */
   public static final int CONTENT_PRIORITY_BASE = 20_000;
 
+  /**
+   * During an online layout switch, the old layout's event port in all of {@code ff0e::/16}, below
+   * every content flow: drops what they do not take, so that the switch's flow caches keep the
+   * event port in every content packet's entry (docs/pubsub.md, "Switching the layout").
+   */
+  public static final int PRIORITY_CONTENT_GUARD = CONTENT_PRIORITY_BASE - 1;
+
   /** The longest dz a content flow matches (128 bits less the ff0e::/16 prefix). */
   public static final int MAX_DZ_LENGTH = 112;
 
@@ -111,14 +118,14 @@ public final class SwitchLayout {
               Owner.BASE_FORWARDING,
               BASE_COOKIE,
               EXACT,
-              List.of(band0(PRIORITY_MISS, CONTENT_PRIORITY_BASE - 1)),
+              List.of(band0(PRIORITY_MISS, PRIORITY_CONTENT_GUARD - 1)),
               1,
               0),
           new FlowSpace(
               Owner.PUBSUB_CONTENT,
               CONTENT_COOKIE,
               EXACT,
-              List.of(band0(CONTENT_PRIORITY_BASE, CONTENT_PRIORITY_BASE + MAX_DZ_LENGTH)),
+              List.of(band0(PRIORITY_CONTENT_GUARD, CONTENT_PRIORITY_BASE + MAX_DZ_LENGTH)),
               1,
               0),
           new FlowSpace(

@@ -59,6 +59,23 @@ public final class ContentFlows {
     return PRIORITY_BASE + dz.length();
   }
 
+  /**
+   * The guard of an event port: all of {@code ff0e::/16} to {@code eventPort}, below every content
+   * flow, dropped (what a table miss does). A switch that caches flows by the fields its lookup
+   * read (Open vSwitch's megaflows) then reads the port for every content packet, so a cache entry
+   * made by an event to this port never takes one to another port: without it, an event nothing
+   * matched may leave an entry that drops every event with its address prefix, whatever the port,
+   * until the switch revalidates its cache after the next layout's flows arrived.
+   */
+  public static FlowEntry guard(int eventPort) {
+    return FlowEntry.builder()
+        .table(TABLE)
+        .priority(SwitchLayout.PRIORITY_CONTENT_GUARD)
+        .cookie(COOKIE)
+        .match(match(Dz.EMPTY).toBuilder().udpDst(eventPort).build())
+        .build();
+  }
+
   /** The entry of one content flow. */
   public static FlowEntry entry(Dz dz, SortedSet<EventEgress> egresses) {
     return FlowEntry.builder()
