@@ -23,7 +23,6 @@ import org.netpubsub.network.openflow.FlowModCommand;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.GroupMod;
 import org.netpubsub.network.openflow.GroupModCommand;
-import org.netpubsub.network.openflow.OfPort;
 
 /**
  * Every owner's flows and groups per switch, as the switches should hold them. Deltas ({@link
@@ -31,8 +30,8 @@ import org.netpubsub.network.openflow.OfPort;
  * the owners' entries in the order the owners first wrote. A batch with a mod outside its owner's
  * {@link SwitchLayout} space is refused whole. Add and modify put the entry under its table,
  * priority and match; a strict delete removes the entry with exactly those, a non-strict one every
- * entry of the owner it selects, as a switch does ({@link #selects}). Not thread-safe: the flow
- * service confines it to the controller loop.
+ * entry of the owner it selects, as a switch does ({@link FlowMod#deletes}). Not thread-safe: the
+ * flow service confines it to the controller loop.
  */
 public final class FlowStore {
   /** One owner's entries on one switch. */
@@ -121,11 +120,11 @@ public final class FlowStore {
           FlowMod mod = f.mod();
           if (mod.command() == FlowModCommand.DELETE) {
             for (FlowEntry e : now.flows().values()) {
-              if (!flows.containsKey(FlowKey.of(e)) && selects(mod, e)) {
+              if (!flows.containsKey(FlowKey.of(e)) && mod.deletes(e)) {
                 flows.put(FlowKey.of(e), null);
               }
             }
-            flows.replaceAll((k, after) -> after != null && selects(mod, after) ? null : after);
+            flows.replaceAll((k, after) -> after != null && mod.deletes(after) ? null : after);
           } else {
             flows.put(
                 new FlowKey(mod.tableId(), mod.priority(), mod.match()),
@@ -287,29 +286,12 @@ public final class FlowStore {
   private static void apply(Map<FlowKey, FlowEntry> flows, FlowMod m) {
     FlowKey key = new FlowKey(m.tableId(), m.priority(), m.match());
     if (m.command() == FlowModCommand.DELETE) {
-      flows.values().removeIf(e -> selects(m, e));
+      flows.values().removeIf(m::deletes);
     } else if (m.command().isDelete()) {
       flows.remove(key);
     } else {
       flows.put(key, m.toEntry());
     }
-  }
-
-  /**
-   * Whether a non-strict delete takes the entry (OpenFlow 1.3 §6.4): its table (or every table),
-   * the cookie under the mask, a match at least as specific as the mod's, and the out_port and
-   * out_group filters. One such mod retires a whole set of flows (a layout's, by its event port).
-   */
-  static boolean selects(FlowMod m, FlowEntry e) {
-    return (m.tableId() == FlowMod.ALL_TABLES || m.tableId() == e.tableId())
-        && m.cookieSelects(e)
-        && m.match().covers(e.match())
-        && (m.outPort() == OfPort.ANY
-            || e.allActions().stream()
-                .anyMatch(a -> a instanceof Action.Output o && o.port() == m.outPort()))
-        && (m.outGroup() == FlowMod.ANY_GROUP
-            || e.allActions().stream()
-                .anyMatch(a -> a instanceof Action.Group g && g.groupId() == m.outGroup()));
   }
 
   private static void apply(Map<Long, GroupEntry> groups, GroupMod m) {

@@ -98,6 +98,23 @@ public record FlowMod(
   }
 
   /**
+   * True if this delete takes the entry (OpenFlow 1.3 §6.4): its table (or every table); strict,
+   * the same priority and an identical match, else a match at least as specific as the mod's; the
+   * cookie under the mask; and the out_port and out_group filters.
+   */
+  public boolean deletes(FlowEntry e) {
+    boolean matchSelects =
+        command.isStrict()
+            ? e.priority() == priority && e.match().equals(match)
+            : match.covers(e.match());
+    return (tableId == ALL_TABLES || tableId == e.tableId())
+        && matchSelects
+        && cookieSelects(e)
+        && (outPort == OfPort.ANY || e.outputsTo(outPort))
+        && (outGroup == ANY_GROUP || e.referencesGroup(outGroup));
+  }
+
+  /**
    * The message in ovs-ofctl syntax, prefixed by the command ({@code add}, {@code delete_strict}).
    */
   @Override

@@ -108,11 +108,7 @@ public final class SimulatedSwitch {
   }
 
   private Optional<OpenFlowError> delete(FlowMod fm) {
-    Predicate<StoredFlow> deletes =
-        f ->
-            selects(fm, f.entry)
-                && (fm.outPort() == OfPort.ANY || f.entry.outputsTo(fm.outPort()))
-                && (fm.outGroup() == FlowMod.ANY_GROUP || f.entry.referencesGroup(fm.outGroup()));
+    Predicate<StoredFlow> deletes = f -> fm.deletes(f.entry);
     for (FlowTable t : selectedTables(fm)) {
       if (fm.command().isStrict()) {
         StoredFlow f = t.identical(fm.priority(), fm.match());
