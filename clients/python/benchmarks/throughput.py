@@ -14,7 +14,9 @@ Prints one JSON line.
   address computed and formatted for sendto (or packed as a sockaddr for sendmmsg), as Java's
   bench does; the datagram still goes to the fixed destination, as Java's does: the destination
   the publisher computed and cached for an address is replaced by the sink's (see _ToSink);
-- decode: ``Subscriber.handle``: decode, exact filter, the Delivery.
+- publish_buffered_256: the buffered fixed case with batches of 256 instead of 64;
+- decode: ``Subscriber.handle``: decode, exact filter, the Delivery;
+- reference: a fixed pure-Python loop, no client code: the machine's speed at that moment.
 
 ``--net`` says where the datagrams go (netns.py):
 - ``loopback``: to a bound loopback socket nobody reads; the sending system call also runs the
@@ -166,6 +168,14 @@ def _cases(net: str, sample: list[list], publishers: list) -> list[tuple[str, ob
                 each()
                 pub.flush()
             cases.append((f"publish{suffix}_buffered_per_s", run))
+        if buffered is not None and not addressed:
+            # Would a larger default batch pay (fewer sendmmsg calls and flusher wake-ups)?
+            large = publisher({"batch": 256})
+
+            def run(each=_each(large.publish, batch), pub=large):
+                each()
+                pub.flush()
+            cases.append(("publish_buffered_256_per_s", run))
     path = ReceivePath(SCHEMA, Filter(SCHEMA, FILTER))  # a Subscriber's, without its socket
     codec = publishers[-1].codec
     encoded = [codec.encode(Event(SCHEMA, v, b"", 7, i, time.time_ns()))
@@ -173,7 +183,18 @@ def _cases(net: str, sample: list[list], publishers: list) -> list[tuple[str, ob
     datagrams = [encoded[i % len(encoded)] for i in range(COUNT)]
     now = time.time_ns()
     cases.append(("decode_per_s", _each(lambda d: path.handle(d, now), datagrams)))
+    cases.append(("reference_per_s", _reference))
     return cases
+
+
+def _reference():
+    """The same pure-Python work in every process and client (COUNT small dict and arithmetic
+    steps): how fast this CPU ran the interpreter at that moment, to tell a slower machine from
+    a slower client."""
+    d = {}
+    for i in range(COUNT):
+        d[i & 1023] = (i * 7 + 3) % 1000
+
 
 
 def _ksoftirqd_ticks() -> int | None:
@@ -262,7 +283,7 @@ def main():
         out["ratio_python_to_java"] = {
             k: round(out["python"][k] / out["java"][k.split("_")[0] + "_per_s"], 3)
             for k in sorted(out["python"]) if k.endswith("_per_s") and "_process_" not in k
-            and "_wall_" not in k}
+            and "_wall_" not in k and k.split("_")[0] + "_per_s" in out["java"]}
     out["load_after"] = load()
     print(json.dumps(out))
 
