@@ -1,7 +1,9 @@
 """Where one ``publish`` spends its time: each step of the publish path timed alone over the
 benchmark's events (throughput.py's schema, events and sink), per event in thread CPU time, the
 empty loop subtracted; then the whole calls for comparison, and with ``--profile`` a cProfile of
-the buffered publish with content addresses. Run from the repository root:
+the buffered publish with content addresses. ``--net dummy``: the datagrams leave through
+throughput.py's dropping device in a namespace of its own (netns.py), not to loopback. Run from
+the repository root:
 
     taskset -c 0 env PYTHONPATH=clients/python python3 clients/python/benchmarks/breakdown.py
 """
@@ -19,6 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import netns  # noqa: E402
 import throughput as tp  # noqa: E402
 
 from netpubsub import Event, PubSubConfig, Publisher  # noqa: E402
@@ -35,17 +38,20 @@ def _per_event(run, count: int) -> float:
 
 
 def main():
+    dummy = "--net" in sys.argv and sys.argv[sys.argv.index("--net") + 1:][:1] == ["dummy"]
+    if dummy:
+        netns.enter()
     count = tp.COUNT
     config = PubSubConfig(tp.SCHEMA, 34)
     sink = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
     sink.bind(("::1", 0))
-    to = ("::1", sink.getsockname()[1])
+    host, to = (netns.HOST, netns.SINK) if dummy else ("::1", ("::1", sink.getsockname()[1]))
     names = [a.name for a in tp.SCHEMA.attributes]
     attrs = [dict(zip(names, v)) for v in tp.events(1000)]
     batch = [attrs[i % len(attrs)] for i in range(count)]
 
     def publisher(addressed: bool, **options):
-        pub = Publisher(tp._Offline("http://[::1]:1"), host="::1", config=config, linger=0,
+        pub = Publisher(tp._Offline("http://[::1]:1"), host=host, config=config, linger=0,
                         destination=None if addressed else to, **options)
         if addressed:
             tp._addressed(pub, to)
@@ -88,7 +94,7 @@ def main():
         "Event(...)": loop("Event(s, v, bytes(b''), 1, 2, 3)", Event=Event, s=tp.SCHEMA),
     }
     sender = pub._sender
-    connected = Publisher(tp._Offline("http://[::1]:1"), host="::1", config=config, linger=0,
+    connected = Publisher(tp._Offline("http://[::1]:1"), host=host, config=config, linger=0,
                           destination=to)._sender
     cap = sender.capacity
 
@@ -117,7 +123,7 @@ def main():
                         _per_event(run, count) - base))
             p.close()
     width = max(len(k) for k, _ in out)
-    print(f"load {tp.load()}, {count} events, µs per event (thread CPU, best of 3)")
+    print(f"{'dummy device' if dummy else 'loopback'}, load {tp.load()}, {count} events, µs per event (thread CPU, best of 3)")
     for k, us in out:
         print(f"{k:<{width}}  {us:6.3f}")
     if "--profile" in sys.argv[1:]:
