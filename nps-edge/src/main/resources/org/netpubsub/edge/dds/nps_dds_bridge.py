@@ -243,7 +243,10 @@ class Bridge:
         """Keeps what the writer's TRANSIENT_LOCAL history holds (the last HISTORY per instance),
         to seed a writer that replaces it (see writer)."""
         t = self.types[key]
-        instance = None if t.__idl__.keyless else t.deserialize(data).serialize_key()
+        try:  # the key fields name the instance (Cyclone already accepted the bytes)
+            instance = None if t.__idl__.keyless else t.deserialize(data).serialize_key()
+        except Exception:  # the binding cannot: one history for the key's instances together
+            instance = None
         per = self.written.setdefault(key, OrderedDict())
         if instance not in per:
             per[instance] = deque(maxlen=HISTORY)
