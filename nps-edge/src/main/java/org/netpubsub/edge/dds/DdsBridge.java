@@ -156,7 +156,7 @@ public final class DdsBridge implements Closeable {
   }
 
   /** {@code malformed: dds/…} and {@code unknown_type: dds/…} name a sample's key; others not. */
-  private static void dropped(Listener l, String text) {
+  static void dropped(Listener l, String text) {
     int colon = text.indexOf(':');
     String reason = reason(text);
     if (colon >= 0 && text.startsWith(": dds/", colon)) {

@@ -20,9 +20,12 @@ import struct
 import sys
 import threading
 import time
+from collections import OrderedDict, deque
 
 OUT = sys.stdout.buffer
 OUT_LOCK = threading.Lock()
+HISTORY = 1024  # the TRANSIENT_LOCAL history the child's writers keep, per instance
+INSTANCES = 4096  # instances per key whose history the child keeps to seed a replaced writer
 
 
 def frame(kind, body):
@@ -72,6 +75,8 @@ class Bridge:
         self.endpoints = {"pub": {}, "sub": {}}  # role -> endpoint guid -> (key, qos info)
         self.readers = {}  # (key, reliable, durable) -> DataReader
         self.writers = {}  # key -> (DataWriter, the DEADLINE in ms it offers or None)
+        self.written = {}  # key -> instance -> the last HISTORY (number, CDR) written on it
+        self.numbered = 0  # numbers what was written, so seeds keep their order across instances
         self.lock = threading.Lock()  # guards types, topics, endpoints, readers, writers
         self.write_lock = threading.Lock()  # writes, and a writer's replacement, one at a time
         self.take_lock = threading.Lock()
@@ -231,6 +236,29 @@ class Bridge:
                 return
             if len(data) < 4 or cl.ddspy_write(w._ref, data) != 0:
                 frame(ord("D"), f"malformed: {key}".encode())  # Cyclone checks it against the type
+                return
+            self.remember(key, data)
+
+    def remember(self, key, data):
+        """Keeps what the writer's TRANSIENT_LOCAL history holds (the last HISTORY per instance),
+        to seed a writer that replaces it (see writer)."""
+        t = self.types[key]
+        try:  # the key fields name the instance (Cyclone already accepted the bytes)
+            instance = None if t.__idl__.keyless else t.deserialize(data).serialize_key()
+        except Exception:  # the binding cannot: one history for the key's instances together
+            instance = None
+        per = self.written.setdefault(key, OrderedDict())
+        if instance not in per:
+            per[instance] = deque(maxlen=HISTORY)
+            if len(per) > INSTANCES:  # bounded: the least recently written instance goes
+                per.popitem(last=False)
+        per.move_to_end(instance)
+        self.numbered += 1
+        per[instance].append((self.numbered, data))
+
+    def seeds(self, key):
+        """What the key's writer holds for late TRANSIENT_LOCAL readers, in the order written."""
+        return [d for _, d in sorted(s for q in self.written.get(key, {}).values() for s in q)]
 
     def writer(self, key):
         """The writer of other sites' samples on key (with write_lock held). It offers the shortest
@@ -241,6 +269,7 @@ class Bridge:
         is created, matches the local readers, the old one's samples are acknowledged, and only
         then is the old one deleted (bounded: 2 s each, a reader in another partition never
         matches); meanwhile writes wait."""
+        from cyclonedds import _clayer as cl
         from cyclonedds.core import Policy, Qos
         from cyclonedds.pub import DataWriter
         from cyclonedds.util import duration
@@ -261,10 +290,23 @@ class Bridge:
             # durability service's last 1024
             policies = [Policy.Reliability.Reliable(10_000_000_000), Policy.History.KeepAll,
                         Policy.Durability.TransientLocal,
-                        Policy.DurabilityService(0, Policy.History.KeepLast(1024), -1, -1, -1)]
+                        Policy.DurabilityService(0, Policy.History.KeepLast(HISTORY), -1, -1, -1)]
             if wanted is not None:  # an offered deadline must not be longer than a requested one
                 policies.append(Policy.Deadline(wanted * 1_000_000))
             new = DataWriter(self.dp, self.topics[key], qos=Qos(*policies))
+            # the new writer's TRANSIENT_LOCAL history starts empty: seed it with the old one's
+            # (docs/overlay.md, "Seeding a replaced writer") when that delivers no sample twice
+            # and none to a VOLATILE reader: every reader the new writer will find takes what is
+            # written after it discovered the writer, seeds included (a VOLATILE one too), so no
+            # reader the old writer served may be present, and every present one must want the
+            # history (TRANSIENT_LOCAL, reliable)
+            seeded = old is not None and all(
+                q["durability"] != "volatile" and q["reliable"]
+                and q["deadline_ms"] is not None and (offered is None or q["deadline_ms"] < offered)
+                for q in readers)
+            if seeded:
+                for data in self.seeds(key):
+                    cl.ddspy_write(new._ref, data)
         if old is not None:
             until = time.monotonic() + 2
             while len(new.matched_sub) < len(readers) and time.monotonic() < until:

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.edge.dds.DdsDomain;
 import org.netpubsub.edge.dds.DdsFrames;
@@ -155,5 +158,49 @@ class DdsSiteTest {
             "message " + reading + " 000100000100000007 qos 1",
             "message " + bad + " 000100000100000007 qos 1");
     assertThat(counters.get("dds_to_mqtt")).isZero();
+  }
+
+  @Test
+  void samplesTheChildDroppedAreCountedAndLoggedOncePerTopicAndReason() {
+    List<String> lines = new ArrayList<>();
+    Handler h =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            lines.add(r.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Logger log = Logger.getLogger(DdsSite.class.getName());
+    log.addHandler(h);
+    try {
+      String a = "dds/readings/demo::Reading/" + HASH;
+      String b = "dds/other/demo::Reading/" + HASH;
+      site.droppedSample("dds_malformed", a);
+      site.droppedSample("dds_malformed", a); // within the minute: counted, not logged
+      site.droppedSample("dds_unknown_type", a);
+      site.droppedSample("dds_malformed", b);
+      site.dropped("dds_unknown_type"); // no key: counted only
+    } finally {
+      log.removeHandler(h);
+    }
+    assertThat(counters.get("dropped.dds_malformed")).isEqualTo(3);
+    assertThat(counters.get("dropped.dds_unknown_type")).isEqualTo(2);
+    assertThat(lines)
+        .containsExactly(
+            "DDS samples from other sites on topic 'readings' dropped (dds_malformed): 1, e.g. key"
+                + " dds/readings/demo::Reading/"
+                + HASH,
+            "DDS samples from other sites on topic 'readings' dropped (dds_unknown_type): 1, e.g."
+                + " key dds/readings/demo::Reading/"
+                + HASH,
+            "DDS samples from other sites on topic 'other' dropped (dds_malformed): 1, e.g. key"
+                + " dds/other/demo::Reading/"
+                + HASH);
   }
 }
