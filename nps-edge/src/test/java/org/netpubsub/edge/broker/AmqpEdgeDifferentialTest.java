@@ -59,9 +59,7 @@ class AmqpEdgeDifferentialTest {
   static void start() throws IOException {
     RabbitMq.assumeAvailable();
     dir = Files.createTempDirectory("nps-amqp-edges-");
-    for (int i = 0; i < 3; i++) {
-      NODES.add(RabbitMq.start());
-    }
+    NODES.addAll(RabbitMq.startAll(3));
     NODES.get(0).addVhost("ref");
     coordinator = startCoordinator(new InetSocketAddress("127.0.0.1", 0));
     for (int i = 0; i < 3; i++) {
@@ -92,7 +90,7 @@ class AmqpEdgeDifferentialTest {
     if (coordinator != null) {
       coordinator.close();
     }
-    NODES.forEach(RabbitMq::close);
+    RabbitMq.closeAll(NODES);
   }
 
   private static final List<String> KEYS =

@@ -13,6 +13,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -99,6 +103,48 @@ public final class RabbitMq implements Closeable {
     } catch (IOException | RuntimeException | AssertionError e) {
       r.close();
       throw e;
+    }
+  }
+
+  /**
+   * {@code n} nodes started at the same time (a boot mostly waits on its own Erlang VM), in order;
+   * if one fails, the others are closed and the first failure is thrown.
+   */
+  public static List<RabbitMq> startAll(int n) throws IOException {
+    List<Future<RabbitMq>> starting = new ArrayList<>();
+    try (ExecutorService pool = Executors.newFixedThreadPool(n)) {
+      for (int i = 0; i < n; i++) {
+        starting.add(pool.submit(RabbitMq::start));
+      }
+    }
+    List<RabbitMq> started = new ArrayList<>();
+    Throwable failed = null;
+    for (Future<RabbitMq> f : starting) {
+      try {
+        started.add(f.get());
+      } catch (ExecutionException e) {
+        failed = failed == null ? e.getCause() : failed;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failed = failed == null ? e : failed;
+      }
+    }
+    if (failed == null) {
+      return started;
+    }
+    closeAll(started);
+    switch (failed) {
+      case IOException e -> throw e;
+      case RuntimeException e -> throw e;
+      case Error e -> throw e;
+      default -> throw new IOException(failed);
+    }
+  }
+
+  /** Closes the nodes at the same time: each graceful stop waits on its own VM. */
+  public static void closeAll(List<RabbitMq> nodes) {
+    try (ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, nodes.size()))) {
+      nodes.forEach(r -> pool.execute(r::close));
     }
   }
 
