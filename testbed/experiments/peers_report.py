@@ -10,13 +10,23 @@ LABEL = {"netpubsub": "netpubsub (Java client, learned layout)",
          "nats": "NATS (1 server)", "nats3": "NATS (cluster of 3)", "zenoh": "Zenoh (peers)"}
 
 
+VARIANT_LABEL = {
+    "prefixes": ", OVS prefix tracking on ipv6_dst",  # session 32, before it was the default
+    "noprefixes": ", OVS's default classifier (no IPv6 prefix tracking)",
+    "lines": ", a JSON line per delivery, JVMs at C1 (session 34)",
+    "c1": ", JVMs at C1 only", "before": ", before (the base commit's client)"}
+
+
 def label(system: str) -> str:
-    # /prefixes: session 32's runs, before the test bed's bridges tracked prefixes by default
-    base = system.removesuffix("/before").removesuffix("/prefixes").removesuffix("/noprefixes")
-    return (LABEL[base] + (", OVS prefix tracking on ipv6_dst" if "/prefixes" in system else "")
-            + (", OVS's default classifier (no IPv6 prefix tracking)" if "/noprefixes" in system
-               else "")
-            + (", before (the base commit's client)" if system.endswith("/before") else ""))
+    base, *flags = system.split("/")
+    return LABEL[base] + "".join(VARIANT_LABEL[f] for f in flags)
+
+
+def upcalls(x: dict) -> str:
+    """All upcalls of the run, and (since session 35) those after the warm-up in parentheses."""
+    total = x.get("datapath", {}).get("upcalls", "—")
+    after = x.get("datapath_measured", {}).get("upcalls")
+    return f"{total}" if after is None else f"{total} ({after})"
 
 
 def load_key(load: dict, topology: str = "pleroma") -> str:
@@ -125,7 +135,7 @@ def markdown(r: dict) -> str:
         lines += [f"## {key}", "",
                   "| system | run | delivered (dropped by filter) | p50 / p99 / p99.9 (ms) | "
                   "bytes / packets on all links | CPU s per 1 000 delivered: publisher / "
-                  "broker / subscribers / ovs-vswitchd | OVS upcalls | kernel drops | "
+                  "broker / subscribers / ovs-vswitchd | OVS upcalls (after the warm-up) | kernel drops | "
                   "publisher rate |",
                   "|---|---:|---|---|---|---|---:|---|---:|"]
         for x in rows:
@@ -141,7 +151,7 @@ def markdown(r: dict) -> str:
                 f"{ms(lat['p50'])} / {ms(lat['p99'])} / {ms(lat['p99.9'])} | "
                 f"{x['total_bytes']:,} / {x['total_packets']:,} | {cpu(c['publisher'])} / "
                 f"{cpu(c['broker'])} / {cpu(c['subscribers'])} / {cpu(c['ovs-vswitchd'])} | "
-                f"{x.get('datapath', {}).get('upcalls', '—')} | {drops(x)} | "
+                f"{upcalls(x)} | {drops(x)} | "
                 f"{x['publish_rate']:.0f}/s |")
         lines += ["", "Goals (issue 26), as measured in this run:", ""] + goals(rows) + [""]
     if r.get("notes"):  # written into the JSON after reading the run, so --replot keeps them
