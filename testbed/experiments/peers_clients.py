@@ -67,7 +67,7 @@ class JavaSub(SubscriberProcess):
                  java_opts: str = JAVA_OPTS, **kwargs):
         extra = () if lines else ("--summary", "--warmup", str(warmup))
         super().__init__(*args, extra=extra, java_opts=java_opts, **kwargs)
-        self.warmup, self.lines = warmup, lines
+        self.warmup, self.per_delivery = warmup, lines
 
     def ready(self) -> bool:
         return bool(_kind(self, "subscribed"))
@@ -75,7 +75,7 @@ class JavaSub(SubscriberProcess):
     warm = ready  # the subscription's flows are acknowledged when it prints subscribed
 
     def counts(self) -> tuple[int, int]:
-        if self.lines:
+        if self.per_delivery:
             n = len(self.deliveries())
             return n, n
         p = _kind(self, "progress")
@@ -87,7 +87,7 @@ class JavaSub(SubscriberProcess):
             return None
         counts = {k: stats[-1].get(k, 0) for k in (
             "received", "delivered", "false_positives", "malformed")}
-        if not self.lines:
+        if not self.per_delivery:
             summary = _kind(self, "latency")
             return None if not summary else {
                 "sequences": summary[-1]["sequences"], "histogram": summary[-1]["histogram"],
