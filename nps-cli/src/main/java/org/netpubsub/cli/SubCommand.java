@@ -1,5 +1,7 @@
 package org.netpubsub.cli;
 
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigInteger;
@@ -8,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.netpubsub.client.ControllerClient;
@@ -188,11 +189,14 @@ final class SubCommand implements Callable<Integer> {
   /** Until {@code done} or {@code limit}; {@code tick} (when given) every {@link #PROGRESS}. */
   private static void await(CountDownLatch done, Duration limit, Runnable tick)
       throws InterruptedException {
-    long end = limit == null ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
+    long start = System.nanoTime();
+    long total = limit == null ? Long.MAX_VALUE : limit.toNanos();
     while (true) {
-      long left = end - System.nanoTime();
-      long wait = tick == null ? left : Math.min(left, PROGRESS.toNanos());
-      if (done.await(wait, TimeUnit.NANOSECONDS) || System.nanoTime() - end >= 0) {
+      long left = total - (System.nanoTime() - start); // differences only: nanoTime may wrap
+      if (left <= 0) {
+        return;
+      }
+      if (done.await(tick == null ? left : Math.min(left, PROGRESS.toNanos()), NANOSECONDS)) {
         return;
       }
       if (tick != null) {
