@@ -39,15 +39,20 @@ from pubsub import peer_verdict as pv  # noqa: E402
 from pubsub.demo import SUBSCRIPTIONS, learn_layout, quotes  # noqa: E402
 from pubsub.session import (ROOT, Controller, JsonLines, SessionError, Testbed, build,  # noqa: E402
                             ground_truth, log, poll, wait_for_network)
-from peers_clients import JavaPub, JavaSub, in_host, python_client  # noqa: E402
+from peers_clients import (JAVA_OPTS, SESSION_34_OPTS, JavaPub, JavaSub, in_host,  # noqa: E402
+                           python_client)
 from results import redraw, write  # noqa: E402
 
 QUOTES = os.path.join(ROOT, "examples", "schemas", "quotes.yaml")
 SYSTEMS = ["netpubsub", "mosquitto", "nats", "nats3", "zenoh", "netpubsub-py"]
-# SYSTEM/noprefixes: the same with OVS's default classifier (no prefix tracking on ipv6_dst:
-# every content address its own megaflow), as the test bed's bridges are outside this experiment
-NOPREFIXES = "/noprefixes"
-# netpubsub/before: the Java client of another build (--before-jar), alternating with this one's
+# Variants, SYSTEM/V[/V…], alternating with SYSTEM in one run:
+# noprefixes: OVS's default classifier (no prefix tracking on ipv6_dst: every content address its
+#   own megaflow), as the test bed's bridges are outside this experiment;
+# before: netpubsub's Java client of another build (--before-jar), read as `lines`;
+# lines: `nps sub` printing a JSON line per delivery and the JVMs at C1 only (the harness until
+#   session 34); c1: the JVMs at C1 only, with the summary.
+VARIANTS = {"noprefixes", "before", "lines", "c1"}
+JAVA_ONLY = {"before", "lines", "c1"}
 BEFORE = "/before"
 CLIENT_KIND = {"nats3": "nats", "netpubsub-py": "netpubsub"}  # peer_client.py's system names
 PUBLISHER = "h1"
@@ -192,23 +197,48 @@ def start_brokers(tb: Testbed, system: str, work: str) -> tuple[list[str], list[
     return hosts, procs
 
 
+def variant(text: str) -> tuple[str, set[str]]:
+    """(system, variants) of SYSTEM[/VARIANT…]; SystemExit naming what is not known."""
+    base, *flags = text.split("/")
+    if base not in SYSTEMS:
+        raise SystemExit(f"--systems: unknown system {text!r} (one of {', '.join(SYSTEMS)})")
+    for f in flags:
+        if f not in VARIANTS:
+            raise SystemExit(f"--systems: {text!r}: unknown variant {f!r} (one of "
+                             f"{', '.join(sorted(VARIANTS))})")
+        if f in JAVA_ONLY and base != "netpubsub":
+            raise SystemExit(f"--systems: {text!r}: /{f} is the Java client's (netpubsub/{f})")
+    return base, set(flags)
+
+
+def flush_megaflows() -> None:
+    """Every datapath flow deleted: each run starts from an empty megaflow cache, whatever ran
+    before it, and its warm-up fills the cache again (the same for every system)."""
+    r = subprocess.run(["ovs-appctl", "dpctl/del-flows"], capture_output=True, text=True,
+                       timeout=30)
+    if r.returncode != 0:
+        raise SessionError(f"ovs-appctl dpctl/del-flows failed: {r.stderr.strip()}")
+
+
 class Run:
     """One system under one load: brokers, subscribers and the publisher, measured."""
 
     def __init__(self, ctx: dict, system: str, load: dict, events_file: str,
                  truth: list[set[int]]):
-        self.before = ctx.get("before_jar") if system.endswith(BEFORE) else None
         self.variant = system
-        system = system.removesuffix(BEFORE)
-        self.prefixes = not system.endswith(NOPREFIXES)
-        system = system.removesuffix(NOPREFIXES)
+        system, flags = variant(system)
+        self.before = ctx.get("before_jar") if "before" in flags else None
+        self.prefixes = "noprefixes" not in flags
+        self.lines = bool(flags & {"before", "lines"})
+        self.java_opts = SESSION_34_OPTS if flags & JAVA_ONLY else JAVA_OPTS
         self.tb, self.controller, self.system, self.load = ctx["tb"], ctx["controller"], system, load
         self.ctx, self.events_file, self.truth = ctx, events_file, truth
         self.java = system == "netpubsub"  # netpubsub-py: the Python client
 
     def subscriber(self, host: str, text: str, brokers: list[str]):
         if self.java:
-            return JavaSub(self.tb, host, text, jar=self.before, warmup=self.load["warmup"])
+            return JavaSub(self.tb, host, text, jar=self.before, warmup=self.load["warmup"],
+                           lines=self.lines, java_opts=self.java_opts)
         kind = CLIENT_KIND.get(self.system, self.system)
         keys = [] if kind == "netpubsub" else pv.topic_filters(kind, text)
         return python_client(self.tb, "sub", kind, host, self.ctx["schema"], "--filter", text,
@@ -218,7 +248,7 @@ class Run:
     def publisher(self, brokers: list[str]):
         if self.java:
             return JavaPub(self.tb, PUBLISHER, self.events_file, self.load["rate"],
-                           self.load["payload"], jar=self.before)
+                           self.load["payload"], jar=self.before, java_opts=self.java_opts)
         kind = CLIENT_KIND.get(self.system, self.system)
         return python_client(self.tb, "pub", kind, PUBLISHER, self.ctx["schema"], "--events",
                              self.events_file, "--rate", str(self.load["rate"]), "--payload",
@@ -282,6 +312,7 @@ class Run:
                  "broker": [b.proc.pid for b in bprocs], "ovs-vswitchd": [ovs_pid()]}
         if self.system.startswith("netpubsub"):
             roles["broker"] = [self.controller.proc.pid]  # the control plane, nothing on the path
+        flush_megaflows()
         idle0, t_idle = linkstats.snapshot(self.tb.state), time.monotonic()
         time.sleep(IDLE)  # nothing published yet: what the links carry anyway, per second
         idle1 = linkstats.snapshot(self.tb.state)
@@ -302,6 +333,9 @@ class Run:
             roles["publisher"] = [pub.proc.pid]
             cpu0["publisher"] = tree_cpu(pub.proc.pid)
             pub.command("go")
+        # the warm-up's end by the publisher's pace: the upcalls after it are the measured part's
+        time.sleep(max(0.0, self.load["warmup"] / self.load["rate"]))
+        dp_warm = datapath()
         n = self.load["events"]
         summary = pub.wait_for(lambda o: o.get("kind") == "published",
                                60 + 5 * n / self.load["rate"], f"{self.system} publisher")
@@ -351,6 +385,7 @@ class Run:
                "latency_us": pv.merged_latency([r["histogram"] for r in ok]),
                "total_bytes": sum(links.values()), "total_packets": sum(packets.values()),
                "links": links, "datapath": {k: dp1[k] - dp0[k] for k in dp0},
+               "datapath_measured": {k: dp1[k] - dp_warm[k] for k in dp0},
                "kernel_drops": kernel, "window_s": window,
                "max_by_tenth_us": [max(t) for t in zip(*[r["max_by_tenth"] for r in ok
                                                           if r.get("max_by_tenth")])],
@@ -489,14 +524,12 @@ def main() -> int:
     ap.add_argument("--before-jar", help=f"the CLI jar of netpubsub{BEFORE} (another build)")
     args = ap.parse_args()
     for s in args.systems:
-        if s.removesuffix(BEFORE).removesuffix(NOPREFIXES) not in SYSTEMS:
-            raise SystemExit(f"--systems: unknown system {s!r} (one of {', '.join(SYSTEMS)})")
-        if s.endswith(BEFORE) and not (s.startswith("netpubsub/") and args.before_jar):
-            raise SystemExit(f"--systems: {s!r}: {BEFORE} is the Java client's, with --before-jar")
+        if "before" in variant(s)[1] and not args.before_jar:
+            raise SystemExit(f"--systems: {s!r}: {BEFORE} needs --before-jar")
     if args.replot:
         redraw(args.out, plot, markdown)
         return 0
-    if any(s.endswith(BEFORE) for s in args.systems) and auth_module.enabled():
+    if any("before" in variant(s)[1] for s in args.systems) and auth_module.enabled():
         # a build before the test bed's tokens (fd83d15) is refused with 401: the session runs
         # without them for every system (the peers have none either)
         log("netpubsub/before: the test bed's token authentication off (NPS_TESTBED_AUTH=0)")

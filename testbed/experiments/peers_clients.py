@@ -48,14 +48,26 @@ class PySub(JsonLines):
         return r[-1] if r else None
 
 
-class JavaSub(SubscriberProcess):
-    """`nps sub --json --stats`: a line per delivery (sequence, latency_us), stats at SIGTERM;
-    the harness records the latencies in an HdrHistogram as the Python clients do (events
-    1…warmup left out, as peer_client.py's --warmup)."""
+# The client JVMs of the head-to-head: C2 allowed (the test bed's CLIENT_JAVA_OPTS stop at C1 for
+# a quick start, which its functional tests want; a benchmark's clients run as a deployment's
+# would), serial GC and a small heap as on the test bed. SESSION_34_OPTS: as the harness ran them
+# until session 34 (the /lines and /c1 variants, for the before and after in one run).
+JAVA_OPTS = "-Xmx192m -XX:+UseSerialGC"
+SESSION_34_OPTS = "-Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 
-    def __init__(self, *args, warmup: int = 0, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.warmup = warmup
+
+class JavaSub(SubscriberProcess):
+    """`nps sub --json --stats --summary --warmup N`: progress lines, then the sequences, the
+    latency HdrHistogram (µs; events 1…N left out, as peer_client.py's --warmup) and the highest
+    latency per tenth recorded in the client, as the Python clients do. `lines`: a JSON line per
+    delivery instead (another build's client, or the /lines variant), from which the harness
+    builds the same histogram."""
+
+    def __init__(self, *args, warmup: int = 0, lines: bool = False,
+                 java_opts: str = JAVA_OPTS, **kwargs):
+        extra = () if lines else ("--summary", "--warmup", str(warmup))
+        super().__init__(*args, extra=extra, java_opts=java_opts, **kwargs)
+        self.warmup, self.per_delivery = warmup, lines
 
     def ready(self) -> bool:
         return bool(_kind(self, "subscribed"))
@@ -63,22 +75,30 @@ class JavaSub(SubscriberProcess):
     warm = ready  # the subscription's flows are acknowledged when it prints subscribed
 
     def counts(self) -> tuple[int, int]:
-        n = len(self.deliveries())
-        return n, n
+        if self.per_delivery:
+            n = len(self.deliveries())
+            return n, n
+        p = _kind(self, "progress")
+        return (p[-1]["received"], p[-1]["delivered"]) if p else (0, 0)
 
     def result(self) -> dict | None:
         stats = _kind(self, "stats")
         if not stats:
             return None
+        counts = {k: stats[-1].get(k, 0) for k in (
+            "received", "delivered", "false_positives", "malformed")}
+        if not self.per_delivery:
+            summary = _kind(self, "latency")
+            return None if not summary else {
+                "sequences": summary[-1]["sequences"], "histogram": summary[-1]["histogram"],
+                "max_by_tenth": summary[-1]["max_by_tenth"], **counts}
         h = HdrHistogram(1, 60_000_000, 3)
         for d in self.deliveries():
             if d["sequence"] > self.warmup:
                 h.record_value(max(1, int(d["latency_us"])))
         return {"sequences": [d["sequence"] for d in self.deliveries()],
                 "histogram": h.encode().decode(), "max_by_tenth": pv.max_by_tenth(
-                    [(d["sequence"], d["latency_us"]) for d in self.deliveries()]),
-                **{k: stats[-1].get(k, 0) for k in (
-                    "received", "delivered", "false_positives", "malformed")}}
+                    [(d["sequence"], d["latency_us"]) for d in self.deliveries()]), **counts}
 
 
 class PyPub(JsonLines):
@@ -107,8 +127,9 @@ class JavaPub:
     events carry the payload, base64 in their JSON lines. `started()` once it is publishing."""
 
     def __init__(self, testbed, host: str, events_file: str, rate: float, payload: int,
-                 jar: str | None = None):
+                 jar: str | None = None, java_opts: str = JAVA_OPTS):
         self.testbed, self.host, self.rate, self.jar = testbed, host, rate, jar
+        self.java_opts = java_opts
         self.file = events_file + f".payload{payload}"
         data = base64.b64encode(bytes(payload)).decode()
         with open(events_file) as f, open(self.file, "w") as out:
@@ -120,7 +141,7 @@ class JavaPub:
         self.prestarted = jar is None
         self.p: PublisherProcess | None = None
         if self.prestarted:
-            self.p = PublisherProcess(testbed, host, "-", rate)
+            self.p = PublisherProcess(testbed, host, "-", rate, java_opts=java_opts)
 
     def ready(self) -> bool:
         return not self.prestarted or self.started()
@@ -129,7 +150,8 @@ class JavaPub:
         if line != "go":
             return
         if self.p is None:
-            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate, jar=self.jar)
+            self.p = PublisherProcess(self.testbed, self.host, self.file, self.rate, jar=self.jar,
+                                      java_opts=self.java_opts)
         elif self.prestarted:  # a thread: the pipe fills while the JVM paces
             threading.Thread(target=self._feed, daemon=True).start()
 

@@ -10,13 +10,23 @@ LABEL = {"netpubsub": "netpubsub (Java client, learned layout)",
          "nats": "NATS (1 server)", "nats3": "NATS (cluster of 3)", "zenoh": "Zenoh (peers)"}
 
 
+VARIANT_LABEL = {
+    "prefixes": ", OVS prefix tracking on ipv6_dst",  # session 32, before it was the default
+    "noprefixes": ", OVS's default classifier (no IPv6 prefix tracking)",
+    "lines": ", a JSON line per delivery, JVMs at C1 (session 34)",
+    "c1": ", JVMs at C1 only", "before": ", before (the base commit's client)"}
+
+
 def label(system: str) -> str:
-    # /prefixes: session 32's runs, before the test bed's bridges tracked prefixes by default
-    base = system.removesuffix("/before").removesuffix("/prefixes").removesuffix("/noprefixes")
-    return (LABEL[base] + (", OVS prefix tracking on ipv6_dst" if "/prefixes" in system else "")
-            + (", OVS's default classifier (no IPv6 prefix tracking)" if "/noprefixes" in system
-               else "")
-            + (", before (the base commit's client)" if system.endswith("/before") else ""))
+    base, *flags = system.split("/")
+    return LABEL[base] + "".join(VARIANT_LABEL[f] for f in flags)
+
+
+def upcalls(x: dict) -> str:
+    """All upcalls of the run, and (since session 35) those after the warm-up in parentheses."""
+    total = x.get("datapath", {}).get("upcalls", "—")
+    after = x.get("datapath_measured", {}).get("upcalls")
+    return f"{total}" if after is None else f"{total} ({after})"
 
 
 def load_key(load: dict, topology: str = "pleroma") -> str:
@@ -125,7 +135,7 @@ def markdown(r: dict) -> str:
         lines += [f"## {key}", "",
                   "| system | run | delivered (dropped by filter) | p50 / p99 / p99.9 (ms) | "
                   "bytes / packets on all links | CPU s per 1 000 delivered: publisher / "
-                  "broker / subscribers / ovs-vswitchd | OVS upcalls | kernel drops | "
+                  "broker / subscribers / ovs-vswitchd | OVS upcalls (after the warm-up) | kernel drops | "
                   "publisher rate |",
                   "|---|---:|---|---|---|---|---:|---|---:|"]
         for x in rows:
@@ -141,7 +151,7 @@ def markdown(r: dict) -> str:
                 f"{ms(lat['p50'])} / {ms(lat['p99'])} / {ms(lat['p99.9'])} | "
                 f"{x['total_bytes']:,} / {x['total_packets']:,} | {cpu(c['publisher'])} / "
                 f"{cpu(c['broker'])} / {cpu(c['subscribers'])} / {cpu(c['ovs-vswitchd'])} | "
-                f"{x.get('datapath', {}).get('upcalls', '—')} | {drops(x)} | "
+                f"{upcalls(x)} | {drops(x)} | "
                 f"{x['publish_rate']:.0f}/s |")
         lines += ["", "Goals (issue 26), as measured in this run:", ""] + goals(rows) + [""]
     if r.get("notes"):  # written into the JSON after reading the run, so --replot keeps them
@@ -160,11 +170,12 @@ NETPUBSUB = {
     "its JVM start is outside the window and its advertisement's flow installation inside) sends one UDP datagram per event "
     "to its content address; the switches match address prefixes, replicate and rewrite it "
     "to each subscribing host. At the host: the exact filter drops the false positives of "
-    "the index (*dropped by filter*). `nps sub` prints one JSON line per delivery (the "
-    "harness needs every sequence number) and the harness records its latencies in the "
-    "HdrHistogram; the JVM (C1 only, serial GC, as the test bed starts clients) costs more "
-    "CPU per event than the peers' Python clients, which print nothing per event. The broker "
-    "CPU column is the controller's.",
+    "the index (*dropped by filter*). Since session 35 `nps sub --summary` records each "
+    "delivery's latency in an HdrHistogram in the client and prints the sequences and the "
+    "histogram once at the end, as the Python clients do (until session 34, and in the "
+    "`/lines` variant, it printed a JSON line per delivery for the harness), and the client "
+    "JVMs run with C2 (serial GC, 192 MB heap; `/lines` and `/c1`: C1 only, the test bed's "
+    "quick-start setting). The broker CPU column is the controller's.",
     "schema": "the same controller and learned index layout as the Java client (until "
     "session 34 in a session of its own after the others; before session 33, e.g. "
     "peers-upcalls.md, on `examples/schemas/quotes.yaml`, a round-robin index over price and "
@@ -180,7 +191,11 @@ WARMUP = (
     "They are delivered and checked like every other event and counted in bytes, packets and "
     "CPU, but left out of the latency histograms (sequence ≤ {n}): by then the peers' "
     "connections, the JVMs' first-event code paths and OVS's megaflows for the content "
-    "prefixes in use are warm, as in a system that has been running. Every bridge tracks "
+    "prefixes in use are warm, as in a system that has been running. Since session 35 every "
+    "run starts from an empty megaflow cache (`ovs-appctl dpctl/del-flows` before its idle "
+    "period), so no run inherits the megaflows of the one before it (netpubsub's Java and "
+    "Python clients use the same content addresses), and the *OVS upcalls* column gives in "
+    "parentheses those after the warm-up, by the publisher's pace. Every bridge tracks "
     "prefixes on ipv6_dst/ipv6_src in every table during every run (peers.py turns it on "
     "for the run and off after, since the test bed's bridges keep OVS's default; "
     "`/noprefixes`: OVS's default, for the comparison).")

@@ -258,22 +258,24 @@ def wait_for_network(controller: Controller, testbed: Testbed, links: int, timeo
     poll(learned, timeout, f"{len(testbed.hosts)} hosts learned", interval=0.2)
 
 
-def client_env(address: str | None = None, jar: str | None = None) -> dict:
+def client_env(address: str | None = None, jar: str | None = None,
+               java_opts: str | None = None) -> dict:
     """The environment of a client JVM; with a test host's address, its token (NPS_TOKEN); `jar`:
-    another build of the CLI (a benchmark's before)."""
+    another build of the CLI (a benchmark's before); `java_opts` instead of CLIENT_JAVA_OPTS."""
     env = dict(os.environ)
-    env["NPS_JAVA_OPTS"] = CLIENT_JAVA_OPTS
+    env["NPS_JAVA_OPTS"] = CLIENT_JAVA_OPTS if java_opts is None else java_opts
     if jar:
         env["NPS_JAR"] = jar
     return auth_module.client_env(env, address) if address else env
 
 
 class SubscriberProcess(JsonLines):
-    """`nps sub --json --stats FILTER` in a host's namespace."""
+    """`nps sub --json --stats [EXTRA...] FILTER` in a host's namespace."""
 
     def __init__(self, testbed: Testbed, host: str, filter_text: str, port: int | None = None,
                  api: str | None = None, jar: str | None = None,
-                 report_interval: str | None = None):
+                 report_interval: str | None = None, extra: tuple[str, ...] = (),
+                 java_opts: str | None = None):
         self.host = host
         self.filter = filter_text
         args = [TESTBED, "exec", host, "--", NPS, "sub", "--controller", api or testbed.api_for_hosts,
@@ -282,8 +284,8 @@ class SubscriberProcess(JsonLines):
             args += ["--port", str(port)]
         if report_interval:
             args += ["--report-interval", report_interval]
-        super().__init__(args + [filter_text],
-                         env=client_env(testbed.host(host)["address"], jar))
+        super().__init__(args + list(extra) + [filter_text],
+                         env=client_env(testbed.host(host)["address"], jar, java_opts))
 
     def wait_subscribed(self, timeout: float = 90) -> dict:
         self.subscribed = self.wait_for(lambda o: o.get("kind") == "subscribed", timeout,
@@ -312,14 +314,15 @@ class PublisherProcess(JsonLines):
     """`nps pub --from FILE|-` in a host's namespace."""
 
     def __init__(self, testbed: Testbed, host: str, source: str, rate: float | None = None,
-                 advertise: str = "true", api: str | None = None, jar: str | None = None):
+                 advertise: str = "true", api: str | None = None, jar: str | None = None,
+                 java_opts: str | None = None):
         self.host = host
         self.address = testbed.host(host)["address"]
         args = [TESTBED, "exec", host, "--", NPS, "pub", "--controller", api or testbed.api_for_hosts,
                 "--host", self.address, "--advertise", advertise, "--from", source, "--json"]
         if rate:
             args += ["--rate", str(rate)]
-        super().__init__(args, env=client_env(self.address, jar), stdin=source == "-")
+        super().__init__(args, env=client_env(self.address, jar, java_opts), stdin=source == "-")
 
     def wait_advertised(self, timeout: float = 90) -> dict:
         """Until the publisher says its advertisement is live (its flows are acknowledged)."""

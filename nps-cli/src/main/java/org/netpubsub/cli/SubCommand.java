@@ -1,5 +1,7 @@
 package org.netpubsub.cli;
 
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigInteger;
@@ -8,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.netpubsub.client.ControllerClient;
@@ -41,6 +42,8 @@ import picocli.CommandLine.Spec;
           + " after --count deliveries or after --duration, and unsubscribes."
     })
 final class SubCommand implements Callable<Integer> {
+  private static final Duration PROGRESS = Duration.ofMillis(250);
+
   @Mixin JsonOutput json;
 
   @Mixin ServerOptions server;
@@ -73,6 +76,22 @@ final class SubCommand implements Callable<Integer> {
   String duration;
 
   @Option(
+      names = "--summary",
+      description =
+          "Print no delivery lines: keep each delivery's sequence and latency, record the latency"
+              + " in an HdrHistogram (µs), print {\"kind\":\"progress\",\"received\","
+              + "\"delivered\"} every 250 ms and at the end {\"kind\":\"latency\",\"sequences\","
+              + "\"histogram\" (compressed, base64),\"max_by_tenth\"}: a benchmark's view.")
+  boolean summary;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "0",
+      paramLabel = "N",
+      description = "With --summary: events with sequence 1…N are kept but not in the histogram.")
+  long warmup;
+
+  @Option(
       names = "--stats",
       description =
           "At exit print {\"kind\":\"stats\",\"received\",\"delivered\",\"false_positives\","
@@ -102,6 +121,10 @@ final class SubCommand implements Callable<Integer> {
     if (count != null && count < 1) {
       throw new IllegalArgumentException("--count must be at least 1");
     }
+    if (warmup != 0 && !summary) {
+      throw new IllegalArgumentException("--warmup needs --summary");
+    }
+    LatencySummary latency = summary ? new LatencySummary(warmup) : null;
     Duration limit = duration == null ? null : Durations.positive(duration, "--duration");
     Duration reportEvery =
         reportInterval.equals("0")
@@ -123,7 +146,7 @@ final class SubCommand implements Callable<Integer> {
                 .filter(filter)
                 .port(port)
                 .statsInterval(reportEvery)
-                .onDelivery(d -> count(d, printer, printed, done))
+                .onDelivery(d -> count(d, printer, latency, printed, done))
                 .build();
       } catch (ControllerException e) {
         return ClientOptions.fail(e, err, json.enabled());
@@ -138,11 +161,7 @@ final class SubCommand implements Callable<Integer> {
       subscribed.put("response_ms", sub.subscription().responseMs());
       JsonOutput.printLine(json.enabled() ? out : err, subscribed);
       try {
-        if (limit == null) {
-          done.await();
-        } else {
-          done.await(limit.toNanos(), TimeUnit.NANOSECONDS);
-        }
+        await(done, limit, latency == null ? null : () -> progress(out, sub, latency));
       } finally {
         try {
           sub.close();
@@ -150,6 +169,10 @@ final class SubCommand implements Callable<Integer> {
           code.set(ClientOptions.fail(e, err, json.enabled()));
         }
         printer.close(); // the receive thread has stopped: every delivery line before the stats
+        if (latency != null) {
+          progress(out, sub, latency);
+          JsonOutput.printLine(out, latency.result());
+        }
         if (stats) {
           JsonOutput.printLine(out, stats(sub.stats(), printed.get()));
         }
@@ -163,14 +186,50 @@ final class SubCommand implements Callable<Integer> {
     }
   }
 
-  /** On the receive thread: counts and queues the line (printing waits for nothing here). */
-  private void count(Delivery d, DeliveryPrinter printer, AtomicLong printed, CountDownLatch done) {
+  /** Until {@code done} or {@code limit}; {@code tick} (when given) every {@link #PROGRESS}. */
+  private static void await(CountDownLatch done, Duration limit, Runnable tick)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    long total = limit == null ? Long.MAX_VALUE : limit.toNanos();
+    while (true) {
+      long left = total - (System.nanoTime() - start); // differences only: nanoTime may wrap
+      if (left <= 0) {
+        return;
+      }
+      if (done.await(tick == null ? left : Math.min(left, PROGRESS.toNanos()), NANOSECONDS)) {
+        return;
+      }
+      if (tick != null) {
+        tick.run();
+      }
+    }
+  }
+
+  private static void progress(PrintWriter out, Subscriber sub, LatencySummary latency) {
+    JsonOutput.printLine(
+        out,
+        Map.of(
+            "kind", "progress", "received", sub.stats().received(), "delivered", latency.count()));
+  }
+
+  /**
+   * On the receive thread: counts and queues the line, or records it in the summary (printing waits
+   * for nothing here).
+   */
+  private void count(
+      Delivery d,
+      DeliveryPrinter printer,
+      LatencySummary latency,
+      AtomicLong printed,
+      CountDownLatch done) {
     long n = printed.incrementAndGet();
     if (count != null && n > count) {
       printed.decrementAndGet(); // arrived after --count, before the unsubscription
       return;
     }
-    if (!quiet) {
+    if (latency != null) {
+      latency.record(d.event().sequence(), d.latencyNanos());
+    } else if (!quiet) {
       printer.print(d);
     }
     if (count != null && n == count) {

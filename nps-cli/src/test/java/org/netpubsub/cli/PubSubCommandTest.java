@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -183,6 +186,66 @@ class PubSubCommandTest {
   }
 
   @Test
+  void summaryPrintsProgressAndOneLatencyLineInsteadOfALinePerDelivery() throws Exception {
+    CliRun sub = new CliRun();
+    CompletableFuture<Integer> subExit =
+        sub.background(
+            "sub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--count",
+            "3",
+            "--summary",
+            "--warmup",
+            "1",
+            "--stats",
+            "--json",
+            "price > 500");
+    // the first test of the class may run first: its JVM loads the HTTP client's classes then
+    Poll.until("the subscribed line", Duration.ofSeconds(60), () -> sub.out().contains("subscr"));
+    int port = subscribed(sub);
+    CliRun pub = new CliRun();
+    int code =
+        pub.run(
+            "pub",
+            "--controller",
+            stub.url(),
+            "--host",
+            "::1",
+            "--to",
+            "[::1]:" + port,
+            "--count",
+            "3",
+            "--rate",
+            "20",
+            "--json",
+            "symbol=ACME",
+            "price=600",
+            "volume=7");
+    assertThat(code).as(pub.err()).isZero();
+    assertThat(subExit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as(sub.err()).isZero();
+
+    List<JsonNode> lines = sub.lines();
+    assertThat(lines).noneMatch(l -> l.get("kind").asText().equals("delivery"));
+    // 3 events at 20/s take 100 ms: at least one progress line at 250 ms intervals, and the last
+    JsonNode progress = lines.get(lines.size() - 3);
+    assertThat(progress.get("kind").asText()).isEqualTo("progress");
+    assertThat(progress.get("delivered").asLong()).isEqualTo(3);
+    assertThat(progress.get("received").asLong()).isEqualTo(3);
+    JsonNode latency = lines.get(lines.size() - 2);
+    assertThat(latency.get("kind").asText()).isEqualTo("latency");
+    assertThat(JSON.convertValue(latency.get("sequences"), long[].class)).containsExactly(1, 2, 3);
+    assertThat(latency.get("max_by_tenth")).hasSize(10);
+    Histogram h =
+        Histogram.decodeFromCompressedByteBuffer(
+            ByteBuffer.wrap(Base64.getDecoder().decode(latency.get("histogram").asText())), 0);
+    assertThat(h.getTotalCount()).isEqualTo(2); // sequence 1 is the warm-up
+    assertThat(lines.get(lines.size() - 1).get("delivered").asLong()).isEqualTo(3);
+  }
+
+  @Test
   void subStopsAfterDurationAndWithoutJsonAnnouncesOnStderr() throws Exception {
     CliRun sub = new CliRun();
     int code =
@@ -298,6 +361,8 @@ class PubSubCommandTest {
       {"sub", "--controller", url, "--host", "::1", "--port", "70000", "true"},
       {"sub", "--controller", url, "--host", "::1", "--duration", "soon", "true"},
       {"sub", "--controller", url, "--host", "::1", "--count", "0", "true"},
+      {"sub", "--controller", url, "--host", "::1", "--warmup", "5", "true"},
+      {"sub", "--controller", url, "--host", "::1", "--summary", "--warmup", "-1", "true"},
       {"sub", "--controller", url, "--host", "::1", "--report-interval", "soon", "true"},
       {"sub", "--controller", url, "--host", "::1"},
       {"sub", "--host", "::1", "true"},
