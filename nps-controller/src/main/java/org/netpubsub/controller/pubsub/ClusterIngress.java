@@ -2,6 +2,7 @@ package org.netpubsub.controller.pubsub;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,10 +15,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -50,6 +55,15 @@ import org.netpubsub.network.topology.SwitchPort;
  * the switches' acknowledgement, and records the tick. A new writer (the old one died or left)
  * brings every switch's drops to exactly what the advertisements want ({@link
  * IngressGuard#takeOver}) before it records a tick.
+ *
+ * <p>Fencing: a writer paused past its ZooKeeper session (a long GC, a stopped VM) must not write
+ * after another process took the latch, and OpenFlow gives the switches no compare-and-set to
+ * refuse it. So before each write the writer proves it still holds the latch on a live session
+ * ({@link #lease}: a quorum check of its latch node, which the session owns, and that node the
+ * lowest), and the write leaves for the switches only while that proof is younger than half the
+ * session timeout, checked on the flow loop just before the flow-mods are handed on: no other
+ * process can hold the latch before the session expires. Connection trouble (suspended, lost) stops
+ * the reconciles' writing of drops at once, from ZooKeeper's thread, not the writer's.
  */
 public final class ClusterIngress implements Ingress, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ClusterIngress.class.getName());
@@ -61,8 +75,12 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
   private final String requestsPath;
   private final String tickPath;
   private final String appliedPath;
+  private final String latchPath;
   private final AtomicBoolean writes;
   private final LeaderLatch latch;
+  private volatile boolean leader; // the latch said so: refreshes run (writes follows on the loop)
+  private final AtomicLong fenced = new AtomicLong();
+  private volatile Runnable beforeWrite = () -> {}; // tests pause a writer here
   // leadership and refreshes, one at a time and in order
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(
@@ -80,7 +98,8 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
     this.tickPath = root + "/ingress/tick";
     this.appliedPath = root + "/ingress/applied";
     this.writes = writes;
-    this.latch = new LeaderLatch(zk, root + "/ingress-writer", member);
+    this.latchPath = root + "/ingress-writer";
+    this.latch = new LeaderLatch(zk, latchPath, member);
   }
 
   /**
@@ -111,19 +130,41 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
         new LeaderLatchListener() {
           @Override
           public void isLeader() {
-            c.writes.set(true); // the reconciles manage the drops from now on
+            c.leader = true; // the takeover sets writes, on the loop
             c.refresh(true);
           }
 
           @Override
           public void notLeader() {
+            c.leader = false;
             c.writes.set(false);
             c.guard.release().join();
           }
         },
         c.thread);
+    zk.getConnectionStateListenable()
+        .addListener(
+            (client, state) -> {
+              if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+                writes.set(false); // maybe not the writer any more: reconciles leave drops alone
+              } else if (state == ConnectionState.RECONNECTED) {
+                c.queueRefresh(true); // a writer still: written in full again, after a lease
+              }
+            });
     c.latch.start();
     return c;
+  }
+
+  /** How many writes were refused because this process could not prove it holds the latch. */
+  long fenced() {
+    return fenced.get();
+  }
+
+  /**
+   * Runs {@code r} on the writer's thread after each lease, before its write (tests pause here).
+   */
+  void beforeWrite(Runnable r) {
+    beforeWrite = r;
   }
 
   /** True while this process writes the cluster's ingress drops. */
@@ -184,7 +225,7 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
   // ---- the writer: on thread ----
 
   private void queueRefresh(boolean full) {
-    if (writes.get() && !closed.get() && queued.compareAndSet(false, true)) {
+    if (leader && !closed.get() && queued.compareAndSet(false, true)) {
       try {
         thread.execute(() -> refresh(full));
       } catch (RuntimeException e) {
@@ -194,28 +235,76 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
   }
 
   /**
-   * Reads the tick (watching it again), then the advertisements, writes the drops ({@code full}:
-   * every switch's, exactly; else the ports that changed) and records the tick. On failure it tries
-   * again, in full, a second later.
+   * Reads the tick (watching it again), then the advertisements, takes a lease, writes the drops
+   * ({@code full}: every switch's, exactly, and this process writes from now on; else the ports
+   * that changed) and records the tick. On failure it tries again, in full, a second later.
    */
   private void refresh(boolean full) {
     queued.set(false);
-    if (!writes.get() || closed.get()) {
+    if (!leader || closed.get()) {
       return;
     }
     try {
       Stat tick = zk.checkExists().usingWatcher(tickWatcher).forPath(tickPath);
       advertised = readAdvertisements();
-      (full ? guard.takeOver() : guard.sync()).get(WRITE_SECONDS, TimeUnit.SECONDS);
+      long until = lease();
+      beforeWrite.run();
+      BooleanSupplier fence = () -> leader && System.nanoTime() - until < 0;
+      (full
+              ? guard.takeOver(fence, () -> writes.set(true))
+              : guard.sync(() -> fence.getAsBoolean() && writes.get()))
+          .get(WRITE_SECONDS, TimeUnit.SECONDS);
       record(tick == null ? 0 : tick.getMzxid());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
-      LOG.log(System.Logger.Level.WARNING, "writing the ingress drops failed; again in 1 s", e);
+      if (e instanceof IngressGuard.Fenced || e.getCause() instanceof IngressGuard.Fenced) {
+        // maybe only paused past the lease: a writer still if the latch says so a second later
+        fenced.incrementAndGet();
+        writes.set(false);
+        LOG.log(System.Logger.Level.WARNING, "ingress drops not written: " + e.getMessage());
+      } else {
+        LOG.log(System.Logger.Level.WARNING, "writing the ingress drops failed; again in 1 s", e);
+      }
       if (!closed.get()) {
         thread.schedule(() -> refresh(true), 1, TimeUnit.SECONDS);
       }
     }
+  }
+
+  /**
+   * Proves this process holds the writer latch on a live session: its latch node (ephemeral, so
+   * gone once the session expired) passes a quorum check and is the lowest. Returns the {@link
+   * System#nanoTime} until which a write may leave: the session, heard from no earlier than the
+   * check was sent, cannot expire (and no other process take the latch) before a session timeout
+   * has passed; half of it is the margin.
+   */
+  private long lease() throws Exception {
+    long sent = System.nanoTime();
+    String ours = latch.getOurPath();
+    if (ours == null) {
+      throw new IngressGuard.Fenced();
+    }
+    try {
+      zk.transaction().forOperations(zk.transactionOp().check().forPath(ours));
+    } catch (KeeperException.NoNodeException e) {
+      throw new IngressGuard.Fenced();
+    }
+    String node = ZKPaths.getNodeFromPath(ours);
+    List<String> children = zk.getChildren().forPath(latchPath);
+    if (children.stream()
+        .min(Comparator.comparing(ClusterIngress::sequence))
+        .filter(node::equals)
+        .isEmpty()) {
+      throw new IngressGuard.Fenced();
+    }
+    long timeout = zk.getZookeeperClient().getZooKeeper().getSessionTimeout();
+    return sent + TimeUnit.MILLISECONDS.toNanos(timeout) / 2;
+  }
+
+  /** A latch node's sequence number, its name's last ten digits (after a protection prefix). */
+  private static String sequence(String node) {
+    return node.substring(Math.max(0, node.length() - 10));
   }
 
   /**

@@ -182,23 +182,36 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
   }
 
   /**
-   * A cluster process became the writer ({@code writes} is true now): every switch's drops are
-   * brought to exactly what the advertisements want, whatever an earlier writer left there;
-   * completes when acknowledged.
+   * A cluster process becomes the writer: on the loop, {@code start} says so to the reconciles
+   * ({@code writes} is true from then on) and the store takes the drops in the same step, then
+   * every switch is reconciled in turn with its other reconciles: one that planned meanwhile from
+   * the store without the drops (a multicast takeover's) is followed by one with them, so the
+   * switches end holding exactly what the advertisements want, whatever an earlier writer left
+   * there. Fails without touching anything unless {@code fence} holds on the loop; completes when
+   * acknowledged.
    */
-  CompletableFuture<Void> takeOver() {
+  CompletableFuture<Void> takeOver(BooleanSupplier fence, Runnable start) {
     return flows
         .callOnLoop(
             () -> {
-              store();
-              List<CompletableFuture<Void>> done = new ArrayList<>();
-              for (long dpid : topology.switches()) {
-                done.add(
-                    flows.reconcileScoped(dpid, f -> f.cookie() == IngressDrops.COOKIE, on(dpid)));
+              if (!fence.getAsBoolean()) {
+                return CompletableFuture.<Void>failedFuture(new Fenced());
               }
-              return CompletableFuture.allOf(done.toArray(CompletableFuture[]::new));
+              start.run();
+              store();
+              return CompletableFuture.allOf(
+                  topology.switches().stream()
+                      .map(flows::reconcile)
+                      .toArray(CompletableFuture[]::new));
             })
         .thenCompose(f -> f);
+  }
+
+  /** A write refused: this process no longer (provably) holds the cluster's writer latch. */
+  static final class Fenced extends Exception {
+    Fenced() {
+      super("not the cluster's ingress writer any more: nothing written");
+    }
   }
 
   /**
@@ -220,9 +233,17 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
    */
   @Override
   public CompletableFuture<Integer> sync() {
+    return sync(() -> true);
+  }
+
+  /** {@link #sync()}, failing without touching anything unless {@code fence} holds on the loop. */
+  CompletableFuture<Integer> sync(BooleanSupplier fence) {
     return flows
         .callOnLoop(
             () -> {
+              if (!fence.getAsBoolean()) {
+                return CompletableFuture.<Integer>failedFuture(new Fenced());
+              }
               if (!writes.getAsBoolean()) {
                 return CompletableFuture.completedFuture(0); // not the writer: release() forgets
               }
