@@ -2,6 +2,7 @@ package org.netpubsub.network.invariants;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -221,8 +222,17 @@ public final class FlowInvariants {
     }
     for (Map.Entry<Integer, Set<MaskedIpv6>> e : byPort.entrySet()) {
       int udpPort = e.getKey();
-      Set<MaskedIpv6> walked =
-          e.getValue().contains(EVERYTHING) ? Set.of(EVERYTHING) : e.getValue();
+      // Only the regions no other one covers: a class that meets a region meets one covering it,
+      // so each class of a bulk batch is walked once, not once per nested region (a retirement's
+      // guard, ff0e::/16, covers every old flow retired with it).
+      List<MaskedIpv6> byWidth = new ArrayList<>(e.getValue());
+      byWidth.sort(Comparator.comparingInt(FlowInvariants::fixedBits));
+      List<MaskedIpv6> walked = new ArrayList<>();
+      for (MaskedIpv6 r : byWidth) {
+        if (walked.stream().noneMatch(w -> w.covers(r))) {
+          walked.add(r);
+        }
+      }
       List<MaskedIpv6> all = new ArrayList<>(fields.getOrDefault(udpPort, Map.of()).keySet());
       all.addAll(fields.getOrDefault(ANY_PORT, Map.of()).keySet());
       Set<Ipv6Address> classes = new LinkedHashSet<>();
@@ -319,6 +329,10 @@ public final class FlowInvariants {
         fields.remove(port);
       }
     }
+  }
+
+  private static int fixedBits(MaskedIpv6 m) {
+    return Long.bitCount(m.mask().high()) + Long.bitCount(m.mask().low());
   }
 
   private static int port(FlowEntry f) {
