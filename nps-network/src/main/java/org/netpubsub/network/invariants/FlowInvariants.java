@@ -2,6 +2,7 @@ package org.netpubsub.network.invariants;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.Egress;
 import org.netpubsub.network.openflow.FlowEntry;
@@ -30,14 +32,19 @@ import org.netpubsub.network.topology.Topology;
  * the index and walked; {@link #offer} keeps it if it breaks nothing and undoes it otherwise, so no
  * switch is re-indexed per batch.
  *
- * <p><b>What is checked.</b> The checked traffic is an IPv6 UDP datagram from {@code ::} to the
- * event port, one per {@link PacketClasses packet class} of its destination; a class is walked
+ * <p><b>What is checked.</b> The checked traffic is an IPv6 UDP datagram from {@code ::} to a UDP
+ * port, one per port and {@link PacketClasses packet class} of its destination; a class is walked
  * through the real tables (priority order, masks, in_port, metadata, goto, the action set, groups
  * with every bucket a switch may choose) by the simulated switch's own interpreter ({@link
  * Pipeline}, under {@link PipelinePolicy#INVARIANT_CHECKER}) and over the topology's links, from
  * every port of every switch the batch changes and of their neighbours. Only the classes whose
  * entries the batch adds or removes are walked (all classes of {@code ::/0} when a changed entry
- * has no {@code ipv6_dst}, or a group changed).
+ * has no {@code ipv6_dst}, or a group changed), at the UDP port the entry matches: an entry that
+ * matches none is walked at the event port and every port an indexed entry matches, as a group
+ * change is. The classes at a port are cut by the fields of the entries that a datagram to it can
+ * meet (those matching that port or none): during a layout switch each layout's flows match their
+ * own event port (IndexVersion), so the new layout's flows are walked with its datagrams, in its
+ * classes, and the old layout's are not walked again.
  *
  * <ul>
  *   <li>A <b>loop</b>: a copy enters a switch by the same port, with the same headers, as an
@@ -96,8 +103,14 @@ public final class FlowInvariants {
   private final int eventPort;
   private Topology topology;
   private final Map<Long, SwitchTables> switches = new HashMap<>();
-  // every ipv6_dst field installed, with its number of entries: the boundaries of the classes
-  private final Map<MaskedIpv6, Integer> fields = new HashMap<>();
+  // per UDP port matched (ANY_PORT: none), every ipv6_dst field installed with its number of
+  // entries: the boundaries of the classes at that port
+  private final Map<Integer, Map<MaskedIpv6, Integer>> fields = new HashMap<>();
+
+  private static final int ANY_PORT = -1;
+
+  /** Where a changed entry's traffic is: a UDP port ({@link #ANY_PORT}: every one) and a region. */
+  private record Region(int port, MaskedIpv6 dst) {}
 
   public FlowInvariants(Topology topology, int eventPort) {
     this.topology = topology;
@@ -187,16 +200,19 @@ public final class FlowInvariants {
 
   /** Applies the changes to the index (with their undo) and walks the classes they touch. */
   private Optional<Violation> walk(Map<Long, Change> changes, List<Runnable> undo) {
-    Set<MaskedIpv6> regions = new LinkedHashSet<>();
+    Set<Region> regions = new LinkedHashSet<>();
     changes.forEach((dpid, c) -> apply(dpid, c, regions, undo));
     if (regions.isEmpty()) {
       return Optional.empty();
     }
-    Set<MaskedIpv6> walked = regions.contains(EVERYTHING) ? Set.of(EVERYTHING) : regions;
-    List<MaskedIpv6> all = new ArrayList<>(fields.keySet());
-    Set<Ipv6Address> classes = new LinkedHashSet<>();
-    for (MaskedIpv6 r : walked) {
-      classes.addAll(PacketClasses.representatives(r, all));
+    Set<Integer> ports = new TreeSet<>(fields.keySet());
+    ports.remove(ANY_PORT);
+    ports.add(eventPort);
+    Map<Integer, Set<MaskedIpv6>> byPort = new TreeMap<>();
+    for (Region r : regions) {
+      for (int p : r.port() == ANY_PORT ? ports : Set.of(r.port())) {
+        byPort.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(r.dst());
+      }
     }
     Set<Long> starts = new LinkedHashSet<>(changes.keySet());
     for (long dpid : changes.keySet()) {
@@ -204,17 +220,37 @@ public final class FlowInvariants {
         starts.addAll(topology.neighbours(dpid));
       }
     }
-    for (Ipv6Address c : classes) {
-      Walk w = new Walk(changes.keySet(), c);
-      PacketHeaders h = PacketHeaders.udp6(Ipv6Address.ZERO, c, eventPort, eventPort);
-      for (long dpid : starts) {
-        if (!topology.hasSwitch(dpid)) {
-          continue;
+    for (Map.Entry<Integer, Set<MaskedIpv6>> e : byPort.entrySet()) {
+      int udpPort = e.getKey();
+      // Only the regions no other one covers: a class that meets a region meets one covering it,
+      // so each class of a bulk batch is walked once, not once per nested region (a retirement's
+      // guard, ff0e::/16, covers every old flow retired with it).
+      List<MaskedIpv6> byWidth = new ArrayList<>(e.getValue());
+      byWidth.sort(Comparator.comparingInt(FlowInvariants::fixedBits));
+      List<MaskedIpv6> walked = new ArrayList<>();
+      for (MaskedIpv6 r : byWidth) {
+        if (walked.stream().noneMatch(w -> w.covers(r))) {
+          walked.add(r);
         }
-        for (long port : topology.ports(dpid)) {
-          w.visit(dpid, port, h, false, 0);
-          if (w.found != null) {
-            return Optional.of(w.found);
+      }
+      List<MaskedIpv6> all = new ArrayList<>(fields.getOrDefault(udpPort, Map.of()).keySet());
+      all.addAll(fields.getOrDefault(ANY_PORT, Map.of()).keySet());
+      Set<Ipv6Address> classes = new LinkedHashSet<>();
+      for (MaskedIpv6 r : walked) {
+        classes.addAll(PacketClasses.representatives(r, all));
+      }
+      for (Ipv6Address c : classes) {
+        Walk w = new Walk(changes.keySet(), c);
+        PacketHeaders h = PacketHeaders.udp6(Ipv6Address.ZERO, c, udpPort, udpPort);
+        for (long dpid : starts) {
+          if (!topology.hasSwitch(dpid)) {
+            continue;
+          }
+          for (long port : topology.ports(dpid)) {
+            w.visit(dpid, port, h, false, 0);
+            if (w.found != null) {
+              return Optional.of(w.found);
+            }
           }
         }
       }
@@ -226,7 +262,7 @@ public final class FlowInvariants {
    * Applies one switch's change; adds the regions of the entries that did change (every region if a
    * group did) and how to undo each step.
    */
-  private void apply(long dpid, Change c, Set<MaskedIpv6> regions, List<Runnable> undo) {
+  private void apply(long dpid, Change c, Set<Region> regions, List<Runnable> undo) {
     SwitchTables t = switches.computeIfAbsent(dpid, d -> new SwitchTables());
     for (FlowEntry f : c.removed()) {
       SwitchTables.Stored s = t.remove(f);
@@ -258,14 +294,14 @@ public final class FlowInvariants {
     for (long id : c.groupsRemoved()) {
       GroupEntry before = t.removeGroup(id);
       if (before != null) {
-        regions.add(EVERYTHING);
+        regions.add(new Region(ANY_PORT, EVERYTHING));
         undo.add(() -> t.putGroup(before));
       }
     }
     for (GroupEntry g : c.groupsPut()) {
       GroupEntry before = t.putGroup(g);
       if (!g.equals(before)) {
-        regions.add(EVERYTHING);
+        regions.add(new Region(ANY_PORT, EVERYTHING));
       }
       undo.add(() -> restoreGroup(t, g.groupId(), before));
     }
@@ -286,8 +322,22 @@ public final class FlowInvariants {
   private void count(FlowEntry f, int delta) {
     MaskedIpv6 d = f.match().ipv6Dst();
     if (d != null) {
-      fields.merge(d, delta, (a, b) -> a + b == 0 ? null : a + b);
+      int port = port(f);
+      Map<MaskedIpv6, Integer> m = fields.computeIfAbsent(port, x -> new HashMap<>());
+      m.merge(d, delta, (a, b) -> a + b == 0 ? null : a + b);
+      if (m.isEmpty()) {
+        fields.remove(port);
+      }
     }
+  }
+
+  private static int fixedBits(MaskedIpv6 m) {
+    return Long.bitCount(m.mask().high()) + Long.bitCount(m.mask().low());
+  }
+
+  private static int port(FlowEntry f) {
+    Integer p = f.match().udpDst();
+    return p == null ? ANY_PORT : p;
   }
 
   /** One switch's index as a value: its entries in lookup order with their ages, its groups. */
@@ -305,12 +355,14 @@ public final class FlowInvariants {
     return out;
   }
 
-  Map<MaskedIpv6, Integer> fields() {
-    return Map.copyOf(fields);
+  Map<Integer, Map<MaskedIpv6, Integer>> fields() {
+    Map<Integer, Map<MaskedIpv6, Integer>> out = new TreeMap<>();
+    fields.forEach((p, m) -> out.put(p, Map.copyOf(m)));
+    return out;
   }
 
-  private static MaskedIpv6 region(FlowEntry f) {
-    return f.match().ipv6Dst() == null ? EVERYTHING : f.match().ipv6Dst();
+  private static Region region(FlowEntry f) {
+    return new Region(port(f), f.match().ipv6Dst() == null ? EVERYTHING : f.match().ipv6Dst());
   }
 
   /** One switch's treatment of a packet as the checker sees it (its ports all up). */

@@ -10,23 +10,29 @@ import java.util.TreeMap;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.PacketHeaders;
 
 /**
  * One switch's flows and groups as the checker looks them up, kept up to date entry by entry (the
  * checker's per-switch index, updated by each batch's delta instead of rebuilt): per table, the
- * entries with an exact {@code ipv6_dst} hashed by it (unicast routes: thousands on a big fabric)
- * and the others by descending priority. Among equal priorities the oldest entry comes first, as in
- * the simulated switch's tables; an entry taken back out and restored ({@link #restore}) keeps its
- * age, so a refused batch leaves the order as it was. Mutable, not thread-safe.
+ * entries that match {@code ipv6_dst} grouped by its mask and hashed by the masked address, and the
+ * others by descending priority. A lookup hashes the address once per mask the table holds (Open
+ * vSwitch's tuple space search) instead of trying every entry: unicast routes are thousands of
+ * exact addresses on a big fabric, and a layout switch holds two layouts' content prefixes,
+ * thousands per switch under a few dozen masks, which a linear scan made most of the switch's time.
+ * Among equal priorities the oldest entry comes first, as in the simulated switch's tables; an
+ * entry taken back out and restored ({@link #restore}) keeps its age, so a refused batch leaves the
+ * order as it was. Mutable, not thread-safe.
  */
 final class SwitchTables {
   /** A stored entry and its age (the order of equal priorities). */
   record Stored(FlowEntry entry, long age) {}
 
   private static final class Table {
-    final Map<Ipv6Address, List<Stored>> exact = new HashMap<>();
-    final List<Stored> others = new ArrayList<>();
+    // by ipv6_dst mask, then by the masked address; each list by descending priority, then age
+    final Map<Ipv6Address, Map<Ipv6Address, List<Stored>>> byMask = new HashMap<>();
+    final List<Stored> others = new ArrayList<>(); // no ipv6_dst
     int size;
   }
 
@@ -39,16 +45,24 @@ final class SwitchTables {
     return size == 0 && groups.isEmpty();
   }
 
-  /** Every stored entry, by table, then in lookup order (exact ones by address first). */
+  /**
+   * Every stored entry, by table, then those matching {@code ipv6_dst} by mask and address (in
+   * lookup order for each), then the others in lookup order.
+   */
   List<Stored> stored() {
+    Comparator<Ipv6Address> text = Comparator.comparing(Ipv6Address::toString);
     List<Stored> out = new ArrayList<>(size);
     new TreeMap<>(tables)
         .values()
         .forEach(
             t -> {
-              t.exact.entrySet().stream()
-                  .sorted(Map.Entry.comparingByKey(Comparator.comparing(Ipv6Address::toString)))
-                  .forEach(e -> out.addAll(e.getValue()));
+              t.byMask.entrySet().stream()
+                  .sorted(Map.Entry.comparingByKey(text))
+                  .forEach(
+                      m ->
+                          m.getValue().entrySet().stream()
+                              .sorted(Map.Entry.comparingByKey(text))
+                              .forEach(e -> out.addAll(e.getValue())));
               out.addAll(t.others);
             });
     return out;
@@ -58,7 +72,7 @@ final class SwitchTables {
   List<FlowEntry> flows() {
     List<FlowEntry> out = new ArrayList<>(size);
     for (Table t : tables.values()) {
-      t.exact.values().forEach(l -> l.forEach(s -> out.add(s.entry())));
+      t.byMask.values().forEach(m -> m.values().forEach(l -> l.forEach(s -> out.add(s.entry()))));
       t.others.forEach(s -> out.add(s.entry()));
     }
     return out;
@@ -123,7 +137,12 @@ final class SwitchTables {
       if (exactly == null ? at.entry().equals(f) : at.age() == exactly.age()) {
         Stored s = l.remove(i);
         if (l.isEmpty() && l != t.others) {
-          t.exact.remove(f.match().ipv6Dst().value());
+          MaskedIpv6 d = f.match().ipv6Dst();
+          Map<Ipv6Address, List<Stored>> m = t.byMask.get(d.mask());
+          m.remove(d.value());
+          if (m.isEmpty()) {
+            t.byMask.remove(d.mask());
+          }
         }
         if (--t.size == 0) {
           tables.remove(f.tableId());
@@ -136,11 +155,17 @@ final class SwitchTables {
   }
 
   private static List<Stored> listOf(Table t, FlowEntry f, boolean create) {
-    if (f.match().ipv6Dst() != null && f.match().ipv6Dst().isExact()) {
-      Ipv6Address a = f.match().ipv6Dst().value();
-      return create ? t.exact.computeIfAbsent(a, x -> new ArrayList<>(1)) : t.exact.get(a);
+    MaskedIpv6 d = f.match().ipv6Dst();
+    if (d == null) {
+      return t.others;
     }
-    return t.others;
+    if (create) {
+      return t.byMask
+          .computeIfAbsent(d.mask(), x -> new HashMap<>())
+          .computeIfAbsent(d.value(), x -> new ArrayList<>(1));
+    }
+    Map<Ipv6Address, List<Stored>> m = t.byMask.get(d.mask());
+    return m == null ? null : m.get(d.value());
   }
 
   /** The index of the first stored entry after {@code s}: descending priority, then age. */
@@ -170,10 +195,20 @@ final class SwitchTables {
     }
     Stored best = null;
     if (h.isIpv6()) {
-      for (Stored s : t.exact.getOrDefault(h.ipv6Dst(), List.of())) {
-        if (s.entry().match().matches(h, inPort, metadata)) {
-          best = s;
-          break;
+      // the first match under each mask; the best of them by priority, then age
+      for (Map.Entry<Ipv6Address, Map<Ipv6Address, List<Stored>>> m : t.byMask.entrySet()) {
+        List<Stored> l = m.getValue().get(h.ipv6Dst().and(m.getKey()));
+        if (l == null) {
+          continue;
+        }
+        for (Stored s : l) {
+          if (best != null && precedes(best, s)) {
+            break;
+          }
+          if (s.entry().match().matches(h, inPort, metadata)) {
+            best = s;
+            break;
+          }
         }
       }
     }

@@ -58,6 +58,35 @@ class FlowInvariantsTest {
     assertThat(v.get().toString()).startsWith("loop for ipv6_dst class of fd00::1: ");
   }
 
+  private static FlowEntry content(String dst, int udpPort, long port) {
+    return FlowEntry.builder()
+        .priority(20_010)
+        .match(Match.builder().udp6().udpDst(udpPort).ipv6Dst(dst).build())
+        .apply(new Action.Output(port))
+        .build();
+  }
+
+  /**
+   * A layout switch's new flows match the other event port (IndexVersion): a ring among them is a
+   * loop of the datagrams to that port, found although the checker's event port is the old one.
+   */
+  @Test
+  void aRingOfContentFlowsOnAnotherEventPortIsALoop() {
+    FlowInvariants c = new FlowInvariants(TRIANGLE, 7073);
+    Map<Long, List<FlowEntry>> old =
+        Map.of(
+            1L, List.of(content("ff0e:8000::/17", 7073, 3)),
+            2L, List.of(content("ff0e:8000::/17", 7073, 3)),
+            3L, List.of(content("ff0e:8000::/17", 7073, 3)));
+    assertThat(check(c, old)).isEmpty();
+    Map<Long, List<FlowEntry>> ring = new java.util.TreeMap<>();
+    old.forEach((d, f) -> ring.put(d, List.of(f.getFirst(), content("ff0e:8000::/18", 7074, 2))));
+    Optional<Violation> v = check(c, ring);
+    assertThat(v).isPresent();
+    assertThat(v.get().kind()).isEqualTo(Violation.Kind.LOOP);
+    assertThat(v.get().packetClass().toString()).startsWith("ff0e:8000:");
+  }
+
   @Test
   void unicastIntoASwitchWithoutAnEntryIsABlackHole() {
     FlowInvariants c = new FlowInvariants(TRIANGLE, 7073);
