@@ -73,8 +73,8 @@ import org.netpubsub.network.topology.TopologyChange;
  * single-threaded scheduled executor (the "controller loop"), so the discovery state and the
  * topology need no locks. Southbound callbacks only enqueue work there. The current topology is
  * published through a volatile field for readers on other threads (the REST API). Reconciling a
- * switch is asynchronous; at most one reconcile per switch is in flight, and a change made while
- * one runs triggers another when it completes.
+ * switch is asynchronous; at most one reconcile per switch is in flight, whole or scoped ({@link
+ * ReconcileTurns}), and a change made while a whole one runs triggers another when it completes.
  */
 public final class NetworkController implements FlowService, Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
@@ -311,10 +311,9 @@ public final class NetworkController implements FlowService, Closeable {
               if (!connected.containsKey(dpid)) {
                 return CompletableFuture.<Void>completedFuture(null);
               }
-              return server
-                  .reconcile(
-                      dpid, new DesiredState(desired, List.of()), ReconcileScope.flowsOnly(scope))
-                  .<Void>thenApply(r -> null);
+              DesiredState wanted = new DesiredState(desired, List.of());
+              ReconcileScope only = ReconcileScope.flowsOnly(scope);
+              return reconciles.requestScoped(dpid, () -> server.reconcile(dpid, wanted, only));
             })
         .thenCompose(f -> f);
   }
