@@ -72,12 +72,12 @@ import org.netpubsub.network.topology.TopologyChange;
  * <p>Threading: every southbound event, every tick and every host registration runs on one
  * single-threaded scheduled executor (the "controller loop"), so the discovery state and the
  * topology need no locks. Southbound callbacks only enqueue work there. The current topology is
- * published through a volatile field for readers on other threads (the REST API). Reconciling a
- * switch is asynchronous; at most one reconcile per switch is in flight, whole or scoped ({@link
- * ReconcileTurns}), and a change made while a whole one runs triggers another when it completes.
+ * published through a volatile field for readers on other threads (the REST API). Reconciles are
+ * asynchronous, and a switch's take turns, whole or scoped ({@link ReconcileTurns}).
  */
 public final class NetworkController implements FlowService, Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
+  private static final CompletableFuture<?> NONE = CompletableFuture.completedFuture(null);
 
   /**
    * The system property that switches the flow service's invariant checker off ({@code
@@ -313,7 +313,9 @@ public final class NetworkController implements FlowService, Closeable {
               }
               DesiredState wanted = new DesiredState(desired, List.of());
               ReconcileScope only = ReconcileScope.flowsOnly(scope);
-              return reconciles.requestScoped(dpid, () -> server.reconcile(dpid, wanted, only));
+              return reconciles.requestScoped( // at its turn: skipped if the switch is gone
+                  dpid,
+                  () -> connected.containsKey(dpid) ? server.reconcile(dpid, wanted, only) : NONE);
             })
         .thenCompose(f -> f);
   }
