@@ -72,12 +72,12 @@ import org.netpubsub.network.topology.TopologyChange;
  * <p>Threading: every southbound event, every tick and every host registration runs on one
  * single-threaded scheduled executor (the "controller loop"), so the discovery state and the
  * topology need no locks. Southbound callbacks only enqueue work there. The current topology is
- * published through a volatile field for readers on other threads (the REST API). Reconciling a
- * switch is asynchronous; at most one reconcile per switch is in flight, and a change made while
- * one runs triggers another when it completes.
+ * published through a volatile field for readers on other threads (the REST API). Reconciles are
+ * asynchronous, and a switch's take turns, whole or scoped ({@link ReconcileTurns}).
  */
 public final class NetworkController implements FlowService, Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
+  private static final CompletableFuture<?> NONE = CompletableFuture.completedFuture(null);
 
   /**
    * The system property that switches the flow service's invariant checker off ({@code
@@ -311,10 +311,11 @@ public final class NetworkController implements FlowService, Closeable {
               if (!connected.containsKey(dpid)) {
                 return CompletableFuture.<Void>completedFuture(null);
               }
-              return server
-                  .reconcile(
-                      dpid, new DesiredState(desired, List.of()), ReconcileScope.flowsOnly(scope))
-                  .<Void>thenApply(r -> null);
+              DesiredState wanted = new DesiredState(desired, List.of());
+              ReconcileScope only = ReconcileScope.flowsOnly(scope);
+              return reconciles.requestScoped( // at its turn: skipped if the switch is gone
+                  dpid,
+                  () -> connected.containsKey(dpid) ? server.reconcile(dpid, wanted, only) : NONE);
             })
         .thenCompose(f -> f);
   }

@@ -12,6 +12,9 @@ public interface ControllerMessageListener {
   /** A BARRIER_REQUEST, answered (netpubsub's controller ends its handshake with one). */
   default void barrierRequest() {}
 
+  /** A flow-stats request (a reconcile starts with one). */
+  default void flowStatsRequest() {}
+
   /** An OFPT_FLOW_MOD. */
   default void flowMod() {}
 

@@ -121,6 +121,7 @@ final class SimSwitchHandler extends ChannelInboundHandlerAdapter {
       case OFFeaturesRequest r -> sw.tell(ControllerMessageListener::featuresRequest);
       case OFBarrierRequest b -> sw.tell(ControllerMessageListener::barrierRequest);
       case OFFlowMod fm -> sw.tell(ControllerMessageListener::flowMod);
+      case OFFlowStatsRequest r -> sw.tell(ControllerMessageListener::flowStatsRequest);
       case OFPacketOut p -> sw.tell(ControllerMessageListener::packetOut);
       default -> {}
     }

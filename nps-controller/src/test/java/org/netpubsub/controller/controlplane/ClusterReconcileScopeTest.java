@@ -6,11 +6,16 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.sim.ControllerMessageListener;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.ReconcilePlan;
@@ -126,6 +131,75 @@ class ClusterReconcileScopeTest {
 
       controller.reconcileScoped(1, ControlPlane.owned(Dz.parse("0")), List.of(aNew)).get();
       assertThat(sw.flows()).containsExactlyInAnyOrderElementsOf(concat(base, List.of(aNew, b)));
+    }
+  }
+
+  /**
+   * A partition's resync (a scoped reconcile) and the switch-wide reconcile take turns: neither
+   * reads the switch while the other's batch is still unacknowledged, in either order.
+   */
+  @Test
+  void scopedAndSwitchWideReconcilesOfOneSwitchNeverOverlap() throws Exception {
+    AtomicBoolean recording = new AtomicBoolean();
+    AtomicInteger open = new AtomicInteger(); // reads not yet followed by their batch's barrier
+    AtomicInteger overlaps = new AtomicInteger();
+    ControllerMessageListener turns =
+        new ControllerMessageListener() {
+          @Override
+          public void flowStatsRequest() {
+            if (recording.get() && open.getAndIncrement() > 0) {
+              overlaps.incrementAndGet();
+            }
+          }
+
+          @Override
+          public void barrierRequest() {
+            if (recording.get() && open.get() > 0) {
+              open.decrementAndGet();
+            }
+          }
+        };
+    try (NetworkController controller =
+            NetworkController.start(
+                ControllerConfig.defaults()
+                    .withPort("127.0.0.1", 0)
+                    .withReconcileScope(
+                        PubSubService.clusterReconcileScope(() -> true, () -> true)));
+        SimulatedOpenFlowSwitch sw =
+            SimulatedOpenFlowSwitch.builder()
+                .dpid(1)
+                .ports(1, 2)
+                .updateLatency(Duration.ofMillis(20)) // batches acknowledged late
+                .messageListener(turns)
+                .build()) {
+      sw.connect(new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort())).get();
+      Wait.until(
+          "the switch joined", T, () -> {}, () -> controller.connectedSwitches().contains(1L));
+      controller.reconcile(1).get(); // after the reconcile on connect
+      List<FlowEntry> base = controller.desiredFlows(1);
+      recording.set(true);
+
+      // switch-wide first, then the partition's: both have a batch to send
+      assertThat(sw.install(FlowMod.add(base("fd00::2/128", 2)))).isEmpty();
+      CompletableFuture<Void> whole = controller.reconcile(1);
+      CompletableFuture<Void> part =
+          controller.reconcileScoped(
+              1, ControlPlane.owned(Dz.parse("0")), List.of(content("001", 1)));
+      CompletableFuture.allOf(whole, part).get(T.toSeconds(), TimeUnit.SECONDS);
+      assertThat(sw.flows())
+          .containsExactlyInAnyOrderElementsOf(concat(base, List.of(content("001", 1))));
+
+      // the partition's first, then switch-wide
+      assertThat(sw.install(FlowMod.add(base("fd00::3/128", 1)))).isEmpty();
+      part =
+          controller.reconcileScoped(
+              1, ControlPlane.owned(Dz.parse("0")), List.of(content("010", 2)));
+      whole = controller.reconcile(1);
+      CompletableFuture.allOf(whole, part).get(T.toSeconds(), TimeUnit.SECONDS);
+      assertThat(sw.flows())
+          .containsExactlyInAnyOrderElementsOf(concat(base, List.of(content("010", 2))));
+      assertThat(overlaps.get()).as("reads of the switch during another reconcile").isZero();
+      assertThat(open.get()).isZero();
     }
   }
 
