@@ -31,13 +31,15 @@ import org.netpubsub.network.topology.Topology;
 /**
  * The checker against its naive twin ({@link NaiveFlowWalk}: every address of a small header space
  * sent from every port through the simulated network) on random topologies and random tables —
- * priorities, arbitrary ipv6_dst masks, in_port, three tables with goto and metadata, all, select,
- * fast-failover and indirect groups, destination rewrites — batch after batch, each batch replacing
- * one or two switches' state: the checker refuses exactly when the twin finds a loop or black hole
- * through a changed switch, and the class it names does break.
+ * priorities, arbitrary ipv6_dst masks, in_port, UDP ports (the event port and a layout switch's
+ * other one, each walked once an entry matches it), three tables with goto and metadata, all,
+ * select, fast-failover and indirect groups, destination rewrites — batch after batch, each batch
+ * replacing one or two switches' state: the checker refuses exactly when the twin finds a loop or
+ * black hole through a changed switch, and the class it names does break.
  */
 class FlowInvariantsProperties {
   private static final int PORT = 7073;
+  private static final int OTHER_PORT = 7074;
   private static final Ipv6Address CONTENT = Ipv6Address.parse("ff0e::");
   private static final Ipv6Address UNICAST = Ipv6Address.parse("fd00::");
 
@@ -96,7 +98,13 @@ class FlowInvariantsProperties {
         nextGroups.put(dpid, gs);
       }
       NaiveFlowWalk twin = new NaiveFlowWalk(t, nextFlows, nextGroups);
-      boolean broken = twin.violated(UNIVERSE, changes.keySet(), PORT);
+      // datagrams to the event port, and to the other port once an entry matches it
+      List<Integer> udpPorts =
+          nextFlows.values().stream().flatMap(List::stream).anyMatch(f -> isOther(f))
+              ? List.of(PORT, OTHER_PORT)
+              : List.of(PORT);
+      boolean broken =
+          udpPorts.stream().anyMatch(p -> twin.violated(UNIVERSE, changes.keySet(), p));
       var index = checker.snapshot();
       var fields = checker.fields();
       Optional<Violation> checked = checker.check(changes);
@@ -106,7 +114,10 @@ class FlowInvariantsProperties {
       assertThat(v.isPresent()).as("checker %s, twin %s", v, broken).isEqualTo(broken);
       assertThat(checked).isEqualTo(v);
       if (v.isPresent()) {
-        assertThat(twin.violated(v.get().packetClass(), changes.keySet(), PORT)).isTrue();
+        assertThat(
+                udpPorts.stream()
+                    .anyMatch(p -> twin.violated(v.get().packetClass(), changes.keySet(), p)))
+            .isTrue();
         assertThat(v.get().path()).isNotEmpty();
         assertThat(checker.snapshot()).as("a refused batch is not taken").isEqualTo(index);
         assertThat(checker.fields()).isEqualTo(fields);
@@ -122,6 +133,10 @@ class FlowInvariantsProperties {
         assertThat(checker.fields()).isEqualTo(fresh.fields());
       }
     }
+  }
+
+  private static boolean isOther(FlowEntry f) {
+    return Integer.valueOf(OTHER_PORT).equals(f.match().udpDst());
   }
 
   /** Whether every group the flow names is among these (switches refuse a flow otherwise). */
@@ -192,7 +207,12 @@ class FlowInvariantsProperties {
       List<Integer> priorities = new ArrayList<>(List.of(1, 2, 3, 4, 5, 6, 7, 8));
       Collections.shuffle(priorities, r);
       for (int i = r.nextInt(table == 0 ? 5 : 3); i > 0; i--) {
-        Match.Builder m = Match.builder().ipv6().ipv6Dst(field(r));
+        // some match a UDP port: the event port, or the other one a layout switch uses
+        Match.Builder m =
+            (r.nextInt(3) == 0
+                    ? Match.builder().udp6().udpDst(r.nextBoolean() ? PORT : OTHER_PORT)
+                    : Match.builder().ipv6())
+                .ipv6Dst(field(r));
         if (!ports.isEmpty() && r.nextInt(4) == 0) {
           m.inPort(ports.get(r.nextInt(ports.size())));
         }
