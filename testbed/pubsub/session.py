@@ -247,15 +247,21 @@ def wait_for_network(controller: Controller, testbed: Testbed, links: int, timeo
 
     def learned() -> bool:
         known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
-        unknown = [h["name"] for h in testbed.hosts if h["address"] not in known]
-        # all at once (one after the other: 16 s on a fat tree). The kernel solicits as the ping
-        # is sent; the answer never comes, so waiting 0.2 s for it instead of 1 s loses nothing.
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            list(pool.map(lambda h: testbed.exec(h, "ping", "-6", "-c1", "-W0.2", UNUSED, timeout=15),
-                          unknown))
+        solicit(testbed.exec, [(h["name"], UNUSED) for h in testbed.hosts
+                               if h["address"] not in known])
         return len(known) >= len(testbed.hosts)
 
     poll(learned, timeout, f"{len(testbed.hosts)} hosts learned", interval=0.2)
+
+
+def solicit(run, targets: list[tuple[str, str]]) -> None:
+    """Makes each (host, target) host send a neighbour solicitation, so that the controller learns
+    its address in the target's scope: a ping of `target`, an address no host has, run as
+    `run(host, *cmd, timeout=...)` (Testbed.exec, live.in_host). All at once (one after the other:
+    16 s on a fat tree). The kernel solicits as the ping is sent and the answer never comes, so
+    waiting 0.2 s for it instead of 1 s loses nothing."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda t: run(t[0], "ping", "-6", "-c1", "-W0.2", t[1], timeout=15), targets))
 
 
 def client_env(address: str | None = None, jar: str | None = None,

@@ -11,17 +11,16 @@ import subprocess
 import threading
 import urllib.error
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from live import UpProcess, in_host, poll
 from pubsub import auth, openflow_tls
+from pubsub.session import UNUSED, solicit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
 STATE = "/run/netpubsub/testbed.json"
-UNUSED = "fd6e:7073:1::ffff"  # no host has it: pinging it only makes the kernel solicit
 
 
 def free_port() -> int:
@@ -137,11 +136,7 @@ def learn_hosts(controller: "Controller", hosts: list, link_local: bool = False)
         known = {h["address"] for h in topology["hosts"]}
         missing = [(h, a) for h in hosts for a in addresses(h, link_local) if a not in known]
         last.update(missing=[f"{h['name']} {a}" for h, a in missing], topology=topology)
-        # all at once (one after the other: 16 s on a fat tree). The kernel solicits as the ping
-        # is sent; the answer never comes, so waiting 0.2 s for it instead of 1 s loses nothing.
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            list(pool.map(lambda m: in_host(m[0]["name"], "ping", "-6", "-c1", "-W0.2",
-                                            unused(m[0], m[1]), timeout=15), missing))
+        solicit(in_host, [(h["name"], unused(h, a)) for h, a in missing])
         return not missing
 
     try:
