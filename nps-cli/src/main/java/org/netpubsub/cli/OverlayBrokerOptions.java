@@ -34,6 +34,15 @@ final class OverlayBrokerOptions {
   String sessionTimeout;
 
   @Option(
+      names = "--zookeeper-timeout",
+      defaultValue = OverlayRun.CONNECT_TIMEOUT,
+      paramLabel = "DURATION",
+      description =
+          "How long to wait for the first connection to ZooKeeper before exiting 1"
+              + " (default: ${DEFAULT-VALUE}).")
+  String zookeeperTimeout;
+
+  @Option(
       names = "--zookeeper-auth",
       paramLabel = "FILE",
       description =
@@ -58,6 +67,7 @@ final class OverlayBrokerOptions {
     return OverlayRun.zookeeper(
         zookeeper,
         Durations.positive(sessionTimeout, "--session-timeout"),
+        OverlayRun.connectTimeout(zookeeperTimeout),
         ZkAuthFile.read(zookeeperAuth));
   }
 

@@ -61,6 +61,15 @@ final class OverlayKeysCommand implements Runnable {
     Path zookeeperAuth;
 
     @Option(
+        names = "--zookeeper-timeout",
+        defaultValue = OverlayRun.CONNECT_TIMEOUT,
+        paramLabel = "DURATION",
+        description =
+            "How long to wait for the first connection to ZooKeeper before exiting 1"
+                + " (default: ${DEFAULT-VALUE}).")
+    String zookeeperTimeout;
+
+    @Option(
         names = "--grace",
         defaultValue = "60s",
         paramLabel = "DURATION",
@@ -85,10 +94,11 @@ final class OverlayKeysCommand implements Runnable {
         throw new IllegalArgumentException("--grace must be at least 0");
       }
       Duration s = Durations.positive(settle, "--settle");
+      Duration wait = OverlayRun.connectTimeout(zookeeperTimeout);
       ZkAuth auth = ZkAuthFile.read(zookeeperAuth);
       long id;
       try (CuratorFramework client =
-          OverlayRun.zookeeper(zookeeper, Duration.ofSeconds(10), auth)) {
+          OverlayRun.zookeeper(zookeeper, Duration.ofSeconds(10), wait, auth)) {
         id = KeyRotation.rotate(client, g, s);
       } catch (java.io.IOException | org.apache.zookeeper.KeeperException e) {
         throw CommandFailure.io(e);

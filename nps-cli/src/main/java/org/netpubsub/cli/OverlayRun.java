@@ -16,14 +16,22 @@ import org.netpubsub.edge.overlay.ZkAuth;
 final class OverlayRun {
   private OverlayRun() {}
 
+  /** {@code --zookeeper-timeout}'s default: how long a command waits for its first connection. */
+  static final String CONNECT_TIMEOUT = "10s";
+
+  /** {@code --zookeeper-timeout}: positive, the error naming the option. */
+  static Duration connectTimeout(String text) {
+    return Durations.positive(text, "--zookeeper-timeout");
+  }
+
   /**
-   * A connected ZooKeeper client, or a one-line failure: while it waits, Curator's own lines about
-   * each failed attempt (the command says it in one line) are held back.
+   * A client connected within {@code wait}, or a one-line failure: while it waits, Curator's own
+   * lines about each failed attempt (the command says it in one line) are held back.
    */
-  static CuratorFramework zookeeper(String connect, Duration session, ZkAuth auth)
+  static CuratorFramework zookeeper(String connect, Duration session, Duration wait, ZkAuth auth)
       throws InterruptedException {
     try (var quiet = Logging.quieter("org.apache.curator")) {
-      return Zk.connected(connect, session, Duration.ofSeconds(10), auth);
+      return Zk.connected(connect, session, wait, auth);
     } catch (java.io.IOException x) {
       throw CommandFailure.io(x);
     }

@@ -130,6 +130,20 @@ class OverlayCommandsTest {
       assertThat(cli.err()).contains("exclude each other");
       assertThat(cli.run("overlay", "bench-multipath", "--a", "latency=3ms")).isEqualTo(2);
       assertThat(cli.err()).contains("unknown key 'latency'");
+      assertThat(cli.run(routingBroker(zk, "--insecure-datagrams", "--zookeeper-timeout", "0")))
+          .isEqualTo(2);
+      assertThat(cli.err()).contains("--zookeeper-timeout must be positive");
+      assertThat(
+              cli.run(
+                  edgeBroker(
+                      zk,
+                      "mqtt://127.0.0.1:" + m.port(),
+                      "rome",
+                      "--insecure-datagrams",
+                      "--zookeeper-timeout",
+                      "soon")))
+          .isEqualTo(2);
+      assertThat(cli.err()).contains("--zookeeper-timeout: 'soon' is not a duration");
     }
   }
 
@@ -164,6 +178,8 @@ class OverlayCommandsTest {
       assertThat(cli.out() + cli.err()).doesNotContainPattern("[0-9a-f]{64}"); // no key printed
       assertThat(cli.run(concat(rotate, "--grace", "-1s"))).isEqualTo(2);
       assertThat(cli.err()).contains("--grace");
+      assertThat(cli.run(concat(rotate, "--zookeeper-timeout", "0ms"))).isEqualTo(2);
+      assertThat(cli.err()).contains("--zookeeper-timeout must be positive");
     }
   }
 

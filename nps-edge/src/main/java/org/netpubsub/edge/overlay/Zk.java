@@ -58,7 +58,10 @@ public final class Zk {
     if (!c.blockUntilConnected((int) wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
       c.close();
       throw new java.io.IOException(
-          "cannot reach ZooKeeper at " + connect + " within " + wait.toSeconds() + " s");
+          "cannot reach ZooKeeper at "
+              + connect
+              + " within "
+              + (wait.toMillis() % 1000 == 0 ? wait.toSeconds() + " s" : wait.toMillis() + " ms"));
     }
     return c;
   }
