@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -20,19 +19,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
-import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.controller.app.ControllerConfig;
-import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.pubsub.ClusterIngress;
-import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
-import org.netpubsub.controller.testing.OneSwitchNetwork;
+import org.netpubsub.controller.testing.ClusterProcess;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.controller.testing.ZooKeeperClients;
 import org.netpubsub.http.Authenticator;
-import org.netpubsub.network.controlplane.Partitions;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowStats;
@@ -52,11 +46,22 @@ class ClusterIngressTest {
   @TempDir Path dir;
   private final List<AutoCloseable> open = new ArrayList<>();
 
-  /** One controller process: its switch, pub/sub, ingress part and REST client. */
-  private record Process(
-      OneSwitchNetwork net, PubSubService service, ClusterIngress ingress, Rest rest) {
+  /** One controller process ({@link ClusterProcess}) with its REST API and client. */
+  private record Process(ClusterProcess p, Rest rest) {
     SimulatedOpenFlowSwitch sw() {
-      return net.sw();
+      return p.net().sw();
+    }
+
+    PubSubService service() {
+      return p.service();
+    }
+
+    ClusterIngress ingress() {
+      return p.ingress();
+    }
+
+    List<FlowEntry> drops() {
+      return p.drops();
     }
 
     HttpResponse<String> send(String method, String path, String body) throws Exception {
@@ -67,8 +72,8 @@ class ClusterIngressTest {
     boolean dropsAt(long price) {
       long before = counted();
       Event e =
-          Event.builder(service.index().schema()).set("symbol", "X").set("price", price).build();
-      Ipv6Address to = ContentFlows.address(service.index().dz(e));
+          Event.builder(service().index().schema()).set("symbol", "X").set("price", price).build();
+      Ipv6Address to = ContentFlows.address(service().index().dz(e));
       sw().process(
               2, PacketHeaders.udp6(Ipv6Address.parse(PUB), to, 40_000, ContentFlows.EVENT_PORT));
       return counted() > before;
@@ -79,10 +84,6 @@ class ClusterIngressTest {
           .filter(s -> s.entry().cookie() == SwitchLayout.INGRESS_COOKIE)
           .mapToLong(FlowStats::packetCount)
           .sum();
-    }
-
-    List<FlowEntry> drops() {
-      return sw().flows().stream().filter(f -> f.cookie() == SwitchLayout.INGRESS_COOKIE).toList();
     }
   }
 
@@ -158,48 +159,23 @@ class ClusterIngressTest {
   private Process process(String connect, String member, Path principals, List<AutoCloseable> in)
       throws Exception {
     CuratorFramework client = keep(in, ZooKeeperClients.started(connect));
-    AtomicBoolean writes = new AtomicBoolean();
-    OneSwitchNetwork net =
-        keep(
-            in,
-            OneSwitchNetwork.startController(
-                ControllerConfig.defaults()
-                    .withReconcileScope(
-                        PubSubService.clusterReconcileScope(() -> true, writes::get))));
-    PubSubService service =
-        PubSubService.attachCluster(
-            net.controller(),
-            new SpatialIndex(PubSubApiTest.QUOTES, 12),
-            PubSubLimits.DEFAULTS,
-            new ClusterSettings(
-                client, "/nps", member, Partitions.uniform(4), Duration.ofSeconds(5)));
-    keep(in, service::close);
+    ClusterProcess p = ClusterProcess.start(client, member, PubSubApiTest.QUOTES, in);
+    PubSubService service = p.service();
     Authenticator auth =
         keep(in, Authenticator.load(principals, service::checkRegion, Duration.ZERO));
-    ClusterIngress ingress =
-        keep(
-            in,
-            ClusterIngress.start(
-                client,
-                "/nps",
-                member,
-                net.controller(),
-                net.controller().server()::switchHandle,
-                writes));
     ControllerApi api =
         keep(
             in,
             ControllerApi.start(
-                net.controller(),
+                p.net().controller(),
                 Optional.of(service),
                 Optional.empty(),
                 Optional.empty(),
                 new InetSocketAddress("::1", 0),
                 Optional.of(auth),
                 null,
-                Optional.of(ingress)));
-    net.connectSwitch(4);
-    return new Process(net, service, ingress, new Rest(api.address().getPort()));
+                Optional.of(p.ingress())));
+    return new Process(p, new Rest(api.address().getPort()));
   }
 
   private <T extends AutoCloseable> T track(T t) {

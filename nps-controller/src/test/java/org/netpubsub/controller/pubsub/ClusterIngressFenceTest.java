@@ -7,44 +7,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
-import org.netpubsub.controller.app.ControllerConfig;
-import org.netpubsub.controller.controlplane.ClusterSettings;
+import org.netpubsub.controller.testing.ClusterProcess;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Wait;
-import org.netpubsub.network.controlplane.Partitions;
-import org.netpubsub.network.layout.SwitchLayout;
+import org.netpubsub.controller.testing.ZooKeeperClients;
 import org.netpubsub.network.openflow.FlowEntry;
 
 /**
  * The cluster's ingress writer is fenced (docs/security.md): a writer paused past its ZooKeeper
  * session, after another process took the latch and wrote, writes nothing when it resumes. Real
- * ZooKeeper; each process has its own simulated switch (as in ClusterIngressTest), so what a
- * process wrote is what its switch holds.
+ * ZooKeeper; each process has its own simulated switch ({@link ClusterProcess}), so what a process
+ * wrote is what its switch holds.
  */
 class ClusterIngressFenceTest {
   private static final int SESSION_MS = 4_000;
   private final List<AutoCloseable> open = new ArrayList<>();
-
-  private record Process(
-      CuratorFramework zk, OneSwitchNetwork net, ClusterIngress ingress, PubSubService service) {
-    List<FlowEntry> drops() {
-      return net.sw().flows().stream()
-          .filter(f -> f.cookie() == SwitchLayout.INGRESS_COOKIE)
-          .toList();
-    }
-  }
 
   @AfterEach
   void closeAll() throws Exception {
@@ -58,9 +42,9 @@ class ClusterIngressFenceTest {
     // a short tick: sessions of a few seconds are allowed
     TestingServer zk =
         keep(new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 250, -1), true));
-    Process a = process(zk.getConnectString(), "a");
+    ClusterProcess a = process(zk.getConnectString(), "a");
     Wait.until("a writes the drops", Duration.ofSeconds(20), () -> a.drops().size() == 4);
-    Process b = process(zk.getConnectString(), "b");
+    ClusterProcess b = process(zk.getConnectString(), "b");
     assertThat(b.ingress().writes()).isFalse();
     List<FlowEntry> before = a.drops();
 
@@ -98,42 +82,9 @@ class ClusterIngressFenceTest {
     assertThat(b.ingress().writes()).isTrue();
   }
 
-  private Process process(String connect, String member) throws Exception {
-    CuratorFramework client =
-        CuratorFrameworkFactory.builder()
-            .connectString(connect)
-            .sessionTimeoutMs(SESSION_MS)
-            .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(50, 10))
-            .build();
-    client.start();
-    keep(client);
-    AtomicBoolean writes = new AtomicBoolean();
-    OneSwitchNetwork net =
-        keep(
-            OneSwitchNetwork.startController(
-                ControllerConfig.defaults()
-                    .withReconcileScope(
-                        PubSubService.clusterReconcileScope(() -> true, writes::get))));
-    PubSubService s =
-        PubSubService.attachCluster(
-            net.controller(),
-            new SpatialIndex(QUOTES, 12),
-            PubSubLimits.DEFAULTS,
-            new ClusterSettings(
-                client, "/nps", member, Partitions.uniform(4), Duration.ofSeconds(5)));
-    keep(s::close);
-    ClusterIngress ingress =
-        keep(
-            ClusterIngress.start(
-                client,
-                "/nps",
-                member,
-                net.controller(),
-                net.controller().server()::switchHandle,
-                writes));
-    net.connectSwitch(4);
-    return new Process(client, net, ingress, s);
+  private ClusterProcess process(String connect, String member) throws Exception {
+    return ClusterProcess.start(
+        keep(ZooKeeperClients.started(connect, SESSION_MS)), member, QUOTES, open);
   }
 
   private static final Schema QUOTES =

@@ -10,10 +10,15 @@ public final class ZooKeeperClients {
 
   /** A started client of {@code connect}: 10 s sessions, retries from 50 ms. */
   public static CuratorFramework started(String connect) {
+    return started(connect, 10_000);
+  }
+
+  /** As {@link #started(String)} with sessions of {@code sessionMs}. */
+  public static CuratorFramework started(String connect, int sessionMs) {
     CuratorFramework c =
         CuratorFrameworkFactory.builder()
             .connectString(connect)
-            .sessionTimeoutMs(10_000)
+            .sessionTimeoutMs(sessionMs)
             .connectionTimeoutMs(5_000)
             .retryPolicy(new ExponentialBackoffRetry(50, 10))
             .build();
