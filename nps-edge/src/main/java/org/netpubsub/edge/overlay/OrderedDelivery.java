@@ -2,14 +2,17 @@ package org.netpubsub.edge.overlay;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.netpubsub.edge.broker.EdgeMessage;
 
 /**
  * A receiving edge's {@link HoldBack} in front of its site: the receiver thread offers arriving
  * messages, the worker releases what waited too long, and each hands what is due to {@code publish}
- * while holding this object's lock, so the two threads never publish one sequence's messages out of
- * order. The hold-back's counts go to the edge's counters as {@code reorder_*}.
+ * while holding {@code lock}, so the two threads never publish one sequence's messages out of
+ * order. The worker only tries the lock: while the receiver publishes (a DDS child's full history
+ * can block its write for seconds) the worker goes on with its NACKs, probes and entries and
+ * releases at its next tick. The hold-back's counts go to the edge's counters as {@code reorder_*}.
  */
 final class OrderedDelivery {
   /**
@@ -21,7 +24,8 @@ final class OrderedDelivery {
   private final HoldBack<EdgeMessage> holdBack;
   private final Consumer<EdgeMessage> publish;
   private final Counters counters;
-  private final List<EdgeMessage> out = new ArrayList<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final List<EdgeMessage> out = new ArrayList<>(); // guarded by lock, as the fields below
   private long lost;
   private long late;
   private long tooLate;
@@ -53,24 +57,40 @@ final class OrderedDelivery {
   }
 
   /** One message {@link ReceiveWindows} accepted, of the origin's {@code session}. */
-  synchronized void offer(EdgeMessage m, long session, long now) {
-    holdBack.offer(
-        m.origin(),
-        m.topic(),
-        session,
-        m.sequence(),
-        m.qos() >= 1,
-        m,
-        m.payload().length + m.topic().length(),
-        now,
-        out);
-    publishOut();
+  void offer(EdgeMessage m, long session, long now) {
+    lock.lock();
+    try {
+      holdBack.offer(
+          m.origin(),
+          m.topic(),
+          session,
+          m.sequence(),
+          m.qos() >= 1,
+          m,
+          m.payload().length + m.topic().length(),
+          now,
+          out);
+      publishOut();
+    } finally {
+      lock.unlock();
+    }
   }
 
-  /** Releases what waited past its bound (the worker, every 50 ms). */
-  synchronized void due(long now) {
-    holdBack.due(now, out);
-    publishOut();
+  /**
+   * Releases what waited past its bound (the worker, every 50 ms); false if the receiver was
+   * publishing, and nothing was done.
+   */
+  boolean due(long now) {
+    if (!lock.tryLock()) {
+      return false;
+    }
+    try {
+      holdBack.due(now, out);
+      publishOut();
+      return true;
+    } finally {
+      lock.unlock();
+    }
   }
 
   private void publishOut() {
