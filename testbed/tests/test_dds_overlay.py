@@ -5,12 +5,12 @@ by a veth pair (DDS multicast discovery stays inside a namespace; the same domai
 the root namespace: `nps overlay zookeeper` and two `nps overlay routing-broker`s; in each site an
 `nps overlay edge-broker --local dds:DOMAIN?interface=site` and unmodified DDS applications
 (dds_app.py on the `cyclonedds` package: an IDL struct, nothing netpubsub in them).
-- a reliable stream written at A reaches a reader at B exactly once from the first sample that
-  crossed on, while B writes too: each site's reader sees every sample of the other site's writer
+- a reliable stream written at A reaches a reader at B exactly once and in order from the first
+  sample that crossed on, while B writes too: each site's reader sees every sample of the other site's writer
   once and its own site's once (nothing loops back into its origin site). A's and B's edges
   lose 3 % of what they send to the routing brokers, and the routing brokers 3 % of what they
   relay (WAN emulation), so the exactly-once takes the overlay's NACK repair (recoveries counted
-  at the edges);
+  at the edges) and the order its hold-back;
 - a reader of the same topic name with another type at B is refused at A: one warning, one count;
 - a late-joining TRANSIENT_LOCAL reader at B receives exactly the history depth of a writer at A;
 - a reader at B requesting a DEADLINE makes its topic a deadline topic at B's edge, and (carried
@@ -24,7 +24,7 @@ the root namespace: `nps overlay zookeeper` and two `nps overlay routing-broker`
   receives the samples (the child replaces its writer), and the earlier reader misses none;
 - a new topic crosses after the applications of another topic have stopped (an overlay kept
   across runs);
-- 1 000 samples/s from C reach readers at A and B exactly once although the routing broker that
+- 1 000 samples/s from C reach readers at A and B exactly once and in order although the routing broker that
   relays them is killed mid-stream and both routing brokers lose 3 % of what they relay (the
   new one's losses are repaired too: issue 25's refused NACKs; last: it kills a broker of the
   module's overlay);
@@ -146,6 +146,8 @@ def test_samples_cross_sites_exactly_once_and_never_loop_back(overlay):
             got = seqs(sub, sensor)
             assert len(got) == len(set(got)), f"duplicates of {sensor}"
             assert sorted(got) == list(range(first, first + len(got))), f"a gap in {sensor}"
+            # in the order written although losses were repaired (the receiving edge's hold-back)
+            assert got == sorted(got), f"out of order: {sensor}"
         for sub, sensor in ((sub_a, "a"), (sub_b, "b")):  # a site's own samples: once each
             got = seqs(sub, sensor)
             assert len(got) == len(set(got)) and len(got) >= 150, sensor
@@ -517,6 +519,8 @@ def test_a_1000_per_s_stream_to_two_sites_survives_the_kill_of_its_routing_broke
             missing = sorted(set(range(first, total)) - set(got))
             assert not missing, (f"{len(missing)} lost: {spans(missing)}; killed {victim} after "
                                  f"{killed_at}; {edge_counters()}")
+            late = [x for i, x in enumerate(got) if i and x < got[i - 1]]
+            assert not late, f"{len(late)} out of order, e.g. {late[:5]}"
         assert firsts[0] < killed_at < total - 1000, f"the kill came after {killed_at} of {total}"
         assert relayed(brokers[survivor]) > before[survivor] + 1000  # it took the stream over
         counters = [last_counters(overlay["edges"][s]) for s in (a, b)]

@@ -13,6 +13,10 @@ public final class Counters {
     counts.computeIfAbsent(name, k -> new LongAdder()).increment();
   }
 
+  public void add(String name, long n) {
+    counts.computeIfAbsent(name, k -> new LongAdder()).add(n);
+  }
+
   public void drop(String reason) {
     add("dropped." + reason);
   }

@@ -40,8 +40,8 @@ import org.netpubsub.edge.link.Datagrams;
  * thread receives; one scheduled thread keeps the entries in line with {@link EdgeInterest},
  * repeats NACKs and sends a topic's first messages once the topic's cache has loaded (they wait in
  * {@code waiting} meanwhile, so Paho's thread never blocks on ZooKeeper). Shared state is guarded
- * by its own object ({@code interest}, {@code buffer}, {@code windows}, {@code waiting}); no thread
- * holds two of those locks.
+ * by its own object ({@code interest}, {@code buffer}, {@code windows}, {@code waiting}, {@code
+ * ordered}, which publishes locally under its lock); no thread holds two of those locks.
  */
 public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private static final Logger LOG = Logger.getLogger(EdgeBroker.class.getName());
@@ -56,6 +56,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private final ReceiveWindows windows = new ReceiveWindows(EdgeBrokerConfig.MAX_BUFFER, 150, 20);
   private final OverlayTree tree;
   private final Counters counters = new Counters();
+  private final OrderedDelivery ordered = new OrderedDelivery(this::publishLocally, counters);
   private final EndpointEntries entries; // written by the worker thread
   private final OriginSequences sequences = new OriginSequences();
   private final Deadlines deadlines; // --deadline and the site's: direct path, missed deadlines
@@ -352,7 +353,12 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     if (v == ReceiveWindows.Verdict.RECOVERED) {
       counters.add("recovered");
     }
-    deadlines.observe(m.topic(), System.currentTimeMillis());
+    long now = System.currentTimeMillis();
+    deadlines.observe(m.topic(), now);
+    ordered.offer(m, d.session(), now); // a reliable message after a gap waits for its repair
+  }
+
+  private void publishLocally(EdgeMessage m) {
     try {
       local.publish(m);
       counters.add("published");
@@ -428,6 +434,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       due = windows.due(now);
     }
     due.forEach(this::sendNack);
+    ordered.due(now);
     List<SendBuffer.Probe> probes;
     synchronized (buffer) {
       probes = buffer.probes(now);
