@@ -20,8 +20,8 @@ The same again with two controller processes of a cluster (`--cluster`, an embed
 the bridge connects to both, the requests go to one or the other, and the one process that writes
 the drops follows the advertisements made at either; the drops are read at the other.
 And with Camus routing (`--routing camus-mr`): query addresses instead of content addresses, the
-same drops at h1's port (allowed boxes above a drop of ff0e::/16); h4's region is not checked
-there (Camus subscriptions are not cut to the region yet)."""
+same drops at h1's port (allowed boxes above a drop of ff0e::/16), and h4's pipeline rules compiled
+from `filter ∧ region` (fails if they are compiled from its filter alone)."""
 
 from __future__ import annotations
 
@@ -181,10 +181,9 @@ def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_reg
 
         # h3 subscribed everything: h1's events outside its region never left h1's port
         assert sorted(got["h3"][str(SUB_PORT)]) == tags("pub-in", "wide-in", "wide-mid", "wide-out")
-        # h4's filter is `true`, its region price < 1000: nothing else reaches it (Camus compiles
-        # a subscription from its filter alone, not cut to the region yet: docs/security.md)
-        if routing == "pleroma":
-            assert sorted(got["h4"][str(SUB_PORT)]) == tags("pub-in", "wide-in")
+        # h4's filter is `true`, its region price < 1000: nothing else reaches it (PLEROMA's cover
+        # and Camus's pipeline rules are both cut to the region)
+        assert sorted(got["h4"][str(SUB_PORT)]) == tags("pub-in", "wide-in")
         # bound to the event port and joined to the content addresses: nothing, anywhere
         assert got["h3"]["7073"] == [] and got["h4"]["7073"] == []
         assert got["h5"] == {str(SUB_PORT): [], "7073": []}

@@ -35,6 +35,7 @@ import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
 import org.netpubsub.http.ServerTls;
+import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.OvsFlowSyntax;
 import org.netpubsub.network.topology.Host;
@@ -54,7 +55,7 @@ public final class ControllerApi implements Closeable {
   public static final int MAX_BODY = 64 * 1024;
 
   /** Hosts one switch port may carry through {@code POST /v1/hosts}: each host costs routes. */
-  public static final int MAX_HOSTS_PER_PORT = 64;
+  public static final int MAX_HOSTS_PER_PORT = Ipv6NeighborDiscovery.MAX_HOSTS_PER_PORT;
 
   /** The classpath directory of the dashboard, served at {@code /} when it is there. */
   static final String DASHBOARD = "dashboard";

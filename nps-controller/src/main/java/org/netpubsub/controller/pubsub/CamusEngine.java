@@ -11,6 +11,9 @@ import org.netpubsub.compiler.pipeline.Pipeline;
 import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.content.filter.Filter;
+import org.netpubsub.content.filter.FilterParser;
+import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.southbound.SwitchMod;
 import org.netpubsub.network.camus.CamusRouting;
@@ -230,9 +233,22 @@ final class CamusEngine implements LoopRouting {
     return List.of(Action.output(port));
   }
 
+  /**
+   * The subscription's rule: {@code filter ∧ region} when it was accepted under a principal's
+   * subscribe region, so the pipeline never forwards to that host an event outside the region,
+   * whatever its client asks for (docs/security.md). The text stays the filter as written.
+   */
   private PacketSubscription parse(PubSubRequest r) {
     try {
-      return PacketSubscription.parse(schema, r.id(), r.filter());
+      if (r.region().isEmpty()) {
+        return PacketSubscription.parse(schema, r.id(), r.filter());
+      }
+      Filter cut =
+          new Filter.And(
+              List.of(
+                  FilterParser.parse(schema, r.filter()),
+                  FilterParser.parse(schema, r.region().get())));
+      return new PacketSubscription(r.id(), r.filter(), Normalizer.toDnf(cut));
     } catch (InvalidInputException e) {
       throw new RequestRefusedException(new Refused.Invalid(e.render()));
     }

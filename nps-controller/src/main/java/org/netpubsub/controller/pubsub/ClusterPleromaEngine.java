@@ -232,6 +232,7 @@ final class ClusterPleromaEngine implements RoutingEngine {
         labels.getOrDefault(FILTER, "(accepted by another controller process)"),
         labels.getOrDefault(NORMAL_FORM, ""),
         sub ? c.udpPort() : ContentFlows.EVENT_PORT,
-        c.cells());
+        c.cells(),
+        Optional.empty()); // cut to its region at its submitter: the cells carry it
   }
 }

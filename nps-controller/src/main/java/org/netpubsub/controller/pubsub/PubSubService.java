@@ -42,12 +42,10 @@ public final class PubSubService implements FlowService.Listener {
   private final FilterWork filterWork = FilterWork.sized();
   private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
   private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
-  // id → the access it was accepted under (owner, region): a layout switch re-cuts by the region
-  final Map<String, Access> grants = new ConcurrentHashMap<>(); // IngressGuard reads regions
+  final Map<String, Access> grants = new ConcurrentHashMap<>(); // by id; IngressGuard reads
   private final RoutingEngine engine; // loop only
   private volatile String localSwitch;
-  // requests submitted with an idempotency key, by their derived id, until withdrawn
-  private final Map<String, Keyed> keyed = new ConcurrentHashMap<>();
+  private final Map<String, Keyed> keyed = new ConcurrentHashMap<>(); // Idempotency-Key'd, by id
   // requests hold the read lock from their check to their queueing on the engine; a layout switch
   // takes the write lock to start, so it sees every request queued before it and none after
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
@@ -419,7 +417,9 @@ public final class PubSubService implements FlowService.Listener {
       } else {
         id = engine.newId(kind, RequestIds.random());
       }
-      r = new PubSubRequest(id, kind, host, filter, c.normalForm(), port, c.cells());
+      r =
+          new PubSubRequest(
+              id, kind, host, filter, c.normalForm(), port, c.cells(), access.region());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -573,11 +573,11 @@ public final class PubSubService implements FlowService.Listener {
 
   /** The request with its cells under {@code next} (same id, filter and host). */
   private PubSubRequest coveredUnder(PubSubRequest r, SpatialIndex next) {
-    Optional<String> region = Optional.ofNullable(grants.get(r.id())).flatMap(Access::region);
     FilterCells.Compiled c =
-        FilterCells.compile(next, r.filter(), limits.maxFilterBytes(), limits.maxCells(), region);
+        FilterCells.compile(
+            next, r.filter(), limits.maxFilterBytes(), limits.maxCells(), r.region());
     return new PubSubRequest(
-        r.id(), r.kind(), r.host(), r.filter(), r.normalForm(), r.port(), c.cells());
+        r.id(), r.kind(), r.host(), r.filter(), r.normalForm(), r.port(), c.cells(), r.region());
   }
 
   private void admit(String sender, long now) {

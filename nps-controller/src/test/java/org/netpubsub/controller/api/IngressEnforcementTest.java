@@ -50,14 +50,29 @@ class IngressEnforcementTest {
    * The controller with principals {@code pub} and {@code sub}, pub/sub as {@code attach} starts.
    */
   private void start(Function<NetworkController, PubSubService> attach) throws Exception {
+    start(attach, "price < 1000", "true");
+  }
+
+  /** The same with {@code pub}'s advertise region and {@code sub}'s subscribe region. */
+  private void start(
+      Function<NetworkController, PubSubService> attach, String advertise, String subscribe)
+      throws Exception {
     fixture =
         AuthenticatedApi.start(
             dir,
             attach,
-            principal("pub", "hosts: ['" + PUB + "']\n    advertise: 'price < 1000'"),
-            principal("sub", "hosts: ['" + SUB + "']\n    subscribe: 'true'"));
+            principal("pub", "hosts: ['" + PUB + "']\n    advertise: '" + advertise + "'"),
+            principal("sub", "hosts: ['" + SUB + "']\n    subscribe: '" + subscribe + "'"));
     net = fixture.net;
     service = fixture.service;
+  }
+
+  private static Function<NetworkController, PubSubService> routing(String routing) {
+    SpatialIndex index = new SpatialIndex(PubSubApiTest.QUOTES, 12);
+    return c ->
+        routing.equals("pleroma")
+            ? PubSubService.attach(c, index, LIMITS)
+            : PubSubService.attachCamus(c, index, LIMITS, RoutingPolicy.parse("mr"), 1);
   }
 
   @AfterEach
@@ -96,12 +111,7 @@ class IngressEnforcementTest {
   @ParameterizedTest
   @ValueSource(strings = {"pleroma", "camus-mr"})
   void aPortInjectsOnlyWhatItsHostAdvertisedWithinItsRegion(String routing) throws Exception {
-    SpatialIndex index = new SpatialIndex(PubSubApiTest.QUOTES, 12);
-    start(
-        c ->
-            routing.equals("pleroma")
-                ? PubSubService.attach(c, index, LIMITS)
-                : PubSubService.attachCamus(c, index, LIMITS, RoutingPolicy.parse("mr"), 1));
+    start(routing(routing));
     HttpResponse<String> s =
         send("sub", "POST", "/v1/subscriptions", "{\"host\":\"" + SUB + "\",\"filter\":\"true\"}");
     assertThat(s.statusCode()).as(s.body()).isEqualTo(201);
@@ -142,5 +152,37 @@ class IngressEnforcementTest {
     assertThat(Rest.json(counted).get("dropped_packets").asLong()).isGreaterThanOrEqualTo(1);
     String metrics = send("sub", "GET", "/metrics", "").body();
     assertThat(metrics).containsPattern("(?m)^nps_ingress_dropped_packets [1-9]");
+  }
+
+  /**
+   * Subscribing enforced by the network: a subscriber whose filter reaches beyond its region gets
+   * only the region from the switch, with PLEROMA's covers and with Camus's pipeline rules (these
+   * were compiled from the filter as written, and delivered 40 000 below).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"pleroma", "camus-mr"})
+  void aSubscriberReceivesOnlyItsRegionWhateverItsFilter(String routing) throws Exception {
+    start(routing(routing), "true", "price < 1000");
+    HttpResponse<String> a =
+        send("pub", "POST", "/v1/advertisements", "{\"host\":\"" + PUB + "\",\"filter\":\"true\"}");
+    assertThat(a.statusCode()).as(a.body()).isEqualTo(201);
+    assertThat(published(40_000)).isEmpty(); // nobody subscribed yet
+
+    HttpResponse<String> s =
+        send(
+            "sub",
+            "POST",
+            "/v1/subscriptions",
+            "{\"host\":\"" + SUB + "\",\"filter\":\"price < 50000\"}");
+    assertThat(s.statusCode()).as(s.body()).isEqualTo(201);
+    assertThat(published(10)).containsExactly(3L);
+    if (!routing.equals("pleroma")) { // Camus matches the price field exactly, not by cells
+      assertThat(published(999)).containsExactly(3L);
+      assertThat(published(1000)).isEmpty();
+    }
+    assertThat(published(40_000)).isEmpty(); // inside the filter, outside the region
+    assertThat(published(90_000)).isEmpty();
+    // the request keeps its filter as written; only its flows are cut
+    assertThat(send("sub", "GET", "/v1/subscriptions", "").body()).contains("price < 50000");
   }
 }

@@ -17,9 +17,14 @@ import org.netpubsub.network.topology.TopologyChange.HostMoved;
  * source (with the source link-layer option, else the Ethernet source); duplicate address detection
  * (source ::) teaches the tentative target; an advertisement teaches its target. Hosts are learned
  * only at edge ports, so ND relayed over a switch-to-switch link never moves a host. The last
- * message wins when an address shows up elsewhere.
+ * message wins when an address shows up elsewhere. A port holds at most {@link #MAX_HOSTS_PER_PORT}
+ * hosts: ND from yet another address there teaches nothing (issue 27: a host soliciting from
+ * endless spoofed sources would otherwise grow the topology, and every host costs routes).
  */
 public final class Ipv6NeighborDiscovery {
+  /** Hosts one switch port may carry, learned or registered (the REST API's cap too). */
+  public static final int MAX_HOSTS_PER_PORT = 64;
+
   private Ipv6NeighborDiscovery() {}
 
   /** The host an ND message announces when it enters at {@code at}; empty if it announces none. */
@@ -60,6 +65,10 @@ public final class Ipv6NeighborDiscovery {
       return List.of();
     }
     Optional<Host> known = t.host(h.get().address());
+    if (known.map(k -> !k.attachment().equals(at)).orElse(true)
+        && t.hostsAt(at).size() >= MAX_HOSTS_PER_PORT) {
+      return List.of(); // a new host at a full port (added or moved there)
+    }
     if (known.isEmpty()) {
       return List.of(new HostAdded(h.get()));
     }

@@ -7,6 +7,7 @@ import static org.netpubsub.network.discovery.NdCodecTest.M1;
 import static org.netpubsub.network.discovery.NdCodecTest.M2;
 
 import org.junit.jupiter.api.Test;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.SwitchPort;
@@ -53,6 +54,33 @@ class Ipv6NeighborDiscoveryTest {
     assertThat(Ipv6NeighborDiscovery.learn(known, 1, 3, una))
         .containsExactly(new HostMoved(h, h.at(SwitchPort.of(1, 3))));
     assertThat(Ipv6NeighborDiscovery.learn(known, 1, 2, new byte[] {0})).isEmpty();
+  }
+
+  /** Issue 27: ND from endless (spoofed) sources at one port grows the topology no further. */
+  @Test
+  void aFullPortLearnsNoFurtherHostsButItsOwnStillMoveAndChange() {
+    Topology full = t;
+    for (int i = 0; i < Ipv6NeighborDiscovery.MAX_HOSTS_PER_PORT; i++) {
+      full = full.addHost(new Host(host(i), M2, SwitchPort.of(1, 2)));
+    }
+    byte[] newcomer = ns(() -> NdMessage.solicitation(M1, H1, H2));
+    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 2, newcomer)).as("one more: none").isEmpty();
+    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 3, newcomer)).hasSize(1); // another port
+    Topology oneLess = full.removeHost(host(0));
+    assertThat(Ipv6NeighborDiscovery.learn(oneLess, 1, 2, newcomer))
+        .containsExactly(new HostAdded(new Host(H1, M1, SwitchPort.of(1, 2))));
+    // a host already at the full port may change its MAC there; one elsewhere may not move in
+    Host first = new Host(host(1), M2, SwitchPort.of(1, 2));
+    byte[] newMac = NdCodec.encode(NdMessage.unsolicitedAdvertisement(M1, host(1)));
+    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 2, newMac))
+        .containsExactly(new HostMoved(first, new Host(host(1), M1, SwitchPort.of(1, 2))));
+    Topology elsewhere = full.addHost(new Host(H1, M1, SwitchPort.of(1, 3)));
+    byte[] moveIn = NdCodec.encode(NdMessage.unsolicitedAdvertisement(M1, H1));
+    assertThat(Ipv6NeighborDiscovery.learn(elsewhere, 1, 2, moveIn)).isEmpty();
+  }
+
+  private static Ipv6Address host(int i) {
+    return Ipv6Address.parse("fd6e:7073:9::" + Integer.toHexString(i + 1));
   }
 
   @Test
