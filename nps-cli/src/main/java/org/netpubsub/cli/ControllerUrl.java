@@ -1,7 +1,9 @@
 package org.netpubsub.cli;
 
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import org.netpubsub.content.address.Ipv6Address;
 
 /** Parsing and printing of the {@code scheme://HOST:PORT} options of the edge commands. */
 final class ControllerUrl {
@@ -37,13 +39,13 @@ final class ControllerUrl {
     return u;
   }
 
-  /** The host of {@code a} as a URL writes it (IPv6 in brackets). */
+  /**
+   * The host of {@code a} as a URL writes it: IPv6 in RFC 5952 form (the project's one formatter,
+   * {@link Ipv6Address}) without its scope, in brackets.
+   */
   static String host(InetSocketAddress a) {
-    String h = a.getAddress().getHostAddress();
-    int pct = h.indexOf('%');
-    if (pct >= 0) {
-      h = h.substring(0, pct);
-    }
-    return h.contains(":") ? "[" + h + "]" : h;
+    return a.getAddress() instanceof Inet6Address v6
+        ? "[" + Ipv6Address.format(v6) + "]"
+        : a.getAddress().getHostAddress();
   }
 }

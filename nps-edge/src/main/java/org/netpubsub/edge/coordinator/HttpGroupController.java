@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * {@link GroupController} over the controller's REST API: {@code PUT /v1/groups/{name}} with {@code
@@ -85,13 +87,17 @@ final class HttpGroupController implements GroupController {
     send(request(name).DELETE().build(), true);
   }
 
-  /** An IP literal in one text form (never a DNS lookup: anything else stays as it is). */
+  /**
+   * An IP literal in one text form, IPv6 in RFC 5952 form as the controller writes it ({@link
+   * Ipv6Address}, the project's one formatter); never a DNS lookup: anything else stays as it is.
+   */
   static String canonical(String literal) {
     if (!literal.contains(":") && !literal.matches("[0-9.]+")) {
       return literal;
     }
     try {
-      return InetAddress.getByName(literal).getHostAddress();
+      InetAddress a = InetAddress.getByName(literal);
+      return a instanceof Inet6Address v6 ? Ipv6Address.format(v6) : a.getHostAddress();
     } catch (UnknownHostException e) {
       return literal;
     }

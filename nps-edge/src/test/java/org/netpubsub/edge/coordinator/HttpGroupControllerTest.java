@@ -41,4 +41,11 @@ class HttpGroupControllerTest {
         .isEqualTo(HttpGroupController.canonical("fd6e:7073:1:0:0:0:0:1"));
     assertThat(HttpGroupController.canonical("edge-name")).isEqualTo("edge-name");
   }
+
+  @Test
+  void anIpv6LiteralIsCanonicalInRfc5952FormAsTheControllerWritesIt() {
+    assertThat(HttpGroupController.canonical("2001:db8:0:0:0:0:0:1")).isEqualTo("2001:db8::1");
+    assertThat(HttpGroupController.canonical("2001:DB8::0:1")).isEqualTo("2001:db8::1");
+    assertThat(HttpGroupController.canonical("10.0.0.1")).isEqualTo("10.0.0.1");
+  }
 }
