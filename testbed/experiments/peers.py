@@ -8,7 +8,7 @@ process died or whose deliveries differ from `nps filter match` is refused, not 
 
     sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/peers.py
         [--systems netpubsub,netpubsub/noprefixes,nats,...] [--loads 8x1000x16,...]
-        [--seconds 2] [--warmup 0.5] [--repeat 5] [--sweep] [--topo pleroma|fattree:4]
+        [--seconds 2] [--warmup 2] [--repeat 5] [--sweep] [--topo pleroma|fattree:4]
 
 Every run publishes --warmup seconds of events first: checked, counted, not in the latencies.
 
@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers_report import markdown, plot  # noqa: E402
 from nps_testbed.ovs import prefix_tracking_args  # noqa: E402
 from pubsub import auth as auth_module  # noqa: E402
-from pubsub import drops, linkstats  # noqa: E402
+from pubsub import drops, linkstats, megaflows  # noqa: E402
 from pubsub import peer_verdict as pv  # noqa: E402
 from pubsub.demo import SUBSCRIPTIONS, learn_layout, quotes  # noqa: E402
 from pubsub.session import (ROOT, Controller, JsonLines, SessionError, Testbed, build,  # noqa: E402
@@ -50,9 +50,14 @@ SYSTEMS = ["netpubsub", "mosquitto", "nats", "nats3", "zenoh", "netpubsub-py"]
 #   own megaflow), as the test bed's bridges are outside this experiment;
 # before: netpubsub's Java client of another build (--before-jar), read as `lines`;
 # lines: `nps sub` printing a JSON line per delivery and the JVMs at C1 only (the harness until
-#   session 34); c1: the JVMs at C1 only, with the summary.
-VARIANTS = {"noprefixes", "before", "lines", "c1"}
-JAVA_ONLY = {"before", "lines", "c1"}
+#   session 34); c1: the JVMs at C1 only, with the summary; nojit: the summary and C2 without
+#   `nps sub --jit-warmup` (the harness until session 35).
+VARIANTS = {"noprefixes", "before", "lines", "c1", "nojit"}
+JAVA_ONLY = {"before", "lines", "c1", "nojit"}
+# Synthetic events each Java subscriber decodes and filters before subscribing, so that its
+# receive path is compiled (C2) before the first event, as in a subscriber that has been running;
+# the run's --warmup (~60 events per subscriber at 0.5 s) leaves it interpreted (peers-tail.md).
+JIT_WARMUP = 20_000
 BEFORE = "/before"
 CLIENT_KIND = {"nats3": "nats", "netpubsub-py": "netpubsub"}  # peer_client.py's system names
 PUBLISHER = "h1"
@@ -230,7 +235,8 @@ class Run:
         self.before = ctx.get("before_jar") if "before" in flags else None
         self.prefixes = "noprefixes" not in flags
         self.lines = bool(flags & {"before", "lines"})
-        self.java_opts = SESSION_34_OPTS if flags & JAVA_ONLY else JAVA_OPTS
+        self.java_opts = SESSION_34_OPTS if flags & {"before", "lines", "c1"} else JAVA_OPTS
+        self.jit_warmup = 0 if flags & JAVA_ONLY else JIT_WARMUP
         self.tb, self.controller, self.system, self.load = ctx["tb"], ctx["controller"], system, load
         self.ctx, self.events_file, self.truth = ctx, events_file, truth
         self.java = system == "netpubsub"  # netpubsub-py: the Python client
@@ -238,7 +244,8 @@ class Run:
     def subscriber(self, host: str, text: str, brokers: list[str]):
         if self.java:
             return JavaSub(self.tb, host, text, jar=self.before, warmup=self.load["warmup"],
-                           lines=self.lines, java_opts=self.java_opts)
+                           lines=self.lines, java_opts=self.java_opts,
+                           jit_warmup=self.jit_warmup)
         kind = CLIENT_KIND.get(self.system, self.system)
         keys = [] if kind == "netpubsub" else pv.topic_filters(kind, text)
         return python_client(self.tb, "sub", kind, host, self.ctx["schema"], "--filter", text,
@@ -259,6 +266,11 @@ class Run:
         if self.system == "zenoh":  # the entry peer: the publisher (gossip finds the rest)
             return self.tb.host(PUBLISHER)["address"]
         return self.tb.host(nearest(self.tb.state, host, brokers))["address"] if brokers else ""
+
+    def dump_path(self, when: str) -> str:
+        """Where the run's raw datapath dumps go (the work directory: not committed)."""
+        name = self.variant.replace("/", "-")
+        return os.path.join(self.ctx["work"], f"megaflows-{name}-{self.ctx.get('rep', 0)}-{when}.txt")
 
     def go(self) -> dict:
         # the test bed's bridges keep OVS's default (docs/testbed.md, "The switches"); a run
@@ -336,6 +348,7 @@ class Run:
         # the warm-up's end by the publisher's pace: the upcalls after it are the measured part's
         time.sleep(max(0.0, self.load["warmup"] / self.load["rate"]))
         dp_warm = datapath()
+        mf_warm = megaflows.snapshot(self.dump_path("warm"))
         n = self.load["events"]
         summary = pub.wait_for(lambda o: o.get("kind") == "published",
                                60 + 5 * n / self.load["rate"], f"{self.system} publisher")
@@ -357,6 +370,7 @@ class Run:
         cpu1 = {r: sum(tree_cpu(p) for p in ps) for r, ps in roles.items()}
         links1, window = linkstats.snapshot(self.tb.state), time.monotonic() - t0
         dp1 = datapath()
+        mf_end = megaflows.snapshot(self.dump_path("end"))
         hosts[PUBLISHER] = pub.proc.pid
         kernel = drops.delta(kernel0, {**drops.switch_ports(), **drops.host_udp(hosts)})
         died = [f"broker on {h}" for h, b in zip(brokers, bprocs) if b.proc.poll() is not None]
@@ -386,6 +400,8 @@ class Run:
                "total_bytes": sum(links.values()), "total_packets": sum(packets.values()),
                "links": links, "datapath": {k: dp1[k] - dp0[k] for k in dp0},
                "datapath_measured": {k: dp1[k] - dp_warm[k] for k in dp0},
+               "megaflows_measured": megaflows.compare(mf_warm[0], mf_end[0], mf_warm[1],
+                                                       mf_end[1]),
                "kernel_drops": kernel, "window_s": window,
                "max_by_tenth_us": [max(t) for t in zip(*[r["max_by_tenth"] for r in ok
                                                           if r.get("max_by_tenth")])],
@@ -448,6 +464,7 @@ def session(args, out: dict, loads: list[dict], systems: list[str], schema: str,
             spec = placement(tb.state, load["subscribers"])
             truth = [{i for i in truth_by_filter[t] if i < load["events"]} for _, t in spec]
             for rep in range(args.repeat):
+                ctx["rep"] = rep
                 # who goes first rotates between repeats
                 order = systems[rep % len(systems):] + systems[:rep % len(systems)]
                 for system in order:
@@ -514,7 +531,9 @@ def main() -> int:
                     help="SUBSCRIBERSxRATExPAYLOAD_BYTES, comma-separated")
     ap.add_argument("--sweep", action="store_true", help=f"the loads {' '.join(SWEEP)}")
     ap.add_argument("--seconds", type=float, default=3.0, help="measured publishing time per run")
-    ap.add_argument("--warmup", type=float, default=0.5,
+    # 2 s since session 36 (0.5 before): the megaflow cache holds one entry per content address
+    # per last-hop rewrite, so a short warm-up leaves many first packets in the measured part
+    ap.add_argument("--warmup", type=float, default=2.0,
                     help="seconds of events published first in every run, not in the latencies")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--out", default="peers", help="docs/results/OUT.{json,md,png}")

@@ -64,8 +64,10 @@ class JavaSub(SubscriberProcess):
     builds the same histogram."""
 
     def __init__(self, *args, warmup: int = 0, lines: bool = False,
-                 java_opts: str = JAVA_OPTS, **kwargs):
+                 java_opts: str = JAVA_OPTS, jit_warmup: int = 0, **kwargs):
         extra = () if lines else ("--summary", "--warmup", str(warmup))
+        if jit_warmup:  # the receive path compiled before subscribing (nps sub --jit-warmup)
+            extra += ("--jit-warmup", str(jit_warmup))
         super().__init__(*args, extra=extra, java_opts=java_opts, **kwargs)
         self.warmup, self.per_delivery = warmup, lines
 

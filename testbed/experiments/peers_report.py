@@ -14,7 +14,8 @@ VARIANT_LABEL = {
     "prefixes": ", OVS prefix tracking on ipv6_dst",  # session 32, before it was the default
     "noprefixes": ", OVS's default classifier (no IPv6 prefix tracking)",
     "lines": ", a JSON line per delivery, JVMs at C1 (session 34)",
-    "c1": ", JVMs at C1 only", "before": ", before (the base commit's client)"}
+    "c1": ", JVMs at C1 only", "before": ", before (the base commit's client)",
+    "nojit": ", no JIT warm-up (session 35)"}
 
 
 def label(system: str) -> str:
@@ -175,7 +176,10 @@ NETPUBSUB = {
     "histogram once at the end, as the Python clients do (until session 34, and in the "
     "`/lines` variant, it printed a JSON line per delivery for the harness), and the client "
     "JVMs run with C2 (serial GC, 192 MB heap; `/lines` and `/c1`: C1 only, the test bed's "
-    "quick-start setting). The broker CPU column is the controller's.",
+    "quick-start setting). Since session 36 each subscriber JVM decodes and filters 20 000 "
+    "synthetic events before subscribing (`nps sub --jit-warmup`: its receive path compiled, "
+    "as in a subscriber that has been running; `/nojit`: without) and collects its start-up "
+    "garbage. The broker CPU column is the controller's.",
     "schema": "the same controller and learned index layout as the Java client (until "
     "session 34 in a session of its own after the others; before session 33, e.g. "
     "peers-upcalls.md, on `examples/schemas/quotes.yaml`, a round-robin index over price and "
@@ -190,8 +194,11 @@ WARMUP = (
     "seconds at the load's rate) before the measured ones, in the same paced stream. "
     "They are delivered and checked like every other event and counted in bytes, packets and "
     "CPU, but left out of the latency histograms (sequence ≤ {n}): by then the peers' "
-    "connections, the JVMs' first-event code paths and OVS's megaflows for the content "
-    "prefixes in use are warm, as in a system that has been running. Since session 35 every "
+    "connections, the JVMs' first-event code paths and most of OVS's megaflows for the "
+    "content addresses in use are warm, as in a system that has been running (since session "
+    "36 the default is 2 s: the last switch's rewrite of the destination makes a megaflow per "
+    "content address and subscriber port, and 0.5 s left ~13 % of the measured deliveries "
+    "with an address their port had not seen yet, 2 s ~5 %; peers-tail.md). Since session 35 every "
     "run starts from an empty megaflow cache (`ovs-appctl dpctl/del-flows` before its idle "
     "period), so no run inherits the megaflows of the one before it (netpubsub's Java and "
     "Python clients use the same content addresses), and the *OVS upcalls* column gives in "

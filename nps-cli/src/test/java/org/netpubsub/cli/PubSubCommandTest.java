@@ -200,6 +200,8 @@ class PubSubCommandTest {
             "--summary",
             "--warmup",
             "1",
+            "--jit-warmup", // the receive path run on synthetic events first: none of them counted
+            "500",
             "--stats",
             "--json",
             "price > 500");
@@ -363,6 +365,7 @@ class PubSubCommandTest {
       {"sub", "--controller", url, "--host", "::1", "--count", "0", "true"},
       {"sub", "--controller", url, "--host", "::1", "--warmup", "5", "true"},
       {"sub", "--controller", url, "--host", "::1", "--summary", "--warmup", "-1", "true"},
+      {"sub", "--controller", url, "--host", "::1", "--jit-warmup", "-1", "true"},
       {"sub", "--controller", url, "--host", "::1", "--report-interval", "soon", "true"},
       {"sub", "--controller", url, "--host", "::1"},
       {"sub", "--host", "::1", "true"},
