@@ -16,7 +16,7 @@ import tempfile
 import pytest
 
 from controller_process import learn_hosts, network_up, running_controller
-from edge_processes import start_agent, start_coordinator
+from edge_processes import start_agents, start_coordinator
 from live import TESTBED, in_host, needs_root, poll
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -63,8 +63,8 @@ def unique_received(reliable: bool, controller, network) -> tuple[int, int, dict
             poll(lambda: in_host(h, "ss", "-Hltn", f"sport = :{MQTT_PORT}").stdout.strip(), 20,
                  f"Mosquitto on {h}")
         extra = ("--status-interval", "500ms", *(("--reliable",) if reliable else ()))
-        agents = {h: start_agent(hosts[h], f"mqtt://[::1]:{MQTT_PORT}", url, *extra)
-                  for h in ("h1", "h3")}
+        agents = dict(zip(("h1", "h3"), start_agents([hosts["h1"], hosts["h3"]],
+                                                     f"mqtt://[::1]:{MQTT_PORT}", url, *extra)))
         processes.extend(agents.values())
         subscriber = JsonLines([TESTBED, "exec", "h3", "--", "/usr/bin/python3", MQTT_LOAD, "sub",
                                 "--broker", "::1", "--name", "sub-h3", "--topic", "snaps/data",
