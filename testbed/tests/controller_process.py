@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from live import UpProcess, in_host, poll
+from live import UpProcess, clear_switches, in_host, poll
 from pubsub import auth, openflow_tls
 from pubsub.session import UNUSED, solicit
 
@@ -122,6 +122,44 @@ def network_up(controller: Controller, topo: str, switches: int, timeout: float 
         up.stop()
         if controller.tls:
             openflow_tls.clear_ovs()
+
+
+class SharedNetwork:
+    """One network for several controllers in turn, within one test module (a bed takes seconds
+    to build and tear down; the same idea as shared_bed.py, for this module's Controller). Every
+    controller listens on the same ports, so the bridges (max_backoff 1 s) reconnect to the next
+    one; `release` stops a controller and deletes every bridge's flows and groups, so the next
+    one meets empty tables, as on a fresh bed, and discovers links and learns hosts itself."""
+
+    def __init__(self, topo: str, switches: int, timeout: float = 180):
+        self.args = (topo, switches, timeout)
+        self.ports = (free_port(), free_port())
+        self.up = None
+        self.state: dict = {}
+
+    def controller(self, *extra: str) -> Controller:
+        return Controller(*self.ports, *extra)
+
+    def connect(self, controller: Controller) -> dict:
+        """The network's state, brought up on first use with this controller."""
+        if self.up is None:
+            self.up = network_up(controller, *self.args)
+            self.state = next(self.up)
+        return self.state
+
+    def release(self, controller: Controller) -> None:
+        controller.stop()
+        clear_switches(s["bridge"] for s in self.state.get("switches", []))
+
+
+def shared_network(topo: str, switches: int, timeout: float = 180):
+    """A module fixture's body: the SharedNetwork, brought down at the end of the module."""
+    net = SharedNetwork(topo, switches, timeout)
+    try:
+        yield net
+    finally:
+        if net.up is not None:
+            net.up.close()  # network_up's clean-up
 
 
 def learn_hosts(controller: "Controller", hosts: list, link_local: bool = False) -> None:

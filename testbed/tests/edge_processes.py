@@ -34,17 +34,25 @@ def start_coordinator(controller, state: dict, work: str) -> tuple[JsonLines, st
 
 
 def start_agent(host: dict, broker: str, coordinator: str, *extra: str) -> JsonLines:
-    """`nps edge-agent` in the host, listening on its data address; returns once it started
-    (and reported network mode: the coordinator found the controller's groups)."""
-    agent = JsonLines([TESTBED, "exec", host["name"], "--", NPS, "edge-agent", "--broker", broker,
-                       "--coordinator", coordinator, "--edge", host["name"], "--listen",
-                       f"[{host['address']}]:{AGENT_PORT}", *key_args(), "--json", *extra],
-                      env=client_env(host["address"]))
+    """start_agents for one host."""
+    return start_agents([host], broker, coordinator, *extra)[0]
+
+
+def start_agents(hosts: list[dict], broker: str, coordinator: str, *extra: str) -> list[JsonLines]:
+    """`nps edge-agent` in each host, listening on its data address; returns once every one
+    started and reported network mode (the coordinator found the controller's groups). The JVMs
+    are launched all at once: one start-up's wait instead of one per host."""
+    agents = [JsonLines([TESTBED, "exec", h["name"], "--", NPS, "edge-agent", "--broker", broker,
+                         "--coordinator", coordinator, "--edge", h["name"], "--listen",
+                         f"[{h['address']}]:{AGENT_PORT}", *key_args(), "--json", *extra],
+                        env=client_env(h["address"])) for h in hosts]
     try:
-        started = agent.wait_for(lambda o: o.get("kind") == "edge-agent", 120,
-                                 f"the agent on {host['name']}")
-        assert started["mode"] == "network", started
+        for h, agent in zip(hosts, agents):
+            started = agent.wait_for(lambda o: o.get("kind") == "edge-agent", 120,
+                                     f"the agent on {h['name']}")
+            assert started["mode"] == "network", started
     except BaseException:
-        agent.terminate()
+        for agent in agents:
+            agent.terminate()
         raise
-    return agent
+    return agents

@@ -92,6 +92,15 @@ class UpProcess:
         tb("clean", timeout=90)
 
 
+def clear_switches(bridges) -> None:
+    """Deletes every flow and group of these bridges: a bed shared by the cases of a module is
+    handed to the next controller with empty tables, as a fresh bed would be."""
+    for bridge in bridges:
+        for what in ("del-flows", "del-groups"):
+            subprocess.run(["ovs-ofctl", "-O", "OpenFlow13", what, bridge], check=True,
+                           capture_output=True, timeout=30)
+
+
 def leftovers() -> dict:
     """Our things, found independently of the code under test: npt* links and OVS bridges,
     Mininet shells named npt*, state files."""

@@ -11,19 +11,29 @@ import subprocess
 
 import pytest
 
-from controller_process import learn_hosts, network_up, running_controller
+from controller_process import learn_hosts, shared_network
 from live import in_host, needs_root, poll
 
 
+@pytest.fixture(scope="module")
+def linear3():
+    """One linear:3 bed for both apps, each with a controller of its own."""
+    yield from shared_network("linear:3", 3, timeout=120)
+
+
 @pytest.fixture(params=["simple+3red", "shortest+3red"])
-def controller(request):
-    yield from running_controller("--forwarding", "reactive", "--apps", request.param,
-                                  "--nbi-topics", "bytes")
+def controller(request, linear3):
+    c = linear3.controller("--forwarding", "reactive", "--apps", request.param,
+                           "--nbi-topics", "bytes")
+    try:
+        yield c
+    finally:
+        linear3.release(c)
 
 
 @pytest.fixture
-def chain(controller):
-    yield from network_up(controller, "linear:3", 3, timeout=120)
+def chain(controller, linear3):
+    return linear3.connect(controller)
 
 
 def learned_flows(bridge: str) -> list[str]:

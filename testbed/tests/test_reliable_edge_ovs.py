@@ -16,7 +16,7 @@ import tempfile
 import pytest
 
 from controller_process import learn_hosts, network_up, running_controller
-from edge_processes import start_agent, start_coordinator
+from edge_processes import start_agents, start_coordinator
 from live import TESTBED, in_host, needs_root, poll
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -28,12 +28,15 @@ MQTT_LOAD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 MESSAGES = 1000  # 1 KB each, sent as fast as the publisher can
 
 
-@pytest.fixture
+# One controller and one bed for both cases (a bed takes ~8.5 s): each case starts its own
+# coordinator (fresh database), brokers, agents and clients and stops them all, and takes the
+# shaping off h3's link again, so neither case sees what the other left.
+@pytest.fixture(scope="module")
 def controller():
     yield from running_controller()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def network(controller):
     yield from network_up(controller, "linear:3", 3, timeout=120)
 
@@ -48,6 +51,7 @@ def unique_received(reliable: bool, controller, network) -> tuple[int, int, dict
     """Publishes MESSAGES from h1 to a subscriber on h3; returns (unique, received, h3's agent
     stats)."""
     hosts = {h["name"]: h for h in network["hosts"]}
+    shaped = host_port_interface(network, hosts["h3"])
     work = tempfile.mkdtemp(prefix="nps-reliable-ovs-")
     processes = []
     try:
@@ -59,8 +63,8 @@ def unique_received(reliable: bool, controller, network) -> tuple[int, int, dict
             poll(lambda: in_host(h, "ss", "-Hltn", f"sport = :{MQTT_PORT}").stdout.strip(), 20,
                  f"Mosquitto on {h}")
         extra = ("--status-interval", "500ms", *(("--reliable",) if reliable else ()))
-        agents = {h: start_agent(hosts[h], f"mqtt://[::1]:{MQTT_PORT}", url, *extra)
-                  for h in ("h1", "h3")}
+        agents = dict(zip(("h1", "h3"), start_agents([hosts["h1"], hosts["h3"]],
+                                                     f"mqtt://[::1]:{MQTT_PORT}", url, *extra)))
         processes.extend(agents.values())
         subscriber = JsonLines([TESTBED, "exec", "h3", "--", "/usr/bin/python3", MQTT_LOAD, "sub",
                                 "--broker", "::1", "--name", "sub-h3", "--topic", "snaps/data",
@@ -81,9 +85,8 @@ def unique_received(reliable: bool, controller, network) -> tuple[int, int, dict
 
         poll(warm, 60, "a warm-up message through the group", interval=0.3)
         # From here on the link into h3 drops what exceeds 8 Mbit/s beyond a 3 ms queue.
-        subprocess.run(["tc", "qdisc", "replace", "dev", host_port_interface(network, hosts["h3"]),
-                        "root", "tbf", "rate", "8mbit", "burst", "16kb", "latency", "3ms"],
-                       check=True, timeout=10)
+        subprocess.run(["tc", "qdisc", "replace", "dev", shaped, "root", "tbf", "rate", "8mbit",
+                        "burst", "16kb", "latency", "3ms"], check=True, timeout=10)
         publisher.proc.stdin.write("go\n")
         publisher.proc.stdin.flush()
         sent = publisher.wait_for(lambda o: o.get("kind") == "published", 60, "the publishing")
@@ -109,6 +112,9 @@ def unique_received(reliable: bool, controller, network) -> tuple[int, int, dict
     finally:
         for p in reversed(processes):
             p.terminate()
+        # the bed is shared with the other case: its link into h3 unshaped again
+        subprocess.run(["tc", "qdisc", "del", "dev", shaped, "root"], capture_output=True,
+                       timeout=10)
 
 
 def agent_stats(agent: JsonLines) -> dict | None:
