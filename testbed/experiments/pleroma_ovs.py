@@ -52,7 +52,8 @@ class Network:
 
     def __init__(self, schema: str, work: str, *extra: str):
         self.controller = Controller(schema, "--max-requests-per-second", "100000", "--burst",
-                                     "100000", *extra, log_path=os.path.join(work, "controller.log"))
+                                     "100000", *extra, log_path=os.path.join(work, "controller.log"),
+                                     warm_up=None)  # as an operator runs it: its own warm-up on
         try:
             self.testbed = Testbed("pleroma", self.controller)
             wait_for_network(self.controller, self.testbed, links=16)
