@@ -12,7 +12,9 @@ alternate the order (A B, B A, ...). Each run records the load average before an
       --rounds 3 --out ovs-response
 
 A build is NAME=COMMIT:JAR[:VAR=VALUE...]; the variables go into the run's environment (a build
-older than OpenFlow-TLS or --auth needs NPS_TESTBED_OPENFLOW_TLS=0 and NPS_TESTBED_AUTH=0).
+older than OpenFlow-TLS or --auth needs NPS_TESTBED_OPENFLOW_TLS=0 and NPS_TESTBED_AUTH=0;
+NPS_PLEROMA_WARMUP=N warms the controller with N subscriptions first, a diagnostic: the goal is
+measured cold, and each run records the warm-up its harness did).
 Writes docs/results/OUT.json and OUT.md. Needs root.
 """
 
@@ -91,7 +93,9 @@ def run(b: dict, tree: str, args) -> dict:
     return {"build": b["name"], "started_utc": started, "lock_wait_s": round(waited, 1),
             "load_before": before, "load_after": after, "response_ms": row["response_ms"],
             "flow_changes_per_subscription": row["flow_changes_per_subscription"],
-            "advertise_ms": row["advertise_ms"]}
+            "advertise_ms": row["advertise_ms"],
+            # subscribed and withdrawn before the measured ones (0: a cold controller, the goal's)
+            "warm_up": row.get("warm_up", 0)}
 
 
 def summarise(builds: list[dict], runs: list[dict]) -> dict:
@@ -112,16 +116,16 @@ def markdown(r: dict) -> str:
     lines = [f"# Subscription response time on OVS, builds alternating ({r['date']})", "",
              "`" + r["command"] + "`", "", f"Machine: {r['machine']}.", "",
              "| round | build | started (UTC) | load before → after | p50 / p90 / p99 (ms) | "
-             "flow changes / request |", "|---:|---|---|---|---|---:|"]
+             "flow changes / request | warm-up |", "|---:|---|---|---|---|---:|---:|"]
     for x in r["runs"]:
         if "response_ms" not in x:
             lines.append(f"| {x['round']} | {x['build']} | {x['started_utc']} | {x['load_before']} "
-                         f"→ {x['load_after']} | failed (exit {x['failed']}) | — |")
+                         f"→ {x['load_after']} | failed (exit {x['failed']}) | — | — |")
             continue
         q = x["response_ms"]
         lines.append(f"| {x['round']} | {x['build']} | {x['started_utc']} | {x['load_before']} → "
                      f"{x['load_after']} | {q['p50']:.1f} / {q['p90']:.1f} / {q['p99']:.1f} | "
-                     f"{x['flow_changes_per_subscription']:.1f} |")
+                     f"{x['flow_changes_per_subscription']:.1f} | {x.get('warm_up', 0)} |")
     lines += ["", "Medians over the rounds (ratios to the first build):", "",
               "| build | revision | environment | p50 (ms) | p90 (ms) | p99 (ms) | p50 ratio | "
               "p99 ratio |", "|---|---|---|---:|---:|---:|---:|---:|"]

@@ -134,11 +134,15 @@ class Controller(JsonLines):
     serves base forwarding (IPv6 unicast) and multicast groups only. By default with the session's
     principals (`--auth`, pubsub/auth.py; its own requests as `operator`) and OpenFlow over TLS
     (pubsub/openflow_tls.py); `auth=False` / `tls=False` for a test of the plain behaviour, and
-    an `--auth FILE` of the test's own in `extra` replaces the session's."""
+    an `--auth FILE` of the test's own in `extra` replaces the session's. The controller's start-up
+    warm-up is off (`warm_up=0`): the test bed starts controllers hundreds of times and needs no
+    warmed request path; `warm_up=None` keeps the controller's own default, as an operator runs it
+    (pleroma_ovs.py's measurement, docs/controller.md)."""
 
     def __init__(self, schema: str | None, *extra: str, log_path: str | None = None,
                  openflow_port: int | None = None, api_port: int | None = None,
-                 tls: dict | bool | None = None, auth: bool | None = None):
+                 tls: dict | bool | None = None, auth: bool | None = None,
+                 warm_up: int | None = 0):
         self.openflow_port = openflow_port or free_port()  # a restart keeps its ports
         self.api_port = api_port or free_port()
         self.api = f"http://127.0.0.1:{self.api_port}"
@@ -151,7 +155,9 @@ class Controller(JsonLines):
         err = open(log_path, "w") if log_path else None
         super().__init__([NPS, "controller", "--openflow", f"{self.scheme}:127.0.0.1:{self.openflow_port}",
                           *tls_args, *auth_args, "--api", self.api, "--probe-interval", "1s",
-                          *(["--schema", schema] if schema else []), "--json", *extra],
+                          *(["--schema", schema] if schema else []), "--json",
+                          *([] if warm_up is None or "--warm-up" in extra
+                            else ["--warm-up", str(warm_up)]), *extra],
                          stderr=err)
         self.started = self.wait_for(lambda o: o.get("kind") == "controller", 120, "the controller")
 

@@ -49,6 +49,9 @@ import picocli.CommandLine.Spec;
           + " Stops on SIGTERM or Ctrl-C."
     })
 final class ControllerCommand implements Callable<Integer> {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ControllerCommand.class);
+
   @Mixin JsonOutput json;
 
   @Mixin ServerOptions server;
@@ -118,6 +121,28 @@ final class ControllerCommand implements Callable<Integer> {
               + " default; bind it to loopback or a management network (no authentication).")
   String nbiRemote;
 
+  @Option(
+      names = "--warm-up",
+      defaultValue = "${env:NPS_CONTROLLER_WARM_UP:-300}",
+      paramLabel = "REQUESTS",
+      description =
+          "With --schema: before serving, run up to REQUESTS synthetic subscriptions and"
+              + " withdrawals through a throwaway copy of the controller over simulated switches,"
+              + " so that the JIT has compiled the request path before the first real request"
+              + " (docs/controller.md); 0: off (default: ${DEFAULT-VALUE}, or"
+              + " $NPS_CONTROLLER_WARM_UP).")
+  int warmUp;
+
+  @Option(
+      names = "--warm-up-budget",
+      defaultValue = "${env:NPS_CONTROLLER_WARM_UP_BUDGET:-3s}",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "The warm-up stops after this long at most, its set-up included (default:"
+              + " ${DEFAULT-VALUE}, or $NPS_CONTROLLER_WARM_UP_BUDGET).")
+  Duration warmUpBudget;
+
   /** For tests: start, report, and shut down at once. */
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
@@ -143,6 +168,13 @@ final class ControllerCommand implements Callable<Integer> {
     NetworkController.Forwarding how = forwarding.mode();
     List<ControllerApp> busApps = forwarding.busApps();
     pubsub.validateCluster();
+    if (warmUp < 0) {
+      throw new IllegalArgumentException("--warm-up must be 0 or more, not " + warmUp);
+    }
+    if (warmUpBudget.isNegative() || warmUpBudget.isZero()) {
+      throw new IllegalArgumentException("--warm-up-budget must be positive");
+    }
+    Optional<ControllerWarmUp.Result> warmed = warmUp();
     NetworkController controller =
         NetworkController.start(
             ControllerConfig.defaults()
@@ -173,6 +205,7 @@ final class ControllerCommand implements Callable<Integer> {
               pubsub.clusterIngress(controller, principals.isPresent()));
       monitor =
           teSettings.map(s -> LinkLoadMonitor.start(controller, controller.server(), groups, s));
+      warmed.ifPresent(w -> ControllerWarmUp.bind(rest.metrics(), w));
     } catch (IOException | RuntimeException e) {
       pubsub.closeCluster(service);
       controller.close();
@@ -231,6 +264,34 @@ final class ControllerCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     stopped.await();
     return 0;
+  }
+
+  /**
+   * The warm-up, before the controller listens (so no switch and no client waits on it); empty when
+   * off or without pub/sub. A warm-up that fails is logged and the controller starts cold.
+   */
+  private Optional<ControllerWarmUp.Result> warmUp() throws IOException {
+    if (warmUp == 0 || pubsub.schema == null) {
+      return Optional.empty();
+    }
+    try {
+      ControllerWarmUp.Result r =
+          ControllerWarmUp.run(
+              pubsub.index(), pubsub.limits(), pubsub.configuratorSettings(), warmUp, warmUpBudget);
+      LOG.info(
+          "warm-up: {} synthetic requests ({} refused) through a throwaway controller over"
+              + " simulated switches in {} s ({} s of it setting up)",
+          r.requests(),
+          r.refused(),
+          String.format(java.util.Locale.ROOT, "%.2f", r.seconds()),
+          String.format(java.util.Locale.ROOT, "%.2f", r.setupNanos() / 1e9));
+      return Optional.of(r);
+    } catch (IllegalArgumentException e) {
+      throw e; // a bad option (the schema, --dz-length, ...): the same error the service gives
+    } catch (RuntimeException e) {
+      LOG.warn("warm-up failed, starting cold: {}", e.toString());
+      return Optional.empty();
+    }
   }
 
   static InetSocketAddress parseOpenflow(String s) {

@@ -255,20 +255,8 @@ final class PubSubOptions {
       return Optional.empty();
     }
     validateCluster();
-    Schema s = SchemaFiles.load(schema);
-    if (dimensions != null) {
-      s = s.withIndex(dimensions);
-    }
-    int length = dzLength == null ? SpatialIndex.defaultLength(s) : dzLength;
-    if (length < 1 || length > Dz.MAX_LENGTH) {
-      throw new IllegalArgumentException("--dz-length must be in 1.." + Dz.MAX_LENGTH);
-    }
-    if (maxCells < 1 || maxCells > SpatialIndex.MAX_CELLS_LIMIT) {
-      throw new IllegalArgumentException(
-          "--max-cells must be in 1.." + SpatialIndex.MAX_CELLS_LIMIT);
-    }
-    PubSubLimits limits = PubSubLimits.DEFAULTS.withRate(ratePerHost, burst).withMaxCells(maxCells);
-    SpatialIndex index = new SpatialIndex(s, length);
+    SpatialIndex index = index();
+    PubSubLimits limits = limits();
     return Optional.of(
         switch (routing) {
           case "pleroma" ->
@@ -291,6 +279,33 @@ final class PubSubOptions {
               throw new IllegalArgumentException(
                   "--routing must be pleroma, camus-mr or camus-tr, not '" + routing + "'");
         });
+  }
+
+  /** The index of --schema, --dimensions and --dz-length (the schema file is read here). */
+  SpatialIndex index() {
+    Schema s = SchemaFiles.load(schema);
+    if (dimensions != null) {
+      s = s.withIndex(dimensions);
+    }
+    int length = dzLength == null ? SpatialIndex.defaultLength(s) : dzLength;
+    if (length < 1 || length > Dz.MAX_LENGTH) {
+      throw new IllegalArgumentException("--dz-length must be in 1.." + Dz.MAX_LENGTH);
+    }
+    return new SpatialIndex(s, length);
+  }
+
+  /** The request limits of --max-requests-per-second, --burst and --max-cells. */
+  PubSubLimits limits() {
+    if (maxCells < 1 || maxCells > SpatialIndex.MAX_CELLS_LIMIT) {
+      throw new IllegalArgumentException(
+          "--max-cells must be in 1.." + SpatialIndex.MAX_CELLS_LIMIT);
+    }
+    return PubSubLimits.DEFAULTS.withRate(ratePerHost, burst).withMaxCells(maxCells);
+  }
+
+  /** The configurator threads' settings, null with --configurators 0 (on the controller loop). */
+  ControlPlaneSettings configuratorSettings() {
+    return configurators == 0 ? null : controlPlane();
   }
 
   private PubSubService attachCluster(

@@ -96,6 +96,13 @@ class ControllerCommandTest {
   }
 
   @Test
+  void aNegativeWarmUpIsBadInput() {
+    String[] base = {"controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"};
+    assertThat(cli.run(concat(base, "--warm-up", "-1"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("--warm-up");
+  }
+
+  @Test
   void badPubSubOptionsAreBadInput() {
     String[] base = {"controller", "--openflow", "tcp:127.0.0.1:0", "--api", "http://127.0.0.1:0"};
     assertThat(cli.run(concat(base, "--schema", "no-such.yaml"))).isEqualTo(Nps.EXIT_BAD_INPUT);

@@ -170,6 +170,11 @@ public final class LocalNetwork implements Closeable {
     return h;
   }
 
+  /** A new host at the next free slot, registered with the controller before this returns. */
+  public Host addHost() {
+    return attach(Optional.empty());
+  }
+
   /** Where clients attach. */
   public InetSocketAddress switchAddress() {
     return dataPlane.address();
