@@ -19,9 +19,9 @@ import tempfile
 import pytest
 
 from live import needs_root
-from pubsub.session import (SessionError, SubscriberProcess, build, ground_truth_soon, poll,
-                            publish, stop_all, wait_for_network)
-from shared_bed import shared_bed
+from pubsub.session import (Controller, SessionError, SubscriberProcess, Testbed, build,
+                            ground_truth_soon, poll, publish, stop_all,
+                            wait_for_network)
 from test_pubsub_ovs import random_event, random_filter, random_schema, schema_yaml
 
 SEED = int(os.environ.get("NPS_TEST_SEED", "20261123"))
@@ -50,27 +50,22 @@ def run_and_check(tb, work: str, r: random.Random, s: dict, schema_path: str,
                                   f"{sorted(want - set(got))[:5]}, extra {sorted(set(got) - want)[:5]}")
 
 
-@pytest.fixture(scope="module")
-def fat_tree():
-    """One fat tree for both policies, each case with a controller of its own (shared_bed.py)."""
-    build()
-    yield from shared_bed("fattree:4")
-
-
 @needs_root
 @pytest.mark.parametrize("routing,alpha", [("camus-mr", 1), ("camus-tr", 16)])
-def test_compiled_pipelines_deliver_exactly_and_follow_churn(routing, alpha, fat_tree):
+def test_compiled_pipelines_deliver_exactly_and_follow_churn(routing, alpha):
     r = random.Random(f"{SEED}-{routing}")
     s = random_schema(r)
     work = tempfile.mkdtemp(prefix="nps-camus-test-")
     schema_path = os.path.join(work, "schema.yaml")
     with open(schema_path, "w") as f:
         f.write(schema_yaml(s))
-    c = fat_tree.controller(schema_path, "--routing", routing, "--alpha", str(alpha),
-                            log_path=os.path.join(work, "controller.log"))
+    build()
+    c = Controller(schema_path, "--routing", routing, "--alpha", str(alpha),
+                   log_path=os.path.join(work, "controller.log"))
+    tb = None
     subs: list[SubscriberProcess] = []
     try:
-        tb = fat_tree.up(c)
+        tb = Testbed("fattree:4", c)
         wait_for_network(c, tb, links=32)
         assert c.get("/v1/pubsub")["routing"] == routing
         subs = [SubscriberProcess(tb, h, random_filter(r, s)) for h in HOSTS]
@@ -89,4 +84,6 @@ def test_compiled_pipelines_deliver_exactly_and_follow_churn(routing, alpha, fat
         assert c.tables_match_switches()
     finally:
         stop_all(subs)
-        fat_tree.release(c)
+        if tb is not None:
+            tb.down()
+        c.terminate()
