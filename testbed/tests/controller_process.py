@@ -128,7 +128,7 @@ def network_up(controller: Controller, topo: str, switches: int, timeout: float 
 
 class SharedNetwork:
     """One network for several controllers in turn, within one test module (a bed takes seconds
-    to build and tear down; the same idea as shared_bed.py, for this module's Controller). Every
+    to build and tear down). Every
     controller listens on the same ports, so the bridges (max_backoff 1 s) reconnect to the next
     one; `release` stops a controller and deletes every bridge's flows and groups, so the next
     one meets empty tables, as on a fresh bed, and discovers links and learns hosts itself."""
