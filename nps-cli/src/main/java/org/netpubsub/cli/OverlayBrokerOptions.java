@@ -33,14 +33,7 @@ final class OverlayBrokerOptions {
           "ZooKeeper session timeout: how soon a crash is noticed (default: ${DEFAULT-VALUE}).")
   String sessionTimeout;
 
-  @Option(
-      names = "--zookeeper-timeout",
-      defaultValue = OverlayRun.CONNECT_TIMEOUT,
-      paramLabel = "DURATION",
-      description =
-          "How long to wait for the first connection to ZooKeeper before exiting 1"
-              + " (default: ${DEFAULT-VALUE}).")
-  String zookeeperTimeout;
+  @Mixin ZooKeeperTimeoutOption zookeeperTimeout;
 
   @Option(
       names = "--zookeeper-auth",
@@ -67,7 +60,7 @@ final class OverlayBrokerOptions {
     return OverlayRun.zookeeper(
         zookeeper,
         Durations.positive(sessionTimeout, "--session-timeout"),
-        OverlayRun.connectTimeout(zookeeperTimeout),
+        zookeeperTimeout.duration(),
         ZkAuthFile.read(zookeeperAuth));
   }
 

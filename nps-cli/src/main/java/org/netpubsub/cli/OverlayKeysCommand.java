@@ -60,14 +60,7 @@ final class OverlayKeysCommand implements Runnable {
                 + " readable with them only.")
     Path zookeeperAuth;
 
-    @Option(
-        names = "--zookeeper-timeout",
-        defaultValue = OverlayRun.CONNECT_TIMEOUT,
-        paramLabel = "DURATION",
-        description =
-            "How long to wait for the first connection to ZooKeeper before exiting 1"
-                + " (default: ${DEFAULT-VALUE}).")
-    String zookeeperTimeout;
+    @Mixin ZooKeeperTimeoutOption zookeeperTimeout;
 
     @Option(
         names = "--grace",
@@ -94,7 +87,7 @@ final class OverlayKeysCommand implements Runnable {
         throw new IllegalArgumentException("--grace must be at least 0");
       }
       Duration s = Durations.positive(settle, "--settle");
-      Duration wait = OverlayRun.connectTimeout(zookeeperTimeout);
+      Duration wait = zookeeperTimeout.duration();
       ZkAuth auth = ZkAuthFile.read(zookeeperAuth);
       long id;
       try (CuratorFramework client =

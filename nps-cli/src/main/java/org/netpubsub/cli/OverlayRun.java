@@ -16,14 +16,6 @@ import org.netpubsub.edge.overlay.ZkAuth;
 final class OverlayRun {
   private OverlayRun() {}
 
-  /** {@code --zookeeper-timeout}'s default: how long a command waits for its first connection. */
-  static final String CONNECT_TIMEOUT = "10s";
-
-  /** {@code --zookeeper-timeout}: positive, the error naming the option. */
-  static Duration connectTimeout(String text) {
-    return Durations.positive(text, "--zookeeper-timeout");
-  }
-
   /**
    * A client connected within {@code wait}, or a one-line failure: while it waits, Curator's own
    * lines about each failed attempt (the command says it in one line) are held back.
