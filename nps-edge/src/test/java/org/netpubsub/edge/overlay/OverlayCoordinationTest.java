@@ -171,17 +171,7 @@ class OverlayCoordinationTest {
               Map.of(rb.address(), LinkProfile.parse("loss=100%")),
               1);
       EdgeBroker a =
-          f.track(
-              EdgeBroker.start(
-                  EdgeBrokerConfig.of(
-                          "paris",
-                          "paris",
-                          ma.uri(),
-                          new java.net.InetSocketAddress("127.0.0.1", 0))
-                      .withDeadlines(Map.of("d/#", 100L), 1)
-                      .withEmulation(wan)
-                      .withAuth(TestKeys.AUTH),
-                  f.client(f.connect())));
+          f.edge("paris", ma, c -> c.withDeadlines(Map.of("d/#", 100L), 1).withEmulation(wan));
       f.edge("rome", mb);
       TestClient sub = f.mqttClient(mb, "sub");
       TestClient pub = f.mqttClient(ma, "pub");

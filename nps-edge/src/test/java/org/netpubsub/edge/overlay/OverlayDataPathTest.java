@@ -13,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.broker.TestClient;
 import org.netpubsub.edge.link.LinkProfile;
-import org.netpubsub.edge.link.TestKeys;
 import org.netpubsub.edge.link.WanEmulation;
 
 /**
@@ -120,17 +119,7 @@ class OverlayDataPathTest {
       WanEmulation wan =
           new WanEmulation(
               LinkProfile.PERFECT, Map.of(rb.address(), LinkProfile.parse("loss=10%")), 7);
-      EdgeBroker a =
-          f.track(
-              EdgeBroker.start(
-                  EdgeBrokerConfig.of(
-                          "paris",
-                          "paris",
-                          ma.uri(),
-                          new java.net.InetSocketAddress("127.0.0.1", 0))
-                      .withEmulation(wan)
-                      .withAuth(TestKeys.AUTH),
-                  f.client(f.connect())));
+      EdgeBroker a = f.edge("paris", ma, c -> c.withEmulation(wan));
       EdgeBroker b = f.edge("rome", mb);
       TestClient sub = f.mqttClient(mb, "sub");
       TestClient pub = f.mqttClient(ma, "pub");

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -132,10 +133,21 @@ final class OverlayFixture implements AutoCloseable {
 
   EdgeBroker edge(String name, Mosquitto local, String connectString, Map<String, Long> deadlines)
       throws Exception {
+    return edge(name, local, connectString, c -> c.withDeadlines(deadlines, 4));
+  }
+
+  /** An edge broker whose configuration the test changes further (a WAN emulation, deadlines). */
+  EdgeBroker edge(String name, Mosquitto local, UnaryOperator<EdgeBrokerConfig> configure)
+      throws Exception {
+    return edge(name, local, connect, configure);
+  }
+
+  private EdgeBroker edge(
+      String name, Mosquitto local, String connectString, UnaryOperator<EdgeBrokerConfig> configure)
+      throws Exception {
     EdgeBrokerConfig c =
-        EdgeBrokerConfig.of(name, name, local.uri(), ANY_PORT)
-            .withDeadlines(deadlines, 4)
-            .withAuth(TestKeys.AUTH);
+        configure.apply(
+            EdgeBrokerConfig.of(name, name, local.uri(), ANY_PORT).withAuth(TestKeys.AUTH));
     return track(EdgeBroker.start(c, client(connectString)));
   }
 
