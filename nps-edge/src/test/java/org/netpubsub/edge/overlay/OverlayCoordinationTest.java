@@ -114,17 +114,7 @@ class OverlayCoordinationTest {
       Mosquitto ma = f.mosquitto();
       Mosquitto mb = f.mosquitto();
       // at most one direct topic per edge here (the fixture's cap is 4; this edge's is 1)
-      EdgeBroker a =
-          f.track(
-              EdgeBroker.start(
-                  EdgeBrokerConfig.of(
-                          "paris",
-                          "paris",
-                          ma.uri(),
-                          new java.net.InetSocketAddress("127.0.0.1", 0))
-                      .withDeadlines(Map.of("d/#", 50L), 1)
-                      .withAuth(TestKeys.AUTH),
-                  f.client(f.connect())));
+      EdgeBroker a = f.edge("paris", ma, c -> c.withDeadlines(Map.of("d/#", 50L), 1));
       EdgeBroker b = f.edge("rome", mb);
       TestClient sub = f.mqttClient(mb, "sub");
       TestClient pub = f.mqttClient(ma, "pub");
@@ -238,17 +228,7 @@ class OverlayCoordinationTest {
       f.routingBroker("rb1");
       Mosquitto ma = f.mosquitto();
       Mosquitto mb = f.mosquitto();
-      EdgeBroker a =
-          f.track(
-              EdgeBroker.start(
-                  EdgeBrokerConfig.of(
-                          "paris",
-                          "paris",
-                          ma.uri(),
-                          new java.net.InetSocketAddress("127.0.0.1", 0))
-                      .withDurable(5)
-                      .withAuth(TestKeys.AUTH),
-                  f.client(f.connect())));
+      EdgeBroker a = f.edge("paris", ma, c -> c.withDurable(5));
       f.edge("rome", mb);
       TestClient pub = f.mqttClient(ma, "pub");
       for (int i = 0; i < 8; i++) {
