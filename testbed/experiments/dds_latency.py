@@ -7,10 +7,9 @@ ponger at B. A cross-site ping goes A's application -> A's DDS child -> A's edge
 broker -> B's edge -> B's DDS child -> B's ponger, and the pong back the same way: two overlay
 hops per round trip. Writes docs/results/dds-latency.{json,md}.
 
-Why not `ddsperf ping`/`pong`: a ddsperf ponger answers only pings from writers of participants
-whose user data says DDSPerf, and writes its pongs in a partition named after the pinging
-participant's GUID; the overlay's participant has neither, and bridges the default partition only,
-so ddsperf's pongs never cross (checked against ddsperf's source).
+This was written when ddsperf's pongs could not cross (partitions, participant user data and
+source timestamps were not bridged); they can now, and experiments/dds_hop.py measures the same
+hop with unmodified `ddsperf ping`/`pong` (docs/overlay.md, "DDS latency").
 
   sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/dds_latency.py \
       [--pings N]

@@ -11,6 +11,8 @@ the root namespace: `nps overlay zookeeper` and two `nps overlay routing-broker`
   lose 3 % of what they send to the routing brokers, and the routing brokers 3 % of what they
   relay (WAN emulation), so the exactly-once takes the overlay's NACK repair (recoveries counted
   at the edges) and the order its hold-back;
+- unmodified `ddsperf ping` at A is answered by `ddsperf pong` at B (partitions addressing a
+  participant, the child's user data and source timestamps cross): 200 round trips, none timed out;
 - a reader of the same topic name with another type at B is refused at A: one warning, one count;
 - a late-joining TRANSIENT_LOCAL reader at B receives exactly the history depth of a writer at A;
 - a reader at B requesting a DEADLINE makes its topic a deadline topic at B's edge, and (carried
@@ -48,6 +50,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pubsub.datagram_key import key_args  # noqa: E402
+from pubsub import ddsperf_lines  # noqa: E402
 from pubsub.dds_sites import Site, dds_env  # noqa: E402
 from pubsub.session import NPS, JsonLines, SessionError, build, free_port, poll  # noqa: E402
 
@@ -94,7 +97,9 @@ def overlay():
             lossy = [] if site is c else [x for rb in rb_addr.values()
                                           for x in ("--emulate-link", f"{rb}=loss=3%")]
             edges[site] = site.run(NPS, "overlay", "edge-broker", "--zookeeper", zk, "--local",
-                                   f"dds:{DOMAIN}?interface=site", "--site", site.ns[-1:],
+                                   # ddsperf answers only participants with its user data
+                                   f"dds:{DOMAIN}?interface=site&user_data=DDSPerf:0:0:overlay",
+                                   "--site", site.ns[-1:],
                                    "--listen", f"{site.inner_ip}:7200", "--status-interval", "1s",
                                    "--buffer", "4096", *lossy, "--emulation-seed", "25",
                                    *key_args(work), "--json", env=dds_env())
@@ -158,6 +163,35 @@ def test_samples_cross_sites_exactly_once_and_never_loop_back(overlay):
         poll(lambda: last_counters(e).get("published", 0) >= 150, 10, "the edge's counters")
         assert last_counters(e).get("dropped.own_origin", 0) == 0
         assert last_counters(e).get("recovered", 0) > 0  # the relay's losses were repaired
+
+
+def test_ddsperf_ping_at_a_is_answered_by_ddsperf_pong_at_b(overlay):
+    """Unmodified ddsperf across the overlay: its pongs are in a partition named after the
+    pinging participant's GUID (bridged as an addressed partition), and it tells a pong that
+    asks for the next ping by the lowest bit of the source timestamp (bridged with the sample).
+    From the first pong that crossed on (A's DDS child stands for B's ponger, `overlay:0`), 200
+    round trips complete and no ping times out (ddsperf sends a new one after 1 s without its
+    pong), although the overlay loses 3 % (NACK repair)."""
+    a, b = overlay["a"], overlay["b"]
+    started = []
+    try:
+        started.append(b.run("ddsperf", "-i", str(DOMAIN), "pong"))
+        pinger = a.run("ddsperf", "-i", str(DOMAIN), "ping")
+        started.append(pinger)
+
+        def crossed() -> list[dict]:
+            return [x for x in (ddsperf_lines.parse(o.get("text", "")) for o in list(pinger.all))
+                    if x and x["peer"] == "overlay:0"]
+
+        first = poll(crossed, 40, "a pong from B at A")[0]
+        poll(lambda: sum(x["count"] for x in crossed()) >= 200, 30, "200 round trips")
+    finally:
+        for p in started:
+            p.terminate(timeout=5)
+    texts = [o.get("text", "") for o in list(pinger.all)]
+    since = texts[next(i for i, t in enumerate(texts) if ddsperf_lines.parse(t) == first):]
+    assert not [t for t in since if "ping timed out" in t], since
+    assert not [t for t in since if "get_pong_writer" in t], since
 
 
 def test_a_topic_with_another_type_at_another_site_is_refused_once(overlay):

@@ -40,7 +40,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
   @Option(
       names = "--local",
       required = true,
-      paramLabel = "mqtt://HOST:PORT|dds:DOMAIN[?interface=IF]",
+      paramLabel = "mqtt://HOST:PORT|dds:DOMAIN[?interface=IF][&user_data=TEXT]",
       description =
           "The local MQTT broker, or the DDS domain (its DataWriters and DataReaders are the"
               + " site's publishers and subscribers; docs/overlay.md, DDS sites).")

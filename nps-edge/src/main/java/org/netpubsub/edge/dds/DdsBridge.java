@@ -72,6 +72,9 @@ public final class DdsBridge implements Closeable {
     if (domain.networkInterface() != null) {
       cmd.addAll(List.of("--interface", domain.networkInterface()));
     }
+    if (domain.userData() != null) {
+      cmd.addAll(List.of("--user-data", domain.userData()));
+    }
     Process p;
     try {
       p = new ProcessBuilder(cmd).start();

@@ -13,6 +13,7 @@ import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.dds.DdsBridge;
 import org.netpubsub.edge.dds.DdsDomain;
 import org.netpubsub.edge.dds.DdsFrames;
+import org.netpubsub.edge.dds.DdsStamp;
 import org.netpubsub.edge.dds.DdsTopics;
 import org.netpubsub.edge.dds.DropLog;
 import org.netpubsub.edge.dds.MqttOpaque;
@@ -214,7 +215,7 @@ final class DdsSite implements LocalSite, DdsBridge.Listener {
         && MqttOpaque.refusal(k.get().topic()).isEmpty()) {
       byte[] payload;
       try {
-        payload = MqttOpaque.payload(s.cdr());
+        payload = MqttOpaque.payload(DdsStamp.cdr(s.cdr()));
       } catch (IllegalArgumentException e) {
         counters.drop("dds_opaque_malformed");
         drops

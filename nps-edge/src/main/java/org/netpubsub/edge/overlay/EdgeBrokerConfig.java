@@ -43,13 +43,13 @@ public record EdgeBrokerConfig(
     ZnodePaths.checkName(site);
     Objects.requireNonNull(local, "local");
     if ("dds".equals(local.getScheme())) {
-      org.netpubsub.edge.dds.DdsDomain.parse(
-          local); // refuses a malformed dds:DOMAIN[?interface=IF]
+      org.netpubsub.edge.dds.DdsDomain.parse(local); // refuses a malformed dds: URI
     } else if (!"mqtt".equals(local.getScheme())
         || local.getHost() == null
         || local.getPort() < 0) {
       throw new IllegalArgumentException(
-          "--local must be mqtt://HOST:PORT or dds:DOMAIN[?interface=IF], not " + local);
+          "--local must be mqtt://HOST:PORT or dds:DOMAIN[?interface=IF][&user_data=TEXT], not "
+              + local);
     }
     Objects.requireNonNull(listen, "listen");
     deadlines = Map.copyOf(deadlines);

@@ -10,6 +10,7 @@ import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.broker.FilterChange;
 import org.netpubsub.edge.broker.LocalBroker;
 import org.netpubsub.edge.broker.LocalSubscriptions;
+import org.netpubsub.edge.dds.DdsStamp;
 
 /**
  * An MQTT site: the same {@link LocalBroker} connection as the SNAPS agent ({@code #} with No
@@ -38,6 +39,12 @@ final class MqttSite implements LocalSite, LocalBroker.Listener {
 
   @Override
   public void publish(EdgeMessage m) throws Exception {
+    if (m.topic().startsWith("dds/") && DdsStamp.timestamp(m.payload()) != null) {
+      // a DDS site's sample: MQTT subscribers get its bare CDR, not the source timestamp
+      m =
+          new EdgeMessage(
+              m.origin(), m.sequence(), m.topic(), DdsStamp.cdr(m.payload()), m.qos(), m.retain());
+    }
     mqtt.publish(m);
   }
 

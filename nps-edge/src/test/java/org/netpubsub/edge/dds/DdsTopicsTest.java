@@ -116,5 +116,13 @@ class DdsTopicsTest {
         .hasMessageContaining("?interface=IF");
     assertThatThrownBy(() -> DdsDomain.parse(URI.create("dds:1?interface=a%20b")))
         .hasMessageContaining("bad interface name");
+    assertThat(DdsDomain.parse(URI.create("dds:3?interface=site&user_data=DDSPerf:0:1:a%26b+c")))
+        .isEqualTo(new DdsDomain(3, "site", "DDSPerf:0:1:a&b+c"));
+    assertThat(DdsDomain.parse(URI.create("dds:3?user_data=x")))
+        .isEqualTo(new DdsDomain(3, null, "x"));
+    assertThatThrownBy(() -> DdsDomain.parse(URI.create("dds:1?user_data=%0A")))
+        .hasMessageContaining("user_data");
+    assertThatThrownBy(() -> DdsDomain.parse(URI.create("dds:1?user_data=")))
+        .hasMessageContaining("user_data");
   }
 }

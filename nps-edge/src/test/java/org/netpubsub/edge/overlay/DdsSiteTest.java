@@ -11,6 +11,7 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.edge.dds.DdsDomain;
 import org.netpubsub.edge.dds.DdsFrames;
+import org.netpubsub.edge.dds.DdsStamp;
 import org.netpubsub.edge.dds.MqttOpaque;
 
 /**
@@ -113,6 +114,10 @@ class DdsSiteTest {
     assertThat(site.durableDepth("plant/temp")).isEqualTo(5);
     site.sample(new DdsFrames.Sample(key, true, MqttOpaque.cdr(new byte[] {'h', 'i'})));
     site.sample(new DdsFrames.Sample(key, false, MqttOpaque.cdr(new byte[0])));
+    // as the child sends them: with the source timestamp, which MQTT does not get
+    site.sample(
+        new DdsFrames.Sample(
+            key, true, DdsStamp.stamp(42L, MqttOpaque.cdr(new byte[] {'o', 'k'}))));
     site.sample(new DdsFrames.Sample(key, true, new byte[] {0, 1, 0, 0, 9, 0, 0, 0, 'x'}));
     site.endpoint(new DdsFrames.Endpoint("pub", false, key, false, "volatile", null, 1));
     assertThat(site.durableDepth("plant/temp")).isZero();
@@ -123,10 +128,11 @@ class DdsSiteTest {
             "deadline plant/temp WRITERS 300", // the MQTT topic's, not the key's: it travels there
             "message plant/temp 6869 qos 1",
             "message plant/temp  qos 0",
+            "message plant/temp 6f6b qos 1",
             "pub " + key + " false",
             "pub plant/temp false",
             "deadline plant/temp WRITERS null");
-    assertThat(counters.get("dds_to_mqtt")).isEqualTo(2);
+    assertThat(counters.get("dds_to_mqtt")).isEqualTo(3);
     assertThat(counters.get("dropped.dds_opaque_malformed")).isEqualTo(1);
   }
 
