@@ -36,13 +36,14 @@ import org.netpubsub.network.topology.SwitchPort;
  */
 public final class LocalNetwork implements Closeable {
   private final NetworkController controller;
-  private final LocalTopology wiring = new LocalTopology();
+  private final LocalTopology wiring;
   private final Map<Long, SimulatedOpenFlowSwitch> switches = new ConcurrentHashMap<>();
   private final Map<Ipv6Address, Host> hosts = new ConcurrentHashMap<>();
   private LocalSwitch dataPlane;
 
-  private LocalNetwork(NetworkController controller) {
+  private LocalNetwork(NetworkController controller, LocalTopology wiring) {
     this.controller = controller;
+    this.wiring = wiring;
   }
 
   /**
@@ -56,7 +57,7 @@ public final class LocalNetwork implements Closeable {
     if (!service.routing().equals("pleroma")) {
       throw new IllegalArgumentException("the local network routes with pleroma only");
     }
-    LocalNetwork n = new LocalNetwork(controller);
+    LocalNetwork n = new LocalNetwork(controller, new LocalTopology());
     try {
       n.connect(timeout);
       n.dataPlane =
@@ -65,6 +66,26 @@ public final class LocalNetwork implements Closeable {
       service.localSwitch("[::1]:" + at.getPort());
       return n;
     } catch (IOException | RuntimeException e) {
+      n.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The switches and cables alone, without the extra host ports and without the data plane: the
+   * controller's start-up warm-up, which runs requests and publishes nothing. On a loaded machine
+   * the full network's set-up took most of the warm-up's budget (docs/results/ovs-response-p99.md,
+   * stop 37): its 280 ports are all probed each LLDP interval, these 40. Connects them to {@code
+   * controller} and waits until it has discovered every link.
+   *
+   * @throws IllegalStateException when the links are not discovered within {@code timeout}
+   */
+  public static LocalNetwork switchesOnly(NetworkController controller, Duration timeout) {
+    LocalNetwork n = new LocalNetwork(controller, new LocalTopology(0));
+    try {
+      n.connect(timeout);
+      return n;
+    } catch (RuntimeException e) {
       n.close();
       throw e;
     }
@@ -151,23 +172,53 @@ public final class LocalNetwork implements Closeable {
                               + ", not "
                               + address.get()));
     } else {
-      slot = 1;
-      while (slot <= wiring.capacity() && hosts.containsKey(LocalTopology.address(slot))) {
-        slot++;
-      }
-      if (slot > wiring.capacity()) {
-        throw new IllegalStateException(
-            "the local network is full (" + wiring.capacity() + " hosts): restart nps local");
-      }
+      slot = freeSlot(1);
     }
-    Host h =
-        new Host(
-            LocalTopology.address(slot),
-            new MacAddress(0x0200_0000_0000L + slot),
-            wiring.attachment(slot));
+    Host h = host(slot);
     await(controller.registerHost(h), System.nanoTime() + 5_000_000_000L, "host registration");
     hosts.put(h.address(), h);
     return h;
+  }
+
+  /**
+   * {@code n} new hosts at the next free slots, registered with the controller before this returns;
+   * the registrations are queued on its loop together rather than each waited for in turn.
+   */
+  public synchronized List<Host> addHosts(int n) {
+    List<Host> added = new ArrayList<>();
+    List<java.util.concurrent.CompletableFuture<Host>> registered = new ArrayList<>();
+    int slot = 0;
+    for (int i = 0; i < n; i++) {
+      slot = freeSlot(slot + 1);
+      Host h = host(slot);
+      added.add(h);
+      registered.add(controller.registerHost(h));
+    }
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    for (java.util.concurrent.CompletableFuture<Host> f : registered) {
+      await(f, deadline, "host registration");
+    }
+    added.forEach(h -> hosts.put(h.address(), h));
+    return added;
+  }
+
+  private int freeSlot(int from) {
+    int slot = from;
+    while (slot <= wiring.capacity() && hosts.containsKey(LocalTopology.address(slot))) {
+      slot++;
+    }
+    if (slot > wiring.capacity()) {
+      throw new IllegalStateException(
+          "the local network is full (" + wiring.capacity() + " hosts): restart nps local");
+    }
+    return slot;
+  }
+
+  private Host host(int slot) {
+    return new Host(
+        LocalTopology.address(slot),
+        new MacAddress(0x0200_0000_0000L + slot),
+        wiring.attachment(slot));
   }
 
   /** A new host at the next free slot, registered with the controller before this returns. */
@@ -177,11 +228,18 @@ public final class LocalNetwork implements Closeable {
 
   /** Where clients attach. */
   public InetSocketAddress switchAddress() {
-    return dataPlane.address();
+    return dataPlane().address();
   }
 
   public LocalSwitch.Counters counters() {
-    return dataPlane.counters();
+    return dataPlane().counters();
+  }
+
+  private LocalSwitch dataPlane() {
+    if (dataPlane == null) {
+      throw new IllegalStateException("a network of switches only has no data plane");
+    }
+    return dataPlane;
   }
 
   /** The hosts attached so far, by address. */
