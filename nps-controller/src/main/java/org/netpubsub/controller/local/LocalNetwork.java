@@ -23,6 +23,7 @@ import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
 import org.netpubsub.network.topology.SwitchPort;
 
@@ -59,7 +60,7 @@ public final class LocalNetwork implements Closeable {
     }
     LocalNetwork n = new LocalNetwork(controller, new LocalTopology());
     try {
-      n.connect(timeout);
+      n.connect(timeout, false);
       n.dataPlane =
           new LocalSwitch(new LocalFabric(n.wiring, n::process), n::attach, service::index);
       InetSocketAddress at = n.dataPlane.address();
@@ -76,14 +77,16 @@ public final class LocalNetwork implements Closeable {
    * controller's start-up warm-up, which runs requests and publishes nothing. On a loaded machine
    * the full network's set-up took most of the warm-up's budget (docs/results/ovs-response-p99.md,
    * stop 37): its 280 ports are all probed each LLDP interval, these 40. Connects them to {@code
-   * controller} and waits until it has discovered every link.
+   * controller}, and once it knows every switch announces each cabled port up, so that it probes
+   * them at once rather than at its next interval (a probe that reached a switch whose handshake
+   * was not done yet is lost); waits until it has discovered every link.
    *
    * @throws IllegalStateException when the links are not discovered within {@code timeout}
    */
   public static LocalNetwork switchesOnly(NetworkController controller, Duration timeout) {
     LocalNetwork n = new LocalNetwork(controller, new LocalTopology(0));
     try {
-      n.connect(timeout);
+      n.connect(timeout, true);
       return n;
     } catch (RuntimeException e) {
       n.close();
@@ -91,7 +94,7 @@ public final class LocalNetwork implements Closeable {
     }
   }
 
-  private void connect(Duration timeout) {
+  private void connect(Duration timeout, boolean probeCablesAtOnce) {
     InetSocketAddress of =
         new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort());
     List<SimulatedOpenFlowSwitch> built = new ArrayList<>();
@@ -112,6 +115,26 @@ public final class LocalNetwork implements Closeable {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (SimulatedOpenFlowSwitch sw : built) {
       await(sw.connect(of), deadline, "switch " + sw.dpid() + " to connect");
+    }
+    if (probeCablesAtOnce) {
+      while (controller.topology().switches().size() < switches.size()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "the controller knew "
+                  + controller.topology().switches().size()
+                  + " of the local network's "
+                  + switches.size()
+                  + " switches in "
+                  + timeout.toSeconds()
+                  + " s");
+        }
+        sleep(5);
+      }
+      for (Link cable : wiring.cables()) {
+        for (SwitchPort end : List.of(cable.a(), cable.b())) {
+          switches.get(end.dpid()).setPortUp(end.port(), true);
+        }
+      }
     }
     while (controller.topology().links().size() < wiring.cables().size()
         || controller.topology().switches().size() < switches.size()) {

@@ -15,15 +15,17 @@ import org.netpubsub.network.topology.Link;
 
 /**
  * The warm-up's network of switches only: the same ten switches and sixteen cables as {@code nps
- * local}, discovered by the controller, with the test bed's host ports alone and no data plane; its
- * hosts, registered together, sit where the full network would put them.
+ * local}, discovered by the controller without waiting for its probe interval, with the test bed's
+ * host ports alone and no data plane; its hosts, registered together, sit where the full network
+ * would put them.
  */
 class LocalNetworkSwitchesOnlyTest {
   @Test
   void theControllerLearnsTheCablesAndTheHostsAtTheTestBedsSlots() throws Exception {
+    // an interval longer than the wait: the cables are probed when announced, not by the ticks
     NetworkController controller =
         NetworkController.start(
-            ControllerConfig.defaults().withPort("127.0.0.1", 0).withProbeInterval(100));
+            ControllerConfig.defaults().withPort("127.0.0.1", 0).withProbeInterval(120_000));
     try (LocalNetwork net = LocalNetwork.switchesOnly(controller, Duration.ofSeconds(60))) {
       LocalTopology wiring = new LocalTopology(0);
       Set<Link> cables = new TreeSet<>(wiring.cables());
