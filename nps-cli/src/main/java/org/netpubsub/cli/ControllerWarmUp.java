@@ -27,11 +27,13 @@ import org.netpubsub.network.topology.Host;
  * requests, and that was most of the OVS response time's p99 (docs/results/ovs-response-p99.md,
  * stop 36). So the controller first runs synthetic requests through a throwaway copy of itself: its
  * own {@link NetworkController} on a loopback port, a pub/sub service over the same index and
- * configurator settings, and the ten simulated switches of {@code nps local}, which take the
- * flow-mods over loopback OpenFlow and answer the barriers. The same code a real request runs is
- * compiled (filter parse, normal form, cells, engine, flow service, invariant check, OpenFlow
- * encoding and barrier replies); no real switch is touched and nothing of the throwaway copy is
- * left when it returns (its sockets and threads are closed).
+ * configurator settings, and the ten simulated switches and sixteen cables of {@code nps local}
+ * (without its extra host ports and its data plane: {@link LocalNetwork#switchesOnly}, so that less
+ * of the budget goes to setting up, stop 37), which take the flow-mods over loopback OpenFlow and
+ * answer the barriers. The same code a real request runs is compiled (filter parse, normal form,
+ * cells, engine, flow service, invariant check, OpenFlow encoding and barrier replies); no real
+ * switch is touched and nothing of the throwaway copy is left when it returns (its sockets and
+ * threads are closed).
  */
 final class ControllerWarmUp {
   /** What the warm-up did: requests completed (refusals included), and how long it took. */
@@ -68,7 +70,10 @@ final class ControllerWarmUp {
     PubSubLimits unlimited = limits.withRate(1e9, 1_000_000_000);
     NetworkController controller =
         NetworkController.start(
-            ControllerConfig.defaults().withPort("127.0.0.1", 0).withProbeInterval(100));
+            // the cables are probed at once (LocalNetwork.switchesOnly); a longer interval than
+            // 100 ms probes less while the requests run, and a link is not expired (after three
+            // intervals) by a relay delayed on a loaded machine
+            ControllerConfig.defaults().withPort("127.0.0.1", 0).withProbeInterval(1000));
     PubSubService service = null;
     LocalNetwork net = null;
     try {
@@ -76,10 +81,9 @@ final class ControllerWarmUp {
           configurators == null
               ? PubSubService.attach(controller, index, unlimited)
               : PubSubService.attachPartitioned(controller, index, unlimited, configurators);
-      net = LocalNetwork.start(controller, service, remaining(deadline, budget));
+      net = LocalNetwork.switchesOnly(controller, remaining(deadline, budget));
       List<String> hosts = new ArrayList<>();
-      for (int i = 0; i < HOSTS; i++) {
-        Host h = net.addHost();
+      for (Host h : net.addHosts(HOSTS)) {
         hosts.add(h.address().toString());
       }
       // one publisher of everything, so that every subscription sets up paths and flows

@@ -23,6 +23,7 @@ import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.pleroma.ContentFlows;
 import org.netpubsub.network.topology.Host;
+import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
 import org.netpubsub.network.topology.SwitchPort;
 
@@ -36,13 +37,14 @@ import org.netpubsub.network.topology.SwitchPort;
  */
 public final class LocalNetwork implements Closeable {
   private final NetworkController controller;
-  private final LocalTopology wiring = new LocalTopology();
+  private final LocalTopology wiring;
   private final Map<Long, SimulatedOpenFlowSwitch> switches = new ConcurrentHashMap<>();
   private final Map<Ipv6Address, Host> hosts = new ConcurrentHashMap<>();
   private LocalSwitch dataPlane;
 
-  private LocalNetwork(NetworkController controller) {
+  private LocalNetwork(NetworkController controller, LocalTopology wiring) {
     this.controller = controller;
+    this.wiring = wiring;
   }
 
   /**
@@ -56,9 +58,9 @@ public final class LocalNetwork implements Closeable {
     if (!service.routing().equals("pleroma")) {
       throw new IllegalArgumentException("the local network routes with pleroma only");
     }
-    LocalNetwork n = new LocalNetwork(controller);
+    LocalNetwork n = new LocalNetwork(controller, new LocalTopology());
     try {
-      n.connect(timeout);
+      n.connect(timeout, false);
       n.dataPlane =
           new LocalSwitch(new LocalFabric(n.wiring, n::process), n::attach, service::index);
       InetSocketAddress at = n.dataPlane.address();
@@ -70,7 +72,29 @@ public final class LocalNetwork implements Closeable {
     }
   }
 
-  private void connect(Duration timeout) {
+  /**
+   * The switches and cables alone, without the extra host ports and without the data plane: the
+   * controller's start-up warm-up, which runs requests and publishes nothing. On a loaded machine
+   * the full network's set-up took most of the warm-up's budget (docs/results/ovs-response-p99.md,
+   * stop 37): its 280 ports are all probed each LLDP interval, these 40. Connects them to {@code
+   * controller}, and once it knows every switch announces each cabled port up, so that it probes
+   * them at once rather than at its next interval (a probe that reached a switch whose handshake
+   * was not done yet is lost); waits until it has discovered every link.
+   *
+   * @throws IllegalStateException when the links are not discovered within {@code timeout}
+   */
+  public static LocalNetwork switchesOnly(NetworkController controller, Duration timeout) {
+    LocalNetwork n = new LocalNetwork(controller, new LocalTopology(0));
+    try {
+      n.connect(timeout, true);
+      return n;
+    } catch (RuntimeException e) {
+      n.close();
+      throw e;
+    }
+  }
+
+  private void connect(Duration timeout, boolean probeCablesAtOnce) {
     InetSocketAddress of =
         new InetSocketAddress("127.0.0.1", controller.openflowAddress().getPort());
     List<SimulatedOpenFlowSwitch> built = new ArrayList<>();
@@ -91,6 +115,26 @@ public final class LocalNetwork implements Closeable {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (SimulatedOpenFlowSwitch sw : built) {
       await(sw.connect(of), deadline, "switch " + sw.dpid() + " to connect");
+    }
+    if (probeCablesAtOnce) {
+      while (controller.topology().switches().size() < switches.size()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "the controller knew "
+                  + controller.topology().switches().size()
+                  + " of the local network's "
+                  + switches.size()
+                  + " switches in "
+                  + timeout.toSeconds()
+                  + " s");
+        }
+        sleep(5);
+      }
+      for (Link cable : wiring.cables()) {
+        for (SwitchPort end : List.of(cable.a(), cable.b())) {
+          switches.get(end.dpid()).setPortUp(end.port(), true);
+        }
+      }
     }
     while (controller.topology().links().size() < wiring.cables().size()
         || controller.topology().switches().size() < switches.size()) {
@@ -151,23 +195,53 @@ public final class LocalNetwork implements Closeable {
                               + ", not "
                               + address.get()));
     } else {
-      slot = 1;
-      while (slot <= wiring.capacity() && hosts.containsKey(LocalTopology.address(slot))) {
-        slot++;
-      }
-      if (slot > wiring.capacity()) {
-        throw new IllegalStateException(
-            "the local network is full (" + wiring.capacity() + " hosts): restart nps local");
-      }
+      slot = freeSlot(1);
     }
-    Host h =
-        new Host(
-            LocalTopology.address(slot),
-            new MacAddress(0x0200_0000_0000L + slot),
-            wiring.attachment(slot));
+    Host h = host(slot);
     await(controller.registerHost(h), System.nanoTime() + 5_000_000_000L, "host registration");
     hosts.put(h.address(), h);
     return h;
+  }
+
+  /**
+   * {@code n} new hosts at the next free slots, registered with the controller before this returns;
+   * the registrations are queued on its loop together rather than each waited for in turn.
+   */
+  public synchronized List<Host> addHosts(int n) {
+    List<Host> added = new ArrayList<>();
+    List<java.util.concurrent.CompletableFuture<Host>> registered = new ArrayList<>();
+    int slot = 0;
+    for (int i = 0; i < n; i++) {
+      slot = freeSlot(slot + 1);
+      Host h = host(slot);
+      added.add(h);
+      registered.add(controller.registerHost(h));
+    }
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    for (java.util.concurrent.CompletableFuture<Host> f : registered) {
+      await(f, deadline, "host registration");
+    }
+    added.forEach(h -> hosts.put(h.address(), h));
+    return added;
+  }
+
+  private int freeSlot(int from) {
+    int slot = from;
+    while (slot <= wiring.capacity() && hosts.containsKey(LocalTopology.address(slot))) {
+      slot++;
+    }
+    if (slot > wiring.capacity()) {
+      throw new IllegalStateException(
+          "the local network is full (" + wiring.capacity() + " hosts): restart nps local");
+    }
+    return slot;
+  }
+
+  private Host host(int slot) {
+    return new Host(
+        LocalTopology.address(slot),
+        new MacAddress(0x0200_0000_0000L + slot),
+        wiring.attachment(slot));
   }
 
   /** A new host at the next free slot, registered with the controller before this returns. */
@@ -177,11 +251,18 @@ public final class LocalNetwork implements Closeable {
 
   /** Where clients attach. */
   public InetSocketAddress switchAddress() {
-    return dataPlane.address();
+    return dataPlane().address();
   }
 
   public LocalSwitch.Counters counters() {
-    return dataPlane.counters();
+    return dataPlane().counters();
+  }
+
+  private LocalSwitch dataPlane() {
+    if (dataPlane == null) {
+      throw new IllegalStateException("a network of switches only has no data plane");
+    }
+    return dataPlane;
   }
 
   /** The hosts attached so far, by address. */

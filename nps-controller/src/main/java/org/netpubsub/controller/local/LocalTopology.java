@@ -15,7 +15,8 @@ import org.netpubsub.network.topology.SwitchPort;
  * aggregation switch linked to both cores and to both edge switches of its pod (16 cables). Hosts
  * h1–h8 sit on ports 1 and 2 of the edge switches, as on the test bed, with the test bed's
  * addresses {@code fd6e:7073:1::N}; further hosts take ports 5, 6, … of the edge switches in turn
- * (addresses {@code fd6e:7073:1::9} onwards). Pure data.
+ * (addresses {@code fd6e:7073:1::9} onwards; the controller's start-up warm-up builds it with none,
+ * so it probes 40 ports rather than 280). Pure data.
  */
 public final class LocalTopology {
   /** Host ports per edge switch beyond the test bed's two. */
@@ -27,12 +28,23 @@ public final class LocalTopology {
 
   private final Map<Long, List<Long>> ports = new TreeMap<>();
   private final List<Link> cables = new ArrayList<>();
+  private final int extraPortsPerEdge;
 
   public LocalTopology() {
+    this(EXTRA_PORTS_PER_EDGE);
+  }
+
+  /** With {@code extraPortsPerEdge} host ports per edge switch beyond the test bed's two. */
+  public LocalTopology(int extraPortsPerEdge) {
+    if (extraPortsPerEdge < 0) {
+      throw new IllegalArgumentException(
+          "extra ports per edge switch must be 0 or more, not " + extraPortsPerEdge);
+    }
+    this.extraPortsPerEdge = extraPortsPerEdge;
     for (long s = 1; s <= 10; s++) {
       List<Long> p = new ArrayList<>(List.of(1L, 2L, 3L, 4L));
       if (s >= FIRST_EDGE) {
-        for (long extra = 5; extra < 5 + EXTRA_PORTS_PER_EDGE; extra++) {
+        for (long extra = 5; extra < 5 + extraPortsPerEdge; extra++) {
           p.add(extra);
         }
       }
@@ -83,7 +95,7 @@ public final class LocalTopology {
 
   /** How many hosts fit: the test bed's 8 and the extra ports. */
   public int capacity() {
-    return TESTBED_HOSTS + EDGES * EXTRA_PORTS_PER_EDGE;
+    return TESTBED_HOSTS + EDGES * extraPortsPerEdge;
   }
 
   /** Host n (1-based): its address. */

@@ -37,4 +37,22 @@ class LocalTopologyTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(t.slotOf(LocalTopology.address(t.capacity() + 1))).isEmpty();
   }
+
+  @Test
+  void withoutExtraPortsTheSameCablesAndOnlyTheTestBedsHosts() {
+    LocalTopology bare = new LocalTopology(0);
+
+    assertThat(bare.cables()).isEqualTo(t.cables());
+    assertThat(bare.capacity()).isEqualTo(8);
+    for (long dpid = 1; dpid <= 10; dpid++) {
+      assertThat(bare.switchPorts().get(dpid)).containsExactly(1L, 2L, 3L, 4L);
+    }
+    for (int n = 1; n <= 8; n++) {
+      assertThat(bare.attachment(n)).isEqualTo(t.attachment(n));
+    }
+    assertThatThrownBy(() -> bare.attachment(9)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new LocalTopology(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("extra ports per edge switch");
+  }
 }
