@@ -6,8 +6,10 @@ import java.util.List;
 
 /**
  * What one update changed in the tables: per field table and in the leaf table, the entries to add
- * and to remove, and the groups created and deleted. Apply additions first, then removals: new
- * states never reuse an id freed by the same update, so the old paths stay whole until the end.
+ * and to remove, and the groups created and deleted. Apply additions first, from the leaf table
+ * back to the first (a new state's entries before the entries that lead to it), then removals from
+ * the first table on: new states never reuse an id freed by the same update, so the old paths stay
+ * whole until the end.
  */
 public final class PipelineDiff {
   private final List<List<FieldEntry>> added = new ArrayList<>();

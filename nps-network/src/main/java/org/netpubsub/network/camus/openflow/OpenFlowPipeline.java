@@ -213,9 +213,11 @@ public final class OpenFlowPipeline {
   }
 
   /**
-   * The messages that turn the switch from one pipeline to the next: groups created, then flows
-   * added, then flows deleted, then groups deleted — new states never reuse an id the same update
-   * frees, so old paths stay whole until their flows go.
+   * The messages that turn the switch from one pipeline to the next, hitless when applied in order
+   * (OVS forwards between any two): groups created, then flows added from the leaf table back to
+   * the first field table, then flows deleted from the first field table on, then groups deleted.
+   * New states never reuse an id the same update frees, so a message always takes an old path whole
+   * or a new one whole, and what both pipelines deliver is delivered throughout.
    */
   public record Changes(
       List<GroupMod> groupsAdded,
@@ -235,16 +237,21 @@ public final class OpenFlowPipeline {
     List<FlowMod> deleted = new ArrayList<>();
     List<GroupMod> groupsDeleted = new ArrayList<>();
     d.groupsAdded().forEach(g -> groups(g).forEach(e -> groupsAdded.add(GroupMod.add(e))));
-    for (int f = 0; f < fields; f++) {
+    // Additions from the leaf table back to the first field table: an entry that leads to a new
+    // state goes in only after that state's own entries, so no event meets a state with none yet.
+    for (LeafEntry e : d.leavesAdded()) {
+      leafFlows(e, groups.get(e.group())).forEach(f -> added.add(FlowMod.add(f)));
+    }
+    for (int f = fields - 1; f >= 0; f--) {
       for (FieldEntry e : d.added(f)) {
         flows(f, e).forEach(fl -> added.add(FlowMod.add(fl)));
       }
+    }
+    // Removals from the first table on: an old state's entries go only after nothing leads to it.
+    for (int f = 0; f < fields; f++) {
       for (FieldEntry e : d.removed(f)) {
         flows(f, e).forEach(fl -> deleted.add(FlowMod.deleteStrict(fl)));
       }
-    }
-    for (LeafEntry e : d.leavesAdded()) {
-      leafFlows(e, groups.get(e.group())).forEach(f -> added.add(FlowMod.add(f)));
     }
     for (LeafEntry e : d.leavesRemoved()) {
       leafFlows(e, groups.get(e.group())).forEach(f -> deleted.add(FlowMod.deleteStrict(f)));
