@@ -19,6 +19,7 @@ import org.netpubsub.controller.southbound.DisconnectReason;
 import org.netpubsub.controller.southbound.SouthboundMetrics;
 import org.netpubsub.http.DynamicMeters;
 import org.netpubsub.http.HttpMetrics;
+import org.netpubsub.network.discovery.HostRefusals;
 
 /**
  * The controller's meters (docs/operations.md lists them with units): the counters the southbound,
@@ -43,6 +44,14 @@ final class ControllerMetrics {
     Gauge.builder("nps.topology.hosts", controller, c -> c.topology().hosts().size())
         .description("hosts known")
         .register(r);
+    for (HostRefusals.Reason reason : HostRefusals.Reason.values()) {
+      FunctionCounter.builder("nps.hosts.refused", controller, c -> c.hostRefusals().count(reason))
+          .description(
+              "hosts neighbour discovery did not learn: their port has the limit of hosts, by"
+                  + " reason")
+          .tag("reason", reason.tag())
+          .register(r);
+    }
     southbound(r, controller.server().metrics());
     Runnable onScrape = northbound(r, controller.northbound());
     pubsub.ifPresent(s -> pubsub(r, s));

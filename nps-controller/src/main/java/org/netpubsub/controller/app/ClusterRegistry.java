@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -172,16 +174,25 @@ public final class ClusterRegistry implements FlowService.Listener, AutoCloseabl
 
   /**
    * Puts a group in the cluster: completes with its placement ({@code PUT /v1/groups/NAME}'s
-   * answer) once the writer applied this change and every switch took it.
+   * answer) once the writer applied this change and every switch took it, or with {@link
+   * MulticastGroups.TooManyGroups} for a new group when the cluster records the cap already (the
+   * same cap and reason as without a cluster; changing a recorded group is always allowed).
    */
   public CompletableFuture<JsonNode> putGroup(GroupSpec spec) throws Exception {
     String node = RegistryCodec.groupNode(spec.name());
-    Stat stat = new Stat();
-    zk.create()
-        .orSetData()
-        .storingStatIn(stat)
-        .forPath(groupsPath + "/" + node, RegistryCodec.group(spec));
-    long zxid = stat.getMzxid();
+    OptionalLong written = OptionalLong.empty();
+    while (written.isEmpty()) {
+      Stat parent = new Stat();
+      List<String> recorded = zk.getChildren().storingStatIn(parent).forPath(groupsPath);
+      if (recorded.contains(node)) {
+        written = change(node, RegistryCodec.group(spec));
+      } else if (recorded.size() >= groups.maxGroups()) {
+        return CompletableFuture.failedFuture(MulticastGroups.tooMany(groups.maxGroups()));
+      } else {
+        written = create(node, RegistryCodec.group(spec), parent.getVersion());
+      }
+    }
+    long zxid = written.getAsLong();
     CompletableFuture<JsonNode> placed = new CompletableFuture<>();
     awaitPlacement(
         node,
@@ -189,6 +200,38 @@ public final class ClusterRegistry implements FlowService.Listener, AutoCloseabl
         data -> placed.complete(data.get("placement")),
         placed);
     return placed;
+  }
+
+  /** A recorded group changed: the change's zxid; empty if it was removed meanwhile. */
+  private OptionalLong change(String node, byte[] data) throws Exception {
+    try {
+      return OptionalLong.of(zk.setData().forPath(groupsPath + "/" + node, data).getMzxid());
+    } catch (KeeperException.NoNodeException e) {
+      return OptionalLong.empty(); // look again: now a new group, under the cap
+    }
+  }
+
+  /**
+   * A new group, recorded only if no group was created since the count was read ({@code
+   * parentVersion}): the creation and a write of the parent's data at that version are one
+   * ZooKeeper transaction, so two processes creating groups at the cap at once cannot both pass it
+   * (a child's creation changes no version a check could test). The creation's zxid; empty if it
+   * must look again.
+   */
+  private OptionalLong create(String node, byte[] data, int parentVersion) throws Exception {
+    try {
+      List<CuratorTransactionResult> r =
+          zk.transaction()
+              .forOperations(
+                  zk.transactionOp()
+                      .setData()
+                      .withVersion(parentVersion)
+                      .forPath(groupsPath, new byte[0]),
+                  zk.transactionOp().create().forPath(groupsPath + "/" + node, data));
+      return OptionalLong.of(r.get(0).getResultStat().getMzxid()); // one transaction, one zxid
+    } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException e) {
+      return OptionalLong.empty(); // another group was created meanwhile, maybe this one
+    }
   }
 
   /**

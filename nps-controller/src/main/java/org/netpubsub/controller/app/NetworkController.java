@@ -3,12 +3,10 @@ package org.netpubsub.controller.app;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -23,7 +21,6 @@ import java.util.function.Supplier;
 import org.netpubsub.controller.flows.FlowRefusedException;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.flows.FlowStore;
-import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.southbound.BatchResult;
 import org.netpubsub.controller.southbound.DesiredState;
@@ -37,33 +34,29 @@ import org.netpubsub.controller.southbound.SouthboundListener;
 import org.netpubsub.controller.southbound.SwitchDisconnectedException;
 import org.netpubsub.controller.southbound.SwitchHandle;
 import org.netpubsub.controller.southbound.SwitchMod;
-import org.netpubsub.network.discovery.DiscoveryClock;
-import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
-import org.netpubsub.network.discovery.LinkDiscovery;
+import org.netpubsub.network.discovery.HostRefusals;
 import org.netpubsub.network.forwarding.UnicastRouting;
 import org.netpubsub.network.layout.Owner;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.nbi.FlowModRoutes;
-import org.netpubsub.network.nbi.PacketInView;
 import org.netpubsub.network.nbi.ReplyRule;
 import org.netpubsub.network.nbi.RouteChange;
-import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
 import org.netpubsub.network.openflow.GroupEntry;
-import org.netpubsub.network.openflow.OfPort;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.SwitchPort;
 import org.netpubsub.network.topology.Topology;
 import org.netpubsub.network.topology.TopologyChange;
 
 /**
- * The network controller: owns an {@link OpenFlowServer}, learns the topology (LLDP link discovery,
- * hosts from IPv6 neighbour discovery), answers neighbour solicitations for known hosts, and keeps
- * every switch's flows at {@link UnicastRouting#desiredFlows} of the current topology plus the
- * flows of the apps (pub/sub, multicast, northbound), which write them through the {@link
- * FlowService} it implements: every owner's entries are kept in a per-owner store ({@link
- * OwnedStates}), and a switch's desired state is read from it, never from the apps.
+ * The network controller: owns an {@link OpenFlowServer}, holds the topology that {@link
+ * TopologyLearning} learns (LLDP link discovery, hosts from IPv6 neighbour discovery, proxy answers
+ * to neighbour solicitations for known hosts), and keeps every switch's flows at {@link
+ * UnicastRouting#desiredFlows} of the current topology plus the flows of the apps (pub/sub,
+ * multicast, northbound), which write them through the {@link FlowService} it implements: every
+ * owner's entries are kept in a per-owner store ({@link OwnedStates}), and a switch's desired state
+ * is read from it, never from the apps.
  *
  * <p>Packet-ins pass the {@link NorthboundBus}: topology discovery and host tracking are apps on it
  * ({@link CoreApps}), solicitations for known hosts are its REPLY set, and further apps (in-process
@@ -97,9 +90,8 @@ public final class NetworkController implements FlowService, Closeable {
   private final ScheduledExecutorService loop;
   private final OpenFlowServer server;
   private final NorthboundBus bus;
-  private final LinkDiscovery discovery;
-  private final DiscoveryClock discoveryClock; // loop stalls do not age links
   private final Map<Long, SwitchHandle> connected = new ConcurrentHashMap<>();
+  private final TopologyLearning learning;
   // its key set, copied on each change (the loop's): GET /v1/topology reads it per request
   private volatile Set<Long> connectedIds = Set.of();
   private final ReconcileTurns reconciles =
@@ -121,30 +113,18 @@ public final class NetworkController implements FlowService, Closeable {
               t.setDaemon(true);
               return t;
             });
-    long nonce = new SecureRandom().nextLong();
-    LinkDiscovery.Config d = LinkDiscovery.Config.defaults(nonce);
-    this.discoveryClock = new DiscoveryClock(config.clock().getAsLong(), 2 * tickMillis(config));
-    this.discovery =
-        new LinkDiscovery(
-            new LinkDiscovery.Config(
-                config.probeIntervalMillis(), d.expiryIntervals(), nonce, d.source()));
+    this.learning =
+        new TopologyLearning(config, tickMillis(config), () -> topology, connected, this::apply);
     NorthboundBus.Builder nb =
         NorthboundBus.builder()
             .mode(config.northbound())
             .missesReachController(config.forwarding() == Forwarding.REACTIVE)
-            .app(
-                CoreApps.topologyDiscovery(
-                    in ->
-                        submit(
-                            () ->
-                                apply(
-                                    discovery.onLldp(
-                                        discoveryNow(), in.dpid(), in.inPort(), in.data())))))
-            .app(CoreApps.hostTracking(in -> submit(() -> learnHost(in))))
+            .app(CoreApps.topologyDiscovery(in -> submit(() -> learning.onLldp(in))))
+            .app(CoreApps.hostTracking(in -> submit(() -> learning.learnHost(in))))
             // EMD's REPLY set: the core answers solicitations for hosts it knows (proxy ND)
             .reply(
                 ReplyRule.neighbourSolicitationFor(a -> topology.host(a).isPresent()),
-                (in, core) -> submit(() -> answerSolicitation(in, core)));
+                (in, core) -> submit(() -> learning.answerSolicitation(in, core)));
     config.apps().forEach(nb::app);
     nb.flowSink((dpid, mod) -> submit(() -> applyBusFlow(dpid, mod)));
     if (config.remoteApps() != null) {
@@ -200,6 +180,11 @@ public final class NetworkController implements FlowService, Closeable {
   /** The northbound bus every packet-in passes (its metrics and subscriptions). */
   public NorthboundBus northbound() {
     return bus;
+  }
+
+  /** Hosts neighbour discovery did not learn because their port was full (safe from any thread). */
+  public HostRefusals hostRefusals() {
+    return learning.hostRefusals();
   }
 
   /** The current topology (a snapshot; safe from any thread). */
@@ -372,55 +357,27 @@ public final class NetworkController implements FlowService, Closeable {
 
   private void tick() {
     try {
-      long now = discoveryNow();
-      sendProbes(now);
-      apply(discovery.expire(now));
+      learning.tick();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "tick failed", e);
     }
   }
 
-  private long discoveryNow() {
-    return discoveryClock.read(config.clock().getAsLong());
-  }
-
-  private void sendProbes(long now) {
-    SortedMap<Long, List<Long>> ports = new TreeMap<>(SwitchPort.DPID_ORDER);
-    connected.forEach((dpid, sw) -> ports.put(dpid, upPorts(sw)));
-    for (LinkDiscovery.Probe p : discovery.probes(now, ports)) {
-      SwitchHandle sw = connected.get(p.dpid());
-      if (sw != null) {
-        sw.packetOut(OfPort.CONTROLLER, List.of(Action.output(p.port())), p.bytes());
-      }
-    }
-  }
-
-  private static List<Long> upPorts(SwitchHandle sw) {
-    List<Long> out = new ArrayList<>();
-    for (PortInfo p : sw.ports()) {
-      if (p.up() && SwitchPort.isPhysical(p.number())) {
-        out.add(p.number());
-      }
-    }
-    return out;
-  }
-
   private void onConnected(SwitchHandle sw) {
     connected.put(sw.dpid(), sw);
     connectedIds = Set.copyOf(connected.keySet());
-    update(topology.addSwitch(sw.dpid(), upPorts(sw)));
+    update(topology.addSwitch(sw.dpid(), TopologyLearning.upPorts(sw)));
     listeners.forEach(app -> app.switchConnected(sw.dpid()));
     // The switch's one reconcile on (re)connect (the server's own is off): in turn with those a
     // topology change or an app asks for meanwhile.
     scheduleReconcile(sw.dpid());
-    sendProbes(discoveryNow());
+    learning.sendProbes();
   }
 
   private void onDisconnected(long dpid) {
     connected.remove(dpid);
     connectedIds = Set.copyOf(connected.keySet());
-    // The switch and its hosts stay known (it usually comes back); its links are gone.
-    apply(discovery.onSwitchRemoved(dpid));
+    learning.switchRemoved(dpid);
   }
 
   private void onPortStatus(long dpid, PortInfo port, SouthboundListener.PortReason reason) {
@@ -428,11 +385,11 @@ public final class NetworkController implements FlowService, Closeable {
       return;
     }
     if (reason == SouthboundListener.PortReason.DELETE || !port.up()) {
-      apply(discovery.onPortDown(dpid, port.number()));
+      learning.portDown(dpid, port.number());
     } else {
-      discovery.onPortUp(dpid, port.number());
+      learning.portUp(dpid, port.number());
       update(topology.addSwitch(dpid, List.of(port.number())));
-      sendProbes(discoveryNow());
+      learning.sendProbes();
     }
   }
 
@@ -472,20 +429,6 @@ public final class NetworkController implements FlowService, Closeable {
       if (sw != null) {
         sw.applyFlows(List.of(mod));
       }
-    }
-  }
-
-  /** Host tracking: a neighbour solicitation or advertisement tells where its sender sits. */
-  private void learnHost(PacketInView in) {
-    apply(Ipv6NeighborDiscovery.learn(topology, in.dpid(), in.inPort(), in.data()));
-  }
-
-  /** The REPLY set: learns the soliciting host, then answers for the known target. */
-  private void answerSolicitation(PacketInView in, AppContext core) {
-    learnHost(in);
-    Optional<byte[]> answer = Ipv6NeighborDiscovery.answer(topology, in.data());
-    if (answer.isPresent() && SwitchPort.isPhysical(in.inPort())) {
-      core.packetOut(in, in.dpid(), in.inPort(), answer.get());
     }
   }
 

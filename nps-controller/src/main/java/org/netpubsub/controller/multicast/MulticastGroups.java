@@ -58,6 +58,17 @@ public final class MulticastGroups implements FlowService.Listener {
     return this;
   }
 
+  /** The cap on the number of groups. */
+  public int maxGroups() {
+    return maxGroups;
+  }
+
+  /** The refusal of a new group when there are {@code cap} already (a cluster's registry too). */
+  public static TooManyGroups tooMany(int cap) {
+    return new TooManyGroups(
+        "there are " + cap + " multicast groups already (the limit of groups)");
+  }
+
   /**
    * Creates or replaces a group; completes once the switches hold its trees, or with {@link
    * TooManyGroups} for a new group beyond the cap.
@@ -68,8 +79,7 @@ public final class MulticastGroups implements FlowService.Listener {
             () -> {
               int cap = maxGroups;
               if (forwarding.placement(spec.name()).isEmpty() && forwarding.specs().size() >= cap) {
-                throw new TooManyGroups(
-                    "there are " + cap + " multicast groups already (the limit of groups)");
+                throw tooMany(cap);
               }
               Set<Long> changed = forwarding.put(spec);
               GroupForwarding.Placement p = forwarding.placement(spec.name()).orElseThrow();

@@ -82,6 +82,8 @@ class MetricsTest {
     assertThat(before)
         .contains("nps_pubsub_standing{kind=\"subscription\"} 0.0")
         .contains("nps_switches_connected 1.0")
+        .contains("nps_hosts_refused_total{reason=\"port_full\"} 0.0")
+        .contains("nps_hosts_refused_total{reason=\"move_to_full_port\"} 0.0")
         .contains("nps_configurator_queue_depth 0.0")
         .contains("nps_configurator_migrations_total 0.0")
         .containsPattern("nps_nbi_app_packet_ins_total\\{app=\"[a-z-]+\"\\} ")

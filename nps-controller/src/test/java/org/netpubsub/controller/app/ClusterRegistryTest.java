@@ -175,14 +175,59 @@ class ClusterRegistryTest {
     assertThat(other.rest().send("DELETE", groupPath(), null).statusCode()).isEqualTo(404);
   }
 
+  /**
+   * Issue 27: the cap on groups holds for groups put through the cluster's registry, at any
+   * process, with the reason of a process without a cluster, and a refused group is not recorded.
+   */
+  @Test
+  void theCapOnGroupsHoldsAcrossTheClusterAndARefusedGroupIsNotRecorded() throws Exception {
+    TestingServer zk = track(new TestingServer());
+    Process a = process(zk.getConnectString(), "a", true);
+    a.groups().maxGroups(2);
+    poll(() -> a.registry().writesMulticast(), "a writes the multicast state");
+    Process b = process(zk.getConnectString(), "b", true);
+    b.groups().maxGroups(2);
+    for (int i = 1; i <= 3; i++) {
+      assertThat(register(a, OneSwitchNetwork.host(i)).statusCode()).isEqualTo(200);
+    }
+    poll(() -> b.knows(OneSwitchNetwork.host(3)), "the hosts at b");
+    assertThat(putGroup(b, "one", "fd6e:7073:1::2", "fd6e:7073:1::1")).isEqualTo(200);
+
+    // two new groups at once, one at each process, for the one place left: one of them is taken
+    var atA =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> putGroupResponse(a, "two", "fd6e:7073:1::3", "fd6e:7073:1::1"));
+    HttpResponse<String> atB = putGroupResponse(b, "three", "fd6e:7073:1::3", "fd6e:7073:1::2");
+    List<HttpResponse<String>> both = List.of(atA.join(), atB);
+    assertThat(both).extracting(HttpResponse::statusCode).containsExactlyInAnyOrder(200, 429);
+    HttpResponse<String> refused = both.get(0).statusCode() == 429 ? both.get(0) : both.get(1);
+    assertThat(Rest.json(refused).at("/error/message").asText())
+        .isEqualTo("there are 2 multicast groups already (the limit of groups)");
+    assertThat(client(zk.getConnectString()).getChildren().forPath("/nps/groups")).hasSize(2);
+    assertThat(a.get("/v1/groups").get("groups")).hasSize(2);
+    assertThat(b.get("/v1/groups")).isEqualTo(a.get("/v1/groups"));
+    assertThat(a.groups().snapshot().join().groups()).hasSize(2);
+
+    // at the cap: changing a recorded group is allowed, a new one is not; a removal makes room
+    assertThat(putGroup(a, "one", "fd6e:7073:1::3", "fd6e:7073:1::1")).isEqualTo(200);
+    assertThat(putGroup(a, "four", "fd6e:7073:1::2", "fd6e:7073:1::1")).isEqualTo(429);
+    assertThat(b.rest().send("DELETE", "/v1/groups/one", null).statusCode()).isEqualTo(200);
+    assertThat(putGroup(a, "four", "fd6e:7073:1::2", "fd6e:7073:1::1")).isEqualTo(200);
+    assertThat(b.get("/v1/groups").get("groups")).hasSize(2);
+  }
+
   private static int putGroup(Process p, String name, String member, String source) {
+    return putGroupResponse(p, name, member, source).statusCode();
+  }
+
+  private static HttpResponse<String> putGroupResponse(
+      Process p, String name, String member, String source) {
     try {
       return p.rest()
           .send(
               "PUT",
               "/v1/groups/" + name,
-              "{\"members\":[\"" + member + "\"],\"sources\":[\"" + source + "\"]}")
-          .statusCode();
+              "{\"members\":[\"" + member + "\"],\"sources\":[\"" + source + "\"]}");
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }

@@ -40,17 +40,15 @@ import org.netpubsub.http.ServerTls;
 final class CoordinatorApi implements Closeable {
   static final int MAX_BODY = 64 * 1024;
 
-  /** Caps on what requests may build up (issue 27): 429 or 413 with the reason beyond. */
-  static final int MAX_EDGES = 4_096;
-
-  static final int MAX_FILTERS_PER_EDGE = 100_000;
-  static final int MAX_FILTERS_PER_REQUEST = 10_000;
+  /** Filters in one request at most by default ({@link CoordinatorCaps}: 413 with the reason). */
+  static final int MAX_FILTERS_PER_REQUEST = CoordinatorCaps.DEFAULT.filtersPerRequest();
 
   /** The longest a change poll may wait (a client asking more gets this). */
   static final Duration MAX_WAIT = Duration.ofSeconds(60);
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private final CoordinatorService service;
+  private final CoordinatorCaps caps;
   private final Duration defaultWait;
   private final Counter routeLookups;
   private final ServedKeys keys; // null: this coordinator hands out no datagram keys
@@ -59,10 +57,12 @@ final class CoordinatorApi implements Closeable {
 
   private CoordinatorApi(
       CoordinatorService service,
+      CoordinatorCaps caps,
       Duration defaultWait,
       PrometheusMeterRegistry metrics,
       ServedKeys keys) {
     this.service = service;
+    this.caps = caps;
     this.defaultWait = defaultWait;
     this.keys = keys;
     this.keysServed =
@@ -96,12 +96,12 @@ final class CoordinatorApi implements Closeable {
   static CoordinatorApi start(
       CoordinatorService service, InetSocketAddress address, Duration defaultWait)
       throws IOException {
-    return start(service, address, defaultWait, null, null, null);
+    return start(service, address, defaultWait, null, null, null, CoordinatorCaps.DEFAULT);
   }
 
   /**
    * The same, authenticating requests against {@code auth} (null: none, docs/security.md), over
-   * {@code tls} (null: plain HTTP), handing out {@code keys} (null: none).
+   * {@code tls} (null: plain HTTP), handing out {@code keys} (null: none), within {@code caps}.
    */
   static CoordinatorApi start(
       CoordinatorService service,
@@ -109,10 +109,11 @@ final class CoordinatorApi implements Closeable {
       Duration defaultWait,
       Authenticator auth,
       ServerTls tls,
-      ServedKeys keys)
+      ServedKeys keys,
+      CoordinatorCaps caps)
       throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
-    CoordinatorApi api = new CoordinatorApi(service, defaultWait, metrics, keys);
+    CoordinatorApi api = new CoordinatorApi(service, caps, defaultWait, metrics, keys);
     api.server =
         RestServer.builder("coordinator", metrics)
             .address(address)
@@ -184,8 +185,8 @@ final class CoordinatorApi implements Closeable {
     }
     Edge e = new Edge(name, address, port.asInt());
     Map<Edge, Set<String>> now = service.snapshot();
-    if (now.size() >= MAX_EDGES && now.keySet().stream().noneMatch(x -> x.name().equals(name))) {
-      throw new ApiError(429, "the coordinator has " + MAX_EDGES + " edges already (the limit)");
+    if (now.size() >= caps.edges() && now.keySet().stream().noneMatch(x -> x.name().equals(name))) {
+      throw new ApiError(429, "the coordinator has " + caps.edges() + " edges already (the limit)");
     }
     Set<String> filters = service.register(e);
     ObjectNode o = edgeJson(e, filters);
@@ -198,22 +199,22 @@ final class CoordinatorApi implements Closeable {
     Fields.onlyKeys(body, Set.of("added", "removed"));
     List<String> added = Fields.strings(body, "added", "topic filters");
     List<String> removed = Fields.strings(body, "removed", "topic filters");
-    if (added.size() + removed.size() > MAX_FILTERS_PER_REQUEST) {
+    if (added.size() + removed.size() > caps.filtersPerRequest()) {
       throw new ApiError(
           413,
           (added.size() + removed.size())
               + " filters in one request; the limit is "
-              + MAX_FILTERS_PER_REQUEST);
+              + caps.filtersPerRequest());
     }
     int held =
         service.snapshot().entrySet().stream()
             .filter(x -> x.getKey().name().equals(name))
             .mapToInt(x -> x.getValue().size())
             .sum();
-    if (held + added.size() > MAX_FILTERS_PER_EDGE) {
+    if (held + added.size() > caps.filtersPerEdge()) {
       throw new ApiError(
           429,
-          "edge '" + name + "' would hold over " + MAX_FILTERS_PER_EDGE + " filters (the limit)");
+          "edge '" + name + "' would hold over " + caps.filtersPerEdge() + " filters (the limit)");
     }
     CoordinatorService.FilterReply r = service.updateFilters(name, added, removed);
     ObjectNode o = JSON.createObjectNode().put("version", r.version()).put("synced", r.synced());

@@ -50,6 +50,7 @@ public interface EdgeCoordinator extends Closeable {
     private javax.net.ssl.SSLContext controllerTls;
     private org.netpubsub.http.ServerTls tls;
     private java.nio.file.Path datagramKeys;
+    private CoordinatorCaps caps = CoordinatorCaps.DEFAULT;
 
     private Builder() {}
 
@@ -120,6 +121,12 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
+    /** For tests: caps other than {@link CoordinatorCaps#DEFAULT} (small ones, to reach them). */
+    Builder caps(CoordinatorCaps c) {
+      this.caps = Objects.requireNonNull(c);
+      return this;
+    }
+
     /** For tests: a {@link GroupController} instead of the HTTP one (implies network mode). */
     Builder groupController(GroupController g) {
       this.groups = g;
@@ -155,7 +162,8 @@ public interface EdgeCoordinator extends Closeable {
       CoordinatorStore store = CoordinatorStore.open(database);
       try {
         CoordinatorService service = new CoordinatorService(store, g, ackTimeout);
-        CoordinatorApi api = CoordinatorApi.start(service, listen, changeWait, auth, tls, keys);
+        CoordinatorApi api =
+            CoordinatorApi.start(service, listen, changeWait, auth, tls, keys, caps);
         return new RunningCoordinator(service, api, store);
       } catch (IOException | RuntimeException e) {
         store.close();

@@ -19,7 +19,8 @@ import org.netpubsub.network.topology.TopologyChange.HostMoved;
  * only at edge ports, so ND relayed over a switch-to-switch link never moves a host. The last
  * message wins when an address shows up elsewhere. A port holds at most {@link #MAX_HOSTS_PER_PORT}
  * hosts: ND from yet another address there teaches nothing (issue 27: a host soliciting from
- * endless spoofed sources would otherwise grow the topology, and every host costs routes).
+ * endless spoofed sources would otherwise grow the topology, and every host costs routes); the
+ * refusals are counted in a {@link HostRefusals}.
  */
 public final class Ipv6NeighborDiscovery {
   /** Hosts one switch port may carry, learned or registered (the REST API's cap too). */
@@ -52,6 +53,15 @@ public final class Ipv6NeighborDiscovery {
    * hosts: a new host, a moved one, or nothing (malformed frame, not an edge port, nothing new).
    */
   public static List<TopologyChange> learn(Topology t, long dpid, long inPort, byte[] frame) {
+    return learn(t, dpid, inPort, frame, null);
+  }
+
+  /**
+   * {@link #learn(Topology, long, long, byte[])}, counting (and logging, rate-limited) in {@code
+   * refusals} each host not learned because its port is full; null: not counted.
+   */
+  public static List<TopologyChange> learn(
+      Topology t, long dpid, long inPort, byte[] frame, HostRefusals refusals) {
     if (!SwitchPort.isPhysical(inPort)) {
       return List.of();
     }
@@ -67,7 +77,13 @@ public final class Ipv6NeighborDiscovery {
     Optional<Host> known = t.host(h.get().address());
     if (known.map(k -> !k.attachment().equals(at)).orElse(true)
         && t.hostsAt(at).size() >= MAX_HOSTS_PER_PORT) {
-      return List.of(); // a new host at a full port (added or moved there)
+      if (refusals != null) { // a new host at a full port (added or moved there)
+        refusals.refused(
+            known.isEmpty() ? HostRefusals.Reason.PORT_FULL : HostRefusals.Reason.MOVE_TO_FULL_PORT,
+            at,
+            h.get().address());
+      }
+      return List.of();
     }
     if (known.isEmpty()) {
       return List.of(new HostAdded(h.get()));

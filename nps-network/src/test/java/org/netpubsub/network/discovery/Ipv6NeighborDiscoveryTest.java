@@ -63,20 +63,51 @@ class Ipv6NeighborDiscoveryTest {
     for (int i = 0; i < Ipv6NeighborDiscovery.MAX_HOSTS_PER_PORT; i++) {
       full = full.addHost(new Host(host(i), M2, SwitchPort.of(1, 2)));
     }
+    long[] now = {1_000};
+    HostRefusals refused = new HostRefusals(() -> now[0]);
     byte[] newcomer = ns(() -> NdMessage.solicitation(M1, H1, H2));
-    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 2, newcomer)).as("one more: none").isEmpty();
-    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 3, newcomer)).hasSize(1); // another port
+    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 2, newcomer, refused))
+        .as("one more: none")
+        .isEmpty();
+    assertThat(refused.count(HostRefusals.Reason.PORT_FULL)).isEqualTo(1);
+    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 3, newcomer, refused)).hasSize(1); // another
     Topology oneLess = full.removeHost(host(0));
-    assertThat(Ipv6NeighborDiscovery.learn(oneLess, 1, 2, newcomer))
+    assertThat(Ipv6NeighborDiscovery.learn(oneLess, 1, 2, newcomer, refused))
         .containsExactly(new HostAdded(new Host(H1, M1, SwitchPort.of(1, 2))));
     // a host already at the full port may change its MAC there; one elsewhere may not move in
     Host first = new Host(host(1), M2, SwitchPort.of(1, 2));
     byte[] newMac = NdCodec.encode(NdMessage.unsolicitedAdvertisement(M1, host(1)));
-    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 2, newMac))
+    assertThat(Ipv6NeighborDiscovery.learn(full, 1, 2, newMac, refused))
         .containsExactly(new HostMoved(first, new Host(host(1), M1, SwitchPort.of(1, 2))));
+    assertThat(refused.count(HostRefusals.Reason.PORT_FULL)).as("learnt: not counted").isEqualTo(1);
     Topology elsewhere = full.addHost(new Host(H1, M1, SwitchPort.of(1, 3)));
     byte[] moveIn = NdCodec.encode(NdMessage.unsolicitedAdvertisement(M1, H1));
-    assertThat(Ipv6NeighborDiscovery.learn(elsewhere, 1, 2, moveIn)).isEmpty();
+    assertThat(Ipv6NeighborDiscovery.learn(elsewhere, 1, 2, moveIn, refused)).isEmpty();
+    assertThat(refused.count(HostRefusals.Reason.MOVE_TO_FULL_PORT)).isEqualTo(1);
+    assertThat(refused.count(HostRefusals.Reason.PORT_FULL)).isEqualTo(1);
+  }
+
+  /** The refusals' log: the first at once, then one line a minute counting those in between. */
+  @Test
+  void refusalsAreLoggedAtMostOnceAMinuteNamingThePort() {
+    long[] now = {0};
+    HostRefusals refused = new HostRefusals(() -> now[0]);
+    SwitchPort at = SwitchPort.of(0xab, 2);
+    assertThat(refused.refused(HostRefusals.Reason.PORT_FULL, at, H1))
+        .hasValueSatisfying(
+            l ->
+                assertThat(l)
+                    .contains("switch ab port 2", H1.toString(), "port_full", "1 refusal"));
+    for (int i = 0; i < 1_000; i++) {
+      now[0] = i * 50L; // 1 000 refusals over 50 s
+      assertThat(refused.refused(HostRefusals.Reason.PORT_FULL, at, H1)).isEmpty();
+    }
+    now[0] = HostRefusals.LOG_INTERVAL_MILLIS;
+    assertThat(refused.refused(HostRefusals.Reason.MOVE_TO_FULL_PORT, SwitchPort.of(1, 3), H2))
+        .hasValueSatisfying(
+            l -> assertThat(l).contains("switch 1 port 3", "move_to_full_port", "1001 refusals"));
+    assertThat(refused.count(HostRefusals.Reason.PORT_FULL)).isEqualTo(1_001);
+    assertThat(refused.count(HostRefusals.Reason.MOVE_TO_FULL_PORT)).isEqualTo(1);
   }
 
   private static Ipv6Address host(int i) {
