@@ -31,6 +31,7 @@ import tempfile
 TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTBED_DIR)
 
+from pubsub.auth import zookeeper_args  # noqa: E402
 from pubsub.datagram_key import key_args  # noqa: E402
 from pubsub.dds_sites import Site, dds_env  # noqa: E402
 from pubsub.session import NPS, JsonLines, build, free_port  # noqa: E402
@@ -79,14 +80,14 @@ def measure(pings: int, domains: bool) -> dict:
         procs[-1].wait_for(lambda o: o.get("kind") == "zookeeper", 60, "ZooKeeper")
         procs.append(JsonLines([NPS, "overlay", "routing-broker", "--zookeeper", zk, "--listen",
                                 f"{a.outer_ip}:{free_port()}", "--name", "rb1",
-                                *key_args(work), "--json"], env=dds_env()))
+                                *key_args(work), *zookeeper_args(), "--json"], env=dds_env()))
         procs[-1].wait_for(lambda o: o.get("kind") == "routing-broker", 120, "the routing broker")
         for site in sites:
             local = f"dds:{site.domain}" + ("" if domains else "?interface=site")
             procs.append(site.run(NPS, "overlay", "edge-broker", "--zookeeper", zk, "--local",
                                   local, "--site", site.ns[-1:], "--listen",
                                   f"{site.inner_ip}:{free_port() if domains else 7200}",
-                                  *key_args(work), "--json", env=dds_env()))
+                                  *key_args(work), *zookeeper_args(), "--json", env=dds_env()))
             procs[-1].wait_for(lambda o: o.get("kind") == "edge-broker", 120, "an edge")
         for site, pair in ((a, "local"), (b, "cross")):
             procs.append(site.run(sys.executable, APP, "pong", str(site.domain), pair))

@@ -17,6 +17,7 @@ import time
 
 from dds_latency import APP, DomainSite
 from hdrh.histogram import HdrHistogram
+from pubsub.auth import zookeeper_args
 from pubsub.datagram_key import key_args
 from pubsub.dds_sites import dds_env
 from pubsub.session import NPS, JsonLines, SessionError, build, free_port
@@ -59,7 +60,7 @@ def on_fresh_overlay(sites: int, brokers: int, measure, wan=uniform_wan, first_d
         for b in range(brokers):
             procs.append(JsonLines([NPS, "overlay", "routing-broker", "--zookeeper", zk, "--listen",
                                     rbs[b], "--name", f"rb{b}", *wan("rb", b, rbs),
-                                    *key_args(work), "--json"], env=dds_env()))
+                                    *key_args(work), *zookeeper_args(), "--json"], env=dds_env()))
             procs[-1].wait_for(lambda o: o.get("kind") == "routing-broker", 120, "a routing broker")
         domains = [DomainSite(f"s{s}", first_domain + s) for s in range(sites)]
         edges = []
@@ -67,7 +68,7 @@ def on_fresh_overlay(sites: int, brokers: int, measure, wan=uniform_wan, first_d
             edges.append(site.run(NPS, "overlay", "edge-broker", "--zookeeper", zk, "--local",
                                   f"dds:{site.domain}", "--site", f"site{s}", "--listen",
                                   f"127.0.0.1:{free_port()}", *wan("edge", s, rbs),
-                                  *key_args(work), "--json", env=dds_env()))
+                                  *key_args(work), *zookeeper_args(), "--json", env=dds_env()))
             procs.append(edges[-1])
             edges[-1].wait_for(lambda o: o.get("kind") == "edge-broker", 120, "an edge")
         return measure(domains, edges)

@@ -6,7 +6,10 @@ The principals: `hN` for each test host (it acts for hN's data address `fd6e:707
 subscribes and advertises anywhere, and registers the edge `hN` at a coordinator); `operator`
 (every admin right: the harness's own REST calls, and a coordinator asking for multicast groups);
 `dashboard` (admin `read`: lists every request and changes nothing). Tokens are random per process;
-the file holds only their SHA-256. `NPS_TESTBED_AUTH=0` turns it off (servers without `--auth`)."""
+the file holds only their SHA-256. The same session gives ZooKeeper digest credentials
+(`--zookeeper-auth`) to every party of a test's ZooKeeper tree, and the edge coordinators the
+datagram key file that their agents fetch (`--coordinator-keys`). `NPS_TESTBED_AUTH=0` turns all
+of it off (servers without `--auth`, ZooKeeper without ACLs, agents with the key file)."""
 
 from __future__ import annotations
 
@@ -101,13 +104,30 @@ def server_args() -> list[str]:
     return ["--auth", session()["file"]] if enabled() else []
 
 
-def coordinator_args(controller_auth: bool) -> list[str]:
+def coordinator_args(controller_auth: bool, datagram_key: str | None = None) -> list[str]:
     """An edge coordinator's options: the session's principals (its agents act as their edges
-    `hN`) and, for a controller with them, the operator's token to ask for multicast groups."""
+    `hN`), for a controller with them the operator's token to ask for multicast groups, and the
+    datagram key file `datagram_key` that it hands to its agents (pubsub/datagram_key.py's
+    agent_args: the agents run with `--coordinator-keys`)."""
     if not enabled():
         return []
     token = ["--controller-token-file", session()["operator_token_file"]] if controller_auth else []
-    return ["--auth", session()["file"], *token]
+    keys = ["--datagram-key", datagram_key] if datagram_key else []
+    return ["--auth", session()["file"], *token, *keys]
+
+
+def zookeeper_args() -> list[str]:
+    """`--zookeeper-auth FILE` for every party of a test's ZooKeeper tree (the controllers of a
+    cluster): one digest identity per test process, so every znode they create is theirs alone
+    (docs/security.md, "ZooKeeper ACLs"); nothing when authentication is off."""
+    if not enabled():
+        return []
+    s = session()
+    with _making:
+        if "zookeeper_file" not in s:
+            s["zookeeper_file"] = _write(s["dir"], "zookeeper.auth",
+                                         f"nps-testbed:{token('zookeeper')}\n")
+    return ["--zookeeper-auth", s["zookeeper_file"]]
 
 
 def client_env(env: dict, address: str) -> dict:

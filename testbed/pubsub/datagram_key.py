@@ -1,10 +1,15 @@
 """The shared datagram key every `nps edge-agent` (and overlay broker) of one test-bed run uses:
 datagrams are authenticated by default (docs/security.md), so the launchers pass `--datagram-key`.
-Mininet hosts share the file system, so one file serves every host of the run."""
+Mininet hosts share the file system, so one file serves every host of the run. With the session's
+principals on (pubsub/auth.py) the agents hold no file: the edge coordinator does, and each agent
+fetches the keys with its host's token (`--coordinator-keys`, docs/security.md "Keys from the
+edge coordinator"), as an operator deploys them."""
 
 import os
 import secrets
 import tempfile
+
+from pubsub import auth
 
 _FILE = "datagram.key"
 
@@ -34,3 +39,15 @@ def _default_dir() -> str:
 def key_args(directory: str | None = None) -> list[str]:
     """The command-line arguments that give an agent or broker the run's key."""
     return ["--datagram-key", key_file(directory)]
+
+
+def agent_args(directory: str | None = None) -> list[str]:
+    """An edge agent's key options: `--coordinator-keys` when the coordinator runs with the
+    session's principals (give it `coordinator_file(directory)`), else the run's key file."""
+    return ["--coordinator-keys"] if auth.enabled() else key_args(directory)
+
+
+def coordinator_file(directory: str | None = None) -> str | None:
+    """The key file an edge coordinator hands to agents with `--coordinator-keys`, or None when
+    authentication is off (the coordinator refuses `--datagram-key` without `--auth`)."""
+    return key_file(directory) if auth.enabled() else None

@@ -13,7 +13,7 @@ import time
 import urllib.parse
 
 from pubsub import auth
-from pubsub.datagram_key import key_args
+from pubsub.datagram_key import agent_args, coordinator_file
 from pubsub.session import (NPS, TESTBED, Controller, JsonLines, SessionError, Testbed,
                             client_env, poll, wait_for_network)
 from pubsub.rabbitmq import AMQP_PORT, RabbitNode
@@ -228,7 +228,8 @@ def start_coordinator(net: Network, d: Deployment) -> str:
     db = os.path.join(net.work, f"coordinator-{time.monotonic_ns()}.sqlite")
     d.add(JsonLines([NPS, "edge-coordinator", "--listen", f"[{mgmt}]:{COORDINATOR_PORT}", "--db",
                      f"sqlite:{db}", "--controller", net.controller.api,
-                     *auth.coordinator_args(net.controller.auth), "--json"],
+                     *auth.coordinator_args(net.controller.auth, coordinator_file(net.work)),
+                     "--json"],
                     stderr=open(os.path.join(net.work, "coordinator.log"), "w")))
     poll(lambda: tcp_open(mgmt, COORDINATOR_PORT), 60, "the edge coordinator listening")
     return f"http://[{mgmt}]:{COORDINATOR_PORT}"
@@ -243,7 +244,7 @@ def start_agents(net: Network, d: Deployment, hosts: list[str], broker: str,
         agents.append(d.add(in_host(h, NPS, "edge-agent", "--broker", broker, "--coordinator",
                                     coordinator, "--edge", h, "--listen",
                                     f"[{net.address(h)}]:{AGENT_PORT}",
-                                    *key_args(net.work), "--json",
+                                    *agent_args(net.work), "--json",
                                     env=client_env(net.address(h)),
                                     log_path=os.path.join(net.work, f"agent-{h}.log"))))
     for h, a in zip(hosts, agents):

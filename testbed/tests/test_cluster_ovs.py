@@ -38,6 +38,7 @@ import pytest
 from live import needs_root
 from nps_testbed import naming
 from nps_testbed.relay import ApiRelay
+from pubsub import auth
 from pubsub.session import (NPS, Controller, JsonLines, PublisherProcess, SubscriberProcess,
                             Testbed, build, free_port, ground_truth_soon, poll, wait_for_network)
 from test_pubsub_ovs import (SEED, Receivers, int_range_filter, matches, random_event,
@@ -95,6 +96,7 @@ def cluster():
 def member(schema_path: str, zk_port: int, work: str, i: int, restarted: Controller | None = None):
     """Controller process c<i> of the cluster (a restart keeps the ports the bridges know)."""
     return Controller(schema_path, "--cluster", f"127.0.0.1:{zk_port}", "--member", f"c{i}",
+                      *auth.zookeeper_args(),  # ZooKeeper ACLs: the tree is the members' alone
                       "--partitions", "16", "--cluster-session-timeout", "4s",
                       log_path=os.path.join(work, f"controller-{i}{'-again' if restarted else ''}.log"),
                       openflow_port=restarted.openflow_port if restarted else None,

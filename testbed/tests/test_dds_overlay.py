@@ -49,6 +49,7 @@ import time
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pubsub.auth import zookeeper_args as zk_auth  # noqa: E402  (ZooKeeper ACLs on the tree)
 from pubsub.datagram_key import key_args  # noqa: E402
 from pubsub import ddsperf_lines  # noqa: E402
 from pubsub.dds_sites import Site, dds_env  # noqa: E402
@@ -89,7 +90,7 @@ def overlay():
                                        "--session-timeout", "1s", "--status-interval", "1s",
                                        # each relay loses 3 % of what it sends (WAN emulation)
                                        "--emulate-wan", "loss=3%", "--emulation-seed", str(i + 1),
-                                       *key_args(work), "--json"], env=dds_env())
+                                       *key_args(work), *zk_auth(), "--json"], env=dds_env())
             procs.append(brokers[name])
         edges = {}
         for site in sites:
@@ -102,7 +103,7 @@ def overlay():
                                    "--site", site.ns[-1:],
                                    "--listen", f"{site.inner_ip}:7200", "--status-interval", "1s",
                                    "--buffer", "4096", *lossy, "--emulation-seed", "25",
-                                   *key_args(work), "--json", env=dds_env())
+                                   *key_args(work), *zk_auth(), "--json", env=dds_env())
             procs.append(edges[site])
         for name, rb in brokers.items():
             rb.wait_for(lambda o: o.get("kind") == "routing-broker", 120, name)
@@ -269,7 +270,8 @@ def test_malformed_samples_and_unknown_types_are_counted_and_dropped(overlay):
 ])
 def test_a_domain_that_cannot_be_joined_is_one_line_and_exit_1(overlay, local, reason):
     r = subprocess.run([NPS, "overlay", "edge-broker", "--zookeeper", overlay["zk"], "--local",
-                        local, "--site", "x", "--listen", "127.0.0.1:0", "--insecure-datagrams"],
+                        local, "--site", "x", "--listen", "127.0.0.1:0", "--insecure-datagrams",
+                        *zk_auth()],
                        capture_output=True, text=True, timeout=90, env=dds_env())
     assert r.returncode == 1, r
     lines = [line for line in r.stderr.splitlines() if line.strip()]
@@ -365,7 +367,8 @@ def test_an_mqtt_topic_reaches_a_dds_reader_of_the_opaque_type(overlay):
         edge = JsonLines([NPS, "overlay", "edge-broker", "--zookeeper", overlay["zk"], "--local",
                           f"mqtt://127.0.0.1:{port}", "--site", "m", "--listen",
                           f"{root_ip}:{free_port()}", "--status-interval", "1s",
-                          "--deadline", "plant/#=10s", *key_args(work), "--json"], env=dds_env())
+                          "--deadline", "plant/#=10s", *key_args(work), *zk_auth(), "--json"],
+                         env=dds_env())
         started.append(edge)
         reader = app(b, "opaque", str(DOMAIN), "plant/temp")
         started.append(reader)
@@ -414,7 +417,8 @@ def test_a_dds_writer_of_the_opaque_type_reaches_mqtt_subscribers_as_bare_payloa
         edge = JsonLines([NPS, "overlay", "edge-broker", "--zookeeper", overlay["zk"], "--local",
                           f"mqtt://127.0.0.1:{port}", "--site", "n", "--listen",
                           f"{root_ip}:{free_port()}", "--status-interval", "1s",
-                          "--deadline", "plant/#=10s", *key_args(work), "--json"], env=dds_env())
+                          "--deadline", "plant/#=10s", *key_args(work), *zk_auth(), "--json"],
+                         env=dds_env())
         started.append(edge)
         edge.wait_for(lambda o: o.get("kind") == "edge-broker", 120, "the MQTT site's edge")
         sub = JsonLines(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-q", "1", "-t",

@@ -39,6 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from live import needs_root
+from pubsub import auth as session_auth  # `auth` is this test's own principals file
 from pubsub.session import (NPS, TESTBED, UNUSED, Controller, JsonLines, Testbed, build, free_port,
                             poll, solicit)
 
@@ -118,7 +119,8 @@ def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_reg
             zk.wait_for(lambda o: o.get("kind") == "zookeeper", 60, "ZooKeeper")
 
             def member(i: int) -> Controller:
-                return Controller(SCHEMA, "--auth", auth, "--cluster", f"127.0.0.1:{zk_port}",
+                return Controller(SCHEMA, "--auth", auth, *session_auth.zookeeper_args(),
+                                  "--cluster", f"127.0.0.1:{zk_port}",
                                   "--member", f"c{i}", "--partitions", "4",
                                   log_path=os.path.join(work, f"controller-{i}.log"))
 
