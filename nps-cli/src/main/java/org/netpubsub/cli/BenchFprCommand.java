@@ -99,6 +99,13 @@ final class BenchFprCommand implements Callable<Integer> {
   int flowSample;
 
   @Option(
+      names = "--held-out-design",
+      description =
+          "Design a learned layout on as many events drawn after the flow sample, not on the"
+              + " measured events (default: the measured events).")
+  boolean heldOutDesign;
+
+  @Option(
       names = "--attributes",
       defaultValue = "4",
       paramLabel = "N",
@@ -122,7 +129,8 @@ final class BenchFprCommand implements Callable<Integer> {
                 options.hosts,
                 options.maxCells,
                 maxFlows,
-                flowSample),
+                flowSample,
+                heldOutDesign),
             spec.commandLine().getErr());
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
@@ -133,6 +141,7 @@ final class BenchFprCommand implements Callable<Integer> {
       m.put("layouts", layouts);
       m.put("max_flows", maxFlows);
       m.put("flow_sample", flowSample);
+      m.put("design_events", heldOutDesign ? "held-out" : "measured");
       m.put("results", rows);
       JsonOutput.printLine(out, m);
     } else {

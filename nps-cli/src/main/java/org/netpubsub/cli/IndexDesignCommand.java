@@ -17,6 +17,7 @@ import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.filter.FilterParser;
 import org.netpubsub.content.filter.Normalizer;
 import org.netpubsub.content.index.FalsePositiveSample;
+import org.netpubsub.content.index.HostBudget;
 import org.netpubsub.content.index.LayoutDesigner;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Attribute;
@@ -84,6 +85,23 @@ final class IndexDesignCommand implements Callable<Integer> {
   int searchSubscriptions;
 
   @Option(
+      names = "--max-flows",
+      paramLabel = "F",
+      defaultValue = "0",
+      description =
+          "Design for edge switches of at most F content flows (each host's union of covers"
+              + " merged to F); 0 = no flow budget, scored per subscription (default:"
+              + " ${DEFAULT-VALUE}).")
+  int maxFlows;
+
+  @Option(
+      names = "--host-subscriptions",
+      paramLabel = "N",
+      defaultValue = "100",
+      description = "Subscriptions a host holds, with --max-flows (default: ${DEFAULT-VALUE}).")
+  int hostSubscriptions;
+
+  @Option(
       names = "--measure",
       paramLabel = "EVENTS.jsonl",
       description =
@@ -98,6 +116,12 @@ final class IndexDesignCommand implements Callable<Integer> {
     if (maxCells < 1 || maxCells > SpatialIndex.MAX_CELLS_LIMIT) {
       throw new IllegalArgumentException(
           "--max-cells must be in 1.." + SpatialIndex.MAX_CELLS_LIMIT);
+    }
+    if (maxFlows < 0) {
+      throw new IllegalArgumentException("--max-flows must be 0 (no budget) or positive");
+    }
+    if (hostSubscriptions < 1) {
+      throw new IllegalArgumentException("--host-subscriptions must be positive");
     }
     if (searchSubscriptions < 1) {
       throw new IllegalArgumentException("--search-subscriptions must be positive");
@@ -117,7 +141,8 @@ final class IndexDesignCommand implements Callable<Integer> {
     FalsePositiveSample search =
         new FalsePositiveSample(
             events, dnfs.subList(0, Math.min(searchSubscriptions, dnfs.size())));
-    LayoutDesigner.Design d = LayoutDesigner.design(s, search, l, maxCells);
+    HostBudget budget = maxFlows == 0 ? null : new HostBudget(hostSubscriptions, maxFlows);
+    LayoutDesigner.Design d = LayoutDesigner.design(s, search, l, maxCells, budget);
     FalsePositiveSample all = new FalsePositiveSample(measured, dnfs);
     FalsePositiveSample.Result learned =
         all.measure(new SpatialIndex(d.schema(), d.length()), maxCells);
@@ -126,6 +151,7 @@ final class IndexDesignCommand implements Callable<Integer> {
     out.put("schema", s.name());
     out.put("length", d.length());
     out.put("max_cells", maxCells);
+    out.put("max_flows", maxFlows);
     out.put("subscriptions", dnfs.size());
     out.put("events", events.size());
     out.put("measured_events", measured.size());

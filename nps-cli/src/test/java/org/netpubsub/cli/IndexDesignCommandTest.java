@@ -76,5 +76,30 @@ class IndexDesignCommandTest {
                 workload.toString()))
         .isEqualTo(2);
     assertThat(cli.err()).contains("w.jsonl line 1:").contains("nope");
+
+    // a flow budget: designed per host union, still exact here; a negative budget is refused
+    Files.write(workload, lines);
+    String[] budgeted = {
+      "index",
+      "design",
+      "--schema",
+      schema.toString(),
+      "--workload",
+      workload.toString(),
+      "--length",
+      "10",
+      "--max-flows",
+      "4",
+      "--host-subscriptions",
+      "2",
+      "--json"
+    };
+    CliRun fresh = new CliRun(); // its output holds this run's JSON only
+    assertThat(fresh.run(budgeted)).as(fresh.err()).isZero();
+    assertThat(fresh.json().get("max_flows").asInt()).isEqualTo(4);
+    assertThat(fresh.json().get("expected_fpr").asDouble()).isZero();
+    budgeted[9] = "-1";
+    assertThat(cli.run(budgeted)).isEqualTo(2);
+    assertThat(cli.err()).contains("--max-flows must be 0 (no budget) or positive");
   }
 }

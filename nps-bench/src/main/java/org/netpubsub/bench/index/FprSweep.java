@@ -12,6 +12,7 @@ import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
 import org.netpubsub.content.index.FalsePositiveSample;
 import org.netpubsub.content.index.FlowBudget;
+import org.netpubsub.content.index.HostBudget;
 import org.netpubsub.content.index.LayoutDesigner;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
@@ -44,7 +45,8 @@ public final class FprSweep {
       int hosts,
       int maxCells,
       List<Integer> maxFlows,
-      int flowSample) {}
+      int flowSample,
+      boolean heldOutDesign) {}
 
   private FprSweep() {}
 
@@ -79,11 +81,17 @@ public final class FprSweep {
                   new WorkloadSpec(
                       s.seed(),
                       most,
-                      s.events() + s.flowSample(),
+                      s.events() + s.flowSample() + (s.heldOutDesign() ? s.events() : 0),
                       s.hosts(),
                       model.defaultAssignment(),
                       Arrival.NONE)));
       List<Event> weights = both.events().subList(s.events(), s.events() + s.flowSample());
+      // a learned layout is designed on the measured events, or on as many drawn after the flow
+      // sample (--held-out-design: events neither measured nor weighing merges)
+      List<Event> design =
+          s.heldOutDesign()
+              ? both.events().subList(s.events() + s.flowSample(), both.events().size())
+              : both.events().subList(0, s.events());
       FalsePositiveInputs in =
           new FalsePositiveInputs(
               both.workload(), both.subscriptions(), both.events().subList(0, s.events()));
@@ -91,9 +99,12 @@ public final class FprSweep {
         FalsePositiveRate fpr = in.rate(n);
         for (int length : s.lengths()) {
           for (String layout : s.layouts()) {
-            SpatialIndex index = index(in, n, layout, length, s);
-            List<Dz> points = weights.stream().map(index::dz).toList();
             for (int flows : s.maxFlows()) {
+              // a learned layout is designed for the flow budget it is measured at
+              HostBudget designed =
+                  flows == 0 ? null : new HostBudget(Math.max(1, n / fpr.hosts().size()), flows);
+              SpatialIndex index = index(in, design, n, layout, length, designed, s);
+              List<Dz> points = weights.stream().map(index::dz).toList();
               UnaryOperator<DzSet> budget =
                   flows == 0 ? UnaryOperator.identity() : c -> FlowBudget.merge(c, flows, points);
               rows.add(row(fpr, index, budget, name, layout, n, length, flows, s));
@@ -126,6 +137,7 @@ public final class FprSweep {
     row.put("subscriptions", n);
     row.put("length", length);
     row.put("max_flows", flows);
+    row.put("design_events", s.heldOutDesign() ? "held-out" : "measured");
     row.put("received", c.received());
     row.put("unnecessary", c.unnecessary());
     row.put("fpr", c.rate());
@@ -164,10 +176,17 @@ public final class FprSweep {
 
   /**
    * The model's schema with its round-robin index, or a layout learned from the first
-   * --design-subscriptions of its n subscriptions and the events, at this length.
+   * --design-subscriptions of its n subscriptions and {@code events}, at this length and flow
+   * budget ({@code null}: none).
    */
   private static SpatialIndex index(
-      FalsePositiveInputs in, int n, String layout, int length, Settings s) {
+      FalsePositiveInputs in,
+      List<Event> events,
+      int n,
+      String layout,
+      int length,
+      HostBudget budget,
+      Settings s) {
     Schema schema = in.workload().schema();
     if (layout.equals("round-robin")) {
       return new SpatialIndex(schema, length);
@@ -178,7 +197,7 @@ public final class FprSweep {
             .toList();
     LayoutDesigner.Design d =
         LayoutDesigner.design(
-            schema, new FalsePositiveSample(in.events(), sample), length, s.maxCells());
+            schema, new FalsePositiveSample(events, sample), length, s.maxCells(), budget);
     return new SpatialIndex(d.schema(), d.length());
   }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.filter.AttributeConstraint;
 import org.netpubsub.content.filter.Conjunction;
@@ -54,20 +55,81 @@ public final class LayoutDesigner {
 
   /**
    * Designs a layout of {@code length} bits for {@code schema}'s attributes, compared with the
-   * schema's own (round-robin) index at the same length and cell budget.
+   * schema's own (round-robin) index at the same length and cell budget. Scored per subscription:
+   * no flow budget.
    */
   public static Design design(Schema schema, FalsePositiveSample sample, int length, int maxCells) {
+    return design(schema, sample, length, maxCells, null);
+  }
+
+  /**
+   * {@link #design(Schema, FalsePositiveSample, int, int)} for edge switches that hold at most
+   * {@code budget.maxFlows()} flows ({@code null}: no flow budget): every candidate layout is
+   * scored by {@link HostUnionScore} (hosts' unions of covers merged to the budget) instead of per
+   * subscription, and each topic level order the coding offers gets its own bit allocation, the
+   * best kept (docs/content-model.md, "Designing for a flow budget").
+   */
+  public static Design design(
+      Schema schema, FalsePositiveSample sample, int length, int maxCells, HostBudget budget) {
     if (length < 1 || length > Dz.MAX_LENGTH) {
       throw new IllegalArgumentException("length " + length + " is outside 1.." + Dz.MAX_LENGTH);
     }
+    // without a flow budget a topic order is scored by the cover's own K ranges a filter
+    int ranges = budget == null ? maxCells : TopicDesign.RANGES;
+    Map<String, List<StringCoding>> candidates = new LinkedHashMap<>();
     Map<String, StringCoding> codings = new LinkedHashMap<>();
     Map<String, IntCuts> cuts = new LinkedHashMap<>();
     for (Attribute a : schema.attributes()) {
       switch (a) {
-        case StringAttribute s -> codings.put(a.name(), coding(s, sample));
+        case StringAttribute s -> {
+          List<StringCoding> c = codings(s, sample, ranges);
+          candidates.put(a.name(), c);
+          codings.put(a.name(), c.getFirst());
+        }
         case IntAttribute i -> cuts(i, sample).ifPresent(c -> cuts.put(a.name(), c));
       }
     }
+    HostUnionScore union = budget == null ? null : new HostUnionScore(sample, budget, maxCells);
+    Allocation best = allocate(schema, codings, cuts, sample, length, maxCells, union);
+    if (union != null) { // each attribute's alternatives in turn, the others at their best
+      for (Map.Entry<String, List<StringCoding>> e : candidates.entrySet()) {
+        for (StringCoding c : e.getValue().subList(1, e.getValue().size())) {
+          Map<String, StringCoding> trial = new LinkedHashMap<>(best.codings());
+          trial.put(e.getKey(), c);
+          Allocation a = allocate(schema, trial, cuts, sample, length, maxCells, union);
+          if (a.score() < best.score()) {
+            best = a;
+          }
+        }
+      }
+    }
+    List<String> bits = best.bits();
+    IndexLayout coded = new IndexLayout(List.of(), best.codings(), cuts);
+    Schema learned = narrowed(schema, coded.withBits(bits));
+    FalsePositiveSample.Result mine =
+        sample.measure(new SpatialIndex(learned, bits.size()), maxCells);
+    FalsePositiveSample.Result theirs =
+        sample.measure(
+            new SpatialIndex(schema.withLayout(IndexLayout.ROUND_ROBIN), length), maxCells);
+    return new Design(learned, bits.size(), maxCells, mine, theirs);
+  }
+
+  /** A bit allocation for fixed codings and what it scores on the sample. */
+  private record Allocation(Map<String, StringCoding> codings, List<String> bits, long score) {}
+
+  /**
+   * The greedy bit allocation for the codings: runs of 1, 2, 4 or 8 bits of one attribute, the most
+   * false positives removed per bit first, scored per subscription ({@code union} null) or per host
+   * under the flow budget.
+   */
+  private static Allocation allocate(
+      Schema schema,
+      Map<String, StringCoding> codings,
+      Map<String, IntCuts> cuts,
+      FalsePositiveSample sample,
+      int length,
+      int maxCells,
+      HostUnionScore union) {
     List<String> all = schema.attributes().stream().map(Attribute::name).toList();
     IndexLayout coded = new IndexLayout(List.of(), codings, cuts);
     Schema wide = schema.withIndex(all).withLayout(coded);
@@ -80,9 +142,16 @@ public final class LayoutDesigner {
     for (int d = 0; d < resolution.length; d++) {
       resolution[d] = offsetsIndex.resolution(d);
     }
+    ToLongFunction<List<String>> score =
+        bits -> {
+          SpatialIndex index = new SpatialIndex(wide.withLayout(coded.withBits(bits)), bits.size());
+          return union == null
+              ? sample.measure(index, offsets, maxCells).falsePositives()
+              : union.falsePositives(index, offsets);
+        };
     List<String> bits = new ArrayList<>();
     int[] used = new int[all.size()];
-    long current = sample.withoutIndex();
+    long current = union == null ? sample.withoutIndex() : union.withoutIndex();
     int turn = 0;
     while (bits.size() < length) {
       double bestGain = 0;
@@ -98,7 +167,7 @@ public final class LayoutDesigner {
           for (int k = 0; k < run; k++) {
             trial.add(all.get(d));
           }
-          long fp = falsePositives(wide, coded, trial, offsets, sample, maxCells);
+          long fp = score.applyAsLong(trial);
           double gain = (double) (current - fp) / run;
           if (gain > bestGain) {
             bestGain = gain;
@@ -120,8 +189,7 @@ public final class LayoutDesigner {
           break; // every attribute resolved
         }
         turn = bestDim + 1;
-        bestFp =
-            falsePositives(wide, coded, append(bits, all.get(bestDim)), offsets, sample, maxCells);
+        bestFp = score.applyAsLong(append(bits, all.get(bestDim)));
       }
       for (int k = 0; k < bestRun; k++) {
         bits.add(all.get(bestDim));
@@ -129,30 +197,13 @@ public final class LayoutDesigner {
       used[bestDim] += bestRun;
       current = bestFp;
     }
-    Schema learned = narrowed(schema, coded.withBits(bits));
-    FalsePositiveSample.Result mine =
-        sample.measure(new SpatialIndex(learned, bits.size()), maxCells);
-    FalsePositiveSample.Result theirs =
-        sample.measure(
-            new SpatialIndex(schema.withLayout(IndexLayout.ROUND_ROBIN), length), maxCells);
-    return new Design(learned, bits.size(), maxCells, mine, theirs);
+    return new Allocation(codings, bits, current);
   }
 
   private static List<String> append(List<String> bits, String name) {
     List<String> out = new ArrayList<>(bits);
     out.add(name);
     return out;
-  }
-
-  private static long falsePositives(
-      Schema wide,
-      IndexLayout coded,
-      List<String> bits,
-      long[][] offsets,
-      FalsePositiveSample sample,
-      int maxCells) {
-    SpatialIndex index = new SpatialIndex(wide.withLayout(coded.withBits(bits)), bits.size());
-    return sample.measure(index, offsets, maxCells).falsePositives();
   }
 
   /** The schema indexing the attributes that got bits, in the order of their first bit. */
@@ -209,12 +260,14 @@ public final class LayoutDesigner {
   }
 
   /**
-   * The coding of one string attribute: a dictionary of the values seen (and the filters'
-   * constants) when they are few and each recurs; else a topic coding for a topic attribute or when
-   * values are paths; else order-preserving with the common leading bits skipped when filters use
-   * prefixes; else a hash.
+   * The codings of one string attribute, the choice first and then the alternatives a flow budget
+   * scores (a topic coding's other level orders; {@code ranges}: ranges a filter when {@link
+   * TopicDesign} ranks them): a dictionary of the values seen (and the filters' constants) when
+   * they are few and each recurs; else a topic coding for a topic attribute or when values are
+   * paths; else order-preserving with the common leading bits skipped when filters use prefixes;
+   * else a hash.
    */
-  static StringCoding coding(StringAttribute a, FalsePositiveSample sample) {
+  static List<StringCoding> codings(StringAttribute a, FalsePositiveSample sample, int ranges) {
     Set<String> seen = new HashSet<>();
     for (Event e : sample.events()) {
       seen.add(e.stringValue(a.position()));
@@ -244,18 +297,18 @@ public final class LayoutDesigner {
           values.add(v);
         }
       }
-      return StringCoding.Dictionary.of(values);
+      return List.of(StringCoding.Dictionary.of(values));
     }
     long paths = seen.stream().filter(v -> v.contains("/")).count();
     if (a.isTopic() && !seen.isEmpty() || !seen.isEmpty() && paths * 10 >= seen.size() * 9L) {
-      return TopicDesign.coding(seen, filters, sample.events(), a);
+      return TopicDesign.codings(seen, filters, sample.events(), a, ranges);
     }
     if (prefixes.isEmpty()) {
-      return new StringCoding.Hash();
+      return List.of(new StringCoding.Hash());
     }
     Set<String> all = new HashSet<>(seen);
     all.addAll(equal);
     all.addAll(prefixes);
-    return new StringCoding.Ordered(StringCoding.commonBits(all, a.maxLength()));
+    return List.of(new StringCoding.Ordered(StringCoding.commonBits(all, a.maxLength())));
   }
 }

@@ -18,24 +18,27 @@ import org.netpubsub.content.schema.Topics;
  * topic is shallower) in ⌈log₂(n + 1)⌉ bits (the values and the escape code of unseen ones; at most
  * 64 in all, deep levels give way first), and the levels are coded in the order that lets the
  * fewest sample events into the sample filters' ranges: levels coded in order, each level moved
- * last, and levels sorted by how often a filter leaves them free with {@code +}. Pure and
- * deterministic.
+ * last, and levels sorted by how often a filter leaves them free with {@code +}. All of them are
+ * returned, ranked, so that a flow budget can score each. Pure and deterministic.
  */
 final class TopicDesign {
   /**
-   * Ranges per filter when orders are compared: a few, not the cover's cell budget. An edge switch
-   * holds the union of its hosts' covers under a flow budget (round-robin's own flows are 224–256
-   * for 100–1 250 subscriptions a host in docs/results/index-layouts.md: 0.2–2.5 a subscription),
-   * so an order is only as good as its few-range covers. Scored at 64 ranges, the order putting the
-   * levels {@code +} leaves free last won while every {@code a/b/#} cost up to 64 cells, and the
-   * hosts' unions had to be merged back blind (#21: fpr 0.081 against 0.060 at 256 flows).
+   * Ranges per filter when orders are ranked for a flow budget: a few, not the cover's cell budget
+   * (round-robin's own edge flows are 0.2–2.5 a subscription on the topic workload). Under a budget
+   * the ranking only decides which order is allocated bits first and wins ties: {@link
+   * LayoutDesigner} then scores every order by hosts' unions merged to the budget. Without one,
+   * orders are ranked at K ranges, the cover's own budget.
    */
   static final int RANGES = 4;
 
   private TopicDesign() {}
 
-  static StringCoding coding(
-      Set<String> seen, List<String> filters, List<Event> events, StringAttribute a) {
+  /**
+   * The level-dictionary codings, one per candidate level order, ranked by the sample events inside
+   * the sample filters' ranges (at most {@code ranges} a filter), the natural order first on ties.
+   */
+  static List<StringCoding> codings(
+      Set<String> seen, List<String> filters, List<Event> events, StringAttribute a, int ranges) {
     List<Set<String>> levels = new ArrayList<>();
     int deepest = 0;
     int shallowest = StringCoding.MAX_LEVELS;
@@ -65,21 +68,23 @@ final class TopicDesign {
       dictionaries.add(List.of(v));
       sum += b;
     }
-    StringCoding.Topic best = null;
-    long bestScore = Long.MAX_VALUE;
+    List<StringCoding.Topic> out = new ArrayList<>();
+    List<Long> scores = new ArrayList<>();
     for (List<Integer> order : orders(bits.size(), filters)) {
       StringCoding.Topic t =
           new StringCoding.Topic(
               order.stream().map(bits::get).toList(),
               order,
               order.stream().map(dictionaries::get).toList());
-      long score = score(t, filters, events, a);
-      if (score < bestScore) {
-        best = t;
-        bestScore = score;
-      }
+      out.add(t);
+      scores.add(score(t, filters, events, a, ranges));
     }
-    return best;
+    Integer[] rank = new Integer[out.size()];
+    for (int i = 0; i < rank.length; i++) {
+      rank[i] = i;
+    }
+    Arrays.sort(rank, Comparator.comparingLong(scores::get)); // stable: candidates' order on ties
+    return Arrays.stream(rank).<StringCoding>map(out::get).toList();
   }
 
   /** Adds the literal levels of a topic (or filter) to the per-level sets; returns its depth. */
@@ -119,9 +124,13 @@ final class TopicDesign {
     return out;
   }
 
-  /** Σ over filters of the sample events inside the filter's (at most {@value #RANGES}) ranges. */
+  /** Σ over filters of the sample events inside the filter's (at most {@code ranges}) ranges. */
   private static long score(
-      StringCoding.Topic t, List<String> filters, List<Event> events, StringAttribute a) {
+      StringCoding.Topic t,
+      List<String> filters,
+      List<Event> events,
+      StringAttribute a,
+      int ranges) {
     long[] codes = new long[events.size()];
     for (int e = 0; e < codes.length; e++) {
       codes[e] = t.offset(a, events.get(e).stringValue(a.position())) ^ Long.MIN_VALUE;
@@ -131,7 +140,7 @@ final class TopicDesign {
     for (String f : filters) {
       long[] r =
           Topics.hasWildcard(f)
-              ? t.patternRanges(f, RANGES)
+              ? t.patternRanges(f, ranges)
               : new long[] {t.offset(a, f), t.offset(a, f)};
       for (int i = 0; i < r.length; i += 2) {
         score +=
