@@ -198,6 +198,76 @@ public final class FlowInvariants {
     }
   }
 
+  /**
+   * As {@link #offer}, for an owner whose traffic is the datagrams to the event port within {@code
+   * space} (the Camus pipeline's query addresses, ff0e::/16): the changed entries' regions within
+   * the space are walked as regions ({@link RegionWalk}), cut only where a lookup on their path
+   * tells addresses apart, instead of as the classes of every field the network holds.
+   */
+  public Optional<Violation> offerRegion(Map<Long, Change> changes, MaskedIpv6 space) {
+    List<Runnable> undo = new ArrayList<>();
+    boolean taken = false;
+    try {
+      Optional<Violation> v = walkRegion(changes, space, undo);
+      taken = v.isEmpty();
+      return v;
+    } finally {
+      if (!taken) {
+        undo.reversed().forEach(Runnable::run);
+      }
+    }
+  }
+
+  /** The first violation {@link #offerRegion} would find; nothing is taken. */
+  public Optional<Violation> checkRegion(Map<Long, Change> changes, MaskedIpv6 space) {
+    List<Runnable> undo = new ArrayList<>();
+    try {
+      return walkRegion(changes, space, undo);
+    } finally {
+      undo.reversed().forEach(Runnable::run);
+    }
+  }
+
+  private Optional<Violation> walkRegion(
+      Map<Long, Change> changes, MaskedIpv6 space, List<Runnable> undo) {
+    Set<Region> regions = new LinkedHashSet<>();
+    changes.forEach((dpid, c) -> apply(dpid, c, regions, undo));
+    List<MaskedIpv6> touched = new ArrayList<>();
+    for (Region r : regions) {
+      MaskedIpv6 in = Cube.intersection(r.dst(), space);
+      if (in != null && (r.port() == ANY_PORT || r.port() == eventPort)) {
+        touched.add(in);
+      }
+    }
+    // the widest first; a region inside one walked already is walked with it
+    touched.sort(Comparator.comparingInt(FlowInvariants::fixedBits));
+    List<MaskedIpv6> walked = new ArrayList<>();
+    for (MaskedIpv6 r : touched) {
+      if (walked.stream().noneMatch(w -> w.covers(r))) {
+        walked.add(r);
+      }
+    }
+    Set<Long> starts = new LinkedHashSet<>(changes.keySet());
+    for (long dpid : changes.keySet()) {
+      if (topology.hasSwitch(dpid)) {
+        starts.addAll(topology.neighbours(dpid));
+      }
+    }
+    // segments of the address where every mask the datagrams can meet is an interval
+    Set<Ipv6Address> masks = new HashSet<>(List.of(space.mask()));
+    for (int p : new int[] {ANY_PORT, eventPort}) {
+      fields.getOrDefault(p, Map.of()).keySet().forEach(f -> masks.add(f.mask()));
+    }
+    RegionWalk w = new RegionWalk(switches, topology, changes.keySet(), Box.segments(masks));
+    for (MaskedIpv6 r : walked) {
+      Optional<Violation> v = w.walk(r, eventPort, starts);
+      if (v.isPresent()) {
+        return v;
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Applies the changes to the index (with their undo) and walks the classes they touch. */
   private Optional<Violation> walk(Map<Long, Change> changes, List<Runnable> undo) {
     Set<Region> regions = new LinkedHashSet<>();

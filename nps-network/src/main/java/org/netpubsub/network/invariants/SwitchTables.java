@@ -223,6 +223,72 @@ final class SwitchTables {
     return best == null ? null : best.entry();
   }
 
+  /**
+   * The entry the region's representative ({@code h}'s destination) hits, as {@link #lookup}, the
+   * region cut ({@link Cube}) so that every address left in it hits the same entry: each field
+   * under a mask the region does not fix that meets the region (on an entry that would win, other
+   * fields as {@code h}) holds all of what is left or none of it.
+   */
+  FlowEntry lookup(int table, PacketHeaders h, long inPort, long metadata, Cube cube) {
+    Table t = tables.get(table);
+    if (t == null) {
+      return null;
+    }
+    Stored best = null;
+    if (h.isIpv6()) {
+      Ipv6Address r = h.ipv6Dst();
+      for (Map.Entry<Ipv6Address, Map<Ipv6Address, List<Stored>>> m : t.byMask.entrySet()) {
+        Ipv6Address mask = m.getKey();
+        if (cube.fixes(mask)) {
+          best = first(m.getValue().get(r.and(mask)), best, h, inPort, metadata);
+          continue;
+        }
+        for (Map.Entry<Ipv6Address, List<Stored>> v : m.getValue().entrySet()) {
+          MaskedIpv6 field = new MaskedIpv6(v.getKey(), mask);
+          if (!cube.overlaps(field)) {
+            continue;
+          }
+          // the representative moved into the field: the entries' other fields judged as for h
+          PacketHeaders inside = h.withIpv6Dst(v.getKey().or(r.and(mask.not())));
+          Stored s = first(v.getValue(), best, inside, inPort, metadata);
+          if (s != best) {
+            if (field.matches(r)) {
+              cube.narrowInto(field);
+              best = s;
+            } else {
+              cube.narrowOutOf(field);
+            }
+          }
+        }
+      }
+    }
+    for (Stored s : t.others) {
+      if (best != null && precedes(best, s)) {
+        break;
+      }
+      if (s.entry().match().matches(h, inPort, metadata)) {
+        return s.entry();
+      }
+    }
+    return best == null ? null : best.entry();
+  }
+
+  /** The first of a list's entries that matches and beats {@code best}; else {@code best}. */
+  private static Stored first(
+      List<Stored> l, Stored best, PacketHeaders h, long inPort, long metadata) {
+    if (l != null) {
+      for (Stored s : l) {
+        if (best != null && precedes(best, s)) {
+          break;
+        }
+        if (s.entry().match().matches(h, inPort, metadata)) {
+          return s;
+        }
+      }
+    }
+    return best;
+  }
+
   private static boolean precedes(Stored a, Stored b) {
     int pa = a.entry().priority();
     int pb = b.entry().priority();

@@ -26,10 +26,24 @@ import org.netpubsub.network.topology.Topology;
 final class NaiveFlowWalk {
   private final Topology topology;
   private final SimulatedNetwork net;
+  private final boolean everyMiss; // a content address's miss after a link is a black hole too
 
   NaiveFlowWalk(
       Topology topology, Map<Long, List<FlowEntry>> flows, Map<Long, List<GroupEntry>> groups) {
+    this(topology, flows, groups, false);
+  }
+
+  /**
+   * With {@code everyMiss}, as the checker judges the Camus pipeline's query addresses: a miss in
+   * table 0 after a link is a black hole for any address.
+   */
+  NaiveFlowWalk(
+      Topology topology,
+      Map<Long, List<FlowEntry>> flows,
+      Map<Long, List<GroupEntry>> groups,
+      boolean everyMiss) {
     this.topology = topology;
+    this.everyMiss = everyMiss;
     this.net = SimulatedNetwork.of(topology);
     groups.forEach((d, gs) -> gs.forEach(g -> must(net.switchAt(d).apply(GroupMod.add(g)))));
     flows.forEach((d, fs) -> fs.forEach(f -> must(net.switchAt(d).apply(FlowMod.add(f)))));
@@ -75,7 +89,7 @@ final class NaiveFlowWalk {
         return path.stream().anyMatch(changed::contains);
       }
       SimulatedSwitch sw = net.switchAt(dpid);
-      boolean unicast = (a(h) >>> 56) != 0xff;
+      boolean unicast = everyMiss || (a(h) >>> 56) != 0xff;
       boolean miss =
           sw.flows().stream().noneMatch(f -> f.tableId() == 0 && f.match().matches(h, inPort, 0));
       if (byLink && unicast && miss && path.stream().anyMatch(changed::contains)) {

@@ -1,0 +1,268 @@
+package org.netpubsub.network.invariants;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.network.openflow.MaskedIpv6;
+
+/**
+ * A set of IPv6 destinations as a product of per-segment value sets: the address is cut into
+ * segments (bit ranges, at most 64 bits) such that every mask the tables hold is, within each
+ * segment, all ones then all zeros ({@link #segments}: a segment starts where a mask's run of ones
+ * does), so a field is an interval per segment. For the Camus pipeline's query addresses the
+ * segments are the query fields (a range's TCAM prefixes are intervals of its field), so the values
+ * a field table tells apart are one box each, and what none of them holds is one box too: the
+ * classes per query field. Immutable.
+ */
+final class Box {
+  private final int[]
+      starts; // segment i is bits [starts[i], starts[i + 1]), 0 the most significant
+  private final long[][] sets; // per segment, sorted disjoint unsigned [lo, hi] pairs, non-empty
+
+  private Box(int[] starts, long[][] sets) {
+    this.starts = starts;
+    this.sets = sets;
+  }
+
+  /** The segment starts for these masks (and 128 at the end). */
+  static int[] segments(Iterable<Ipv6Address> masks) {
+    TreeSet<Integer> s = new TreeSet<>(List.of(0, 64, 128));
+    for (Ipv6Address m : masks) {
+      for (int b = 1; b < 128; b++) {
+        if (bit(m, b) && !bit(m, b - 1)) {
+          s.add(b);
+        }
+      }
+    }
+    return s.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static boolean bit(Ipv6Address a, int b) {
+    return b < 64 ? (a.high() >>> (63 - b) & 1) != 0 : (a.low() >>> (127 - b) & 1) != 0;
+  }
+
+  private int width(int i) {
+    return starts[i + 1] - starts[i];
+  }
+
+  /** The bits of segment i of an address, as an unsigned value. */
+  private long segment(Ipv6Address a, int i) {
+    int from = starts[i];
+    int w = width(i);
+    long v;
+    if (from < 64) {
+      // segments never cross bit 64
+      v = a.high() >>> (64 - from - w);
+    } else {
+      v = a.low() >>> (128 - from - w);
+    }
+    return w == 64 ? v : v & ((1L << w) - 1);
+  }
+
+  /** A field's interval in segment i, or null when it leaves the segment free. */
+  private long[] interval(MaskedIpv6 f, int i) {
+    long m = segment(f.mask(), i);
+    if (m == 0) {
+      return null;
+    }
+    long lo = segment(f.value(), i);
+    long all = width(i) == 64 ? -1L : (1L << width(i)) - 1;
+    return new long[] {lo, lo | (~m & all)}; // the mask is ones then zeros here
+  }
+
+  /** The field as a box (every mask of the walk's tables in {@code starts}). */
+  static Box of(MaskedIpv6 f, int[] starts) {
+    long[][] sets = new long[starts.length - 1][];
+    Box b = new Box(starts, sets);
+    for (int i = 0; i < sets.length; i++) {
+      long[] iv = b.interval(f, i);
+      long all = b.width(i) == 64 ? -1L : (1L << b.width(i)) - 1;
+      sets[i] = iv == null ? new long[] {0, all} : iv;
+    }
+    return b;
+  }
+
+  /** The least address inside: the one a pipeline run takes for the box. */
+  Ipv6Address representative() {
+    long hi = 0;
+    long lo = 0;
+    for (int i = 0; i < sets.length; i++) {
+      int w = width(i);
+      int from = starts[i];
+      long v = sets[i][0];
+      if (from < 64) {
+        hi |= w == 64 ? v : v << (64 - from - w);
+      } else {
+        lo |= w == 64 ? v : v << (128 - from - w);
+      }
+    }
+    return new Ipv6Address(hi, lo);
+  }
+
+  boolean contains(Ipv6Address a) {
+    for (int i = 0; i < sets.length; i++) {
+      if (!in(sets[i], segment(a, i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether some address is in both. */
+  boolean overlaps(MaskedIpv6 f) {
+    for (int i = 0; i < sets.length; i++) {
+      long[] iv = interval(f, i);
+      if (iv != null && intersect(sets[i], iv[0], iv[1]).length == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether every address inside has the same bits under {@code mask}. */
+  boolean fixes(Ipv6Address mask) {
+    for (int i = 0; i < sets.length; i++) {
+      long m = segment(mask, i);
+      long[] s = sets[i];
+      if (m != 0 && (s[0] ^ s[s.length - 1]) != 0) {
+        long differ = Long.highestOneBit(s[0] ^ s[s.length - 1]);
+        if (Long.compareUnsigned(m & -m, differ) <= 0) {
+          return false; // the mask has a bit at or below the highest bit the values differ in
+        }
+      }
+    }
+    return true;
+  }
+
+  /** With segment i's set replaced. */
+  private Box with(int i, long[] set) {
+    long[][] s = sets.clone();
+    s[i] = set;
+    return new Box(starts, s);
+  }
+
+  /**
+   * The part inside {@code f} (which holds the representative) and the parts cut off, disjoint:
+   * element 0 is the part kept.
+   */
+  List<Box> into(MaskedIpv6 f) {
+    List<Box> out = new ArrayList<>();
+    out.add(null);
+    Box kept = this;
+    for (int i = 0; i < sets.length; i++) {
+      long[] iv = interval(f, i);
+      if (iv == null) {
+        continue;
+      }
+      long[] outside = subtract(kept.sets[i], iv[0], iv[1]);
+      if (outside.length > 0) {
+        out.add(kept.with(i, outside));
+        kept = kept.with(i, intersect(kept.sets[i], iv[0], iv[1]));
+      }
+    }
+    out.set(0, kept);
+    return out;
+  }
+
+  /**
+   * The part outside {@code f} (which does not hold the representative) and the part cut off:
+   * element 0 is the part kept.
+   */
+  List<Box> outOf(MaskedIpv6 f) {
+    Ipv6Address r = representative();
+    for (int i = 0; i < sets.length; i++) {
+      long[] iv = interval(f, i);
+      if (iv != null && !inside(segment(r, i), iv[0], iv[1])) {
+        long[] inF = intersect(sets[i], iv[0], iv[1]);
+        return inF.length == 0
+            ? List.of(this)
+            : List.of(with(i, subtract(sets[i], iv[0], iv[1])), with(i, inF));
+      }
+    }
+    throw new IllegalArgumentException("the representative is inside " + f);
+  }
+
+  private static boolean inside(long v, long lo, long hi) {
+    return Long.compareUnsigned(v, lo) >= 0 && Long.compareUnsigned(v, hi) <= 0;
+  }
+
+  private static boolean in(long[] set, long v) {
+    for (int k = 0; k < set.length; k += 2) {
+      if (inside(v, set[k], set[k + 1])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static long[] intersect(long[] set, long lo, long hi) {
+    long[] out = new long[set.length];
+    int n = 0;
+    for (int k = 0; k < set.length; k += 2) {
+      long a = Long.compareUnsigned(set[k], lo) > 0 ? set[k] : lo;
+      long b = Long.compareUnsigned(set[k + 1], hi) < 0 ? set[k + 1] : hi;
+      if (Long.compareUnsigned(a, b) <= 0) {
+        out[n++] = a;
+        out[n++] = b;
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  private static long[] subtract(long[] set, long lo, long hi) {
+    long[] out = new long[set.length + 2];
+    int n = 0;
+    for (int k = 0; k < set.length; k += 2) {
+      long a = set[k];
+      long b = set[k + 1];
+      if (Long.compareUnsigned(b, lo) < 0 || Long.compareUnsigned(a, hi) > 0) {
+        out[n++] = a;
+        out[n++] = b;
+        continue;
+      }
+      if (Long.compareUnsigned(a, lo) < 0) {
+        out[n++] = a;
+        out[n++] = lo - 1;
+      }
+      if (Long.compareUnsigned(b, hi) > 0) {
+        out[n++] = hi + 1;
+        out[n++] = b;
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Box b && Arrays.deepEquals(sets, b.sets) && Arrays.equals(starts, b.starts);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.deepHashCode(sets);
+  }
+
+  /** Per segment, hex: a value, {@code lo-hi} ranges, or {@code *} for all of it. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < sets.length; i++) {
+      long all = width(i) == 64 ? -1L : (1L << width(i)) - 1;
+      long[] s = sets[i];
+      sb.append(i == 0 ? "" : " ").append(starts[i]).append(':');
+      if (s.length == 2 && s[0] == 0 && s[1] == all) {
+        sb.append('*');
+        continue;
+      }
+      for (int k = 0; k < s.length; k += 2) {
+        sb.append(k == 0 ? "" : ",").append(Long.toHexString(s[k]));
+        if (s[k] != s[k + 1]) {
+          sb.append('-').append(Long.toHexString(s[k + 1]));
+        }
+      }
+    }
+    return sb.toString();
+  }
+}
