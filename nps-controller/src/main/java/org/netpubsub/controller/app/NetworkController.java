@@ -25,6 +25,7 @@ import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.flows.FlowStore;
 import org.netpubsub.controller.nbi.AppContext;
 import org.netpubsub.controller.nbi.NorthboundBus;
+import org.netpubsub.controller.nbi.NorthboundBusBuilder;
 import org.netpubsub.controller.southbound.BatchResult;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.DesiredStateStore;
@@ -128,7 +129,7 @@ public final class NetworkController implements FlowService, Closeable {
         new LinkDiscovery(
             new LinkDiscovery.Config(
                 config.probeIntervalMillis(), d.expiryIntervals(), nonce, d.source()));
-    NorthboundBus.Builder nb =
+    NorthboundBusBuilder nb =
         NorthboundBus.builder()
             .mode(config.northbound())
             .missesReachController(config.forwarding() == Forwarding.REACTIVE)
