@@ -122,7 +122,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     RemoteAppGateway g = null;
     if (b.remote != null) {
       try {
-        g = new RemoteAppGateway(this, b.remote, b.queueCapacity);
+        g = new RemoteAppGateway(this, b.remote, b.remoteKeys, b.queueCapacity);
       } catch (RuntimeException e) {
         runners.values().forEach(AppRunner::stop);
         throw e;
@@ -261,7 +261,9 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
         failures,
         gateway == null ? 0 : gateway.answers(),
         gateway == null ? 0 : gateway.malformedAnswers(),
-        gateway == null ? 0 : gateway.refusedRequests());
+        gateway == null ? 0 : gateway.refusedRequests(),
+        gateway == null ? 0 : gateway.unauthenticated(),
+        gateway == null ? 0 : gateway.forbidden());
   }
 
   /** Events each app has finished handling. */

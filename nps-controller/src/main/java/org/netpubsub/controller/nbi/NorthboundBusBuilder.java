@@ -22,6 +22,7 @@ public final class NorthboundBusBuilder {
   int queueCapacity = 1024;
   BiConsumer<Long, FlowMod> flowSink;
   RemoteAppEndpoints remote;
+  RemoteAppKeys remoteKeys;
   boolean missesReachController;
 
   public NorthboundBusBuilder mode(DistributionMode m) {
@@ -88,7 +89,17 @@ public final class NorthboundBusBuilder {
    * messages before the publisher.
    */
   public NorthboundBusBuilder remoteApps(RemoteAppEndpoints bindTo) {
+    return remoteApps(bindTo, null);
+  }
+
+  /**
+   * As {@link #remoteApps(RemoteAppEndpoints)}, authenticated: with {@code keys} every endpoint is
+   * a CURVE server that admits only the keys' clients, each acting as its own apps only
+   * (docs/security.md). Null keys: anyone who reaches the endpoints is admitted.
+   */
+  public NorthboundBusBuilder remoteApps(RemoteAppEndpoints bindTo, RemoteAppKeys keys) {
     this.remote = bindTo;
+    this.remoteKeys = keys;
     return this;
   }
 
