@@ -105,7 +105,9 @@ def coordinator_args(controller_auth: bool) -> list[str]:
     """An edge coordinator's options: the session's principals (its agents act as their edges
     `hN`) and, for a controller with them, the operator's token to ask for multicast groups."""
     if not enabled():
-        return []
+        # the coordinator listens on the management address, not loopback: without --auth it
+        # refuses to start unless told this is a lab (docs/security.md, "Defaults")
+        return ["--insecure-api"]
     token = ["--controller-token-file", session()["operator_token_file"]] if controller_auth else []
     return ["--auth", session()["file"], *token]
 

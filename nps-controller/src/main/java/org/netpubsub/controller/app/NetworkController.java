@@ -149,7 +149,7 @@ public final class NetworkController implements FlowService, Closeable {
     config.apps().forEach(nb::app);
     nb.flowSink((dpid, mod) -> submit(() -> applyBusFlow(dpid, mod)));
     if (config.remoteApps() != null) {
-      nb.remoteApps(config.remoteApps());
+      nb.remoteApps(config.remoteApps(), config.remoteKeys());
     }
     this.bus = nb.build();
     this.server =
