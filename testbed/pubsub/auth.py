@@ -110,7 +110,9 @@ def coordinator_args(controller_auth: bool, datagram_key: str | None = None) -> 
     datagram key file `datagram_key` that it hands to its agents (pubsub/datagram_key.py's
     agent_args: the agents run with `--coordinator-keys`)."""
     if not enabled():
-        return []
+        # the coordinator listens on the management address, not loopback: without --auth it
+        # refuses to start unless told this is a lab (docs/security.md, "Defaults")
+        return ["--insecure-api"]
     token = ["--controller-token-file", session()["operator_token_file"]] if controller_auth else []
     keys = ["--datagram-key", datagram_key] if datagram_key else []
     return ["--auth", session()["file"], *token, *keys]

@@ -16,8 +16,10 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "auth",
     mixinStandardHelpOptions = true,
-    description = "Bearer tokens for the REST servers' --auth principals file (docs/security.md).",
-    subcommands = {AuthCommand.TokenCommand.class})
+    description =
+        "Bearer tokens for the REST servers' --auth principals file, and CURVE key pairs for the"
+            + " remote northbound (docs/security.md).",
+    subcommands = {AuthCommand.TokenCommand.class, AuthCommand.CurveKeyCommand.class})
 final class AuthCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -52,6 +54,29 @@ final class AuthCommand implements Runnable {
         out.println(token);
         out.println("    token_sha256: " + Tokens.sha256(token));
       }
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "curve-key",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Prints a new CURVE key pair for the remote northbound: 'public = KEY' and 'secret = KEY'"
+            + " (Z85), the key pair file of --nbi-remote-key or of a remote app. Keep the file"
+            + " readable by its owner only; only the public key goes into --nbi-remote-clients."
+      })
+  static final class CurveKeyCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      org.netpubsub.controller.nbi.RemoteAppKeys.KeyPair k =
+          org.netpubsub.controller.nbi.RemoteAppKeys.KeyPair.generate();
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("public = " + k.publicZ85());
+      out.println("secret = " + k.secretZ85());
       out.flush();
       return 0;
     }

@@ -20,8 +20,21 @@ final class AuthOptions {
       description =
           "The principals file (YAML; docs/security.md): bearer-token hashes, the hosts, regions"
               + " and edges each may act for, admin rights. Reloaded on change and on SIGHUP."
-              + " Default: no authentication (a warning is logged).")
+              + " Default: no authentication, and then the server listens on loopback only"
+              + " (--insecure-api).")
   Path file;
+
+  @Option(
+      names = "--insecure-api",
+      description =
+          "Serve the REST API without --auth on a non-loopback address: anyone who reaches it"
+              + " may do anything. For isolated labs only; without it such a bind is refused.")
+  boolean insecureApi;
+
+  /** Refuses an unauthenticated REST API beyond loopback unless {@code --insecure-api}. */
+  void checkListen(java.net.InetSocketAddress at, String option) {
+    LoopbackRule.check(at, file != null, insecureApi, option, "--auth FILE", "--insecure-api");
+  }
 
   /** The authenticator, or null without {@code --auth}; a bad file is one line of error. */
   Authenticator load(Consumer<String> regions) {

@@ -19,6 +19,7 @@ import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
+import org.netpubsub.controller.nbi.RemoteAppKeys;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.southbound.OpenFlowTls;
 import org.netpubsub.http.Authenticator;
@@ -72,12 +73,21 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Option(
       names = "--openflow",
-      defaultValue = "tcp:0.0.0.0:6653",
+      defaultValue = "tcp:127.0.0.1:6653",
       paramLabel = "tcp:HOST:PORT",
       description =
           "Where switches connect (default: ${DEFAULT-VALUE}; port 0: any free port);"
-              + " ssl:HOST:PORT for mutual TLS (--openflow-key, --openflow-cert, --openflow-ca).")
+              + " ssl:HOST:PORT for mutual TLS (--openflow-key, --openflow-cert, --openflow-ca)."
+              + " tcp: beyond loopback needs --insecure-openflow.")
   String openflow;
+
+  @Option(
+      names = "--insecure-openflow",
+      description =
+          "Serve OpenFlow over plain tcp: on a non-loopback address, where any host that reaches"
+              + " the port may claim a switch's dpid. For isolated labs and management networks"
+              + " only; without it such a bind is refused (use ssl:).")
+  boolean insecureOpenflow;
 
   @Option(
       names = "--api",
@@ -118,8 +128,31 @@ final class ControllerCommand implements Callable<Integer> {
       description =
           "Let apps in other processes join the northbound bus over ZeroMQ: control on PORT,"
               + " packet-ins on PORT+1, answers on PORT+2 (port 0: three free ports). Off by"
-              + " default; bind it to loopback or a management network (no authentication).")
+              + " default. Beyond loopback it needs --nbi-remote-key and --nbi-remote-clients.")
   String nbiRemote;
+
+  @Option(
+      names = "--nbi-remote-key",
+      paramLabel = "FILE",
+      description =
+          "The bus's CURVE key pair (secret = Z85; nps auth curve-key): remote apps must"
+              + " authenticate (docs/security.md). Needs --nbi-remote-clients.")
+  java.nio.file.Path nbiRemoteKey;
+
+  @Option(
+      names = "--nbi-remote-clients",
+      paramLabel = "FILE",
+      description =
+          "The remote apps admitted with --nbi-remote-key: one NAME PUBLIC_KEY [APP ...] a line;"
+              + " each may act as its APPs only (none listed: the app NAME).")
+  java.nio.file.Path nbiRemoteClients;
+
+  @Option(
+      names = "--insecure-nbi-remote",
+      description =
+          "Take remote apps without --nbi-remote-key on a non-loopback address: anyone who"
+              + " reaches the ports may send flow-mods. For isolated labs only.")
+  boolean insecureNbiRemote;
 
   @Option(
       names = "--warm-up",
@@ -151,7 +184,27 @@ final class ControllerCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     InetSocketAddress of = parseOpenflow(openflow);
     OpenFlowTls tls = openflowTls.settings(openflow.startsWith("ssl:"));
+    LoopbackRule.check(
+        of,
+        tls != null,
+        insecureOpenflow,
+        "--openflow",
+        "ssl:HOST:PORT with --openflow-ca",
+        "--insecure-openflow");
     InetSocketAddress http = parseApi(api);
+    auth.checkListen(http, "--api");
+    RemoteAppEndpoints remote = remoteApps(nbiRemote);
+    RemoteAppKeys remoteKeys =
+        NbiRemoteKeys.load(nbiRemoteKey, nbiRemoteClients, nbiRemote != null);
+    if (nbiRemote != null) {
+      LoopbackRule.check(
+          hostPort(nbiRemote, "--nbi-remote"),
+          remoteKeys != null,
+          insecureNbiRemote,
+          "--nbi-remote",
+          "--nbi-remote-key and --nbi-remote-clients",
+          "--insecure-nbi-remote");
+    }
     boolean https = api.startsWith("https:");
     if (https != apiTls.enabled()) {
       throw new IllegalArgumentException(
@@ -180,7 +233,7 @@ final class ControllerCommand implements Callable<Integer> {
             ControllerConfig.defaults()
                 .withPort(of.getHostString(), of.getPort())
                 .withProbeInterval(probeMs)
-                .withNorthbound(distribution(nbi), remoteApps(nbiRemote))
+                .withNorthbound(distribution(nbi), remote, remoteKeys)
                 .withForwarding(how, busApps)
                 .withReconcileScope(pubsub.reconcileScope())
                 .withOpenflowTls(tls));

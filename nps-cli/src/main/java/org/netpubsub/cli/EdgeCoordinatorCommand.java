@@ -94,6 +94,7 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     InetSocketAddress at = ControllerCommand.hostPort(listen, "--listen");
+    auth.checkListen(at, "--listen");
     EdgeCoordinator.Builder b =
         EdgeCoordinator.builder()
             .listen(at)

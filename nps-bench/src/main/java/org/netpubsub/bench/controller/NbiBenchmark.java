@@ -9,6 +9,7 @@ import org.netpubsub.controller.nbi.BusMetrics;
 import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.NorthboundBus;
+import org.netpubsub.controller.nbi.NorthboundBusBuilder;
 import org.netpubsub.controller.nbi.apps.LearningSwitchApp;
 import org.netpubsub.controller.nbi.apps.RedundantApp;
 import org.netpubsub.controller.nbi.apps.ShortestPathApp;
@@ -69,7 +70,7 @@ public final class NbiBenchmark {
 
   public static Result run(Run r, LongConsumer progress) throws IOException, InterruptedException {
     List<ControllerApp> apps = apps(r.apps(), r.subscribed(), r.redundantWork(), r.topics());
-    NorthboundBus.Builder b = NorthboundBus.builder().mode(r.mode());
+    NorthboundBusBuilder b = NorthboundBus.builder().mode(r.mode());
     apps.forEach(b::app);
     try (NorthboundBus bus = b.build();
         OpenFlowServer server =

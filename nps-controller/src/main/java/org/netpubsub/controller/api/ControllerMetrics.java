@@ -201,6 +201,18 @@ final class ControllerMetrics {
         "apps that threw on a packet-in",
         bus,
         b -> b.metrics().appFailures());
+    count(
+        r,
+        "nps.nbi.remote.unauthenticated",
+        "remote-app handshakes refused for want of an admitted CURVE key (--nbi-remote-key)",
+        bus,
+        b -> b.metrics().remoteUnauthenticated());
+    count(
+        r,
+        "nps.nbi.remote.forbidden",
+        "remote-app requests and answers naming an app their CURVE client may not act as",
+        bus,
+        b -> b.metrics().remoteForbidden());
     return () -> {
       perApp.refresh();
       perTopic.refresh();

@@ -5,14 +5,16 @@ import java.util.function.LongSupplier;
 import org.netpubsub.controller.nbi.ControllerApp;
 import org.netpubsub.controller.nbi.DistributionMode;
 import org.netpubsub.controller.nbi.RemoteAppEndpoints;
+import org.netpubsub.controller.nbi.RemoteAppKeys;
 import org.netpubsub.controller.southbound.OpenFlowTls;
 import org.netpubsub.controller.southbound.ReconcileScope;
 
 /**
  * A {@link NetworkController}'s settings: where to listen, how often to probe, the clock
  * (milliseconds), how the northbound bus distributes packet-ins and where remote apps connect to it
- * (null: no remote apps), how unicast is forwarded, the apps that run on the bus besides the
- * core's, what reconciling a switch manages, and OpenFlow's TLS settings (null: plain TCP).
+ * (null: no remote apps) with their CURVE keys (null: unauthenticated), how unicast is forwarded,
+ * the apps that run on the bus besides the core's, what reconciling a switch manages, and
+ * OpenFlow's TLS settings (null: plain TCP).
  */
 public record ControllerConfig(
     String bindAddress,
@@ -21,6 +23,7 @@ public record ControllerConfig(
     LongSupplier clock,
     DistributionMode northbound,
     RemoteAppEndpoints remoteApps,
+    RemoteAppKeys remoteKeys,
     NetworkController.Forwarding forwarding,
     List<ControllerApp> apps,
     ReconcileScope reconcileScope,
@@ -40,6 +43,7 @@ public record ControllerConfig(
         System::currentTimeMillis,
         DistributionMode.CLASSIFIED,
         null,
+        null,
         NetworkController.Forwarding.ROUTED,
         List.of(),
         ReconcileScope.EVERYTHING,
@@ -54,6 +58,7 @@ public record ControllerConfig(
         clock,
         northbound,
         remoteApps,
+        remoteKeys,
         forwarding,
         apps,
         reconcileScope,
@@ -68,6 +73,7 @@ public record ControllerConfig(
         clock,
         northbound,
         remoteApps,
+        remoteKeys,
         forwarding,
         apps,
         reconcileScope,
@@ -75,6 +81,12 @@ public record ControllerConfig(
   }
 
   public ControllerConfig withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
+    return withNorthbound(mode, remote, null);
+  }
+
+  /** Remote apps authenticated by CURVE with {@code keys} (null: anyone who reaches them). */
+  public ControllerConfig withNorthbound(
+      DistributionMode mode, RemoteAppEndpoints remote, RemoteAppKeys keys) {
     return new ControllerConfig(
         bindAddress,
         openflowPort,
@@ -82,6 +94,7 @@ public record ControllerConfig(
         clock,
         mode,
         remote,
+        keys,
         forwarding,
         apps,
         reconcileScope,
@@ -97,6 +110,7 @@ public record ControllerConfig(
         clock,
         northbound,
         remoteApps,
+        remoteKeys,
         how,
         busApps,
         reconcileScope,
@@ -115,6 +129,7 @@ public record ControllerConfig(
         clock,
         northbound,
         remoteApps,
+        remoteKeys,
         forwarding,
         apps,
         scope,
@@ -130,6 +145,7 @@ public record ControllerConfig(
         clock,
         northbound,
         remoteApps,
+        remoteKeys,
         forwarding,
         apps,
         reconcileScope,

@@ -22,6 +22,7 @@ import org.netpubsub.controller.flows.FlowRefusedException;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.flows.FlowStore;
 import org.netpubsub.controller.nbi.NorthboundBus;
+import org.netpubsub.controller.nbi.NorthboundBusBuilder;
 import org.netpubsub.controller.southbound.BatchResult;
 import org.netpubsub.controller.southbound.DesiredState;
 import org.netpubsub.controller.southbound.DesiredStateStore;
@@ -115,7 +116,7 @@ public final class NetworkController implements FlowService, Closeable {
             });
     this.learning =
         new TopologyLearning(config, tickMillis(config), () -> topology, connected, this::apply);
-    NorthboundBus.Builder nb =
+    NorthboundBusBuilder nb =
         NorthboundBus.builder()
             .mode(config.northbound())
             .missesReachController(config.forwarding() == Forwarding.REACTIVE)
@@ -128,7 +129,7 @@ public final class NetworkController implements FlowService, Closeable {
     config.apps().forEach(nb::app);
     nb.flowSink((dpid, mod) -> submit(() -> applyBusFlow(dpid, mod)));
     if (config.remoteApps() != null) {
-      nb.remoteApps(config.remoteApps());
+      nb.remoteApps(config.remoteApps(), config.remoteKeys());
     }
     this.bus = nb.build();
     this.server =

@@ -6,7 +6,10 @@ package org.netpubsub.controller.nbi;
  * {@code unclaimed} packet-ins matched no app's topic. {@code remoteAnswers} are packet-outs and
  * flow-mods remote apps sent that were decoded and handed to the checks (and then also counted as
  * packet-outs, duplicates, flow-mods, ...); {@code malformedAnswers} were dropped undecoded; {@code
- * refusedRequests} are control requests answered with {@code ERR}.
+ * refusedRequests} are control requests answered with {@code ERR}. With CURVE, {@code
+ * remoteUnauthenticated} counts handshakes refused for want of an admitted key (such a peer sends
+ * and receives nothing) and {@code remoteForbidden} requests and answers naming an app their client
+ * may not act as (also in {@code refusedRequests} or dropped, never reaching a switch).
  */
 public record BusMetrics(
     long packetIns,
@@ -21,4 +24,6 @@ public record BusMetrics(
     long appFailures,
     long remoteAnswers,
     long malformedAnswers,
-    long refusedRequests) {}
+    long refusedRequests,
+    long remoteUnauthenticated,
+    long remoteForbidden) {}

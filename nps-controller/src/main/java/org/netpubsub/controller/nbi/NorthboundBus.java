@@ -47,17 +47,17 @@ import org.netpubsub.network.topology.Topology;
  * nothing.
  *
  * <p>Apps run in-process ({@link ControllerApp}, fixed when the bus is built) or as separate
- * processes over ZeroMQ ({@link Builder#remoteApps}, {@link RemoteAppClient}), which register and
- * change their topics at any time. Both kinds share one classifier, so they see the same topics.
- * The classifier is copy-on-write: each registration change builds a new one from the registrations
- * and publishes it, with the apps it names, through one volatile field; switch executors read that
- * snapshot without locking and never see a half-made change. Registration changes are serialized by
- * {@code registrations}'s monitor (the bus's only lock apart from the independent {@code record}
- * and {@code checkerLock} monitors; none is held while taking another).
+ * processes over ZeroMQ ({@link NorthboundBusBuilder#remoteApps}, {@link RemoteAppClient}), which
+ * register and change their topics at any time. Both kinds share one classifier, so they see the
+ * same topics. The classifier is copy-on-write: each registration change builds a new one from the
+ * registrations and publishes it, with the apps it names, through one volatile field; switch
+ * executors read that snapshot without locking and never see a half-made change. Registration
+ * changes are serialized by {@code registrations}'s monitor (the bus's only lock apart from the
+ * independent {@code record} and {@code checkerLock} monitors; none is held while taking another).
  *
  * <p>Without a topology the bus knows no links: it checks no invariants and takes every port as
- * alive; with one ({@link Builder#topology}) both checks are on, and {@link #routesChanged} keeps
- * them current with the routes a controller installs itself.
+ * alive; with one ({@link NorthboundBusBuilder#topology}) both checks are on, and {@link
+ * #routesChanged} keeps them current with the routes a controller installs itself.
  */
 public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NorthboundBus.class.getName());
@@ -97,7 +97,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
   private final AtomicLong flowMods = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
 
-  private NorthboundBus(Builder b) {
+  NorthboundBus(NorthboundBusBuilder b) {
     this.mode = b.mode;
     this.replyRule = b.replyRule;
     this.forAll = List.copyOf(b.forAll);
@@ -122,7 +122,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     RemoteAppGateway g = null;
     if (b.remote != null) {
       try {
-        g = new RemoteAppGateway(this, b.remote, b.queueCapacity);
+        g = new RemoteAppGateway(this, b.remote, b.remoteKeys, b.queueCapacity);
       } catch (RuntimeException e) {
         runners.values().forEach(AppRunner::stop);
         throw e;
@@ -131,8 +131,8 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     this.gateway = g;
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static NorthboundBusBuilder builder() {
+    return new NorthboundBusBuilder();
   }
 
   /** Where packet-outs and flow-mods go: usually {@code server::switchHandle}. */
@@ -261,7 +261,9 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
         failures,
         gateway == null ? 0 : gateway.answers(),
         gateway == null ? 0 : gateway.malformedAnswers(),
-        gateway == null ? 0 : gateway.refusedRequests());
+        gateway == null ? 0 : gateway.refusedRequests(),
+        gateway == null ? 0 : gateway.unauthenticated(),
+        gateway == null ? 0 : gateway.forbidden());
   }
 
   /** Events each app has finished handling. */
@@ -503,97 +505,6 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
                 });
       }
       return InvariantVerdict.ACCEPT;
-    }
-  }
-
-  /** Settings; apps must have distinct names. */
-  public static final class Builder {
-    private DistributionMode mode = DistributionMode.CLASSIFIED;
-    private final Map<String, ControllerApp> apps = new LinkedHashMap<>();
-    private final List<NbiTopic> forAll = new ArrayList<>();
-    private ReplyRule replyRule = ReplyRule.NONE;
-    private BiConsumer<PacketInView, AppContext> coreReply = (in, core) -> {};
-    private Topology topology;
-    private int queueCapacity = 1024;
-    private BiConsumer<Long, FlowMod> flowSink;
-    private RemoteAppEndpoints remote;
-    private boolean missesReachController;
-
-    public Builder mode(DistributionMode m) {
-      this.mode = m;
-      return this;
-    }
-
-    public Builder app(ControllerApp app) {
-      if (apps.putIfAbsent(app.name(), app) != null) {
-        throw new IllegalArgumentException("two apps are named " + app.name());
-      }
-      return this;
-    }
-
-    /** Packet-ins every app gets whatever its topics (Algorithm 1, FOR_ALL). */
-    public Builder forAll(NbiTopic topic) {
-      forAll.add(topic);
-      return this;
-    }
-
-    /** The REPLY set and how the core answers a packet-in in it. */
-    public Builder reply(ReplyRule rule, BiConsumer<PacketInView, AppContext> answer) {
-      this.replyRule = rule;
-      this.coreReply = answer;
-      return this;
-    }
-
-    /** The known topology: turns on the invariant check and port liveness. */
-    public Builder topology(Topology t) {
-      this.topology = t;
-      return this;
-    }
-
-    /**
-     * The switches send table misses to the controller (reactive forwarding): the invariant checker
-     * then takes a switch without a rule for no black hole (default: false).
-     */
-    public Builder missesReachController(boolean yes) {
-      this.missesReachController = yes;
-      return this;
-    }
-
-    /**
-     * Where checked flow-mods go instead of straight to the switch: a controller that keeps desired
-     * state takes them into it (default: none).
-     */
-    public Builder flowSink(BiConsumer<Long, FlowMod> sink) {
-      this.flowSink = sink;
-      return this;
-    }
-
-    /** Events queued per app before producers wait (default 1024). */
-    public Builder queueCapacity(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("queue capacity must be positive: " + n);
-      }
-      this.queueCapacity = n;
-      return this;
-    }
-
-    /**
-     * Takes remote apps over ZeroMQ on these endpoints, bound by {@link #build} (e.g. {@link
-     * RemoteAppEndpoints#loopback()}). Their packet-ins wait in one queue of {@link #queueCapacity}
-     * messages before the publisher.
-     */
-    public Builder remoteApps(RemoteAppEndpoints bindTo) {
-      this.remote = bindTo;
-      return this;
-    }
-
-    /**
-     * The bus, its app threads started and its remote endpoints bound.
-     *
-     * @throws IllegalStateException if a remote endpoint cannot be bound
-     */
-    public NorthboundBus build() {
-      return new NorthboundBus(this);
     }
   }
 }

@@ -89,6 +89,7 @@ public final class RemoteAppClient implements AutoCloseable {
 
   private final String name;
   private final RemoteAppEndpoints bus;
+  private final RemoteAppCredentials credentials; // null: the bus takes anyone
   private final Duration timeout;
   private final Handler handler;
   private final ZContext context = new ZContext(1);
@@ -109,9 +110,15 @@ public final class RemoteAppClient implements AutoCloseable {
   private final AtomicLong malformed = new AtomicLong();
   private final AtomicLong sent = new AtomicLong();
 
-  private RemoteAppClient(String name, RemoteAppEndpoints bus, Duration timeout, Handler handler) {
+  private RemoteAppClient(
+      String name,
+      RemoteAppEndpoints bus,
+      RemoteAppCredentials credentials,
+      Duration timeout,
+      Handler handler) {
     this.name = name;
     this.bus = bus;
+    this.credentials = credentials;
     this.timeout = timeout;
     this.handler = handler;
     ZMQ.Socket sub;
@@ -120,12 +127,14 @@ public final class RemoteAppClient implements AutoCloseable {
       sub = context.createSocket(SocketType.SUB);
       sub.setLinger(0);
       sub.setHandshakeIvl(HANDSHAKE_MS);
+      secure(sub);
       sub.setReceiveTimeOut(POLL_MS);
       sub.connect(bus.data());
       sub.subscribe(RemoteWire.topic(name));
       push = context.createSocket(SocketType.PUSH);
       push.setLinger(FLUSH_MS);
       push.setHandshakeIvl(HANDSHAKE_MS);
+      secure(push);
       push.setSendTimeOut(POLL_MS);
       push.connect(bus.answers());
       synchronized (controlLock) {
@@ -158,6 +167,22 @@ public final class RemoteAppClient implements AutoCloseable {
    */
   public static RemoteAppClient connect(
       String app, RemoteAppEndpoints bus, Duration timeout, Handler handler) {
+    return connect(app, bus, null, timeout, handler);
+  }
+
+  /**
+   * As {@link #connect(String, RemoteAppEndpoints, Duration, Handler)}, to a bus that takes CURVE
+   * ({@code nps controller --nbi-remote-key}): every socket checks the bus's public key and offers
+   * the client's key pair, whose public key the bus's clients file admits for {@code app}. Null
+   * credentials: a bus without CURVE. A bus that refuses the key answers nothing, so this fails
+   * with "the bus did not answer" after {@code timeout}.
+   */
+  public static RemoteAppClient connect(
+      String app,
+      RemoteAppEndpoints bus,
+      RemoteAppCredentials credentials,
+      Duration timeout,
+      Handler handler) {
     RemoteWire.nameProblem(app)
         .ifPresent(
             why -> {
@@ -166,7 +191,7 @@ public final class RemoteAppClient implements AutoCloseable {
     if (handler == null || timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("a handler and a positive timeout are required");
     }
-    RemoteAppClient c = new RemoteAppClient(app, bus, timeout, handler);
+    RemoteAppClient c = new RemoteAppClient(app, bus, credentials, timeout, handler);
     try {
       c.require("REGISTER " + app);
       c.registered = true;
@@ -306,10 +331,17 @@ public final class RemoteAppClient implements AutoCloseable {
     throw new IllegalStateException("unexpected reply to " + request + ": " + reply);
   }
 
+  private void secure(ZMQ.Socket s) {
+    if (credentials != null) {
+      credentials.apply(s);
+    }
+  }
+
   private ZMQ.Socket controlSocket() {
     ZMQ.Socket s = context.createSocket(SocketType.REQ);
     s.setLinger(0);
     s.setHandshakeIvl(HANDSHAKE_MS);
+    secure(s);
     s.setReceiveTimeOut((int) timeout.toMillis());
     s.setSendTimeOut((int) timeout.toMillis());
     s.connect(bus.control());

@@ -48,7 +48,7 @@ class NorthboundBusTest {
     }
   }
 
-  NorthboundBus start(NorthboundBus.Builder b) {
+  NorthboundBus start(NorthboundBusBuilder b) {
     bus = b.build();
     bus.attach(d -> Optional.of(d == 1 ? s1 : s2));
     return bus;

@@ -52,7 +52,7 @@ class RemoteAppTest {
     }
   }
 
-  NorthboundBus start(NorthboundBus.Builder b) {
+  NorthboundBus start(NorthboundBusBuilder b) {
     bus = b.remoteApps(RemoteAppEndpoints.loopback()).build();
     bus.attach(d -> Optional.of(d == 1 ? s1 : s2));
     return bus;
