@@ -49,7 +49,9 @@ class GroupApiTest {
     api =
         ControllerApi.start(
             controller, Optional.empty(), Optional.of(groups), new InetSocketAddress("::1", 0));
-    sw = net.connectSwitch(4).sw();
+    // the hosts' routes are installed by reconciles that may still run when connectSwitch returns;
+    // a test that compares the switch with the desired state starts once they are done
+    sw = net.connectSwitch(4).awaitDesiredState().sw();
   }
 
   @AfterEach

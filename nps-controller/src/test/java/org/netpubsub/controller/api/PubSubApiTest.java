@@ -63,7 +63,8 @@ class PubSubApiTest {
             new SpatialIndex(QUOTES, 12),
             PubSubLimits.DEFAULTS.withRate(1, 30)); // the flood is refused however slow the machine
     api = ControllerApi.start(controller, Optional.of(service), new InetSocketAddress("::1", 0));
-    sw = net.connectSwitch(3).sw();
+    // as in GroupApiTest: the hosts' routes may still be pending when connectSwitch returns
+    sw = net.connectSwitch(3).awaitDesiredState().sw();
   }
 
   @AfterEach

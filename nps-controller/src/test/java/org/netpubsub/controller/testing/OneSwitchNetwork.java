@@ -2,6 +2,7 @@ package org.netpubsub.controller.testing;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashSet;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
@@ -47,6 +48,23 @@ public final class OneSwitchNetwork implements AutoCloseable {
     for (int i = 1; i <= hosts; i++) {
       controller.registerHost(host(i)).get();
     }
+    return this;
+  }
+
+  /**
+   * Waits until the switch holds exactly its desired flows and groups. A host registration
+   * completes once the topology has it, before the reconcile that installs its routes (and one
+   * asked for while another runs waits for its turn), so a test comparing the switch with the
+   * desired state waits for this first.
+   */
+  public OneSwitchNetwork awaitDesiredState() {
+    Wait.until(
+        "switch " + Long.toHexString(DPID) + " to hold its desired flows and groups",
+        Duration.ofSeconds(10),
+        () ->
+            new HashSet<>(sw.flows()).equals(new HashSet<>(controller.desiredFlows(DPID)))
+                && new HashSet<>(sw.groups())
+                    .equals(new HashSet<>(controller.desired(DPID).groups())));
     return this;
   }
 
