@@ -57,15 +57,16 @@ def payload(tag: str, i: int, size: int) -> str:
 def receive_round(hosts: list, source: dict, send_to: str, count: int, tag: str,
                   size: int = 0) -> dict:
     """Starts a counter in every host but the source, sends `count` datagrams (padded to `size`
-    bytes) from the source to `send_to`, and returns each host's payloads (after the counting
-    window)."""
+    bytes) from the source to `send_to`, and returns each host's payloads (the counting window
+    starts when the sending is done: a line to each counter)."""
     counters = {}
     for h in hosts:
         if h is source:
             continue
         p = subprocess.Popen([TESTBED, "exec", h["name"], "--", "/usr/bin/python3",
                               os.path.join(HERE, "udp_count.py"), str(PORT), str(WINDOW)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
         assert p.stdout.readline().strip() == "ready", p.stderr.read()
         counters[h["name"]] = p
     script = ("import socket,sys\n"
@@ -75,6 +76,9 @@ def receive_round(hosts: list, source: dict, send_to: str, count: int, tag: str,
     sent = tb("exec", source["name"], "--", "/usr/bin/python3", "-c", script, send_to, str(PORT),
               str(count), tag, str(size), timeout=30)
     assert sent.returncode == 0, sent.stderr
+    for p in counters.values():
+        p.stdin.write("sent\n")  # each counter's window starts now
+        p.stdin.flush()
     out = {}
     for name, p in counters.items():
         stdout, stderr = p.communicate(timeout=WINDOW + 30)

@@ -1,16 +1,27 @@
-"""Runs inside a host namespace: counts the UDP datagrams that arrive on PORT during WINDOW
-seconds and checks each one's UDP checksum on the raw frame captured at eth0 (a rewritten
+"""Runs inside a host namespace: counts the UDP datagrams that arrive on PORT until WINDOW
+seconds after a line (or the end) of its standard input, which the test writes once the sender is
+done, and checks each one's UDP checksum on the raw frame captured at eth0 (a rewritten
 destination address must come with a recomputed checksum). Prints 'ready', then one JSON line.
+
+The window runs from the end of sending, not from 'ready': the test starts one counter per host,
+one after another, and on a loaded machine the first ones were ready seconds before the sender
+ran, so a window counted from 'ready' closed before their datagrams came (h5 got none of a round
+its switch had delivered).
 
 usage: udp_count.py PORT WINDOW_SECONDS
 """
 
 import json
+import os
+import select
 import socket
 import sys
 import time
 
 from udp_probe import checksum_ok
+
+# never waits longer for the sender than this (a test that died leaves no counter behind)
+MAX_WAIT = 300.0
 
 
 def main() -> None:
@@ -20,13 +31,14 @@ def main() -> None:
     udp = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
     udp.bind(("::", port))
     print("ready", flush=True)
-    payloads, deadline = [], time.monotonic() + window
+    payloads, deadline, sending = [], time.monotonic() + MAX_WAIT, True
     while (left := deadline - time.monotonic()) > 0:
-        udp.settimeout(left)
-        try:
+        readable, _, _ = select.select([udp, 0] if sending else [udp], [], [], left)
+        if udp in readable:
             payloads.append(udp.recv(2048).decode())
-        except socket.timeout:
-            break
+        if sending and 0 in readable:
+            os.read(0, 1024)  # a line or the end of input: the sender is done
+            sending, deadline = False, time.monotonic() + window
     raw.setblocking(False)
     checksums = []
     try:

@@ -106,6 +106,33 @@ class GroupForwardingProperties {
     everySourceReachesExactlyTheOtherMembers(2813962L, 11);
   }
 
+  /**
+   * A member the topology learns after the put (neighbour discovery answered late) joins the
+   * group's trees: the topology change re-embeds them, and the source's address stays the same.
+   */
+  @net.jqwik.api.Example
+  void aMemberLearnedAfterThePutJoinsTheTree() {
+    Topology full = TestTopologies.linear(5);
+    List<Ipv6Address> hosts = new ArrayList<>(full.hosts().keySet());
+    Ipv6Address src = hosts.get(0);
+    Ipv6Address late = hosts.get(4);
+    GroupSpec spec =
+        GroupSpec.of("g", Set.of(hosts.get(2), late), Set.of(src), TreeStrategy.DIRECT);
+    GroupForwarding forwarding = new GroupForwarding(full.removeHost(late));
+    forwarding.put(spec);
+    GroupForwarding.Placement before = forwarding.placement("g").orElseThrow();
+    assertThat(before.unknownHosts()).containsExactly(late);
+    assertThat(before.sources().get(src).tree())
+        .extracting(GroupForwarding.TreeEdge::member)
+        .doesNotContain(late);
+
+    forwarding.topologyChanged(full);
+    GroupForwarding.Placement after = forwarding.placement("g").orElseThrow();
+    assertThat(after.unknownHosts()).isEmpty();
+    assertThat(after.sources().get(src).sendTo()).isEqualTo(before.sources().get(src).sendTo());
+    assertDelivery(full, forwarding, Map.of("g", spec));
+  }
+
   /** Where every (group, source) with receivers sends. */
   private static Map<List<Object>, Ipv6Address> sendTo(GroupForwarding f) {
     Map<List<Object>, Ipv6Address> out = new HashMap<>();
