@@ -1,6 +1,7 @@
 package org.netpubsub.network.invariants;
 
 import java.util.Set;
+import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.Datapath;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -9,11 +10,30 @@ import org.netpubsub.network.openflow.PacketHeaders;
 /**
  * One switch as the checker runs a packet through it: its index ({@link SwitchTables}) and its
  * ports in the topology, every one of them up (the checker judges the tables, not the link state).
+ *
+ * <p>With a region of destinations ({@link Cube}, the Camus check) the packet is the region's
+ * representative, and its lookups cut the region; a lookup after the destination was rewritten is a
+ * plain one (every address of the region has the same new one).
  */
-record CheckedDatapath(SwitchTables tables, Set<Long> ports) implements Datapath {
+record CheckedDatapath(
+    SwitchTables tables, Set<Long> ports, Cube region, Ipv6Address representative)
+    implements Datapath {
+
+  /** A switch that runs single packets. */
+  CheckedDatapath(SwitchTables tables, Set<Long> ports) {
+    this(tables, ports, null, null);
+  }
+
+  /** A switch that runs the region's representative and cuts the region by its lookups. */
+  static CheckedDatapath cutting(SwitchTables tables, Set<Long> ports, Cube region) {
+    return new CheckedDatapath(tables, ports, region, region.representative());
+  }
+
   @Override
   public FlowEntry lookup(int table, PacketHeaders headers, long inPort, long metadata) {
-    return tables.lookup(table, headers, inPort, metadata);
+    return region != null && headers.isIpv6() && headers.ipv6Dst().equals(representative)
+        ? tables.lookup(table, headers, inPort, metadata, region)
+        : tables.lookup(table, headers, inPort, metadata);
   }
 
   @Override

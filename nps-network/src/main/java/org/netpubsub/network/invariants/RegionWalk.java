@@ -116,7 +116,7 @@ final class RegionWalk {
         PacketHeaders h = a.headers.withIpv6Dst(cube.representative());
         runs++;
         Pipeline.Outcome r =
-            PIPELINE.run(new RegionDatapath(t, topology.ports(a.dpid), cube), a.inPort, h);
+            PIPELINE.run(CheckedDatapath.cutting(t, topology.ports(a.dpid), cube), a.inPort, h);
         parts.addAll(cube.cutOff());
         if (r.missedTable0() && a.byLink) {
           ok = broken(Violation.Kind.BLACK_HOLE, h.ipv6Dst(), cube.region());

@@ -212,15 +212,7 @@ final class SwitchTables {
         }
       }
     }
-    for (Stored s : t.others) {
-      if (best != null && precedes(best, s)) {
-        break;
-      }
-      if (s.entry().match().matches(h, inPort, metadata)) {
-        return s.entry();
-      }
-    }
-    return best == null ? null : best.entry();
+    return againstOthers(t, best, h, inPort, metadata);
   }
 
   /**
@@ -262,15 +254,7 @@ final class SwitchTables {
         }
       }
     }
-    for (Stored s : t.others) {
-      if (best != null && precedes(best, s)) {
-        break;
-      }
-      if (s.entry().match().matches(h, inPort, metadata)) {
-        return s.entry();
-      }
-    }
-    return best == null ? null : best.entry();
+    return againstOthers(t, best, h, inPort, metadata);
   }
 
   /** The first of a list's entries that matches and beats {@code best}; else {@code best}. */
@@ -293,5 +277,19 @@ final class SwitchTables {
     int pa = a.entry().priority();
     int pb = b.entry().priority();
     return pa > pb || (pa == pb && a.age() < b.age());
+  }
+
+  /** The winner between the best masked-destination entry and the table's other entries. */
+  private static FlowEntry againstOthers(
+      Table t, Stored best, PacketHeaders h, long inPort, long metadata) {
+    for (Stored s : t.others) {
+      if (best != null && precedes(best, s)) {
+        break;
+      }
+      if (s.entry().match().matches(h, inPort, metadata)) {
+        return s.entry();
+      }
+    }
+    return best == null ? null : best.entry();
   }
 }
