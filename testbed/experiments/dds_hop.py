@@ -79,7 +79,7 @@ def ping(a: Site, seconds: int) -> tuple[list[dict], int]:
     return [x for x in map(parse, texts) if x], max(timeouts, default=0)
 
 
-def measure(rounds: int, seconds: int) -> dict:
+def measure(rounds: int, seconds: int, machine: str) -> dict:
     build()
     work = tempfile.mkdtemp(prefix="nps-dds-hop-")
     procs: list[JsonLines] = []
@@ -106,7 +106,7 @@ def measure(rounds: int, seconds: int) -> dict:
         for s in sites:
             s.delete()
     return {"runs": runs, "rows": rows(runs), "seconds": seconds, "load_before": load_before,
-            "load_after": loadavg(), "machine": "2-core KVM, shared with other helpers (loaded)",
+            "load_after": loadavg(), "machine": machine,
             "sites": f"network namespaces, DDS domain {DOMAIN} in each; one routing broker"}
 
 
@@ -162,8 +162,7 @@ def markdown(r: dict) -> str:
         "routing broker on loopback UDP; RTI's is one C process between two networks.",
         "",
         f"**{r['machine']}**: load average {' '.join(r['load_before'])} before, "
-        f"{' '.join(r['load_after'])} after; the absolute figures are loaded ones, rerun on a "
-        "quiet machine.",
+        f"{' '.join(r['load_after'])} after.",
         "",
     ])
 
@@ -197,8 +196,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=int, default=10, help="seconds per ddsperf ping run")
+    ap.add_argument("--machine", default="2-core KVM",
+                    help="what the run had to itself, written beside the figures (e.g. 'quiet')")
     args = ap.parse_args()
-    r = measure(args.rounds, args.seconds)
+    r = measure(args.rounds, args.seconds, args.machine)
     print(r["rows"], file=sys.stderr)
     write("dds-hop", r, plot, markdown)
 
