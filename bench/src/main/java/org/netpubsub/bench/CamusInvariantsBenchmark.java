@@ -14,7 +14,6 @@ import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.camus.CamusRouting;
 import org.netpubsub.network.camus.FatTree;
 import org.netpubsub.network.camus.Hierarchy;
-import org.netpubsub.network.camus.LocalRules;
 import org.netpubsub.network.camus.PacketSubscription;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.RoutingUpdate;
@@ -22,7 +21,6 @@ import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.invariants.FlowInvariants;
 import org.netpubsub.network.invariants.Violation;
-import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.Bucket;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -77,20 +75,11 @@ public class CamusInvariantsBenchmark {
     Map<Long, OpenFlowPipeline> pipelines = new TreeMap<>();
     checker = new FlowInvariants(t, ContentFlows.EVENT_PORT);
     for (long dpid : t.switches()) {
-      List<Long> up = List.copyOf(h.upPorts(dpid));
       OpenFlowPipeline of =
           new OpenFlowPipeline(
               LAYOUT,
-              new OpenFlowPipeline.Config(
-                  SwitchLayout.CAMUS_ENTRY_PRIORITY,
-                  SwitchLayout.CAMUS_FIRST_TABLE,
-                  32,
-                  SwitchLayout.CAMUS_COOKIE,
-                  SwitchLayout.CAMUS_GROUP_BASE,
-                  ContentFlows.EVENT_PORT,
-                  a -> bucket(t, dpid, a),
-                  up.isEmpty() ? -1 : LocalRules.UP,
-                  up));
+              OpenFlowPipeline.Config.camus(
+                  List.copyOf(h.upPorts(dpid)), ContentFlows.EVENT_PORT, a -> bucket(t, dpid, a)));
       pipelines.put(dpid, of);
       var p = routing.compilation(dpid).pipeline();
       checker.put(dpid, of.flows(p), of.groups(p));

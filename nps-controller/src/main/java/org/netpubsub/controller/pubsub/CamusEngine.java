@@ -25,7 +25,6 @@ import org.netpubsub.network.camus.RoutingUpdate;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.layout.Owner;
-import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -202,17 +201,8 @@ final class CamusEngine implements LoopRouting {
   }
 
   private OpenFlowPipeline.Config config(Hierarchy h, long dpid) {
-    List<Long> up = List.copyOf(h.upPorts(dpid));
-    return new OpenFlowPipeline.Config(
-        SwitchLayout.CAMUS_ENTRY_PRIORITY,
-        SwitchLayout.CAMUS_FIRST_TABLE,
-        32,
-        SwitchLayout.CAMUS_COOKIE,
-        SwitchLayout.CAMUS_GROUP_BASE,
-        ContentFlows.EVENT_PORT,
-        a -> bucket(dpid, a),
-        up.isEmpty() ? -1 : LocalRules.UP,
-        up);
+    return OpenFlowPipeline.Config.camus(
+        List.copyOf(h.upPorts(dpid)), ContentFlows.EVENT_PORT, a -> bucket(dpid, a));
   }
 
   /** Towards a switch: out of the port. To a host: a rewritten copy per subscriber port. */

@@ -12,13 +12,11 @@ import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.network.camus.CamusRouting;
 import org.netpubsub.network.camus.Hierarchy;
-import org.netpubsub.network.camus.LocalRules;
 import org.netpubsub.network.camus.PacketSubscription;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.RoutingUpdate;
 import org.netpubsub.network.camus.openflow.OpenFlowPipeline;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
-import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
@@ -55,21 +53,12 @@ final class CamusTables {
     }
     this.routing = CamusRouting.compile(hierarchy, LAYOUT.carried(), policy, 1, byHost);
     for (long dpid : topology.switches()) {
-      List<Long> up = List.copyOf(hierarchy.upPorts(dpid));
       pipelines.put(
           dpid,
           new OpenFlowPipeline(
               LAYOUT,
-              new OpenFlowPipeline.Config(
-                  SwitchLayout.CAMUS_ENTRY_PRIORITY,
-                  SwitchLayout.CAMUS_FIRST_TABLE,
-                  32,
-                  SwitchLayout.CAMUS_COOKIE,
-                  SwitchLayout.CAMUS_GROUP_BASE,
-                  EVENT_PORT,
-                  a -> bucket(dpid, a),
-                  up.isEmpty() ? -1 : LocalRules.UP,
-                  up)));
+              OpenFlowPipeline.Config.camus(
+                  List.copyOf(hierarchy.upPorts(dpid)), EVENT_PORT, a -> bucket(dpid, a))));
     }
   }
 

@@ -13,6 +13,7 @@ import org.netpubsub.compiler.pipeline.Match;
 import org.netpubsub.compiler.pipeline.Pipeline;
 import org.netpubsub.compiler.pipeline.PipelineDiff;
 import org.netpubsub.compiler.pipeline.Tcam;
+import org.netpubsub.network.camus.LocalRules;
 import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.Bucket;
@@ -72,6 +73,24 @@ public final class OpenFlowPipeline {
       if (upAction >= 0 && upPorts.isEmpty()) {
         throw new IllegalArgumentException("a logical up port needs physical up ports");
       }
+    }
+
+    /**
+     * The Camus engine's pipeline on a switch: its band of the switch layout, 32 state bits, the
+     * logical up port ({@link LocalRules#UP}) when the switch has physical up ports.
+     */
+    public static Config camus(
+        List<Long> upPorts, int eventPort, IntFunction<List<Action>> buckets) {
+      return new Config(
+          SwitchLayout.CAMUS_ENTRY_PRIORITY,
+          SwitchLayout.CAMUS_FIRST_TABLE,
+          32,
+          SwitchLayout.CAMUS_COOKIE,
+          SwitchLayout.CAMUS_GROUP_BASE,
+          eventPort,
+          buckets,
+          upPorts.isEmpty() ? -1 : LocalRules.UP,
+          upPorts);
     }
 
     /** Plain ports: the action id is the output port; no up port. */
