@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.pubsub.PubSubService;
@@ -117,9 +119,11 @@ public final class LocalNetwork implements Closeable {
       await(sw.connect(of), deadline, "switch " + sw.dpid() + " to connect");
     }
     if (probeCablesAtOnce) {
-      while (controller.topology().switches().size() < switches.size()) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
+      waitUntil(
+          () -> controller.topology().switches().size() >= switches.size(),
+          deadline,
+          5,
+          () ->
               "the controller knew "
                   + controller.topology().switches().size()
                   + " of the local network's "
@@ -127,19 +131,19 @@ public final class LocalNetwork implements Closeable {
                   + " switches in "
                   + timeout.toSeconds()
                   + " s");
-        }
-        sleep(5);
-      }
       for (Link cable : wiring.cables()) {
         for (SwitchPort end : List.of(cable.a(), cable.b())) {
           switches.get(end.dpid()).setPortUp(end.port(), true);
         }
       }
     }
-    while (controller.topology().links().size() < wiring.cables().size()
-        || controller.topology().switches().size() < switches.size()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
+    waitUntil(
+        () ->
+            controller.topology().links().size() >= wiring.cables().size()
+                && controller.topology().switches().size() >= switches.size(),
+        deadline,
+        20,
+        () ->
             "the controller discovered "
                 + controller.topology().links().size()
                 + " of the local network's "
@@ -147,8 +151,16 @@ public final class LocalNetwork implements Closeable {
                 + " links in "
                 + timeout.toSeconds()
                 + " s");
+  }
+
+  /** Polls {@code done} every {@code pollMillis} until it holds, or fails with {@code what}. */
+  private static void waitUntil(
+      BooleanSupplier done, long deadline, long pollMillis, Supplier<String> what) {
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(what.get());
       }
-      sleep(20);
+      sleep(pollMillis);
     }
   }
 
