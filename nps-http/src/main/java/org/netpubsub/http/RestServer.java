@@ -159,7 +159,7 @@ public final class RestServer implements Closeable {
     }
 
     /**
-     * The most threads Jetty's pool runs (its selector and acceptor included; 32 by default). A
+     * The most threads Jetty's pool runs (its selectors and acceptor included; 32 by default). A
      * pool as large as the number of connections (Jetty's default, 200) runs one thread per busy
      * connection: at 200 HTTPS clients on 2 CPUs it served 657 requests/s against 1 093 with 32
      * threads, at 1.5x the CPU per request (docs/results/rest-tls.md). Readiness beyond the pool
@@ -303,7 +303,9 @@ public final class RestServer implements Closeable {
       // refuses such paths as ambiguous; the router splits before decoding, so they are not
       http.setUriCompliance(
           UriCompliance.DEFAULT.with("nps", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
-      ServerConnector c = TlsConnector.of(server, http, tls);
+      int selectors =
+          TlsConnector.selectors(Runtime.getRuntime().availableProcessors(), maxThreads);
+      ServerConnector c = TlsConnector.of(server, http, tls, selectors);
       c.setHost(address.getHostString());
       c.setPort(address.getPort());
       c.setIdleTimeout(idleTimeout.toMillis());

@@ -17,9 +17,25 @@ final class TlsConnector {
 
   private TlsConnector() {}
 
-  static ServerConnector of(Server server, HttpConfiguration http, ServerTls tls) {
+  /**
+   * Selector threads for a server on {@code cpus} CPUs whose pool has {@code maxThreads}: one per
+   * CPU, at most 4 and at most a quarter of the pool, so that routes that block keep most of it.
+   * Jetty's own default, half the CPUs, is one selector on 2 CPUs: that one thread then did every
+   * connection's TLS records and inline answers, and at 10 600 HTTPS requests/s it needed 0.62 of a
+   * CPU, near its fair share beside the load generator's threads on the same CPUs, where its
+   * requests queued behind its preemptions (docs/results/rest-tls.md, stop 38).
+   */
+  static int selectors(int cpus, int maxThreads) {
+    return Math.max(1, Math.min(Math.min(cpus, 4), maxThreads / 4));
+  }
+
+  /**
+   * The connector with Jetty's default acceptor count and {@code selectors} selector threads: each
+   * selector reads, decrypts, answers inline routes and encrypts for its share of the connections.
+   */
+  static ServerConnector of(Server server, HttpConfiguration http, ServerTls tls, int selectors) {
     if (tls == null) {
-      return new ServerConnector(server, new HttpConnectionFactory(http));
+      return new ServerConnector(server, -1, selectors, new HttpConnectionFactory(http));
     }
     // clients reach servers by IP address as often as by name: no SNI to require or check
     SecureRequestCustomizer secure = new SecureRequestCustomizer(false);
@@ -32,6 +48,6 @@ final class TlsConnector {
     // copied once more between the JDK's socket I/O and BoringSSL (docs/results/rest-tls.md)
     records.setDirectBuffersForEncryption(true);
     records.setDirectBuffersForDecryption(true);
-    return new ServerConnector(server, records, h1);
+    return new ServerConnector(server, -1, selectors, records, h1);
   }
 }

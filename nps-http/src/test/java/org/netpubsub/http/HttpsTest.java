@@ -162,13 +162,31 @@ class HttpsTest {
         TlsConnector.of(
             new Server(),
             new HttpConfiguration(),
-            ServerTls.load(server.cert(), server.key(), null));
+            ServerTls.load(server.cert(), server.key(), null),
+            1);
     SslConnectionFactory records = c.getConnectionFactory(SslConnectionFactory.class);
     assertThat(records.isDirectBuffersForEncryption()).isTrue();
     assertThat(records.isDirectBuffersForDecryption()).isTrue();
     // Jetty decrypts into the parser's buffer only if it has more room than a record's plaintext
     assertThat(c.getConnectionFactory(HttpConnectionFactory.class).getInputBufferSize())
         .isGreaterThan(16 * 1024);
+  }
+
+  @Test
+  void oneSelectorPerCpuAtMostFourAndAQuarterOfThePool() throws Exception {
+    // Jetty's default (half the CPUs) is one selector on 2 CPUs: every TLS record on one thread
+    assertThat(TlsConnector.selectors(2, 32)).isEqualTo(2);
+    assertThat(TlsConnector.selectors(1, 32)).isEqualTo(1);
+    assertThat(TlsConnector.selectors(64, 32)).isEqualTo(4);
+    assertThat(TlsConnector.selectors(64, 8)).isEqualTo(2);
+    assertThat(TlsConnector.selectors(0, 8)).isEqualTo(1);
+    ServerConnector c =
+        TlsConnector.of(
+            new Server(),
+            new HttpConfiguration(),
+            ServerTls.load(server.cert(), server.key(), null),
+            2);
+    assertThat(c.getSelectorManager().getSelectorCount()).isEqualTo(2);
   }
 
   @Test

@@ -262,7 +262,7 @@ class RestServerTest {
                     HttpRequest.newBuilder(URI.create(base + "/v1/wait")).build(),
                     HttpResponse.BodyHandlers.ofString()));
       }
-      // 8 threads less the acceptor, the selector and a reserved one: at least 4 are held
+      // 8 threads less the acceptor, 2 selectors (a quarter of 8) and a reserved one: 4 are held
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (held.get() < 4 && System.nanoTime() < deadline) {
         Thread.onSpinWait();
