@@ -20,9 +20,9 @@ local-demo: bootstrap
 
 # Every test: JVM (formatter check included), the CLI end to end, the release tarball with
 # `nps local`, the Python client (with its differential tests against the Java library), the
-# Mininet test bed.
+# Mininet test bed. No test runs the JMH benchmarks.jar (`make bench` builds it): not shaded here.
 test: bootstrap
-	@source scripts/java-env && mvn -B verify
+	@source scripts/java-env && mvn -B verify -Dnps.skipBenchJar=true
 	@scripts/test-cli
 	@scripts/test-dist
 	@scripts/test-python
