@@ -47,8 +47,8 @@ final class ControllerMetrics {
     for (HostRefusals.Reason reason : HostRefusals.Reason.values()) {
       FunctionCounter.builder("nps.hosts.refused", controller, c -> c.hostRefusals().count(reason))
           .description(
-              "hosts neighbour discovery did not learn: their port has the limit of hosts, by"
-                  + " reason")
+              "hosts neighbour discovery did not learn, or POST /v1/hosts did not register: their"
+                  + " port has the limit of hosts, by reason")
           .tag("reason", reason.tag())
           .register(r);
     }
