@@ -259,6 +259,9 @@ final class ControllerCommand implements Callable<Integer> {
       monitor =
           teSettings.map(s -> LinkLoadMonitor.start(controller, controller.server(), groups, s));
       warmed.ifPresent(w -> ControllerWarmUp.bind(rest.metrics(), w));
+      if (remoteKeys != null) { // after --auth's SIGHUP handler, which it chains
+        NbiRemoteKeys.watch(nbiRemoteClients, controller.northbound());
+      }
     } catch (IOException | RuntimeException e) {
       pubsub.closeCluster(service);
       controller.close();

@@ -35,6 +35,7 @@ import org.netpubsub.http.Reply;
 import org.netpubsub.http.Request;
 import org.netpubsub.http.RestServer;
 import org.netpubsub.http.ServerTls;
+import org.netpubsub.network.discovery.HostRefusals;
 import org.netpubsub.network.discovery.Ipv6NeighborDiscovery;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.OvsFlowSyntax;
@@ -253,6 +254,10 @@ public final class ControllerApi implements Closeable {
     List<Host> there = controller.topology().hostsAt(at);
     if (there.size() >= MAX_HOSTS_PER_PORT
         && there.stream().noneMatch(x -> x.address().equals(address))) {
+      // counted with neighbour discovery's refusals, by its own reasons (nps_hosts_refused_total)
+      controller
+          .hostRefusals()
+          .refused(HostRefusals.Reason.of(true, known.isPresent()), at, address);
       throw new ApiError(
           429,
           "switch "

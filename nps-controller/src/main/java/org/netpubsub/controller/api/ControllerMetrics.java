@@ -47,8 +47,8 @@ final class ControllerMetrics {
     for (HostRefusals.Reason reason : HostRefusals.Reason.values()) {
       FunctionCounter.builder("nps.hosts.refused", controller, c -> c.hostRefusals().count(reason))
           .description(
-              "hosts neighbour discovery did not learn: their port has the limit of hosts, by"
-                  + " reason")
+              "hosts neighbour discovery did not learn, or POST /v1/hosts did not register: their"
+                  + " port has the limit of hosts, by reason")
           .tag("reason", reason.tag())
           .register(r);
     }
@@ -213,6 +213,22 @@ final class ControllerMetrics {
         "remote-app requests and answers naming an app their CURVE client may not act as",
         bus,
         b -> b.metrics().remoteForbidden());
+    String[] what = {
+      "remote-app registrations and subscriptions refused at a cap (apps per client, apps, topics"
+          + " per app)",
+      "remote-app registrations dropped after their app was silent too long (60 s)",
+      "remote-app registrations dropped when a clients file reload took their client's right"
+    };
+    String[] names = {"refused", "expired", "revoked"};
+    for (int i = 0; i < names.length; i++) {
+      int k = i;
+      count(
+          r,
+          "nps.nbi.remote.registrations." + names[i],
+          what[i],
+          bus,
+          b -> b.remoteRegistrationCounts()[k]);
+    }
     return () -> {
       perApp.refresh();
       perTopic.refresh();

@@ -183,7 +183,7 @@ public final class NetworkController implements FlowService, Closeable {
     return bus;
   }
 
-  /** Hosts neighbour discovery did not learn because their port was full (safe from any thread). */
+  /** Hosts not learned or not registered because their port was full (safe from any thread). */
   public HostRefusals hostRefusals() {
     return learning.hostRefusals();
   }

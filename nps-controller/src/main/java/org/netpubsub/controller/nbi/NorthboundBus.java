@@ -122,7 +122,7 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
     RemoteAppGateway g = null;
     if (b.remote != null) {
       try {
-        g = new RemoteAppGateway(this, b.remote, b.remoteKeys, b.queueCapacity);
+        g = new RemoteAppGateway(this, b.remote, b.remoteKeys, b.queueCapacity, b.remoteLimits);
       } catch (RuntimeException e) {
         runners.values().forEach(AppRunner::stop);
         throw e;
@@ -280,6 +280,32 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
       gateway.close();
     }
     runners.values().forEach(AppRunner::stop);
+  }
+
+  /**
+   * Admits the clients of a reloaded clients file ({@code --nbi-remote-clients}): a removed client
+   * can no longer connect, its messages on connections made before are refused, and the apps it
+   * registered are unregistered (docs/security.md).
+   *
+   * @throws IllegalStateException if the bus takes no remote apps with CURVE
+   */
+  public void reloadRemoteClients(Map<String, RemoteAppKeys.Client> byPublicKey) {
+    if (gateway == null) {
+      throw new IllegalStateException("the bus takes no remote apps");
+    }
+    gateway.clients(byPublicKey);
+  }
+
+  /**
+   * Remote app registrations: refused at a cap, expired after their app went silent, revoked by a
+   * clients reload (in this order).
+   */
+  public long[] remoteRegistrationCounts() {
+    return gateway == null
+        ? new long[3]
+        : new long[] {
+          gateway.registry().refused(), gateway.registry().expired(), gateway.registry().revoked()
+        };
   }
 
   // --- remote apps: called by the gateway's control and answer threads ---

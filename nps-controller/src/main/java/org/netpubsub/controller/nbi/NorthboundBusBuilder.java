@@ -23,6 +23,7 @@ public final class NorthboundBusBuilder {
   BiConsumer<Long, FlowMod> flowSink;
   RemoteAppEndpoints remote;
   RemoteAppKeys remoteKeys;
+  RemoteAppLeases.Limits remoteLimits = RemoteAppLeases.Limits.DEFAULT;
   boolean missesReachController;
 
   public NorthboundBusBuilder mode(DistributionMode m) {
@@ -100,6 +101,15 @@ public final class NorthboundBusBuilder {
   public NorthboundBusBuilder remoteApps(RemoteAppEndpoints bindTo, RemoteAppKeys keys) {
     this.remote = bindTo;
     this.remoteKeys = keys;
+    return this;
+  }
+
+  /**
+   * Caps on remote apps and their topics, and the silence after which a registration expires
+   * (default {@link RemoteAppLeases.Limits#DEFAULT}); tests choose small ones.
+   */
+  NorthboundBusBuilder remoteLimits(RemoteAppLeases.Limits limits) {
+    this.remoteLimits = limits;
     return this;
   }
 

@@ -48,6 +48,13 @@ public final class RemoteAppClient implements AutoCloseable {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
   private static final int POLL_MS = 100;
+
+  /**
+   * How often a registered client says {@code ALIVE}: the bus drops a registration silent for
+   * longer than its limit (60 s by default, {@link RemoteAppLeases.Limits}).
+   */
+  static final Duration KEEPALIVE = Duration.ofSeconds(10);
+
   private static final int ANSWER_QUEUE = 1024;
 
   /** How long closing waits for queued answers to leave (the answer socket's linger). */
@@ -98,6 +105,7 @@ public final class RemoteAppClient implements AutoCloseable {
   private final BlockingQueue<byte[]> outbox = new ArrayBlockingQueue<>(ANSWER_QUEUE);
   private final Thread subscriber;
   private final Thread pusher;
+  private final CountDownLatch stopped = new CountDownLatch(1); // opens on close: keepalive ends
   private final long probeToken = ThreadLocalRandom.current().nextLong();
   private final CountDownLatch probed = new CountDownLatch(1);
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -196,6 +204,7 @@ public final class RemoteAppClient implements AutoCloseable {
       c.require("REGISTER " + app);
       c.registered = true;
       c.awaitProbe();
+      c.thread("nbi-remote-" + app + "-keepalive", c::keepAlive);
       return c;
     } catch (RuntimeException e) {
       c.close();
@@ -273,6 +282,7 @@ public final class RemoteAppClient implements AutoCloseable {
       return;
     }
     accepting = false;
+    stopped.countDown();
     join(pusher, FLUSH_MS); // drains the queue unless the bus is gone
     if (registered) {
       try {
@@ -291,6 +301,22 @@ public final class RemoteAppClient implements AutoCloseable {
       }
     }
     context.close();
+  }
+
+  /** Says ALIVE every {@link #KEEPALIVE} until closed, so the bus keeps the registration. */
+  private void keepAlive() {
+    try {
+      while (!stopped.await(KEEPALIVE.toMillis(), TimeUnit.MILLISECONDS)) {
+        try {
+          require("ALIVE " + name);
+        } catch (RuntimeException e) {
+          // the bus is away or dropped the app: packet-ins stop; reconnecting is the app's choice
+          LOG.log(System.Logger.Level.WARNING, name + ": keepalive refused: " + e.getMessage());
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Sends one request and returns the bus's reply (package-private: tests send raw ones). */

@@ -64,14 +64,14 @@ final class RemoteAppGateway implements AutoCloseable {
   // NetworkControllerTest lose a remote app's flow-mods in 2 of 3 runs (0 of 3 without), cause not
   // traced.
 
-  private static final String KNOWN = "REGISTER, SUBSCRIBE, UNSUBSCRIBE, BYE, PROBE";
+  private static final String KNOWN = "REGISTER, SUBSCRIBE, UNSUBSCRIBE, BYE, PROBE, ALIVE";
 
   private record Outgoing(byte[] topic, byte[] body) {}
 
   private final NorthboundBus bus;
   private final ZContext context;
   private final RemoteAppEndpoints endpoints;
-  private final RemoteAppKeys keys; // null: no CURVE
+  private volatile RemoteAppKeys keys; // null: no CURVE; replaced whole by a clients reload
   private final BlockingQueue<Outgoing> outbox;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -82,7 +82,9 @@ final class RemoteAppGateway implements AutoCloseable {
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong forbidden = new AtomicLong();
   private final ZapHandler zap; // null: no CURVE
-  private final Map<String, RemoteAppKeys.Client> clientsByName = new HashMap<>();
+  // replaced whole by a clients file reload; read by the control and answer threads
+  private volatile Map<String, RemoteAppKeys.Client> clientsByName = Map.of();
+  private final RemoteAppRegistry registry;
   private final RateLimitedLog forbiddenLog = new RateLimitedLog(LOG, 10_000);
 
   /**
@@ -91,8 +93,13 @@ final class RemoteAppGateway implements AutoCloseable {
    * @throws IllegalStateException if an endpoint cannot be bound
    */
   RemoteAppGateway(
-      NorthboundBus bus, RemoteAppEndpoints bindTo, RemoteAppKeys keys, int queueCapacity) {
+      NorthboundBus bus,
+      RemoteAppEndpoints bindTo,
+      RemoteAppKeys keys,
+      int queueCapacity,
+      RemoteAppLeases.Limits limits) {
     this.bus = bus;
+    this.registry = new RemoteAppRegistry(bus, limits);
     this.outbox = new ArrayBlockingQueue<>(queueCapacity);
     this.context = new ZContext(1);
     ZMQ.Socket control;
@@ -107,7 +114,7 @@ final class RemoteAppGateway implements AutoCloseable {
       throw e;
     }
     if (keys != null) {
-      keys.clients().values().forEach(c -> clientsByName.put(c.name(), c));
+      clientsByName = byName(keys.clients());
     }
     try {
       control = bind(SocketType.REP, bindTo.control(), "control");
@@ -190,6 +197,37 @@ final class RemoteAppGateway implements AutoCloseable {
     return zap == null ? 0 : zap.refused();
   }
 
+  /** The registrations' counts: refused at a cap, expired, revoked. */
+  RemoteAppRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * The clients file's new entries: new handshakes are admitted by them, each message of a
+   * connection made before is checked against them (a removed client's requests and answers are
+   * refused), and the registrations of apps their client may no longer act as are dropped.
+   *
+   * @throws IllegalStateException without CURVE
+   */
+  void clients(Map<String, RemoteAppKeys.Client> byKey) {
+    RemoteAppKeys k = keys;
+    if (k == null || zap == null) {
+      throw new IllegalStateException("the remote northbound takes no CURVE keys to reload");
+    }
+    RemoteAppKeys next = new RemoteAppKeys(k.server(), byKey);
+    Map<String, RemoteAppKeys.Client> names = byName(byKey);
+    keys = next;
+    clientsByName = names;
+    zap.keys(next);
+    registry.revoke((client, app) -> names.containsKey(client) && names.get(client).mayActAs(app));
+  }
+
+  private static Map<String, RemoteAppKeys.Client> byName(Map<String, RemoteAppKeys.Client> m) {
+    Map<String, RemoteAppKeys.Client> out = new HashMap<>();
+    m.values().forEach(c -> out.put(c.name(), c));
+    return Map.copyOf(out);
+  }
+
   /** Requests and answers of an admitted client naming an app it may not act as. */
   long forbidden() {
     return forbidden.get();
@@ -242,6 +280,7 @@ final class RemoteAppGateway implements AutoCloseable {
     try {
       while (running) {
         try {
+          registry.sweep(System.currentTimeMillis());
           zmq.Msg msg = control.recvMsg(0);
           if (msg == null) {
             continue; // no request within POLL_MS
@@ -312,7 +351,7 @@ final class RemoteAppGateway implements AutoCloseable {
     String verb = w[0];
     try {
       switch (verb) {
-        case "REGISTER", "BYE" -> {
+        case "REGISTER", "BYE", "ALIVE" -> {
           if (w.length != 2) {
             return "ERR usage: " + verb + " APP";
           }
@@ -335,12 +374,29 @@ final class RemoteAppGateway implements AutoCloseable {
       if (notYours.isPresent()) {
         return "ERR " + notYours.get();
       }
+      long now = System.currentTimeMillis();
       switch (verb) {
-        case "REGISTER" -> bus.registerRemote(app);
-        case "BYE" -> bus.unregisterRemote(app);
-        case "SUBSCRIBE" -> bus.subscribeRemote(app, NbiTopic.parse(w[2]));
-        case "UNSUBSCRIBE" -> bus.unsubscribeRemote(app, NbiTopic.parse(w[2]));
+        case "REGISTER" -> {
+          Optional<String> no = registry.register(user, app, now);
+          if (no.isPresent()) {
+            return "ERR " + no.get();
+          }
+        }
+        case "BYE" -> registry.bye(app);
+        case "ALIVE" -> {
+          if (!registry.touch(app, now)) {
+            return "ERR app '" + app + "' is not registered (it said BYE or went silent)";
+          }
+        }
+        case "SUBSCRIBE" -> {
+          Optional<String> no = registry.subscribe(user, app, NbiTopic.parse(w[2]), now);
+          if (no.isPresent()) {
+            return "ERR " + no.get();
+          }
+        }
+        case "UNSUBSCRIBE" -> registry.unsubscribe(app, NbiTopic.parse(w[2]), now);
         case "PROBE" -> {
+          registry.touch(app, now);
           long token;
           try {
             token = Long.parseUnsignedLong(w[2], 16);
@@ -411,6 +467,7 @@ final class RemoteAppGateway implements AutoCloseable {
     if (forbiddenApp(user, app).isPresent()) {
       return; // counted as forbidden, never reaches a switch
     }
+    registry.touch(app, System.currentTimeMillis()); // an answer shows the app is alive
     Optional<AppContext> ctx = bus.remoteContext(app);
     if (ctx.isEmpty()) {
       drop("an answer from " + app + ", which is not a registered remote app");

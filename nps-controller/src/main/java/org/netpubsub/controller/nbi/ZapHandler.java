@@ -34,7 +34,7 @@ final class ZapHandler {
   /** The ZAP domain the bus's sockets set: the handler answers requests for it alone. */
   static final String DOMAIN = "nps-nbi";
 
-  private final RemoteAppKeys keys;
+  private volatile RemoteAppKeys keys; // replaced whole by a clients file reload
   private final ZMQ.Socket socket;
   private final AtomicLong refused = new AtomicLong();
   private final RateLimitedLog refusals = new RateLimitedLog(LOG, 10_000);
@@ -46,6 +46,11 @@ final class ZapHandler {
     socket.setLinger(0);
     socket.setReceiveTimeOut(RemoteAppGateway.POLL_MS);
     socket.bind(ENDPOINT);
+  }
+
+  /** Admits these keys' clients from now on (a reload); connections made before stay. */
+  void keys(RemoteAppKeys k) {
+    this.keys = k;
   }
 
   long refused() {

@@ -91,6 +91,32 @@ class GroupApiTest {
     assertThat(controller.topology().hostsAt(at)).hasSize(ControllerApi.MAX_HOSTS_PER_PORT);
   }
 
+  @Test
+  void hostRegistrationsRefusedAtAFullPortAreCountedByReason() throws Exception {
+    SwitchPort at = new SwitchPort(DPID, 4);
+    for (int i = controller.topology().hostsAt(at).size();
+        i < ControllerApi.MAX_HOSTS_PER_PORT;
+        i++) {
+      assertThat(send("POST", "/v1/hosts", hostAt4(0x100 + i)).statusCode()).isEqualTo(200);
+    }
+    assertThat(send("POST", "/v1/hosts", hostAt4(0x999)).statusCode()).isEqualTo(429);
+    Host known = host(1); // attached elsewhere: moving it to the full port is refused too
+    String move =
+        String.format(
+            "{\"address\":\"%s\",\"mac\":\"%s\",\"dpid\":\"%x\",\"port\":4}",
+            known.address(), known.mac(), DPID);
+    assertThat(send("POST", "/v1/hosts", move).statusCode()).isEqualTo(429);
+    assertThat(send("POST", "/v1/hosts", move).statusCode()).isEqualTo(429);
+
+    String metrics = send("GET", "/metrics", null).body();
+    assertThat(metrics)
+        .contains("nps_hosts_refused_total{reason=\"register_port_full\"} 1.0")
+        .contains("nps_hosts_refused_total{reason=\"register_move_to_full_port\"} 2.0")
+        // neighbour discovery refused nothing: its reasons stay apart
+        .contains("nps_hosts_refused_total{reason=\"port_full\"} 0.0")
+        .contains("nps_hosts_refused_total{reason=\"move_to_full_port\"} 0.0");
+  }
+
   private static String hostAt4(int i) {
     return String.format(
         "{\"address\":\"fd6e:7073:1::%x\",\"mac\":\"02:00:00:00:%02x:%02x\",\"dpid\":\"%x\",\"port\":4}",

@@ -126,6 +126,7 @@ final class CoordinatorApi implements Closeable {
             .openApi("coordinator-openapi.json")
             .ready("database", () -> service.version() >= 0)
             .error(NoSuchElementException.class, e -> new ApiError(404, e.getMessage()))
+            .error(CoordinatorService.CapReached.class, e -> new ApiError(429, e.getMessage()))
             .error(
                 InterruptedException.class,
                 e -> {
@@ -184,10 +185,7 @@ final class CoordinatorApi implements Closeable {
       throw ApiError.field("port", "'port' must be an integer");
     }
     Edge e = new Edge(name, address, port.asInt());
-    Map<Edge, Set<String>> now = service.snapshot();
-    if (now.size() >= caps.edges() && now.keySet().stream().noneMatch(x -> x.name().equals(name))) {
-      throw new ApiError(429, "the coordinator has " + caps.edges() + " edges already (the limit)");
-    }
+    // the edge cap is checked by the service inside the request's transaction (CapReached: 429)
     Set<String> filters = service.register(e);
     ObjectNode o = edgeJson(e, filters);
     o.put("version", service.version());
@@ -206,16 +204,7 @@ final class CoordinatorApi implements Closeable {
               + " filters in one request; the limit is "
               + caps.filtersPerRequest());
     }
-    int held =
-        service.snapshot().entrySet().stream()
-            .filter(x -> x.getKey().name().equals(name))
-            .mapToInt(x -> x.getValue().size())
-            .sum();
-    if (held + added.size() > caps.filtersPerEdge()) {
-      throw new ApiError(
-          429,
-          "edge '" + name + "' would hold over " + caps.filtersPerEdge() + " filters (the limit)");
-    }
+    // the per-edge cap is checked by the service inside the request's transaction (429)
     CoordinatorService.FilterReply r = service.updateFilters(name, added, removed);
     ObjectNode o = JSON.createObjectNode().put("version", r.version()).put("synced", r.synced());
     r.changed().forEach(o.putArray("changed")::add);

@@ -30,17 +30,32 @@ final class CoordinatorService {
 
   record FilterReply(long version, List<String> changed, boolean synced) {}
 
+  /**
+   * A request that would take the coordinator beyond one of its {@link CoordinatorCaps} (429 with
+   * the message); thrown inside the request's transaction, so nothing of it is applied.
+   */
+  static final class CapReached extends RuntimeException {
+    CapReached(String message) {
+      super(message, null, false, false);
+    }
+  }
+
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final CoordinatorState state;
   private final CoordinatorStore store;
   private final Optional<NetworkGroups> network;
   private final Duration ackTimeout;
+  private final CoordinatorCaps caps;
 
   CoordinatorService(
-      CoordinatorStore store, Optional<GroupController> controller, Duration ackTimeout) {
+      CoordinatorStore store,
+      Optional<GroupController> controller,
+      Duration ackTimeout,
+      CoordinatorCaps caps) {
     this.store = store;
     this.ackTimeout = ackTimeout;
+    this.caps = caps;
     this.state = new CoordinatorState(store.version());
     store.edges().forEach(state::restore);
     store.exchanges().forEach(state::restoreExchanges);
@@ -68,6 +83,12 @@ final class CoordinatorService {
           inTransaction(
               () -> {
                 store.putEdge(e);
+                // counted after the write, in its transaction: a known edge re-registering adds
+                // none, and two new edges racing for the last place cannot both see it free
+                if (store.edgeCount() > caps.edges()) {
+                  throw new CapReached(
+                      "the coordinator has " + caps.edges() + " edges already (the limit)");
+                }
                 CoordinatorState.Change ch = state.register(e);
                 store.saveVersion(ch.version());
                 return ch;
@@ -120,6 +141,14 @@ final class CoordinatorService {
               () -> {
                 store.addFilters(edge, added);
                 store.removeFilters(edge, removed);
+                if (!added.isEmpty() && store.filterCount(edge) > caps.filtersPerEdge()) {
+                  throw new CapReached(
+                      "edge '"
+                          + edge
+                          + "' would hold over "
+                          + caps.filtersPerEdge()
+                          + " filters (the limit)");
+                }
                 CoordinatorState.Change ch = state.updateFilters(edge, added, removed);
                 if (!ch.changedFilters().isEmpty()) {
                   store.saveVersion(ch.version());

@@ -44,6 +44,18 @@ public interface CoordinatorStore extends Closeable {
 
   void putEdge(Edge e);
 
+  /**
+   * Edges stored, as the current transaction sees them: a cap is checked against this after the
+   * request's writes, inside its {@link #transaction}, so two requests can never both take the last
+   * place (issue 27).
+   */
+  int edgeCount();
+
+  /**
+   * Filters stored for {@code edge}, as the current transaction sees them (see {@link #edgeCount}).
+   */
+  int filterCount(String edge);
+
   void removeEdge(String name);
 
   void addFilters(String edge, Collection<String> filters);

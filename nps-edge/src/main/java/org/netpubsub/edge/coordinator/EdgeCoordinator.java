@@ -51,6 +51,7 @@ public interface EdgeCoordinator extends Closeable {
     private org.netpubsub.http.ServerTls tls;
     private java.nio.file.Path datagramKeys;
     private CoordinatorCaps caps = CoordinatorCaps.DEFAULT;
+    private CoordinatorStore store; // tests: a store of their own instead of the database URL
 
     private Builder() {}
 
@@ -127,6 +128,12 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
+    /** For tests: this store (closed with the coordinator) instead of {@link #database}. */
+    Builder store(CoordinatorStore s) {
+      this.store = s;
+      return this;
+    }
+
     /** For tests: a {@link GroupController} instead of the HTTP one (implies network mode). */
     Builder groupController(GroupController g) {
       this.groups = g;
@@ -134,7 +141,7 @@ public interface EdgeCoordinator extends Closeable {
     }
 
     public EdgeCoordinator start() throws IOException {
-      if (database == null) {
+      if (database == null && store == null) {
         throw new IllegalArgumentException(
             "the coordinator needs a database (sqlite:PATH or postgresql://HOST/DATABASE)");
       }
@@ -159,9 +166,9 @@ public interface EdgeCoordinator extends Closeable {
         }
         keys = ServedKeys.load(datagramKeys, tls != null);
       }
-      CoordinatorStore store = CoordinatorStore.open(database);
+      CoordinatorStore store = this.store != null ? this.store : CoordinatorStore.open(database);
       try {
-        CoordinatorService service = new CoordinatorService(store, g, ackTimeout);
+        CoordinatorService service = new CoordinatorService(store, g, ackTimeout, caps);
         CoordinatorApi api =
             CoordinatorApi.start(service, listen, changeWait, auth, tls, keys, caps);
         return new RunningCoordinator(service, api, store);

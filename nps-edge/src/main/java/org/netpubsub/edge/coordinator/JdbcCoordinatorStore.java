@@ -159,6 +159,30 @@ final class JdbcCoordinatorStore implements CoordinatorStore {
   }
 
   @Override
+  public synchronized int edgeCount() {
+    return count("SELECT COUNT(*) FROM edges");
+  }
+
+  @Override
+  public synchronized int filterCount(String edge) {
+    return count("SELECT COUNT(*) FROM filters WHERE edge = ?", edge);
+  }
+
+  private int count(String sql, Object... args) {
+    try (PreparedStatement p = db.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        p.setObject(i + 1, args[i]);
+      }
+      try (ResultSet r = p.executeQuery()) {
+        r.next();
+        return r.getInt(1);
+      }
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  @Override
   public synchronized void removeEdge(String name) {
     update("DELETE FROM edges WHERE name = ?", name);
   }

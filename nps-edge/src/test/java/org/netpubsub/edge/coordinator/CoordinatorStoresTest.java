@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,14 +24,7 @@ class CoordinatorStoresTest {
   @BeforeAll
   static void startPostgres() throws Exception {
     if (PostgresServer.available()) {
-      postgres = PostgresServer.start();
-    }
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    if (postgres != null) {
-      postgres.close();
+      postgres = PostgresServer.shared(); // stopped when the JVM exits
     }
   }
 

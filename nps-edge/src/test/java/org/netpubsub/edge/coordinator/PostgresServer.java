@@ -73,6 +73,40 @@ final class PostgresServer implements Closeable {
     return new PostgresServer(bin, dir, port);
   }
 
+  private static PostgresServer shared; // guarded by PostgresServer.class
+  private static int databases; // guarded by PostgresServer.class
+
+  /**
+   * One server for every test class of this JVM that asks (initdb and start cost seconds), stopped
+   * when the JVM exits; each class takes a database of its own ({@link #newDatabase}) or the
+   * default one.
+   */
+  static synchronized PostgresServer shared() throws IOException, InterruptedException {
+    if (shared == null) {
+      PostgresServer s = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(s::close));
+      shared = s;
+    }
+    return shared;
+  }
+
+  /** A new, empty database of this server; its URL as {@link #url} gives the default one. */
+  String newDatabase() throws java.sql.SQLException {
+    String name;
+    synchronized (PostgresServer.class) {
+      name = "db" + (++databases);
+    }
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("user", "nps");
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:" + port + "/postgres", p);
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE " + name);
+    }
+    return "postgresql://nps@127.0.0.1:" + port + "/" + name;
+  }
+
   /** The URL the coordinator takes: the cluster's default database. */
   String url() {
     return "postgresql://nps@127.0.0.1:" + port + "/postgres";

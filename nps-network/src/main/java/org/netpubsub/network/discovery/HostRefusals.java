@@ -9,15 +9,17 @@ import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.topology.SwitchPort;
 
 /**
- * Hosts that neighbour discovery did not learn because their port is full ({@link
- * Ipv6NeighborDiscovery#MAX_HOSTS_PER_PORT}): counted by reason (the controller's {@code
- * nps_hosts_refused_total{reason}}), and logged at most once per {@link #LOG_INTERVAL_MILLIS}. The
- * first refusal is logged at once; a later line names the port and address of the refusal that
- * triggers it and counts the refusals since the previous line. One limiter for every port, not one
- * per port: a map keyed by the ports of spoofed traffic would be remote input to bound, and one
- * line a minute already says that a port is being flooded (the counter says how much).
+ * Hosts that neighbour discovery did not learn, or that {@code POST /v1/hosts} did not register
+ * (answered 429), because their port is full ({@link Ipv6NeighborDiscovery#MAX_HOSTS_PER_PORT}):
+ * counted by reason (the controller's {@code nps_hosts_refused_total{reason}}), and logged at most
+ * once per {@link #LOG_INTERVAL_MILLIS}. The first refusal is logged at once; a later line names
+ * the port and address of the refusal that triggers it and counts the refusals since the previous
+ * line. One limiter for every port, not one per port: a map keyed by the ports of spoofed traffic
+ * would be remote input to bound, and one line a minute already says that a port is being flooded
+ * (the counter says how much).
  *
- * <p>Counters are read from any thread (scrapes); refusals come from the controller loop.
+ * <p>Counters are read from any thread (scrapes); refusals come from the controller loop and the
+ * REST API's threads.
  */
 public final class HostRefusals {
   private static final System.Logger LOG = System.getLogger(HostRefusals.class.getName());
@@ -30,11 +32,27 @@ public final class HostRefusals {
     /** A new address at a port that holds its limit of hosts already. */
     PORT_FULL,
     /** A known host announcing itself at another port, which is full. */
-    MOVE_TO_FULL_PORT;
+    MOVE_TO_FULL_PORT,
+    /** {@code POST /v1/hosts} registering a new address at a full port. */
+    REGISTER_PORT_FULL,
+    /** {@code POST /v1/hosts} moving a known host to another port, which is full. */
+    REGISTER_MOVE_TO_FULL_PORT;
 
     /** Its metric tag. */
     public String tag() {
       return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The reason of a full port: a registration's if {@code registered}, else discovery's. */
+    public static Reason of(boolean registered, boolean known) {
+      if (registered) {
+        return known ? REGISTER_MOVE_TO_FULL_PORT : REGISTER_PORT_FULL;
+      }
+      return known ? MOVE_TO_FULL_PORT : PORT_FULL;
+    }
+
+    private boolean registration() {
+      return this == REGISTER_PORT_FULL || this == REGISTER_MOVE_TO_FULL_PORT;
     }
   }
 
@@ -82,7 +100,7 @@ public final class HostRefusals {
             + Long.toHexString(at.dpid())
             + " port "
             + at.port()
-            + ": did not learn host "
+            + (reason.registration() ? ": did not register host " : ": did not learn host ")
             + address
             + " ("
             + reason.tag()

@@ -78,10 +78,7 @@ public final class Ipv6NeighborDiscovery {
     if (known.map(k -> !k.attachment().equals(at)).orElse(true)
         && t.hostsAt(at).size() >= MAX_HOSTS_PER_PORT) {
       if (refusals != null) { // a new host at a full port (added or moved there)
-        refusals.refused(
-            known.isEmpty() ? HostRefusals.Reason.PORT_FULL : HostRefusals.Reason.MOVE_TO_FULL_PORT,
-            at,
-            h.get().address());
+        refusals.refused(HostRefusals.Reason.of(false, known.isPresent()), at, h.get().address());
       }
       return List.of();
     }
