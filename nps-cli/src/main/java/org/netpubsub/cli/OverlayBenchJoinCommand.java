@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.netpubsub.bench.overlay.JoinBenchmark;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
+import org.netpubsub.edge.overlay.ZkAuth;
 import org.netpubsub.edge.overlay.ZnodeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,6 +36,14 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
       paramLabel = "HOST:PORT",
       description = "A running server (default: an embedded one on a free port).")
   String zookeeper;
+
+  @Option(
+      names = "--zookeeper-auth",
+      paramLabel = "FILE",
+      description =
+          "With --zookeeper: digest credentials, one line user:password, for every client of the"
+              + " run (default: none). The embedded server always gets fresh random ones.")
+  java.nio.file.Path zookeeperAuth;
 
   @Option(
       names = "--subscribers",
@@ -141,9 +150,15 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--model must be subscriber, batched or edge, not '" + model + "'");
     }
+    if (zookeeperAuth != null && zookeeper == null) {
+      throw new IllegalArgumentException("--zookeeper-auth applies with --zookeeper");
+    }
     EmbeddedZooKeeper embedded = null;
     String connect = zookeeper;
+    // nothing runs ZooKeeper world-writable: the embedded server's znodes are this run's only
+    ZkAuth auth = zookeeperAuth != null ? ZkAuthFile.read(zookeeperAuth) : null;
     if (connect == null) {
+      auth = ZkAuth.random("nps-bench");
       embedded =
           EmbeddedZooKeeper.start(
               new InetSocketAddress("127.0.0.1", 0),
@@ -157,6 +172,7 @@ final class OverlayBenchJoinCommand implements Callable<Integer> {
     try {
       JoinBenchmark.sweep(
           connect,
+          auth,
           server,
           new JoinBenchmark.Setup(
               subscribers.get(0), edges, topics, interest, routingBrokers, rate, freshTopics, m),

@@ -28,6 +28,7 @@ import org.netpubsub.edge.overlay.OverlayTree;
 import org.netpubsub.edge.overlay.OverlayView;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.TopicState;
+import org.netpubsub.edge.overlay.ZkAuth;
 import org.netpubsub.edge.overlay.ZnodeData;
 import org.netpubsub.edge.overlay.ZnodePaths;
 
@@ -113,6 +114,7 @@ public final class JoinBenchmark {
    */
   public static void sweep(
       String connect,
+      ZkAuth auth,
       InetSocketAddress server,
       Setup setup,
       List<Integer> subscribers,
@@ -121,10 +123,10 @@ public final class JoinBenchmark {
       throws Exception {
     for (int w = 1; w <= warmup; w++) {
       System.err.printf("warm-up round %d of %d%n", w, warmup);
-      run(connect, server, withSize(setup, subscribers.get(0), 0));
+      run(connect, auth, server, withSize(setup, subscribers.get(0), 0));
     }
     for (int n : subscribers) {
-      each.accept(run(connect, server, withSize(setup, n, setup.rate())));
+      each.accept(run(connect, auth, server, withSize(setup, n, setup.rate())));
     }
   }
 
@@ -150,7 +152,12 @@ public final class JoinBenchmark {
     return all.subList(0, s.interest()).stream().mapToInt(Integer::intValue).toArray();
   }
 
-  public static Result run(String connect, InetSocketAddress server, Setup s) throws Exception {
+  /**
+   * One round on the ZooKeeper at {@code connect}, every client with {@code auth} (null: none, for
+   * a server run by someone else without ACLs).
+   */
+  public static Result run(String connect, ZkAuth auth, InetSocketAddress server, Setup s)
+      throws Exception {
     String ns = "joinbench-" + s.subscribers() + "-" + System.nanoTime();
     List<AutoCloseable> open = new ArrayList<>();
     List<CuratorFramework> clients = new ArrayList<>();
@@ -160,7 +167,7 @@ public final class JoinBenchmark {
         RoutingBroker rb =
             RoutingBroker.start(
                 "rb" + r,
-                client(connect, ns),
+                client(connect, auth, ns),
                 new InetSocketAddress("127.0.0.1", 0),
                 AssignmentStrategy.TOPIC_COUNT,
                 DatagramAuth.random());
@@ -170,7 +177,7 @@ public final class JoinBenchmark {
       int[][] interest = new int[s.edges()][];
       List<OverlayTree> trees = new ArrayList<>();
       for (int e = 0; e < s.edges(); e++) {
-        CuratorFramework c = client(connect, ns);
+        CuratorFramework c = client(connect, auth, ns);
         clients.add(c);
         open.add(c);
         OverlayTree tree = new OverlayTree(c, "bench-e" + e, false);
@@ -197,7 +204,7 @@ public final class JoinBenchmark {
         }
       }
       if (!s.freshTopics()) {
-        CuratorFramework publisher = client(connect, ns);
+        CuratorFramework publisher = client(connect, auth, ns);
         open.add(publisher);
         CountDownLatch created = new CountDownLatch(all.size());
         for (String t : all) {
@@ -309,7 +316,7 @@ public final class JoinBenchmark {
           // keep closing the rest
         }
       }
-      removeNamespace(connect, ns);
+      removeNamespace(connect, auth, ns);
     }
   }
 
@@ -322,8 +329,8 @@ public final class JoinBenchmark {
    * Deletes the round's containers now, rather than have the server reap them during the next round
    * (its sessions are closed, so its ephemeral entries went with them).
    */
-  private static void removeNamespace(String connect, String ns) {
-    try (CuratorFramework c = client(connect, null)) {
+  private static void removeNamespace(String connect, ZkAuth auth, String ns) {
+    try (CuratorFramework c = client(connect, auth, null)) {
       c.delete().deletingChildrenIfNeeded().forPath("/" + ns);
     } catch (Exception e) {
       // the reaper takes what is left
@@ -532,11 +539,14 @@ public final class JoinBenchmark {
     return n;
   }
 
-  private static CuratorFramework client(String connect, String namespace)
+  private static CuratorFramework client(String connect, ZkAuth auth, String namespace)
       throws InterruptedException, IOException {
+    CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder();
+    if (auth != null) {
+      auth.applyTo(b);
+    }
     CuratorFramework c =
-        CuratorFrameworkFactory.builder()
-            .connectString(connect)
+        b.connectString(connect)
             .namespace(namespace)
             .sessionTimeoutMs(30_000)
             .retryPolicy(new ExponentialBackoffRetry(50, 5))

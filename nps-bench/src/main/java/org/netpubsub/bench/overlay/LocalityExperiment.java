@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,6 @@ import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.RoutingBroker;
-import org.netpubsub.edge.overlay.Zk;
 
 /**
  * The paper's data-locality experiment (§3.2, Figure 5) on one machine: {@code sites} sites (a
@@ -61,16 +59,7 @@ public final class LocalityExperiment {
         MultipathExperiment mosquittos = new MultipathExperiment(zk.connectString(), dir, sites)) {
       for (int brokers : brokerCounts) {
         for (Outcome o :
-            run(
-                mosquittos,
-                zk.connectString(),
-                sites,
-                brokers,
-                topics,
-                wan,
-                localities,
-                rounds,
-                intervalMs)) {
+            run(mosquittos, sites, brokers, topics, wan, localities, rounds, intervalMs)) {
           each.accept(brokers, o);
         }
       }
@@ -79,7 +68,6 @@ public final class LocalityExperiment {
 
   public static List<Outcome> run(
       MultipathExperiment sitesX,
-      String zookeeper,
       int sites,
       int brokers,
       int topics,
@@ -98,7 +86,7 @@ public final class LocalityExperiment {
         RoutingBroker rb =
             RoutingBroker.start(
                 "rb" + r,
-                Zk.client(zookeeper, Duration.ofSeconds(5)),
+                sitesX.zk(),
                 any,
                 AssignmentStrategy.TOPIC_COUNT,
                 new WanEmulation(wan, Map.of(), r),
@@ -115,7 +103,7 @@ public final class LocalityExperiment {
                 EdgeBrokerConfig.of("site" + s, "site" + s, sitesX.uri(s), any)
                     .withEmulation(new WanEmulation(wan, Map.of(), 100 + s))
                     .withAuth(auth),
-                Zk.client(zookeeper, Duration.ofSeconds(5)));
+                sitesX.zk());
         open.add(e);
         edges.add(e);
         MultipathExperiment.Client p = new MultipathExperiment.Client(sitesX.port(s), "pub" + s);

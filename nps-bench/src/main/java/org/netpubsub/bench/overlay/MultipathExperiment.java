@@ -36,6 +36,7 @@ import org.netpubsub.edge.overlay.EdgeBrokerConfig;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.Zk;
+import org.netpubsub.edge.overlay.ZkAuth;
 
 /**
  * The paper's deadline-aware experiment (§3.4, Table 1, Figure 7) on one machine: two sites (a
@@ -53,13 +54,23 @@ public final class MultipathExperiment implements Closeable {
   private final List<Integer> ports = new ArrayList<>();
   private final String zookeeper;
 
+  /** Credentials of this run's ZooKeeper (random): every znode is theirs alone. */
+  private final ZkAuth zkAuth;
+
   public MultipathExperiment(String zookeeper, Path dir) throws IOException {
     this(zookeeper, dir, 2);
   }
 
   /** Starts {@code sites} Mosquitto processes, one per site. */
   public MultipathExperiment(String zookeeper, Path dir, int sites) throws IOException {
+    this(zookeeper, ZkAuth.random("nps-bench"), dir, sites);
+  }
+
+  /** As above, every ZooKeeper client with {@code zkAuth}. */
+  public MultipathExperiment(String zookeeper, ZkAuth zkAuth, Path dir, int sites)
+      throws IOException {
     this.zookeeper = zookeeper;
+    this.zkAuth = zkAuth;
     for (int i = 0; i < sites; i++) {
       int port;
       try (ServerSocket s = new ServerSocket(0)) {
@@ -124,6 +135,11 @@ public final class MultipathExperiment implements Closeable {
     throw new IOException("mosquitto did not start on port " + port);
   }
 
+  /** A ZooKeeper client of this run, with its credentials. */
+  public org.apache.curator.framework.CuratorFramework zk() {
+    return Zk.client(zookeeper, java.time.Duration.ofSeconds(5), zkAuth);
+  }
+
   public int port(int site) {
     return ports.get(site);
   }
@@ -143,15 +159,14 @@ public final class MultipathExperiment implements Closeable {
     try (RoutingBroker rb =
             RoutingBroker.start(
                 "rb-fig7",
-                Zk.client(zookeeper, java.time.Duration.ofSeconds(5)),
+                zk(),
                 any,
                 AssignmentStrategy.TOPIC_COUNT,
                 new WanEmulation(l2, Map.of(), seed),
                 auth);
         EdgeBroker rome =
             EdgeBroker.start(
-                EdgeBrokerConfig.of("rome", "rome", uri(1), any).withAuth(auth),
-                Zk.client(zookeeper, java.time.Duration.ofSeconds(5)))) {
+                EdgeBrokerConfig.of("rome", "rome", uri(1), any).withAuth(auth), zk())) {
       WanEmulation paris =
           new WanEmulation(l3, Map.of(rb.address(), l1), seed + 1); // to rome: L3, to rb: L1
       try (EdgeBroker a =
@@ -160,7 +175,7 @@ public final class MultipathExperiment implements Closeable {
                       .withDeadlines(multiPath ? Map.of("fig7/#", 100L) : Map.of(), 1)
                       .withEmulation(paris)
                       .withAuth(auth),
-                  Zk.client(zookeeper, java.time.Duration.ofSeconds(5)));
+                  zk());
           Client sub = new Client(ports.get(1), "fig7-sub");
           Client pub = new Client(ports.get(0), "fig7-pub")) {
         sub.subscribe(topic);

@@ -14,11 +14,13 @@ import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.EdgeKeys;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.Endpoint;
 import org.netpubsub.edge.overlay.RoutingBroker;
 import org.netpubsub.edge.overlay.Zk;
+import org.netpubsub.edge.overlay.ZkAuth;
 import org.netpubsub.edge.overlay.ZnodeData;
 import org.netpubsub.edge.overlay.ZnodePaths;
 
@@ -51,17 +53,18 @@ public final class RelayExperiment {
       throws Exception {
     List<Round> plain = new ArrayList<>();
     List<Round> auth = new ArrayList<>();
+    ZkAuth zkAuth = ZkAuth.random("nps-bench"); // this run's ZooKeeper is no one else's
     try (EmbeddedZooKeeper zk =
         EmbeddedZooKeeper.start(
             new InetSocketAddress("127.0.0.1", 0),
             Files.createTempDirectory("nps-zk-relay"),
             100)) {
       for (boolean a : new boolean[] {false, true}) { // warm-up: the JIT, not measured
-        run(zk.connectString(), a, payload, Duration.ofSeconds(1));
+        run(zk.connectString(), zkAuth, a, payload, Duration.ofSeconds(1));
       }
       for (int r = 0; r < rounds; r++) {
         for (boolean a : new boolean[] {r % 2 == 1, r % 2 == 0}) { // alternate which goes first
-          Round x = run(zk.connectString(), a, payload, measure);
+          Round x = run(zk.connectString(), zkAuth, a, payload, measure);
           (a ? auth : plain).add(x);
           each.accept(x);
         }
@@ -80,18 +83,19 @@ public final class RelayExperiment {
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
-  public static Round run(String connect, boolean authenticated, int payload, Duration measure)
+  public static Round run(
+      String connect, ZkAuth zkAuth, boolean authenticated, int payload, Duration measure)
       throws Exception {
     DatagramAuth auth = authenticated ? DatagramAuth.random() : DatagramAuth.insecure();
     String name = "rb-relay-" + System.nanoTime();
     String topic = "relay/" + name;
     InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
     AtomicBoolean stop = new AtomicBoolean();
-    try (CuratorFramework zk = Zk.client(connect, Duration.ofSeconds(5));
+    try (CuratorFramework zk = Zk.client(connect, Duration.ofSeconds(5), zkAuth);
         RoutingBroker rb =
             RoutingBroker.start(
                 name,
-                Zk.client(connect, Duration.ofSeconds(5)),
+                Zk.client(connect, Duration.ofSeconds(5), zkAuth),
                 any,
                 AssignmentStrategy.TOPIC_COUNT,
                 auth);
@@ -114,7 +118,11 @@ public final class RelayExperiment {
       byte[] d =
           DatagramCodec.encode(new EdgeMessage("pub", 1, topic, new byte[payload], 0, false));
       byte[] wire = java.util.Arrays.copyOf(d, d.length + auth.overhead());
-      int len = auth.seal(wire, 0, d.length);
+      // the publisher holds its own key only (per-edge keys): the broker checks the origin's key
+      // and re-seals for the subscriber, as a deployment with per-edge keys runs
+      DatagramAuth edge =
+          authenticated ? DatagramAuth.of(EdgeKeys.derive(auth.keys(), "pub")) : auth;
+      int len = edge.seal(wire, 0, d.length);
       Thread drain =
           Thread.ofPlatform()
               .daemon()

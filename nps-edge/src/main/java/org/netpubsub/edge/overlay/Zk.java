@@ -24,7 +24,7 @@ public final class Zk {
     }
     CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder();
     if (auth != null) {
-      b.authorization("digest", auth.digestAuth()).aclProvider(ZkAuth.creatorOnly());
+      auth.applyTo(b);
     }
     CuratorFramework c =
         b.connectString(connect)

@@ -40,6 +40,26 @@ public record ZkAuth(String user, String password) {
     }
   }
 
+  /**
+   * Fresh random credentials ({@code user}, 256 random bits as the password) for a ZooKeeper that
+   * lives for one run in this process (the in-process benchmarks): nothing in the project runs
+   * ZooKeeper world-writable, even on loopback for a minute.
+   */
+  public static ZkAuth random(String user) {
+    byte[] p = new byte[32];
+    new java.security.SecureRandom().nextBytes(p);
+    return new ZkAuth(user, java.util.HexFormat.of().formatHex(p));
+  }
+
+  /**
+   * {@code builder} with these credentials: its session authenticates, and every znode it creates
+   * is this identity's only (for clients built outside {@link Zk}, e.g. with a namespace).
+   */
+  public org.apache.curator.framework.CuratorFrameworkFactory.Builder applyTo(
+      org.apache.curator.framework.CuratorFrameworkFactory.Builder builder) {
+    return builder.authorization("digest", digestAuth()).aclProvider(creatorOnly());
+  }
+
   /** The bytes of the {@code digest} scheme's auth packet. */
   byte[] digestAuth() {
     return (user + ":" + password).getBytes(StandardCharsets.UTF_8);
