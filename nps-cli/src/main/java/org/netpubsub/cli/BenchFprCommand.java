@@ -58,9 +58,11 @@ final class BenchFprCommand implements Callable<Integer> {
 
   @Option(
       names = "--design-subscriptions",
-      defaultValue = "500",
+      defaultValue = "0",
       paramLabel = "N",
-      description = "Subscriptions a learned layout is designed from (default: ${DEFAULT-VALUE}).")
+      description =
+          "Subscriptions a learned layout is designed from, the first N; 0 = one host's worth"
+              + " (subscriptions / hosts) but at least 500 (default: ${DEFAULT-VALUE}).")
   int designSubscriptions;
 
   @Option(
@@ -163,8 +165,9 @@ final class BenchFprCommand implements Callable<Integer> {
             "--layout takes round-robin and learned, not '" + l + "'");
       }
     }
-    if (designSubscriptions < 1) {
-      throw new IllegalArgumentException("--design-subscriptions must be positive");
+    if (designSubscriptions < 0) {
+      throw new IllegalArgumentException(
+          "--design-subscriptions must be 0 (one host's worth) or positive");
     }
     if (maxFlows.stream().anyMatch(f -> f < 0)) {
       throw new IllegalArgumentException("--max-flows must be 0 (no budget) or positive");

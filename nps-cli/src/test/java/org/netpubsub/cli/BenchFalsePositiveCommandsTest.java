@@ -121,6 +121,8 @@ class BenchFalsePositiveCommandsTest {
     assertThat(cli.run("bench", "fpr", "--lengths", "0", "--subscriptions", "5", "--events", "5"))
         .isEqualTo(2);
     assertThat(cli.err()).contains("index length 0");
+    assertThat(cli.run("bench", "fpr", "--design-subscriptions", "-1")).isEqualTo(2);
+    assertThat(cli.err()).contains("--design-subscriptions must be 0 (one host's worth)");
     assertThat(cli.run("bench", "dimensions", "--restricted", "11")).isEqualTo(2);
     assertThat(cli.err()).contains("--restricted values must be in [0, --attributes]");
   }

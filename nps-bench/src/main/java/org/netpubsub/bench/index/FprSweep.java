@@ -103,7 +103,8 @@ public final class FprSweep {
               // a learned layout is designed for the flow budget it is measured at
               HostBudget designed =
                   flows == 0 ? null : new HostBudget(Math.max(1, n / fpr.hosts().size()), flows);
-              SpatialIndex index = index(in, design, n, layout, length, designed, s);
+              int sample = designSubscriptions(s.designSubscriptions(), n, fpr.hosts().size());
+              SpatialIndex index = index(in, design, n, sample, layout, length, designed, s);
               List<Dz> points = weights.stream().map(index::dz).toList();
               UnaryOperator<DzSet> budget =
                   flows == 0 ? UnaryOperator.identity() : c -> FlowBudget.merge(c, flows, points);
@@ -138,6 +139,11 @@ public final class FprSweep {
     row.put("length", length);
     row.put("max_flows", flows);
     row.put("design_events", s.heldOutDesign() ? "held-out" : "measured");
+    if (layout.equals("learned")) {
+      row.put(
+          "design_subscriptions",
+          Math.min(n, designSubscriptions(s.designSubscriptions(), n, fpr.hosts().size())));
+    }
     row.put("received", c.received());
     row.put("unnecessary", c.unnecessary());
     row.put("fpr", c.rate());
@@ -174,15 +180,29 @@ public final class FprSweep {
     out.flush();
   }
 
+  /** Below this many a sample misses too much of the workload's Zipf tail to design from. */
+  public static final int MIN_DESIGN_SUBSCRIPTIONS = 500;
+
   /**
-   * The model's schema with its round-robin index, or a layout learned from the first
-   * --design-subscriptions of its n subscriptions and {@code events}, at this length and flow
-   * budget ({@code null}: none).
+   * The subscriptions a learned layout is designed from: {@code requested}, or when 0 at least one
+   * host's worth (n / hosts) and at least {@value #MIN_DESIGN_SUBSCRIPTIONS} — a sample smaller
+   * than a host makes {@link HostBudget} score a fraction of a host at a scaled-down flow budget,
+   * which is not the union the edge switch holds (8 hosts: 500 of 1 250, F 224 scaled to 89).
+   */
+  public static int designSubscriptions(int requested, int n, int hosts) {
+    return requested > 0 ? requested : Math.max(MIN_DESIGN_SUBSCRIPTIONS, n / Math.max(1, hosts));
+  }
+
+  /**
+   * The model's schema with its round-robin index, or a layout learned from the first {@code
+   * sample} of its n subscriptions and {@code events}, at this length and flow budget ({@code
+   * null}: none).
    */
   private static SpatialIndex index(
       FalsePositiveInputs in,
       List<Event> events,
       int n,
+      int sample,
       String layout,
       int length,
       HostBudget budget,
@@ -191,13 +211,13 @@ public final class FprSweep {
     if (layout.equals("round-robin")) {
       return new SpatialIndex(schema, length);
     }
-    List<Dnf> sample =
-        in.subscriptions().subList(0, Math.min(n, s.designSubscriptions())).stream()
+    List<Dnf> filters =
+        in.subscriptions().subList(0, Math.min(n, sample)).stream()
             .map(FalsePositiveRate.HostFilter::filter)
             .toList();
     LayoutDesigner.Design d =
         LayoutDesigner.design(
-            schema, new FalsePositiveSample(events, sample), length, s.maxCells(), budget);
+            schema, new FalsePositiveSample(events, filters), length, s.maxCells(), budget);
     return new SpatialIndex(d.schema(), d.length());
   }
 }
