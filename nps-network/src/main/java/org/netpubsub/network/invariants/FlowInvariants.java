@@ -39,12 +39,13 @@ import org.netpubsub.network.topology.Topology;
  * Pipeline}, under {@link PipelinePolicy#INVARIANT_CHECKER}) and over the topology's links, from
  * every port of every switch the batch changes and of their neighbours. Only the classes whose
  * entries the batch adds or removes are walked (all classes of {@code ::/0} when a changed entry
- * has no {@code ipv6_dst}, or a group changed), at the UDP port the entry matches: an entry that
- * matches none is walked at the event port and every port an indexed entry matches, as a group
- * change is. The classes at a port are cut by the fields of the entries that a datagram to it can
- * meet (those matching that port or none): during a layout switch each layout's flows match their
- * own event port (IndexVersion), so the new layout's flows are walked with its datagrams, in its
- * classes, and the old layout's are not walked again.
+ * has no {@code ipv6_dst}, or a group changed), at the UDP port the entry matches if the event port
+ * or an indexed entry still matches that port (the checked datagrams are those of the new state,
+ * whatever the change): an entry that matches none is walked at the event port and every port an
+ * indexed entry matches, as a group change is. The classes at a port are cut by the fields of the
+ * entries that a datagram to it can meet (those matching that port or none): during a layout switch
+ * each layout's flows match their own event port (IndexVersion), so the new layout's flows are
+ * walked with its datagrams, in its classes, and the old layout's are not walked again.
  *
  * <ul>
  *   <li>A <b>loop</b>: a copy enters a switch by the same port, with the same headers, as an
@@ -106,6 +107,9 @@ public final class FlowInvariants {
   // per UDP port matched (ANY_PORT: none), every ipv6_dst field installed with its number of
   // entries: the boundaries of the classes at that port
   private final Map<Integer, Map<MaskedIpv6, Integer>> fields = new HashMap<>();
+  // per UDP port, the number of entries that match it (with an ipv6_dst or not): the ports whose
+  // datagrams are checked besides the event port
+  private final Map<Integer, Integer> udpPorts = new HashMap<>();
 
   private static final int ANY_PORT = -1;
 
@@ -275,12 +279,18 @@ public final class FlowInvariants {
     if (regions.isEmpty()) {
       return Optional.empty();
     }
-    Set<Integer> ports = new TreeSet<>(fields.keySet());
-    ports.remove(ANY_PORT);
+    // the checked datagrams are a function of the new state, not of the change: those to the event
+    // port and to each port an entry still matches. A changed entry on a port no entry matches any
+    // more (the last of a retired layout's flows) changes no checked datagram's fate; walking its
+    // port anyway refused states that the same tables built another way passed.
+    Set<Integer> ports = new TreeSet<>(udpPorts.keySet());
     ports.add(eventPort);
     Map<Integer, Set<MaskedIpv6>> byPort = new TreeMap<>();
     for (Region r : regions) {
-      for (int p : r.port() == ANY_PORT ? ports : Set.of(r.port())) {
+      for (int p :
+          r.port() == ANY_PORT
+              ? ports
+              : ports.contains(r.port()) ? Set.of(r.port()) : Set.<Integer>of()) {
         byPort.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(r.dst());
       }
     }
@@ -390,6 +400,10 @@ public final class FlowInvariants {
   }
 
   private void count(FlowEntry f, int delta) {
+    Integer udp = f.match().udpDst();
+    if (udp != null) {
+      udpPorts.merge(udp, delta, (a, b) -> a + b == 0 ? null : a + b);
+    }
     MaskedIpv6 d = f.match().ipv6Dst();
     if (d != null) {
       int port = port(f);

@@ -118,4 +118,54 @@ class FlowInvariantsTest {
     c.put(2, List.of(miss), List.of());
     assertThat(check(c, Map.of(3L, List.of(route("fd00:9::/64", 1))))).isEmpty();
   }
+
+  private static FlowEntry udp(int priority, int udpPort, Action... actions) {
+    return FlowEntry.builder()
+        .priority(priority)
+        .match(Match.builder().udp6().udpDst(udpPort).build())
+        .apply(actions)
+        .build();
+  }
+
+  /**
+   * FlowInvariantsProperties' seed 7733391762551793628, shrunk: the checked datagrams are those of
+   * the new state. Removing the last entry that matches port 7074 was walked at 7074 (the removed
+   * entry's port), where switch 2 has no entry, and refused as a black hole; the same tables put in
+   * whole pass, and so does the brute-force walk, which sends to the ports the tables match.
+   */
+  @Test
+  void theLastEntryOfAPortLeavesWithItsDatagramsUnchecked() {
+    FlowEntry all =
+        FlowEntry.builder()
+            .priority(0)
+            .match(Match.builder().ipv6().build())
+            .apply(new Action.Output(2))
+            .build();
+    FlowInvariants c = new FlowInvariants(TRIANGLE, 7073);
+    c.put(1, List.of(all, udp(3, 7074)), List.of());
+    c.put(2, List.of(udp(1, 7073)), List.of());
+    c.put(3, List.of(udp(1, 7073)), List.of());
+    assertThat(check(c, Map.of(1L, List.of(all)))).isEmpty();
+    FlowInvariants whole = new FlowInvariants(TRIANGLE, 7073);
+    whole.put(2, List.of(udp(1, 7073)), List.of());
+    whole.put(3, List.of(udp(1, 7073)), List.of());
+    assertThat(check(whole, Map.of(1L, List.of(all)))).isEmpty();
+  }
+
+  /**
+   * The other side of the same rule: an unchanged entry without an ipv6_dst that matches port 7074
+   * makes 7074's datagrams checked, so a change elsewhere that black-holes them is refused (only
+   * entries with an ipv6_dst counted once, and this passed).
+   */
+  @Test
+  void anEntryWithoutADestinationMakesItsPortChecked() {
+    FlowInvariants c = new FlowInvariants(TRIANGLE, 7073);
+    FlowEntry drop = FlowEntry.builder().priority(0).match(Match.builder().ipv6().build()).build();
+    c.put(1, List.of(udp(5, 7074, new Action.Output(2))), List.of());
+    c.put(2, List.of(drop), List.of());
+    Optional<Violation> v = check(c, Map.of(2L, List.of(udp(1, 7073))));
+    assertThat(v).isPresent();
+    assertThat(v.get().kind()).isEqualTo(Violation.Kind.BLACK_HOLE);
+    assertThat(v.get().path()).containsExactly(new SwitchPort(1, 1), new SwitchPort(2, 1));
+  }
 }
