@@ -24,6 +24,7 @@ import argparse
 import fcntl
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -47,7 +48,15 @@ def loadavg() -> str:
 
 def parse_build(spec: str) -> dict:
     name, rest = spec.split("=", 1)
-    commit, jar, *env = rest.split(":")
+    commit, jar, *parts = rest.split(":")
+    # A variable starts at an upper-case NAME=; other pieces were colons inside the value
+    # (NPS_JAVA_OPTS=-XX:+UseZGC).
+    env: list[str] = []
+    for p in parts:
+        if env and not re.match(r"[A-Z_][A-Z0-9_]*=", p):
+            env[-1] += ":" + p
+        else:
+            env.append(p)
     return {"name": name, "commit": commit, "jar": os.path.abspath(jar),
             "env": dict(e.split("=", 1) for e in env)}
 
