@@ -53,7 +53,12 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private final LocalSite local;
   private final EdgeInterest interest;
   private final SendBuffer buffer;
-  private final ReceiveWindows windows = new ReceiveWindows(EdgeBrokerConfig.MAX_BUFFER, 150, 20);
+  private final ReceiveWindows windows =
+      new ReceiveWindows(
+          EdgeBrokerConfig.MAX_BUFFER,
+          OrderedDelivery.RETRY_MILLIS,
+          OrderedDelivery.MAX_RETRY_MILLIS,
+          OrderedDelivery.TRIES);
   private final OverlayTree tree;
   private final Counters counters = new Counters();
   private final OrderedDelivery ordered = new OrderedDelivery(this::publishLocally, counters);

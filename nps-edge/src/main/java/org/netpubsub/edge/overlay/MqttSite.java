@@ -39,13 +39,20 @@ final class MqttSite implements LocalSite, LocalBroker.Listener {
 
   @Override
   public void publish(EdgeMessage m) throws Exception {
-    if (m.topic().startsWith("dds/") && DdsStamp.timestamp(m.payload()) != null) {
-      // a DDS site's sample: MQTT subscribers get its bare CDR, not the source timestamp
-      m =
-          new EdgeMessage(
-              m.origin(), m.sequence(), m.topic(), DdsStamp.cdr(m.payload()), m.qos(), m.retain());
+    mqtt.publish(unstamped(m));
+  }
+
+  /**
+   * What MQTT subscribers get of a message: a DDS site's sample (a {@code dds/} key whose payload
+   * carries the source timestamp, {@link DdsStamp}) as its bare CDR; anything else as it came (an
+   * MQTT payload outside {@code dds/} is never touched, whatever its first bytes).
+   */
+  static EdgeMessage unstamped(EdgeMessage m) {
+    if (!m.topic().startsWith("dds/") || DdsStamp.timestamp(m.payload()) == null) {
+      return m;
     }
-    mqtt.publish(m);
+    return new EdgeMessage(
+        m.origin(), m.sequence(), m.topic(), DdsStamp.cdr(m.payload()), m.qos(), m.retain());
   }
 
   @Override

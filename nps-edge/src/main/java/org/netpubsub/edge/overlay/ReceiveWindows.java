@@ -13,7 +13,13 @@ import java.util.TreeMap;
  * message of a sequence starts it; a jump of more than {@code maxGap} (a restarted origin, or more
  * than its buffer could hold) restarts it without NACKs. Numbers below the first one seen (up to
  * {@code maxGap} below) are delivered once each: the history sent to a late joiner. Missing numbers
- * are asked for again every {@code retryMillis} up to {@code tries} times, then given up as lost. A
+ * are asked for again {@code retryMillis} after the first ask, each later ask waiting twice as long
+ * as the one before up to {@code maxRetryMillis} (back-off: on a loaded machine a repair can take
+ * longer than {@code retryMillis} to come back, and asking again at a fixed short interval answered
+ * each missing number many times over, a storm of duplicates in front of the repairs), up to {@code
+ * tries} asks; a number is given up as lost one interval after its last ask ({@link
+ * #giveUpMillis}). While a window's missing numbers keep arriving (one came within {@code
+ * retryMillis}) none of them is asked for again or given up: the answers are still coming. A
  * message of another session of the origin (a restart) starts the sequence again. Windows are
  * remote input: at most {@code maxWindows} are kept (the least recently used goes first), and one
  * without news for {@code idleMillis} and nothing missing is forgotten. Pure, not thread-safe.
@@ -37,6 +43,7 @@ public final class ReceiveWindows {
     long base; // the first number seen
     final java.util.TreeSet<Long> history = new java.util.TreeSet<>(); // delivered below base
     long max;
+    long repaired = Long.MIN_VALUE / 2; // when a missing number last arrived
     final TreeMap<Long, long[]> missing = new TreeMap<>(); // seq -> {last ask, tries}
   }
 
@@ -47,6 +54,7 @@ public final class ReceiveWindows {
 
   private final int maxGap;
   private final long retryMillis;
+  private final long maxRetryMillis;
   private final int tries;
   private final int maxWindows;
   private final long idleMillis;
@@ -54,16 +62,37 @@ public final class ReceiveWindows {
   private long lost;
   private long evicted;
 
+  /** Asks again every {@code retryMillis}, without back-off. */
   public ReceiveWindows(int maxGap, long retryMillis, int tries) {
-    this(maxGap, retryMillis, tries, MAX_WINDOWS, IDLE_MILLIS);
+    this(maxGap, retryMillis, retryMillis, tries, MAX_WINDOWS, IDLE_MILLIS);
+  }
+
+  /** Asks again after {@code retryMillis}, doubling up to {@code maxRetryMillis}. */
+  public ReceiveWindows(int maxGap, long retryMillis, long maxRetryMillis, int tries) {
+    this(maxGap, retryMillis, maxRetryMillis, tries, MAX_WINDOWS, IDLE_MILLIS);
   }
 
   public ReceiveWindows(int maxGap, long retryMillis, int tries, int maxWindows, long idleMillis) {
+    this(maxGap, retryMillis, retryMillis, tries, maxWindows, idleMillis);
+  }
+
+  public ReceiveWindows(
+      int maxGap,
+      long retryMillis,
+      long maxRetryMillis,
+      int tries,
+      int maxWindows,
+      long idleMillis) {
     if (maxWindows < 1 || idleMillis < 1) {
       throw new IllegalArgumentException("maxWindows and idleMillis must be positive");
     }
+    if (retryMillis < 1 || maxRetryMillis < retryMillis || tries < 1) {
+      throw new IllegalArgumentException(
+          "retryMillis and tries must be positive, maxRetryMillis >= retryMillis");
+    }
     this.maxGap = maxGap;
     this.retryMillis = retryMillis;
+    this.maxRetryMillis = maxRetryMillis;
     this.tries = tries;
     this.maxWindows = maxWindows;
     this.idleMillis = idleMillis;
@@ -112,6 +141,7 @@ public final class ReceiveWindows {
       return Verdict.DELIVER;
     }
     if (w.missing.remove(seq) != null) {
+      w.repaired = now;
       return Verdict.RECOVERED;
     }
     // older than the first message seen: history a late joiner is sent (durability), once each
@@ -131,13 +161,19 @@ public final class ReceiveWindows {
         .values()
         .removeIf(w -> w.missing.isEmpty() && now - w.seen > idleMillis); // no access: order kept
     for (Map.Entry<Key, Window> e : windows.entrySet()) {
+      if (now - e.getValue().repaired < retryMillis) {
+        // repairs of this window are still arriving: the answers to the last asks are on their
+        // way (a failover's gap of thousands comes back over seconds on a loaded machine), and
+        // asking again would have them all sent once more; neither asked nor given up meanwhile
+        continue;
+      }
       Iterator<Map.Entry<Long, long[]>> it = e.getValue().missing.entrySet().iterator();
       long runFrom = -1;
       long runTo = -1;
       while (it.hasNext()) {
         Map.Entry<Long, long[]> m = it.next();
         long[] s = m.getValue();
-        if (now - s[0] < retryMillis) {
+        if (now - s[0] < interval(retryMillis, maxRetryMillis, s[1])) {
           continue;
         }
         if (s[1] >= tries) {
@@ -163,6 +199,24 @@ public final class ReceiveWindows {
       }
     }
     return out;
+  }
+
+  /** How long after an ask with {@code tries} asks made so far the next one is due. */
+  static long interval(long retryMillis, long maxRetryMillis, long tries) {
+    long shift = Math.min(tries - 1, 30);
+    return Math.min(retryMillis << shift, maxRetryMillis);
+  }
+
+  /**
+   * How long after a number was first found missing it is given up (on time: the asks repeat no
+   * sooner than this): the sum of the intervals after each of the {@code tries} asks.
+   */
+  public static long giveUpMillis(long retryMillis, long maxRetryMillis, int tries) {
+    long total = 0;
+    for (int t = 1; t <= tries; t++) {
+      total += interval(retryMillis, maxRetryMillis, t);
+    }
+    return total;
   }
 
   /** Numbers given up after every retry. */

@@ -234,14 +234,20 @@ class Bridge:
         """Reads what local writers publish on key (never what our own writer wrote); for a
         TRANSIENT_LOCAL writer a TRANSIENT_LOCAL reader, which receives the writer's history when
         it matches (a VOLATILE one would not match such a writer's history, and a TRANSIENT_LOCAL
-        reader would not match a VOLATILE writer at all)."""
+        reader would not match a VOLATILE writer at all). A reliable writer's reader keeps all
+        (KEEP_ALL): with KEEP_LAST 1024, a child starved of CPU for a second of a 1 000/s stream
+        (or held up writing its frames to a busy JVM) would have Cyclone replace samples not yet
+        taken, silently, before the edge numbers them, so no NACK could repair them; KEEP_ALL holds
+        them until taken (the local writer's reliability sees them received). A best-effort
+        writer's reader keeps the last 1024: such a writer promises nothing."""
         from cyclonedds.core import Listener, Policy, Qos
         from cyclonedds.sub import DataReader, Subscriber
         if (key, reliable, durable) in self.readers:
             return
         qos = Qos(Policy.Reliability.Reliable(0) if reliable else Policy.Reliability.BestEffort,
                   Policy.Durability.TransientLocal if durable else Policy.Durability.Volatile,
-                  Policy.History.KeepLast(1024), Policy.IgnoreLocal.Participant)
+                  Policy.History.KeepAll if reliable else Policy.History.KeepLast(1024),
+                  Policy.IgnoreLocal.Participant)
         head = struct.pack(">H", len(key.encode())) + key.encode() + bytes([1 if reliable else 0])
         made = []  # the listener may fire before the constructor returns
         part = self.reader_partition(key)
