@@ -9,19 +9,16 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.netpubsub.bench.index.FalsePositiveInputs;
+import org.netpubsub.bench.index.FprSweep;
 import org.netpubsub.content.event.Event;
-import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.content.index.FalsePositiveSample;
 import org.netpubsub.content.index.FlowBudget;
-import org.netpubsub.content.index.LayoutDesigner;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.workload.Arrival;
 import org.netpubsub.content.workload.TopicModel;
 import org.netpubsub.content.workload.WorkloadSpec;
-import org.netpubsub.network.pleroma.FalsePositiveRate;
 
 /**
  * Where the topic workload's false positives come from (#21, docs/results/index-layouts.md): the
@@ -69,7 +66,16 @@ public final class TopicFprBreakdown {
                     Arrival.NONE)));
     List<Event> measured = all.events().subList(0, EVENTS);
     List<Event> weights = all.events().subList(EVENTS, EVENTS + flowSample);
-    SpatialIndex index = index(all, measured, layout, length);
+    SpatialIndex index =
+        FprSweep.index(
+            all.workload().schema(),
+            all.subscriptions(),
+            DESIGN_SUBSCRIPTIONS,
+            measured,
+            layout,
+            length,
+            MAX_CELLS,
+            null);
     System.out.printf(
         "hosts=%d L=%d max_flows=%d flow_sample=%d layout=%s %s%n",
         hosts, length, maxFlows, flowSample, layout, index.schema().layout().segments());
@@ -123,21 +129,6 @@ public final class TopicFprBreakdown {
       }
     }
     t.print(byHost.size());
-  }
-
-  private static SpatialIndex index(
-      FalsePositiveInputs all, List<Event> measured, String layout, int length) {
-    if (layout.equals("round-robin")) {
-      return new SpatialIndex(all.workload().schema(), length);
-    }
-    List<Dnf> sample =
-        all.subscriptions().subList(0, DESIGN_SUBSCRIPTIONS).stream()
-            .map(FalsePositiveRate.HostFilter::filter)
-            .toList();
-    LayoutDesigner.Design d =
-        LayoutDesigner.design(
-            all.workload().schema(), new FalsePositiveSample(measured, sample), length, MAX_CELLS);
-    return new SpatialIndex(d.schema(), d.length());
   }
 
   private static boolean wanted(FalsePositiveInputs all, List<Integer> subs, Event e) {

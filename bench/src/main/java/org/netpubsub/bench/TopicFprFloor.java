@@ -12,10 +12,8 @@ import org.netpubsub.content.filter.Dnf;
 import org.netpubsub.content.filter.FilterEvaluator;
 import org.netpubsub.content.index.Dz;
 import org.netpubsub.content.index.DzSet;
-import org.netpubsub.content.index.FalsePositiveSample;
 import org.netpubsub.content.index.FlowBudget;
 import org.netpubsub.content.index.HostBudget;
-import org.netpubsub.content.index.LayoutDesigner;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.workload.Arrival;
 import org.netpubsub.content.workload.TopicModel;
@@ -82,7 +80,15 @@ public final class TopicFprFloor {
     int design = FprSweep.designSubscriptions(requested, SUBSCRIPTIONS, byHost.size());
     long start = System.nanoTime();
     SpatialIndex index =
-        index(all, measured, layout, length, design, maxFlows, SUBSCRIPTIONS / byHost.size());
+        FprSweep.index(
+            all.workload().schema(),
+            all.subscriptions(),
+            design,
+            measured,
+            layout,
+            length,
+            MAX_CELLS,
+            maxFlows == 0 ? null : new HostBudget(SUBSCRIPTIONS / byHost.size(), maxFlows));
     System.out.printf(
         "hosts=%d L=%d F=%d layout=%s design_subscriptions=%d design_s=%.1f %s%n",
         hosts,
@@ -202,30 +208,5 @@ public final class TopicFprFloor {
       cells.addAll(index.cover(f, maxCells).members());
     }
     return DzSet.of(cells);
-  }
-
-  private static SpatialIndex index(
-      FalsePositiveInputs all,
-      List<Event> measured,
-      String layout,
-      int length,
-      int design,
-      int maxFlows,
-      int perHost) {
-    if (layout.equals("round-robin")) {
-      return new SpatialIndex(all.workload().schema(), length);
-    }
-    List<Dnf> sample =
-        all.subscriptions().subList(0, design).stream()
-            .map(FalsePositiveRate.HostFilter::filter)
-            .toList();
-    LayoutDesigner.Design d =
-        LayoutDesigner.design(
-            all.workload().schema(),
-            new FalsePositiveSample(measured, sample),
-            length,
-            MAX_CELLS,
-            maxFlows == 0 ? null : new HostBudget(perHost, maxFlows));
-    return new SpatialIndex(d.schema(), d.length());
   }
 }

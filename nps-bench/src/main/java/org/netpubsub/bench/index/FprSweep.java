@@ -104,7 +104,16 @@ public final class FprSweep {
               HostBudget designed =
                   flows == 0 ? null : new HostBudget(Math.max(1, n / fpr.hosts().size()), flows);
               int sample = designSubscriptions(s.designSubscriptions(), n, fpr.hosts().size());
-              SpatialIndex index = index(in, design, n, sample, layout, length, designed, s);
+              SpatialIndex index =
+                  index(
+                      in.workload().schema(),
+                      in.subscriptions().subList(0, n),
+                      sample,
+                      design,
+                      layout,
+                      length,
+                      s.maxCells(),
+                      designed);
               List<Dz> points = weights.stream().map(index::dz).toList();
               UnaryOperator<DzSet> budget =
                   flows == 0 ? UnaryOperator.identity() : c -> FlowBudget.merge(c, flows, points);
@@ -194,30 +203,30 @@ public final class FprSweep {
   }
 
   /**
-   * The model's schema with its round-robin index, or a layout learned from the first {@code
-   * sample} of its n subscriptions and {@code events}, at this length and flow budget ({@code
-   * null}: none).
+   * The schema with its round-robin index, or a layout learned from the first {@code sample} of
+   * {@code subscriptions} and {@code events}, at this length, cell budget and flow budget ({@code
+   * null}: none): how {@code nps bench fpr} designs a learned row, and what its diagnostics
+   * (TopicFprFloor, TopicFprBreakdown) design with.
    */
-  private static SpatialIndex index(
-      FalsePositiveInputs in,
-      List<Event> events,
-      int n,
+  public static SpatialIndex index(
+      Schema schema,
+      List<FalsePositiveRate.HostFilter> subscriptions,
       int sample,
+      List<Event> events,
       String layout,
       int length,
-      HostBudget budget,
-      Settings s) {
-    Schema schema = in.workload().schema();
+      int maxCells,
+      HostBudget budget) {
     if (layout.equals("round-robin")) {
       return new SpatialIndex(schema, length);
     }
     List<Dnf> filters =
-        in.subscriptions().subList(0, Math.min(n, sample)).stream()
+        subscriptions.subList(0, Math.min(subscriptions.size(), sample)).stream()
             .map(FalsePositiveRate.HostFilter::filter)
             .toList();
     LayoutDesigner.Design d =
         LayoutDesigner.design(
-            schema, new FalsePositiveSample(events, filters), length, s.maxCells(), budget);
+            schema, new FalsePositiveSample(events, filters), length, maxCells, budget);
     return new SpatialIndex(d.schema(), d.length());
   }
 }
