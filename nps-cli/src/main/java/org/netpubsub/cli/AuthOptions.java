@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.function.Consumer;
 import org.netpubsub.http.Authenticator;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 /**
  * {@code --auth FILE}: the principals a REST server authenticates (docs/security.md). The file is
@@ -47,7 +46,6 @@ final class AuthOptions {
     } catch (IOException e) {
       throw new IllegalArgumentException("--auth " + file + ": cannot read (" + e + ")");
     }
-    Signal.handle(new Signal("HUP"), s -> a.reload());
-    return a;
+    return a.onSighup(); // through the one SIGHUP dispatcher, beside the NBI clients file's
   }
 }

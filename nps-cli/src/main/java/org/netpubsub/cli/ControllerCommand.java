@@ -259,7 +259,7 @@ final class ControllerCommand implements Callable<Integer> {
       monitor =
           teSettings.map(s -> LinkLoadMonitor.start(controller, controller.server(), groups, s));
       warmed.ifPresent(w -> ControllerWarmUp.bind(rest.metrics(), w));
-      if (remoteKeys != null) { // after --auth's SIGHUP handler, which it chains
+      if (remoteKeys != null) { // its SIGHUP shares the one dispatcher with --auth's
         NbiRemoteKeys.watch(nbiRemoteClients, controller.northbound());
       }
     } catch (IOException | RuntimeException e) {

@@ -1,17 +1,16 @@
 package org.netpubsub.cli;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.netpubsub.controller.nbi.NorthboundBus;
 import org.netpubsub.controller.nbi.RemoteAppKeys;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
+import org.netpubsub.http.FileWatcher;
 
 /** Reads {@code --nbi-remote-key} and {@code --nbi-remote-clients} (docs/security.md). */
 final class NbiRemoteKeys {
-  private static final System.Logger LOG = System.getLogger(NbiRemoteKeys.class.getName());
-
   private NbiRemoteKeys() {}
 
   /**
@@ -40,60 +39,35 @@ final class NbiRemoteKeys {
 
   /**
    * Reloads the clients file into {@code bus} when it changes (checked every second) and on SIGHUP
-   * (after the handler already installed, e.g. {@code --auth}'s, which keeps running): a removed
-   * client loses access at once (docs/security.md). A file that does not parse keeps the clients in
-   * force and is logged.
+   * (through the one dispatcher {@code --auth}'s reload shares): a removed client loses access at
+   * once (docs/security.md). A file that does not parse keeps the clients in force, is counted and
+   * logged.
    */
-  static void watch(Path clientsFile, NorthboundBus bus) {
+  static FileWatcher watch(Path clientsFile, NorthboundBus bus) {
+    return watch(clientsFile, bus::reloadRemoteClients, Duration.ofSeconds(1)).onSighup();
+  }
+
+  /** The watch, applying each new set of clients with {@code apply}, every {@code poll}. */
+  static FileWatcher watch(
+      Path clientsFile, Consumer<Map<String, RemoteAppKeys.Client>> apply, Duration poll) {
     String source = "--nbi-remote-clients " + clientsFile;
-    AtomicReference<String> loaded =
-        new AtomicReference<>(read(clientsFile, "--nbi-remote-clients"));
-    Runnable reload =
-        () -> {
-          synchronized (loaded) {
-            try {
-              String text = read(clientsFile, "--nbi-remote-clients");
-              if (!text.equals(loaded.get())) {
-                Map<String, RemoteAppKeys.Client> clients = RemoteAppKeys.clients(text, source);
-                bus.reloadRemoteClients(clients);
-                loaded.set(text);
-                LOG.log(
-                    System.Logger.Level.INFO, "{0}: reloaded, {1} clients", source, clients.size());
-              }
-            } catch (RuntimeException e) {
-              LOG.log(
-                  System.Logger.Level.WARNING,
-                  "{0}: not reloaded, the clients in force stay: {1}",
-                  source,
-                  e.getMessage());
-            }
-          }
-        };
-    Thread.ofPlatform()
-        .daemon()
-        .name("nps-nbi-clients-watch")
-        .start(
-            () -> {
-              try {
-                while (true) {
-                  Thread.sleep(1000); // the poll period, as --auth's file watch
-                  reload.run();
-                }
-              } catch (InterruptedException e) {
-                // the JVM is exiting
-              }
-            });
-    AtomicReference<SignalHandler> before = new AtomicReference<>();
-    before.set(
-        Signal.handle(
-            new Signal("HUP"),
-            s -> {
-              reload.run();
-              SignalHandler b = before.get();
-              if (b != null && b != SignalHandler.SIG_DFL && b != SignalHandler.SIG_IGN) {
-                b.handle(s);
-              }
-            }));
+    return new FileWatcher(
+        source,
+        "clients",
+        bytes(clientsFile),
+        () -> bytes(clientsFile),
+        next -> {
+          Map<String, RemoteAppKeys.Client> clients =
+              RemoteAppKeys.clients(new String(next, StandardCharsets.UTF_8), source);
+          apply.accept(clients);
+          return clients.size() + " clients";
+        },
+        poll,
+        "nps-nbi-clients-watch");
+  }
+
+  private static byte[] bytes(Path clientsFile) {
+    return read(clientsFile, "--nbi-remote-clients").getBytes(StandardCharsets.UTF_8);
   }
 
   private static String read(Path file, String option) {
