@@ -57,21 +57,21 @@ import org.netpubsub.network.topology.Topology;
  * host whose switch or edge port a process does not know yet waits for a topology change that
  * allows it. Hosts learned from neighbour discovery stay local: every process learns them itself.
  *
- * <p>Groups: segment indices and entry SIDs are numbered in the order of changes, so processes with
- * different histories (one that joined later) would number them differently and their reconciles
- * would fight. So one process, the writer, holds the groups and writes them on the switches; the
- * others want none and their reconciles leave multicast flows and groups alone ({@code
- * writesMulticast}, read by the reconcile scope). Any process takes a group change: it writes the
- * spec to ZooKeeper and answers with the placement the writer publishes for that change. A new
- * writer (the old one died or left) replays every group in the order they were put, numbering entry
- * SIDs from a range of its own (the epoch's), so an address a source may still use from before
- * never reaches another group's tree; sources read their placement again.
+ * <p>Groups: segment indices and entry SIDs are hashes of what they stand for, but two processes
+ * applying changes at different moments (or probing a hash collision in another order) would still
+ * want different states and their reconciles would fight. So one process, the writer, holds the
+ * groups and writes them on the switches; the others want none and their reconciles leave multicast
+ * flows and groups alone ({@code writesMulticast}, read by the reconcile scope). Any process takes
+ * a group change: it writes the spec to ZooKeeper and answers with the placement the writer
+ * publishes for that change. A new writer (the old one died or left) replays every group, numbering
+ * entry SIDs from a range of its own (the epoch's), so an address a source may still use from
+ * before never reaches another group's tree; sources read their placement again.
  */
 public final class ClusterRegistry implements FlowService.Listener, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ClusterRegistry.class.getName());
 
   /** Entry SID numbers per writer epoch: 1024 epochs fit the 2^30 numbers, then they wrap. */
-  private static final int EPOCH_SPAN = 1 << 20;
+  private static final int EPOCH_SPAN = GroupForwarding.ENTRY_SID_SPAN;
 
   private final CuratorFramework zk;
   private final String hostsPath;
@@ -335,7 +335,7 @@ public final class ClusterRegistry implements FlowService.Listener, AutoCloseabl
   // ---- groups: on groupThread ----
 
   /**
-   * Elected: every group in the order it was put, numbered from this epoch's entry SIDs, onto the
+   * Elected: every group (in the order it was put), numbered from this epoch's entry SIDs, onto the
    * switches; then the placements for every process to answer with.
    */
   private void startWriting() {

@@ -176,9 +176,9 @@ public final class MulticastGroups implements FlowService.Listener {
 
   /**
    * In a cluster of controller processes, one writes the multicast state: this one starts writing
-   * with {@code specs} (in the order they were put), numbering entry SIDs from {@code entrySidBase}
-   * (its own range, so no address its predecessor handed out means another tree now); completes
-   * once every switch holds them.
+   * with {@code specs} (in any order: segment indices and entry SIDs are hashes of their content),
+   * numbering entry SIDs from {@code entrySidBase} (its own range, so no address its predecessor
+   * handed out means another tree now); completes once every switch holds them.
    */
   public CompletableFuture<Void> startWriting(List<GroupSpec> specs, int entrySidBase) {
     return controller

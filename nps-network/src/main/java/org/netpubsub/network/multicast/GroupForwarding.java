@@ -47,6 +47,13 @@ import org.netpubsub.network.topology.Topology;
  * releases the old ones, so other groups' trees are never disturbed. A topology change, or a link
  * to avoid ({@link #avoid}), re-embeds every tree. Hosts the topology does not know yet are left
  * out until it does.
+ *
+ * <p>Every number that reaches a switch is a function of what it stands for (issue 27 part 7): a
+ * segment's index hashes its switch and the addresses of its leaves ({@link SegmentRegistry}), an
+ * entry SID hashes its group's name and its source's address ({@link ContentIds}). A controller
+ * that restarts and learns the same groups in another order, without the puts and removals that
+ * came before, writes the same flows and groups and hands sources the same addresses
+ * (RequestOrderProperties).
  */
 public final class GroupForwarding {
   /**
@@ -83,8 +90,14 @@ public final class GroupForwarding {
    */
   public record TreeEdge(long from, long to, Ipv6Address member) {}
 
-  /** A source's entry SID: its switch and number there. */
-  private record EntrySid(long dpid, int number) {
+  /**
+   * Entry SIDs per switch and writer: a writer numbers them from its base, within this many (a
+   * cluster's writer epochs get disjoint ranges of this size).
+   */
+  public static final int ENTRY_SID_SPAN = 1 << 20;
+
+  /** A source's entry SID: its switch, its slot in the writer's range, and its number there. */
+  private record EntrySid(long dpid, int slot, int number) {
     Ipv6Address address() {
       return SegmentAddresses.entrySid(dpid, number);
     }
@@ -97,28 +110,30 @@ public final class GroupForwarding {
       SortedSet<Ipv6Address> unknownHosts) {}
 
   private final Map<String, GroupSpec> specs = new TreeMap<>();
-  private final Map<String, Map<Ipv6Address, TreeSegments>> trees = new HashMap<>();
+  // in name order: a switch's flows are listed alike whatever order the groups came in
+  private final Map<String, Map<Ipv6Address, TreeSegments>> trees = new TreeMap<>();
   private final Map<Long, SortedMap<Integer, ReplicationSegment>> segmentsBySwitch =
       new HashMap<>();
   private final Map<Long, Map<Long, Hop>> hopsTowards = new HashMap<>();
   // kept across re-embeddings: that is what makes them stable
   private final Map<String, Map<Ipv6Address, EntrySid>> entrySids = new HashMap<>();
-  private final Map<Long, Integer> nextEntrySid = new HashMap<>();
+  private final ContentIds entrySidSlots = new ContentIds(ENTRY_SID_SPAN);
   private final int entrySidBase;
   private Topology topology;
   private Set<Link> avoided = Set.of();
   private Topology view;
   private TopologyGraph graph;
-  private SegmentRegistry registry = SegmentRegistry.sharing();
+  private SegmentRegistry registry = SegmentRegistry.sharing(this::label);
 
   public GroupForwarding(Topology topology) {
     this(topology, 0);
   }
 
   /**
-   * Numbers entry SIDs from {@code entrySidBase} on each switch, so that a successor writing the
-   * same groups from another base (a controller process that takes multicast over) never gives an
-   * address a source may still send to to another group's tree.
+   * Numbers entry SIDs from {@code entrySidBase} on each switch (within {@link #ENTRY_SID_SPAN}
+   * numbers, wrapping at 2^30), so that a successor writing the same groups from another base (a
+   * controller process that takes multicast over) never gives an address a source may still send to
+   * to another group's tree. A writer with the same base gives every source the same address.
    */
   public GroupForwarding(Topology topology, int entrySidBase) {
     if (entrySidBase < 0 || entrySidBase >= SegmentAddresses.ENTRY_BASE) {
@@ -154,7 +169,12 @@ public final class GroupForwarding {
     specs.remove(name);
     Map<Ipv6Address, EntrySid> gone = entrySids.remove(name);
     if (gone != null) {
-      gone.values().forEach(e -> changed.add(e.dpid()));
+      gone.values()
+          .forEach(
+              e -> {
+                changed.add(e.dpid());
+                entrySidSlots.free(e.dpid(), e.slot());
+              });
     }
     return wasActive == active() ? changed : view.switches();
   }
@@ -168,7 +188,7 @@ public final class GroupForwarding {
   }
 
   private void reembedAll() {
-    registry = SegmentRegistry.sharing();
+    registry = SegmentRegistry.sharing(this::label);
     trees.clear();
     segmentsBySwitch.clear();
     specs.values().forEach(this::embed);
@@ -352,7 +372,16 @@ public final class GroupForwarding {
       mine.put(src, t);
     }
     trees.put(spec.name(), mine);
-    entrySids.getOrDefault(spec.name(), new HashMap<>()).keySet().retainAll(spec.sources());
+    Map<Ipv6Address, EntrySid> sids = entrySids.getOrDefault(spec.name(), new HashMap<>());
+    sids.entrySet()
+        .removeIf(
+            e -> {
+              boolean gone = !spec.sources().contains(e.getKey());
+              if (gone) {
+                entrySidSlots.free(e.getValue().dpid(), e.getValue().slot());
+              }
+              return gone;
+            });
     return changed;
   }
 
@@ -422,14 +451,32 @@ public final class GroupForwarding {
     return actions;
   }
 
-  /** The source's entry SID for the group, allocated once per switch it sits on. */
+  /**
+   * The source's entry SID for the group, allocated once per switch it sits on: a hash of the
+   * group's name and the source's address, so the same group and source get the same address from
+   * any writer with the same base, whatever else it was asked before.
+   */
   private void entrySid(String name, Ipv6Address src, long dpid) {
     Map<Ipv6Address, EntrySid> mine = entrySids.computeIfAbsent(name, n -> new HashMap<>());
     EntrySid e = mine.get(src);
     if (e == null || e.dpid() != dpid) {
-      int n = entrySidBase + nextEntrySid.merge(dpid, 1, Integer::sum) - 1;
-      mine.put(src, new EntrySid(dpid, n % SegmentAddresses.ENTRY_BASE));
+      if (e != null) {
+        entrySidSlots.free(e.dpid(), e.slot());
+      }
+      long h = ContentIds.add(ContentIds.add(ContentIds.seed(2), name), addressHash(src));
+      int slot = entrySidSlots.take(dpid, h);
+      int n = (int) ((entrySidBase + (long) slot) % SegmentAddresses.ENTRY_BASE);
+      mine.put(src, new EntrySid(dpid, slot, n));
     }
+  }
+
+  /** A node's label for segment numbers: a switch's dpid, a host's address (hashed). */
+  private long label(int node) {
+    return graph.isSwitch(node) ? graph.dpid(node) : addressHash(graph.host(node).address());
+  }
+
+  private static long addressHash(Ipv6Address a) {
+    return ContentIds.add(ContentIds.add(ContentIds.seed(3), a.high()), a.low());
   }
 
   /** The last rewrite: the member's own address and MAC, out of its port. */

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntToLongFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -29,6 +30,12 @@ import java.util.stream.Collectors;
  * reuses: the paper's "no sharing" baseline.
  *
  * <p>Existing segments are indexed by (node, leaf set), so adding a tree costs about its size.
+ *
+ * <p>A segment's index at its node (its group id and address on a switch) is a hash of its leaf set
+ * ({@link ContentIds}), not a count of the segments created before it: a controller that learns the
+ * same trees in another order (a restart, a takeover) numbers the same segments alike and rewrites
+ * nothing (issue 27 part 7). Nodes are hashed by a label the caller gives them (a switch's dpid, a
+ * host's address), so a number does not depend on how a graph numbers its nodes.
  */
 public final class SegmentRegistry {
   private record Key(int node, BitSet leaves) {}
@@ -47,22 +54,41 @@ public final class SegmentRegistry {
   private final boolean share;
   private final Map<SegmentId, Installed> installed = new LinkedHashMap<>();
   private final Map<Key, SegmentId> byLeaves = new HashMap<>();
-  private final Map<Integer, Integer> lastIndex = new HashMap<>();
+
+  /** Indices 1 .. {@link #MAX_INDEX} at each node (index - 1 is the slot). */
+  private final ContentIds indices = new ContentIds(MAX_INDEX);
+
+  private final IntToLongFunction label;
   // Equal trees added twice give equal TreeSegments, so results are counted, not held.
   private final Map<TreeSegments, Integer> live = new HashMap<>();
 
-  private SegmentRegistry(boolean share) {
+  /** The highest segment index: 24 bits, the switch layout's multicast group ids. */
+  public static final int MAX_INDEX = 0xff_ffff;
+
+  private SegmentRegistry(boolean share, IntToLongFunction label) {
     this.share = share;
+    this.label = label;
   }
 
   /** Trees share segments whose descendant-leaf sets match (Algorithm 1). */
   public static SegmentRegistry sharing() {
-    return new SegmentRegistry(true);
+    return sharing(n -> n);
   }
 
-  /** Every tree gets its own segments. */
+  /**
+   * Trees share segments; a segment's index is a hash of its node's and leaves' labels ({@code
+   * label} of a node: stable across graphs of the same network).
+   */
+  public static SegmentRegistry sharing(IntToLongFunction label) {
+    return new SegmentRegistry(true, label);
+  }
+
+  /**
+   * Every tree gets its own segments. Two trees' segments with the same leaves at one node collide
+   * in their hash, so the indices there do depend on the order of the trees.
+   */
   public static SegmentRegistry independent() {
-    return new SegmentRegistry(false);
+    return new SegmentRegistry(false, n -> n);
   }
 
   /**
@@ -109,6 +135,7 @@ public final class SegmentRegistry {
       if (--s.references == 0) {
         installed.remove(id);
         byLeaves.remove(new Key(id.node(), s.leaves), id);
+        indices.free(id.node(), id.index() - 1);
         freed.add(id);
       }
     }
@@ -179,7 +206,7 @@ public final class SegmentRegistry {
     for (int c : tree.children(n)) {
       out.add(resolve(tree, c, leaves, created));
     }
-    SegmentId id = new SegmentId(n, lastIndex.merge(n, 1, Integer::sum));
+    SegmentId id = new SegmentId(n, 1 + indices.take(n, hash(n, key.leaves())));
     Set<Integer> dl = key.leaves().stream().boxed().collect(Collectors.toSet());
     installed.put(id, new Installed(new ReplicationSegment(id, dl, out), key.leaves()));
     if (share) {
@@ -187,6 +214,15 @@ public final class SegmentRegistry {
     }
     created.add(id);
     return new Branch.ToSegment(id);
+  }
+
+  /** What a segment stands for: its node and its descendant leaves, by their labels. */
+  private long hash(int node, BitSet leaves) {
+    long h = ContentIds.add(ContentIds.seed(1), label.applyAsLong(node));
+    for (int l = leaves.nextSetBit(0); l >= 0; l = leaves.nextSetBit(l + 1)) {
+      h = ContentIds.add(h, label.applyAsLong(l));
+    }
+    return h;
   }
 
   /** The segments a copy sent to {@code b} passes through, downstream first. */

@@ -83,6 +83,11 @@ public final class TopologyGraph {
     return Optional.ofNullable(hostNodes.get(address));
   }
 
+  /** True for a switch's node (they come first). */
+  public boolean isSwitch(int node) {
+    return node >= 0 && node < switches.size();
+  }
+
   /** The switch at a switch node. */
   public long dpid(int node) {
     return switches.get(node);

@@ -1,11 +1,10 @@
 package org.netpubsub.network.multicast;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The registry's obviously-correct twin: descendant leaves by a fresh DFS per node, reuse by a
@@ -16,7 +15,6 @@ final class NaiveSegmentRegistry {
   private final boolean share;
   private final List<ReplicationSegment> installed = new ArrayList<>();
   private final List<TreeSegments> live = new ArrayList<>();
-  private final Map<Integer, Integer> highestIndex = new HashMap<>();
 
   NaiveSegmentRegistry(boolean share) {
     this.share = share;
@@ -96,12 +94,26 @@ final class NaiveSegmentRegistry {
     for (int c : kids) {
       branches.add(copyArrivingAt(tree, c, created));
     }
-    int index = highestIndex.getOrDefault(n, 0) + 1;
-    highestIndex.put(n, index);
-    SegmentId id = new SegmentId(n, index);
+    SegmentId id = new SegmentId(n, index(n, leaves));
     installed.add(new ReplicationSegment(id, leaves, branches));
     created.add(id);
     return new Branch.ToSegment(id);
+  }
+
+  /**
+   * The registry's numbering, spelt out: the hash of the node and its leaves in ascending order,
+   * then the first index from there (1 to MAX_INDEX, round) no installed segment of the node holds.
+   */
+  private int index(int n, Set<Integer> leaves) {
+    long h = ContentIds.add(ContentIds.seed(1), n);
+    for (int l : new TreeSet<>(leaves)) {
+      h = ContentIds.add(h, l);
+    }
+    int index = 1 + (int) Math.floorMod(h, (long) SegmentRegistry.MAX_INDEX);
+    while (segment(new SegmentId(n, index)) != null) {
+      index = index == SegmentRegistry.MAX_INDEX ? 1 : index + 1;
+    }
+    return index;
   }
 
   private void passThrough(Branch b, List<SegmentId> used) {

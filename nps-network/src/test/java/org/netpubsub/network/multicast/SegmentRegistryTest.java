@@ -39,9 +39,9 @@ class SegmentRegistryTest {
     Graph g = figure4();
     SegmentRegistry r = SegmentRegistry.sharing();
     TreeSegments first = r.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS));
-    SegmentId b14 = new SegmentId(14, 1);
-    SegmentId b16 = new SegmentId(16, 1);
-    SegmentId b10 = new SegmentId(10, 1);
+    SegmentId b14 = on(14, first.created());
+    SegmentId b16 = on(16, first.created());
+    SegmentId b10 = on(10, first.created());
     assertThat(first.created()).containsExactly(b14, b16, b10);
     assertThat(first.entry()).isEqualTo(new Branch.ToSegment(b10)); // root 2 has one branch
     assertThat(r.segment(b10).branches())
@@ -51,7 +51,7 @@ class SegmentRegistryTest {
     assertThat(r.segment(b14).descendantLeaves()).containsExactly(5, 6);
 
     TreeSegments second = r.add(ShortestPathTrees.direct(g, 4, SUBSCRIBERS));
-    SegmentId b4 = new SegmentId(4, 1);
+    SegmentId b4 = on(4, second.created());
     assertThat(second.created()).containsExactly(b4);
     assertThat(second.used()).containsExactly(b14, b16, b4);
     assertThat(r.segment(b4).branches())
@@ -84,7 +84,7 @@ class SegmentRegistryTest {
     Graph line = Graph.builder(4).link(0, 1).link(1, 2).link(1, 3).build();
     SegmentRegistry r = SegmentRegistry.sharing();
     TreeSegments t = r.add(ShortestPathTrees.direct(line, 0, Set.of(1, 2)));
-    SegmentId b1 = new SegmentId(1, 1);
+    SegmentId b1 = on(1, t.created());
     assertThat(t.entry()).isEqualTo(new Branch.ToSegment(b1));
     assertThat(r.segment(b1))
         .isEqualTo(
@@ -97,7 +97,7 @@ class SegmentRegistryTest {
     MulticastTree t = ShortestPathTrees.direct(figure4(), 14, Set.of(14, 5, 6));
     assertThat(t.members()).containsExactly(5, 6);
     TreeSegments s = SegmentRegistry.sharing().add(t);
-    assertThat(s.created()).containsExactly(new SegmentId(14, 1));
+    assertThat(s.created()).containsExactly(on(14, s.created()));
   }
 
   @Test
@@ -106,12 +106,17 @@ class SegmentRegistryTest {
     SegmentRegistry r = SegmentRegistry.sharing();
     TreeSegments a = r.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS));
     TreeSegments b = r.add(ShortestPathTrees.direct(g, 4, SUBSCRIBERS));
-    ReplicationSegment b16 = r.segment(new SegmentId(16, 1));
-    // 4's group loses member 9: new segments at 16 and 4; 2's tree keeps B16::1 untouched
+    SegmentId old16 = on(16, a.created());
+    ReplicationSegment b16 = r.segment(old16);
+    // 4's group loses member 9: new segments at 16 and 4; 2's tree keeps its B16 untouched
     TreeSegments b2 = r.add(ShortestPathTrees.direct(g, 4, Set.of(5, 6, 7, 8)));
-    assertThat(b2.created()).containsExactly(new SegmentId(16, 2), new SegmentId(4, 2));
-    assertThat(r.release(b)).containsExactly(new SegmentId(4, 1));
-    assertThat(r.segment(new SegmentId(16, 1))).isEqualTo(b16);
+    SegmentId new16 = on(16, b2.created());
+    SegmentId new4 = on(4, b2.created());
+    assertThat(b2.created()).containsExactly(new16, new4);
+    assertThat(new16).isNotEqualTo(old16);
+    assertThat(r.release(b)).containsExactly(on(4, b.created()));
+    assertThat(new4).isNotEqualTo(on(4, b.created()));
+    assertThat(r.segment(old16)).isEqualTo(b16);
     assertThat(MulticastArbitraries.deliveries(r, a.entry()))
         .isEqualTo(Map.of(5, 1, 6, 1, 7, 1, 8, 1, 9, 1));
   }
@@ -132,14 +137,41 @@ class SegmentRegistryTest {
     assertThatThrownBy(() -> r.release(elsewhere)).hasMessageContaining("not added here");
   }
 
+  /**
+   * Issue 27 part 7: an index is a hash of the segment's node and leaves, not a count, so the same
+   * tree added again, or added to another registry after other trees (a restarted controller), gets
+   * the same indices; another leaf set at the node gets another index, and so does a second copy of
+   * the same segment when nothing is shared (the next free index after the taken one).
+   */
   @Test
-  void indexesCountUpPerNodeAndAreNotReused() {
+  void indexesAreAFunctionOfTheSegmentsLeavesNotOfTheOrder() {
     Graph g = figure4();
-    SegmentRegistry r = SegmentRegistry.independent();
-    r.release(r.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS)));
+    SegmentRegistry r = SegmentRegistry.sharing();
+    TreeSegments first = r.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS));
+    r.release(first);
     TreeSegments again = r.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS));
-    assertThat(again.created())
-        .containsExactly(new SegmentId(14, 2), new SegmentId(16, 2), new SegmentId(10, 2));
+    assertThat(again.created()).isEqualTo(first.created());
+
+    SegmentRegistry restarted = SegmentRegistry.sharing();
+    restarted.add(ShortestPathTrees.direct(g, 4, Set.of(5, 6, 7, 8)));
+    TreeSegments later = restarted.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS));
+    assertThat(later.used()).containsExactlyInAnyOrderElementsOf(first.used());
+    assertThat(restarted.segment(on(16, later.used())).descendantLeaves())
+        .containsExactlyInAnyOrder(7, 8, 9);
+
+    SegmentRegistry alone = SegmentRegistry.independent();
+    TreeSegments one = alone.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS));
+    TreeSegments two = alone.add(ShortestPathTrees.direct(g, 2, SUBSCRIBERS));
+    assertThat(one.created()).isEqualTo(first.created());
+    SegmentId b14 = on(14, one.created());
+    assertThat(on(14, two.created()).index()).isEqualTo(b14.index() + 1);
     assertThat(new SegmentId(14, 2)).hasToString("B14::2");
+  }
+
+  /** The one segment at {@code node} among {@code ids}. */
+  static SegmentId on(int node, List<SegmentId> ids) {
+    List<SegmentId> at = ids.stream().filter(id -> id.node() == node).toList();
+    assertThat(at).as("segments at %d among %s", node, ids).hasSize(1);
+    return at.get(0);
   }
 }
