@@ -130,8 +130,8 @@ public interface OpenFlowServer extends Closeable {
      * {@link #eventLoopThreads} threads); the server never shuts it down. A batch's future then
      * completes on the switch's event loop, not on a callback thread: the network controller runs
      * its loop on a one-thread group it shares here, so a batch it applies is written and
-     * acknowledged on its own thread, with no hand-off either way (docs/architecture.md,
-     * "Threads"). Continuations of those futures must not block.
+     * acknowledged on its own thread, with no hand-off either way (docs/architecture.md, "Subscribe
+     * → flow-mods", step 6). Continuations of those futures must not block.
      */
     public Builder eventLoop(io.netty.channel.EventLoopGroup group) {
       eventLoop = group;
