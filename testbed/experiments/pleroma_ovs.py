@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -102,6 +103,7 @@ def scale(args, work: str) -> dict:
             if code != 201:
                 raise SessionError(f"standing advertisement refused: {code} {body}")
             warm_up(c, tb, filters, args.warm_up, model)
+            controller_warm_up = controller_warmed(os.path.join(work, "controller.log"), model)
             done = 0
             for n in sorted(args.subscriptions):
                 times, changes = [], []
@@ -141,6 +143,7 @@ def scale(args, work: str) -> dict:
                        if changes else None,
                        "deliveries": got, "expected": args.events * len(probes),
                        "warm_up": args.warm_up,
+                       "controller_warm_up": controller_warm_up,
                        "publish_rate": summary["rate"]}
                 rows.append(row)
                 log(f"[{model}] n={n}: flows={flows}, delay p50={row['delay_us']['p50']:.0f} µs, "
@@ -173,6 +176,32 @@ def warm_up(c: Controller, tb: Testbed, filters: list[dict], n: int, model: str)
             raise SessionError(f"warm-up withdrawal {sid} refused: {code} {body}")
     if n:
         log(f"[{model}] warm-up: {n} subscriptions subscribed and withdrawn")
+
+
+def controller_warmed(log_path: str, model: str, timeout: float = 180) -> int | None:
+    """Waits until the controller's own start-up warm-up has ended (it runs beside the controller
+    once it listens, docs/controller.md), so that it is not measured with the requests; returns
+    the synthetic requests it ran (its log line), or None when off or it failed."""
+    if os.environ.get("NPS_CONTROLLER_WARM_UP", "") == "0":
+        return None
+    found: list[int | None] = []
+
+    def ended() -> bool:
+        with open(log_path, errors="replace") as f:
+            for line in f:
+                m = re.search(r"warm-up: (\d+) synthetic requests", line)
+                if m or "warm-up failed" in line:
+                    found.append(int(m.group(1)) if m else None)
+                    return True
+        return False
+
+    try:
+        poll(ended, timeout, "the controller's warm-up to end", interval=0.5)
+    except SessionError:
+        log(f"[{model}] the controller's warm-up did not end in {timeout:.0f} s")
+        return None
+    log(f"[{model}] the controller's warm-up ran {found[0]} requests")
+    return found[0]
 
 
 def content_flow_count(c: Controller) -> int:

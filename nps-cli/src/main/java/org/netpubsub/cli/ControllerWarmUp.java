@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
@@ -22,7 +23,7 @@ import org.netpubsub.controller.pubsub.RequestOutcome;
 import org.netpubsub.network.topology.Host;
 
 /**
- * Warms the controller's request path before it serves its first request (docs/controller.md,
+ * Warms the controller's request path, beside the controller as it starts (docs/controller.md,
  * "Warm-up"). A freshly started JVM runs the request path interpreted for its first few hundred
  * requests, and that was most of the OVS response time's p99 (docs/results/ovs-response-p99.md,
  * stop 36). So the controller first runs synthetic requests through a throwaway copy of itself: its
@@ -33,7 +34,8 @@ import org.netpubsub.network.topology.Host;
  * answer the barriers. The same code a real request runs is compiled (filter parse, normal form,
  * cells, engine, flow service, invariant check, OpenFlow encoding and barrier replies); no real
  * switch is touched and nothing of the throwaway copy is left when it returns (its sockets and
- * threads are closed).
+ * threads are closed). It shares nothing mutable with the real controller (the index is read-only),
+ * so it may run while that one serves.
  */
 final class ControllerWarmUp {
   /** What the warm-up did: requests completed (refusals included), and how long it took. */
@@ -127,13 +129,16 @@ final class ControllerWarmUp {
     return new Result(done, refused, firstRefusal[0], setup, System.nanoTime() - start);
   }
 
-  /** The warm-up's meters on the controller's registry (docs/operations.md). */
-  static void bind(MeterRegistry r, Result w) {
-    Gauge.builder("nps.warmup.requests", w, Result::requests)
-        .description("synthetic requests the start-up warm-up ran (0 or absent: no warm-up)")
+  /**
+   * The warm-up's meters on the controller's registry (docs/operations.md): 0 while it runs (it
+   * runs beside the controller, ControllerCommand) and after a failure.
+   */
+  static void bind(MeterRegistry r, AtomicReference<Result> w) {
+    Gauge.builder("nps.warmup.requests", w, x -> x.get() == null ? 0 : x.get().requests())
+        .description("synthetic requests the start-up warm-up ran (0 or absent: none yet or none)")
         .register(r);
-    Gauge.builder("nps.warmup.seconds", w, Result::seconds)
-        .description("how long the start-up warm-up took")
+    Gauge.builder("nps.warmup.seconds", w, x -> x.get() == null ? 0 : x.get().seconds())
+        .description("how long the start-up warm-up took (0 while it runs)")
         .register(r);
   }
 

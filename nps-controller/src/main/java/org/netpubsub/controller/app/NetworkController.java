@@ -13,7 +13,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -65,9 +64,14 @@ import org.netpubsub.network.topology.TopologyChange;
  *
  * <p>Threading: every southbound event, every tick and every host registration runs on one
  * single-threaded scheduled executor (the "controller loop"), so the discovery state and the
- * topology need no locks. Southbound callbacks only enqueue work there. The current topology is
- * published through a volatile field for readers on other threads (the REST API). Reconciles are
- * asynchronous, and a switch's take turns, whole or scoped ({@link ReconcileTurns}).
+ * topology need no locks. Southbound callbacks only enqueue work there. The loop is the one thread
+ * of the event-loop group the OpenFlow server serves the switches on: a batch {@link #apply} sends
+ * is written by the loop itself, and its barrier reply is read and acknowledged there, without a
+ * hand-off to an I/O thread and back (the tail of the OVS response time, docs/results/
+ * ovs-response-p99.md, stop 39). Work on the loop therefore also delays the switches' I/O: it must
+ * not block. The current topology is published through a volatile field for readers on other
+ * threads (the REST API). Reconciles are asynchronous, and a switch's take turns, whole or scoped
+ * ({@link ReconcileTurns}).
  */
 public final class NetworkController implements FlowService, Closeable {
   private static final System.Logger LOG = System.getLogger(NetworkController.class.getName());
@@ -88,6 +92,8 @@ public final class NetworkController implements FlowService, Closeable {
   }
 
   private final ControllerConfig config;
+  // the loop: the one event loop of loopGroup, which the OpenFlow server shares
+  private final io.netty.channel.EventLoopGroup loopGroup;
   private final ScheduledExecutorService loop;
   private final OpenFlowServer server;
   private final NorthboundBus bus;
@@ -107,13 +113,16 @@ public final class NetworkController implements FlowService, Closeable {
 
   private NetworkController(ControllerConfig config) {
     this.config = config;
-    this.loop =
-        Executors.newSingleThreadScheduledExecutor(
+    this.loopGroup =
+        new io.netty.channel.nio.NioEventLoopGroup(
+            1,
             r -> {
-              Thread t = new Thread(r, "nps-controller-loop");
+              Thread t =
+                  new io.netty.util.concurrent.FastThreadLocalThread(r, "nps-controller-loop");
               t.setDaemon(true);
               return t;
             });
+    this.loop = loopGroup.next();
     this.learning =
         new TopologyLearning(config, tickMillis(config), () -> topology, connected, this::apply);
     NorthboundBusBuilder nb =
@@ -142,6 +151,7 @@ public final class NetworkController implements FlowService, Closeable {
             // server's own would run beside it, plan from the same read and send a group ADD twice
             .reconcileOnConnect(false)
             .tls(config.openflowTls())
+            .eventLoop(loopGroup)
             .build();
     bus.attach(server::switchHandle);
     this.states = new OwnedStates(server.desiredState(), !Boolean.getBoolean(INVARIANTS_OFF));
@@ -351,7 +361,7 @@ public final class NetworkController implements FlowService, Closeable {
     closed = true;
     server.close();
     bus.close();
-    loop.shutdownNow();
+    loopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
   }
 
   // ---- everything below runs on the loop ----

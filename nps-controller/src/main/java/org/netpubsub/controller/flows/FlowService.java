@@ -25,7 +25,9 @@ import org.netpubsub.network.topology.Topology;
  * #apply} and {@link #replace} from the loop only ({@link #callOnLoop} gets there). {@link
  * #desired}, {@link #topology} and {@link #connectedSwitches} are safe from any thread. The futures
  * complete on southbound threads: continue on the loop through {@link #callOnLoop} before touching
- * loop state.
+ * loop state. In the network controller the loop is also the switches' event loop, so a batch it
+ * applies is written at once and its acknowledgement completes {@link #apply}'s future on that
+ * thread: a continuation must never block (it would stall the loop and every switch's I/O).
  */
 public interface FlowService {
   /** An owner's view of the network, called on the loop. */

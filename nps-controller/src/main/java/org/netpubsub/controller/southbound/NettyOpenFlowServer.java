@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The Netty implementation of {@link OpenFlowServer}: one small event-loop group accepts and serves
  * every switch; listener calls and future completions run on one ordered executor per datapath id,
- * backed by virtual threads.
+ * backed by virtual threads. On a group its user shares ({@link OpenFlowServer.Builder#eventLoop}),
+ * a batch's future completes on the event loop itself instead: the user's loop is that thread, so
+ * the acknowledgement reaches it without another thread hand-off.
  *
  * <p>Locking: {@code registry} guards the dpid → connection map together with the enqueueing of
  * connect/disconnect events, so a reconnecting switch's old {@code switchDisconnected} always
@@ -53,12 +55,20 @@ final class NettyOpenFlowServer implements OpenFlowServer {
   /** Live dpids whose duplicate claim was logged: later ones are only counted. */
   private final Set<Long> refusalLogged = ConcurrentHashMap.newKeySet();
 
+  private final EventLoopGroup shared;
   private EventLoopGroup group;
   private Channel serverChannel;
 
-  NettyOpenFlowServer(ServerConfig config, DesiredStateStore desiredState) {
+  /** {@code shared}: the user's group to serve on (not shut down here), or null for its own. */
+  NettyOpenFlowServer(ServerConfig config, DesiredStateStore desiredState, EventLoopGroup shared) {
     this.config = config;
     this.desiredState = desiredState;
+    this.shared = shared;
+  }
+
+  /** Whether batch futures complete on the event loop (a shared group) rather than a callback. */
+  boolean completesBatchesOnLoop() {
+    return shared != null;
   }
 
   ServerConfig config() {
@@ -87,7 +97,10 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     }
     SslContext tls = config.tls() == null ? null : config.tls().serverContext();
     group =
-        new NioEventLoopGroup(config.eventLoopThreads(), new DefaultThreadFactory("nps-of", true));
+        shared != null
+            ? shared
+            : new NioEventLoopGroup(
+                config.eventLoopThreads(), new DefaultThreadFactory("nps-of", true));
     ServerBootstrap b =
         new ServerBootstrap()
             .group(group)
@@ -336,7 +349,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     if (serverChannel != null) {
       serverChannel.close().syncUninterruptibly();
     }
-    if (group != null) {
+    if (group != null && group != shared) {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
     callbackThreads.shutdown();

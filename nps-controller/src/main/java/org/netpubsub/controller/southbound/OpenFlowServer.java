@@ -75,6 +75,7 @@ public interface OpenFlowServer extends Closeable {
     private DesiredStateStore desiredState = new DesiredStateStore();
     private OpenFlowTls tls;
     private boolean reconcileOnConnect = true;
+    private io.netty.channel.EventLoopGroup eventLoop;
 
     private Builder() {}
 
@@ -124,6 +125,19 @@ public interface OpenFlowServer extends Closeable {
       return this;
     }
 
+    /**
+     * Serves the switches on the caller's event-loop group instead of its own (default: its own of
+     * {@link #eventLoopThreads} threads); the server never shuts it down. A batch's future then
+     * completes on the switch's event loop, not on a callback thread: the network controller runs
+     * its loop on a one-thread group it shares here, so a batch it applies is written and
+     * acknowledged on its own thread, with no hand-off either way (docs/architecture.md, "Subscribe
+     * → flow-mods", step 6). Continuations of those futures must not block.
+     */
+    public Builder eventLoop(io.netty.channel.EventLoopGroup group) {
+      eventLoop = group;
+      return this;
+    }
+
     public Builder listener(SouthboundListener l) {
       listener = l;
       return this;
@@ -169,7 +183,7 @@ public interface OpenFlowServer extends Closeable {
       if (desiredState == null) {
         throw new IllegalArgumentException("desired-state store is required");
       }
-      return new NettyOpenFlowServer(config, desiredState);
+      return new NettyOpenFlowServer(config, desiredState, eventLoop);
     }
   }
 }

@@ -11,18 +11,22 @@ import org.projectfloodlight.openflow.protocol.OFStatsReplyFlags;
 
 /**
  * The requests of one connection that wait for an answer, by xid: batches (each message's xid and
- * the barrier's) and multipart requests. Confined to the connection's event loop; futures are
- * completed on the switch's callback executor, never on the event loop.
+ * the barrier's) and multipart requests. Confined to the connection's event loop. Multipart futures
+ * complete on the switch's callback executor, never on the event loop; batch futures on {@code
+ * batches}: the same executor, or (a group shared with the controller's loop) directly on the event
+ * loop, which is then the controller loop.
  */
 final class RequestTracker {
   private final Map<Long, Object> byXid = new HashMap<>();
   private final SouthboundMetrics metrics;
   private final Executor callbacks;
+  private final Executor batches;
   private final long dpid;
 
-  RequestTracker(SouthboundMetrics metrics, Executor callbacks, long dpid) {
+  RequestTracker(SouthboundMetrics metrics, Executor callbacks, Executor batches, long dpid) {
     this.metrics = metrics;
     this.callbacks = callbacks;
+    this.batches = batches;
     this.dpid = dpid;
   }
 
@@ -51,7 +55,7 @@ final class RequestTracker {
       // The barrier itself was refused: the batch cannot be acknowledged.
       remove(b);
       metrics.batchFailed();
-      fail(b.future, new SwitchErrorException(dpid, "barrier request", error));
+      fail(batches, b.future, new SwitchErrorException(dpid, "barrier request", error));
       return true;
     }
     if (p instanceof PendingMultipart<?> m) {
@@ -73,10 +77,10 @@ final class RequestTracker {
       Duration latency = Duration.ofNanos(System.nanoTime() - b.startNanos);
       metrics.batchAcknowledged(latency.toNanos());
       BatchResult r = new BatchResult(dpid, b.modsByXid.size(), latency);
-      callbacks.execute(() -> b.future.complete(r));
+      batches.execute(() -> b.future.complete(r));
     } else {
       metrics.batchFailed();
-      fail(b.future, new BatchFailedException(dpid, b.modsByXid.size(), b.errors));
+      fail(batches, b.future, new BatchFailedException(dpid, b.modsByXid.size(), b.errors));
     }
     return true;
   }
@@ -115,6 +119,7 @@ final class RequestTracker {
     remove(b);
     metrics.batchTimedOut();
     fail(
+        batches,
         b.future,
         new SouthboundTimeoutException(
             dpid, "the barrier of a batch of " + b.modsByXid.size() + " messages", timeout));
@@ -135,7 +140,7 @@ final class RequestTracker {
     for (Object p : pending) {
       if (p instanceof PendingBatch b) {
         cancel(b.timeout);
-        fail(b.future, cause);
+        fail(batches, b.future, cause);
       } else if (p instanceof PendingMultipart<?> m) {
         cancel(m.timeout);
         fail(m.future, cause);
@@ -150,7 +155,11 @@ final class RequestTracker {
   }
 
   private void fail(java.util.concurrent.CompletableFuture<?> f, Throwable t) {
-    callbacks.execute(() -> f.completeExceptionally(t));
+    fail(callbacks, f, t);
+  }
+
+  private static void fail(Executor on, java.util.concurrent.CompletableFuture<?> f, Throwable t) {
+    on.execute(() -> f.completeExceptionally(t));
   }
 
   private static void cancel(java.util.concurrent.ScheduledFuture<?> f) {

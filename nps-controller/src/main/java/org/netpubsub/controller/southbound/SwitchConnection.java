@@ -182,7 +182,12 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
    */
   void prepare(SwitchEvents registeredEvents) {
     events = registeredEvents;
-    requests = new RequestTracker(metrics, events.executor(), dpid);
+    requests =
+        new RequestTracker(
+            metrics,
+            events.executor(),
+            server.completesBatchesOnLoop() ? Runnable::run : events.executor(),
+            dpid);
     connected = true;
   }
 
@@ -384,7 +389,11 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
 
   // ---- internals (event loop unless said otherwise) ----
 
-  /** Runs {@code task} on the event loop if connected, else fails {@code future}. Any thread. */
+  /**
+   * Runs {@code task} on the event loop if connected, else fails {@code future}. Any thread; on the
+   * event loop itself (the controller's loop, which shares it) at once, not queued behind the
+   * loop's current work: a batch is then written by the thread that applied it.
+   */
   private void onLoop(CompletableFuture<?> future, Runnable task) {
     Runnable guarded =
         () -> {
@@ -394,6 +403,10 @@ final class SwitchConnection extends ChannelInboundHandlerAdapter implements Swi
           }
           task.run();
         };
+    if (channel.eventLoop().inEventLoop()) {
+      guarded.run();
+      return;
+    }
     try {
       channel.eventLoop().execute(guarded);
     } catch (RejectedExecutionException e) {
