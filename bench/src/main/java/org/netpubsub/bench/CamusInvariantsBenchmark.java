@@ -61,6 +61,9 @@ public class CamusInvariantsBenchmark {
   private Map<Long, FlowInvariants.Change> subscribe;
   private Map<Long, FlowInvariants.Change> reflecting;
 
+  /** The subscription batch's flow-mods (set up): the divisor for µs per flow-mod. */
+  public int mods;
+
   @Setup
   public void setUp() {
     Topology t = FatTree.of(k);
@@ -87,7 +90,7 @@ public class CamusInvariantsBenchmark {
     Ipv6Address host = h.hosts().get(r.nextInt(h.hosts().size()));
     RoutingUpdate u = routing.update(host, List.of(subscription(r, "new")), List.of());
     subscribe = new TreeMap<>();
-    int mods = 0;
+    mods = 0;
     for (long dpid : u.diffs().keySet()) {
       var p = routing.compilation(dpid).pipeline();
       FlowInvariants.Change c =

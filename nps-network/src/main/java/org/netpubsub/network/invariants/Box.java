@@ -110,6 +110,26 @@ final class Box {
     return true;
   }
 
+  /** Whether every address of {@code b} is inside (both of the same segments). */
+  boolean covers(Box b) {
+    for (int i = 0; i < sets.length; i++) {
+      long[] outer = sets[i];
+      long[] inner = b.sets[i];
+      int k = 0;
+      for (int j = 0; j < inner.length; j += 2) {
+        while (k < outer.length && Long.compareUnsigned(outer[k + 1], inner[j]) < 0) {
+          k += 2;
+        }
+        if (k == outer.length
+            || !inside(inner[j], outer[k], outer[k + 1])
+            || !inside(inner[j + 1], outer[k], outer[k + 1])) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Whether some address is in both. */
   boolean overlaps(MaskedIpv6 f) {
     for (int i = 0; i < sets.length; i++) {

@@ -251,10 +251,10 @@ public final class FlowInvariants {
         walked.add(r);
       }
     }
-    Set<Long> starts = new LinkedHashSet<>(changes.keySet());
+    Set<Long> neighbours = new LinkedHashSet<>();
     for (long dpid : changes.keySet()) {
       if (topology.hasSwitch(dpid)) {
-        starts.addAll(topology.neighbours(dpid));
+        neighbours.addAll(topology.neighbours(dpid));
       }
     }
     // segments of the address where every mask the datagrams can meet is an interval
@@ -264,7 +264,7 @@ public final class FlowInvariants {
     }
     RegionWalk w = new RegionWalk(switches, topology, changes.keySet(), Box.segments(masks));
     for (MaskedIpv6 r : walked) {
-      Optional<Violation> v = w.walk(r, eventPort, starts);
+      Optional<Violation> v = w.walk(r, eventPort, neighbours);
       if (v.isPresent()) {
         return v;
       }

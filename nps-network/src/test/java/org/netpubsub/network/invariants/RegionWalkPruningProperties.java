@@ -1,0 +1,164 @@
+package org.netpubsub.network.invariants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
+import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.network.camus.RoutingPolicy;
+import org.netpubsub.network.camus.openflow.QueryAddressLayout;
+import org.netpubsub.network.openflow.Action;
+import org.netpubsub.network.openflow.Bucket;
+import org.netpubsub.network.openflow.FlowEntry;
+import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.GroupType;
+import org.netpubsub.network.openflow.MaskedIpv6;
+import org.netpubsub.network.openflow.OfPort;
+import org.netpubsub.network.topology.TestTopologies;
+import org.netpubsub.network.topology.Topology;
+
+/**
+ * The region walk's shortcuts ({@link RegionWalk}: starts only at the changed switches, an
+ * unchanged neighbour followed only into them, a copy arriving at a changed switch covered by that
+ * port's start plus a table-0 lookup) against the brute-force twin ({@link NaiveFlowWalk}, every
+ * address of the universe from every port of every switch), on Camus pipelines (table 0 by in_port
+ * writing metadata, field tables chained by goto and metadata, groups). One to three switches are
+ * broken at once in the ways the shortcuts could miss: table 0's entry for copies from below gone
+ * (seen only on a copy that came by a link, from an unchanged neighbour when one switch is broken),
+ * an up port's entry gone (the copies from above lose their metadata), the entry narrowed to part
+ * of the space (a black hole for part of a region), every group sending a copy back (loops between
+ * changed switches, whose starts are being walked when the copy comes round), a bucket to a random
+ * port. The check finds a violation exactly when the twin does, and the class it names does break.
+ */
+class RegionWalkPruningProperties {
+  private static final MaskedIpv6 SPACE = QueryAddressLayout.prefix();
+
+  @Property(tries = 30)
+  void theShortcutsAgreeWithTheBruteForceWalk(
+      @ForAll long seed, @ForAll @IntRange(min = 0, max = 2) int shape, @ForAll boolean mr) {
+    Topology t =
+        switch (shape) {
+          case 0 -> TestTopologies.tree(1, 3);
+          case 1 -> TestTopologies.tree(2, 2);
+          default -> TestTopologies.fatTree(2);
+        };
+    Random r = new Random(seed);
+    CamusTables c = new CamusTables(t, seed, mr ? RoutingPolicy.MR : RoutingPolicy.TR, 4);
+    FlowInvariants checker = new FlowInvariants(t, CamusTables.EVENT_PORT);
+    Map<Long, List<FlowEntry>> flows = new HashMap<>();
+    Map<Long, List<GroupEntry>> groups = new HashMap<>();
+    for (long dpid : t.switches()) {
+      flows.put(dpid, c.flows(dpid));
+      groups.put(dpid, c.groups(dpid));
+      checker.put(dpid, flows.get(dpid), groups.get(dpid));
+    }
+    List<Long> dpids = new ArrayList<>(t.switches());
+    Set<Long> broken = new HashSet<>();
+    int n = 1 + r.nextInt(3);
+    long first = dpids.get(r.nextInt(dpids.size()));
+    broken.add(first);
+    while (broken.size() < n) {
+      // mostly next to one broken already: copies sent back then meet another changed switch
+      List<Long> near = new ArrayList<>(t.neighbours(first));
+      broken.add(
+          r.nextBoolean() ? near.get(r.nextInt(near.size())) : dpids.get(r.nextInt(dpids.size())));
+    }
+    List<String> kinds = new ArrayList<>();
+    for (long dpid : broken) {
+      kinds.add(break_(r, t, c, dpid, flows, groups));
+    }
+    Statistics.label("breaks").collect(String.join(", ", kinds.stream().sorted().toList()));
+    Map<Long, FlowInvariants.Change> changes = new TreeMap<>();
+    for (long dpid : broken) {
+      changes.put(dpid, checker.changeTo(dpid, flows.get(dpid), groups.get(dpid)));
+    }
+    Optional<Violation> v = checker.checkRegion(changes, SPACE);
+    NaiveFlowWalk twin = new NaiveFlowWalk(t, flows, groups, true);
+    boolean violated = twin.violated(c.universe(), broken, CamusTables.EVENT_PORT);
+    Statistics.label("verdict").collect(violated ? "violation" : "none");
+    assertThat(v.isPresent()).as("%s after %s on %s", v, kinds, broken).isEqualTo(violated);
+    if (v.isPresent()) {
+      assertThat(twin.violated(v.get().packetClass(), broken, CamusTables.EVENT_PORT)).isTrue();
+    }
+  }
+
+  /** Breaks one switch's tables; what was done. */
+  private static String break_(
+      Random r,
+      Topology t,
+      CamusTables c,
+      long dpid,
+      Map<Long, List<FlowEntry>> flows,
+      Map<Long, List<GroupEntry>> groups) {
+    List<FlowEntry> fs = new ArrayList<>(flows.get(dpid));
+    List<GroupEntry> gs = new ArrayList<>(groups.get(dpid));
+    String kind;
+    switch (r.nextInt(5)) {
+      case 0 -> {
+        fs.removeIf(f -> f.tableId() == 0 && f.match().inPort() == null);
+        kind = "table 0 from below gone";
+      }
+      case 1 -> {
+        List<FlowEntry> ups =
+            fs.stream().filter(f -> f.tableId() == 0 && f.match().inPort() != null).toList();
+        if (ups.isEmpty()) {
+          return "none";
+        }
+        fs.remove(ups.get(r.nextInt(ups.size())));
+        kind = "an up port's table-0 entry gone";
+      }
+      case 2 -> {
+        List<Ipv6Address> u = c.universe();
+        Ipv6Address a = u.get(r.nextInt(u.size()));
+        MaskedIpv6 part = MaskedIpv6.prefix(a, 17 + r.nextInt(24));
+        List<FlowEntry> narrowed = new ArrayList<>();
+        for (FlowEntry f : fs) {
+          narrowed.add(
+              f.tableId() == 0
+                  ? f.toBuilder().match(f.match().toBuilder().ipv6Dst(part).build()).build()
+                  : f);
+        }
+        fs = narrowed;
+        kind = "table 0 narrowed";
+      }
+      case 3 -> {
+        List<GroupEntry> back = new ArrayList<>();
+        for (GroupEntry g : gs) {
+          List<Bucket> b = new ArrayList<>(g.buckets());
+          if (g.type() == GroupType.ALL) {
+            b.add(Bucket.of(Action.output(OfPort.IN_PORT)));
+          }
+          back.add(new GroupEntry(g.groupId(), g.type(), b));
+        }
+        gs = back;
+        kind = "copies sent back";
+      }
+      default -> {
+        if (gs.isEmpty()) {
+          return "none";
+        }
+        List<Long> ports = new ArrayList<>(t.ports(dpid));
+        int i = r.nextInt(gs.size());
+        GroupEntry g = gs.get(i);
+        List<Bucket> b = new ArrayList<>(g.buckets());
+        b.add(Bucket.of(Action.output(ports.get(r.nextInt(ports.size())))));
+        gs.set(i, new GroupEntry(g.groupId(), g.type(), b));
+        kind = "bucket to a random port";
+      }
+    }
+    flows.put(dpid, fs);
+    groups.put(dpid, gs);
+    return kind;
+  }
+}
