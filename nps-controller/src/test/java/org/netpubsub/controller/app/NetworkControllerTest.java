@@ -137,7 +137,7 @@ class NetworkControllerTest {
   }
 
   @Test
-  void anAppRouteThatWouldLoopIsRefusedAgainstTheControllersOwnRoutes() {
+  void anAppRouteThatWouldLoopIsRefusedAgainstTheControllersOwnRoutes() throws Exception {
     Wait.until("three links", T, this::relay, () -> controller.topology().links().size() == 3);
     Ipv6Address h3 = Ipv6Address.parse("fd6e:7073:1::3");
     MacAddress m3 = MacAddress.parse("02:00:00:00:00:03");
@@ -153,9 +153,17 @@ class NetworkControllerTest {
         T,
         this::relay,
         () -> outPort(3, h3) == 9 && outPort(1, h3) == 2 && outPort(2, h3) == 2);
-    try (RemoteAppClient app =
-        RemoteAppClient.connect(
-            "router", controller.northbound().remoteEndpoints().orElseThrow(), (in, a) -> {})) {
+    // the cables stay live while the app connects (1.6 s at load 44): unrelayed, every link
+    // expired after 600 ms, h3's routes went with them and both flow-mods were refused
+    try (AutoCloseable cables = cabling.live();
+        RemoteAppClient app =
+            RemoteAppClient.connect(
+                "router", controller.northbound().remoteEndpoints().orElseThrow(), (in, a) -> {})) {
+      Wait.until( // the routes the flow-mods are judged against, whatever the connect took
+          "h3 still routed over the direct links",
+          T,
+          this::relay,
+          () -> outPort(3, h3) == 9 && outPort(1, h3) == 2 && outPort(2, h3) == 2);
       FlowEntry loop = toH3(h3, 3, 1); // 3 → 2, which sends h3's traffic back to 3
       FlowEntry detour = toH3(h3, 2, 1); // 2 → 1 → 3: still delivered
       app.flowMod(3, FlowMod.add(loop));
