@@ -134,7 +134,8 @@ class RemoteAppAuthTest {
                     shortWait,
                     (in, me) -> {}))
         .isInstanceOf(IllegalStateException.class);
-    assertThat(bus.metrics().remoteUnauthenticated()).isPositive();
+    // ZAP counts the refusal on its own thread, which under load may run after the client gave up
+    poll(() -> bus.metrics().remoteUnauthenticated() > 0, "the refused handshakes counted");
     assertThat(bus.subscriptions()).doesNotContainKey("remote");
   }
 
