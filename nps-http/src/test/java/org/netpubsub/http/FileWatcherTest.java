@@ -74,8 +74,8 @@ class FileWatcherTest {
     Path f = Files.writeString(dir.resolve("f"), "one");
     FileWatcher w = watch(f, Duration.ofMillis(20));
     replace(f, "two");
-    poll(() -> "two".equals(inForce.get()));
-    assertThat(w.reloads()).isEqualTo(1);
+    poll(() -> w.reloads() == 1);
+    assertThat(inForce.get()).isEqualTo("two");
     assertThat(w.failedReloads()).isZero();
     poll(() -> logged.contains("test " + f + ": reloaded, 'two'"));
   }
@@ -96,14 +96,14 @@ class FileWatcherTest {
     AtomicReference<String> other = new AtomicReference<>();
     open.add(Sighup.register(() -> other.set("called")));
     replace(f, "two");
-    Signal.raise(new Signal("HUP")); // the real signal, through the one dispatcher
-    poll(() -> "two".equals(inForce.get()));
-    assertThat(w.reloads()).isEqualTo(1);
+    hangUp();
+    poll(() -> w.reloads() == 1);
+    assertThat(inForce.get()).isEqualTo("two");
     poll(() -> "called".equals(other.get())); // both registered handlers ran
     w.close(); // unregistered: a later SIGHUP no longer reloads it
     replace(f, "three");
     other.set(null);
-    Signal.raise(new Signal("HUP"));
+    hangUp();
     poll(() -> "called".equals(other.get()));
     assertThat(inForce.get()).isEqualTo("two");
   }
@@ -125,8 +125,8 @@ class FileWatcherTest {
     poll(() -> w.failedReloads() > failed);
     assertThat(inForce.get()).isEqualTo("one");
     replace(f, "two"); // a good file after bad ones is applied
-    poll(() -> "two".equals(inForce.get()));
-    assertThat(w.reloads()).isEqualTo(1);
+    poll(() -> w.reloads() == 1); // counted after the loader ran: poll the count, not inForce
+    assertThat(inForce.get()).isEqualTo("two");
   }
 
   @Test
@@ -140,6 +140,18 @@ class FileWatcherTest {
     open.add(Sighup.register(() -> after.set("ran")));
     Sighup.dispatch();
     assertThat(after.get()).isEqualTo("ran");
+  }
+
+  /**
+   * The real signal, through the one dispatcher; where this process ignores SIGHUP (a build started
+   * under nohup: the JVM then installs no handler) the dispatcher is called as the signal would.
+   */
+  private static void hangUp() {
+    if (Sighup.delivered()) {
+      Signal.raise(new Signal("HUP"));
+    } else {
+      Sighup.dispatch();
+    }
   }
 
   private static void poll(BooleanSupplier done) throws InterruptedException {
