@@ -3,7 +3,6 @@ package org.netpubsub.edge.link;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.SocketAddress;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -17,28 +16,7 @@ public final class Datagrams {
   private Datagrams() {}
 
   /**
-   * Checks a datagram's authentication: its length without the tag, or -1 to refuse it. {@code
-   * from} is where it came from (an overlay edge verifies another edge's direct datagrams under
-   * that edge's key).
-   */
-  @FunctionalInterface
-  public interface Opener {
-    int open(byte[] buf, int off, int len, SocketAddress from);
-  }
-
-  /** {@link #receiveUntil(DatagramSocket, BooleanSupplier, Logger, Opener, Runnable, Consumer)}. */
-  public static void receiveUntil(
-      DatagramSocket socket,
-      BooleanSupplier stopped,
-      Logger log,
-      DatagramAuth auth,
-      Runnable rejected,
-      Consumer<DatagramPacket> handle) {
-    receiveUntil(socket, stopped, log, (b, o, n, f) -> auth.open(b, o, n), rejected, handle);
-  }
-
-  /**
-   * Receives datagrams until {@code stopped}. Each is checked with {@code opener} first: one whose
+   * Receives datagrams until {@code stopped}. Each is checked with {@code auth} first: one whose
    * tag does not verify goes to {@code rejected} (to be counted) and nowhere else, so no state
    * changes on it. An authentic one goes to {@code handle} with the packet's length cut to the
    * datagram without its tag (the tag stays in the buffer right after it, for a relay to forward as
@@ -49,7 +27,7 @@ public final class Datagrams {
       DatagramSocket socket,
       BooleanSupplier stopped,
       Logger log,
-      Opener opener,
+      DatagramAuth auth,
       Runnable rejected,
       Consumer<DatagramPacket> handle) {
     byte[] buf = new byte[MAX];
@@ -64,7 +42,7 @@ public final class Datagrams {
         }
         continue;
       }
-      int body = opener.open(p.getData(), p.getOffset(), p.getLength(), p.getSocketAddress());
+      int body = auth.open(p.getData(), p.getOffset(), p.getLength());
       if (body < 0) {
         rejected.run();
         continue;

@@ -18,8 +18,7 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * per topic stay buffered for retransmission, how many of those a late-joining subscriber edge is
  * sent (durability; 0: none); for experiments only, the emulated WAN its datagrams cross (null: the
  * production path); and how its datagrams are authenticated (required before it starts: a shared
- * key, or insecure where a test or an experiment asks for it), and whether that key is the edge's
- * own only ({@code ownKey}, null: the deployment's keys; docs/security.md, "Per-edge keys").
+ * key, or insecure where a test or an experiment asks for it).
  */
 public record EdgeBrokerConfig(
     String name,
@@ -32,8 +31,7 @@ public record EdgeBrokerConfig(
     int buffer,
     int durable,
     WanEmulation emulation,
-    DatagramAuth auth,
-    OwnKeyOnly ownKey) {
+    DatagramAuth auth) {
   /**
    * The largest send buffer: a receiver treats a jump of more than this many numbers as a restarted
    * origin, so a larger buffer could not be asked for.
@@ -80,23 +78,12 @@ public record EdgeBrokerConfig(
   /** Defaults: no deadlines, 16 direct topics, publishers idle after 10 min, 1024 buffered. */
   public static EdgeBrokerConfig of(String name, String site, URI local, InetSocketAddress listen) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, 0, null, null, null);
+        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, 0, null, null);
   }
 
   public EdgeBrokerConfig withDeadlines(Map<String, Long> d, int maxDirect) {
     return new EdgeBrokerConfig(
-        name,
-        site,
-        local,
-        listen,
-        d,
-        maxDirect,
-        publisherIdle,
-        buffer,
-        durable,
-        emulation,
-        auth,
-        ownKey);
+        name, site, local, listen, d, maxDirect, publisherIdle, buffer, durable, emulation, auth);
   }
 
   /** How datagrams are authenticated: a shared key, or {@link DatagramAuth#insecure()}. */
@@ -112,8 +99,7 @@ public record EdgeBrokerConfig(
         buffer,
         durable,
         emulation,
-        a,
-        ownKey);
+        a);
   }
 
   /** Experiments only: send over an emulated WAN. */
@@ -129,8 +115,7 @@ public record EdgeBrokerConfig(
         buffer,
         durable,
         e,
-        auth,
-        ownKey);
+        auth);
   }
 
   /** Durability: replay the last {@code n} reliable messages of a topic to each late joiner. */
@@ -146,8 +131,7 @@ public record EdgeBrokerConfig(
         buffer,
         n,
         emulation,
-        auth,
-        ownKey);
+        auth);
   }
 
   /**
@@ -166,27 +150,6 @@ public record EdgeBrokerConfig(
         n,
         durable,
         emulation,
-        auth,
-        ownKey);
-  }
-
-  /**
-   * The edge holds its own key only ({@link #auth} is that key, derived with {@code nps overlay
-   * keys edge}), with the keys it shares with other such edges; null: it holds the deployment's.
-   */
-  public EdgeBrokerConfig withOwnKey(OwnKeyOnly k) {
-    return new EdgeBrokerConfig(
-        name,
-        site,
-        local,
-        listen,
-        deadlines,
-        maxDirectTopics,
-        publisherIdle,
-        buffer,
-        durable,
-        emulation,
-        auth,
-        k);
+        auth);
   }
 }

@@ -7,11 +7,9 @@ import java.util.Optional;
 /**
  * An edge broker's entry under a topic: its site, where it receives datagrams and, in a subscriber
  * entry, the shortest DEADLINE its site's readers of the topic request (the publishing edges take
- * the direct path for it, §2.4.2), and whether the edge holds its own datagram key only ({@code
- * ownKey}: what is sent to it is sealed under its key, docs/security.md "Per-edge keys").
+ * the direct path for it, §2.4.2).
  */
-public record Endpoint(
-    String site, InetSocketAddress address, Optional<Long> deadlineMillis, boolean ownKey) {
+public record Endpoint(String site, InetSocketAddress address, Optional<Long> deadlineMillis) {
   public Endpoint {
     ZnodePaths.checkName(site);
     Objects.requireNonNull(address, "address");
@@ -21,11 +19,6 @@ public record Endpoint(
     }
   }
 
-  /** An entry of an edge holding the deployment keys. */
-  public Endpoint(String site, InetSocketAddress address, Optional<Long> deadlineMillis) {
-    this(site, address, deadlineMillis, false);
-  }
-
   /** An entry without a deadline. */
   public Endpoint(String site, InetSocketAddress address) {
     this(site, address, Optional.empty());
@@ -33,6 +26,6 @@ public record Endpoint(
 
   /** This entry with {@code millis} as its deadline (none: empty). */
   public Endpoint withDeadline(Optional<Long> millis) {
-    return new Endpoint(site, address, millis, ownKey);
+    return new Endpoint(site, address, millis);
   }
 }

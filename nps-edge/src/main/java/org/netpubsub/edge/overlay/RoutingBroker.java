@@ -44,7 +44,6 @@ public final class RoutingBroker implements Closeable {
   private final DatagramSocket socket;
   private final DatagramLink link;
   private final DatagramAuth auth;
-  private final OriginCheck origins;
   private final PersistentNode registration;
   private final LeaderLatch latch;
   private final OverlayTree tree;
@@ -73,9 +72,8 @@ public final class RoutingBroker implements Closeable {
       WanEmulation emulation,
       DatagramAuth auth)
       throws Exception {
-    this.link = DatagramLink.of(socket, emulation); // OriginCheck seals what it relays
+    this.link = DatagramLink.of(socket, emulation); // relays sealed datagrams as they came
     this.auth = auth;
-    this.origins = new OriginCheck(auth);
     this.name = ZnodePaths.checkName(name);
     this.client = client;
     this.socket = socket;
@@ -277,8 +275,8 @@ public final class RoutingBroker implements Closeable {
         socket,
         () -> closed,
         LOG,
-        (buf, off, len, from) -> origins.open(buf, off, len),
-        () -> counters.drop(origins.refusal()),
+        auth,
+        () -> counters.drop("unauthenticated"),
         this::relayDatagram);
   }
 
@@ -308,29 +306,19 @@ public final class RoutingBroker implements Closeable {
       return;
     }
     relayedAt.put(m.topic(), System.currentTimeMillis());
-    List<Map.Entry<String, Endpoint>> targets = Relay.targetEdges(topic.get(), m.origin());
+    List<Endpoint> targets = Relay.targets(topic.get(), m.origin());
     if (targets.isEmpty()) {
       counters.drop("no_remote_subscribers");
       return;
     }
-    for (Map.Entry<String, Endpoint> e : targets) {
+    for (Endpoint e : targets) {
       try {
-        Endpoint to = e.getValue(); // its own key only: re-sealed, else the origin's tag as is
-        int n = origins.sealFor(p.getData(), p.getOffset(), p.getLength(), e.getKey(), to.ownKey());
-        link.send(p.getData(), p.getOffset(), n, e.getValue().address());
+        link.send(p.getData(), p.getOffset(), p.getLength() + auth.overhead(), e.address());
         counters.add("relayed");
       } catch (IOException x) {
         counters.drop("send_failed");
       }
     }
-  }
-
-  /**
-   * From now on refuses every datagram naming one of {@code edges} as its origin (counted as {@code
-   * dropped.revoked_origin}); the set replaces the previous one. Entries and subscriptions stay.
-   */
-  public void revokeEdges(Set<String> edges) {
-    origins.revoke(edges);
   }
 
   private void reportRate() {
