@@ -13,7 +13,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
-import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.RoutingUpdate;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.openflow.Action;
@@ -22,7 +21,6 @@ import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.OfPort;
-import org.netpubsub.network.topology.TestTopologies;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -39,22 +37,13 @@ class CamusInvariantsProperties {
   @Property(tries = 20)
   void agreesWithBruteForceWalk(
       @ForAll long seed, @ForAll @IntRange(min = 0, max = 2) int shape, @ForAll boolean mr) {
-    Topology t =
-        switch (shape) {
-          case 0 -> TestTopologies.tree(1, 3);
-          case 1 -> TestTopologies.tree(2, 2);
-          default -> TestTopologies.fatTree(2);
-        };
+    CamusBed bed = new CamusBed(shape, seed, mr, 3);
+    Topology t = bed.topology;
+    CamusTables c = bed.camus;
+    FlowInvariants checker = bed.checker;
+    Map<Long, List<FlowEntry>> flows = bed.flows;
+    Map<Long, List<GroupEntry>> groups = bed.groups;
     Random r = new Random(seed);
-    CamusTables c = new CamusTables(t, seed, mr ? RoutingPolicy.MR : RoutingPolicy.TR, 3);
-    FlowInvariants checker = new FlowInvariants(t, CamusTables.EVENT_PORT);
-    Map<Long, List<FlowEntry>> flows = new HashMap<>();
-    Map<Long, List<GroupEntry>> groups = new HashMap<>();
-    for (long dpid : t.switches()) {
-      flows.put(dpid, c.flows(dpid));
-      groups.put(dpid, c.groups(dpid));
-      checker.put(dpid, flows.get(dpid), groups.get(dpid));
-    }
     for (int batch = 0; batch < 4; batch++) {
       RoutingUpdate u = c.randomUpdate();
       Map<Long, List<FlowEntry>> nextFlows = new HashMap<>(flows);

@@ -3,7 +3,6 @@ package org.netpubsub.network.invariants;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 import org.netpubsub.content.address.Ipv6Address;
-import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.Bucket;
@@ -25,7 +23,6 @@ import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.GroupType;
 import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.openflow.OfPort;
-import org.netpubsub.network.topology.TestTopologies;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -47,22 +44,13 @@ class RegionWalkPruningProperties {
   @Property(tries = 30)
   void theShortcutsAgreeWithTheBruteForceWalk(
       @ForAll long seed, @ForAll @IntRange(min = 0, max = 2) int shape, @ForAll boolean mr) {
-    Topology t =
-        switch (shape) {
-          case 0 -> TestTopologies.tree(1, 3);
-          case 1 -> TestTopologies.tree(2, 2);
-          default -> TestTopologies.fatTree(2);
-        };
+    CamusBed bed = new CamusBed(shape, seed, mr, 4);
+    Topology t = bed.topology;
+    CamusTables c = bed.camus;
+    FlowInvariants checker = bed.checker;
+    Map<Long, List<FlowEntry>> flows = bed.flows;
+    Map<Long, List<GroupEntry>> groups = bed.groups;
     Random r = new Random(seed);
-    CamusTables c = new CamusTables(t, seed, mr ? RoutingPolicy.MR : RoutingPolicy.TR, 4);
-    FlowInvariants checker = new FlowInvariants(t, CamusTables.EVENT_PORT);
-    Map<Long, List<FlowEntry>> flows = new HashMap<>();
-    Map<Long, List<GroupEntry>> groups = new HashMap<>();
-    for (long dpid : t.switches()) {
-      flows.put(dpid, c.flows(dpid));
-      groups.put(dpid, c.groups(dpid));
-      checker.put(dpid, flows.get(dpid), groups.get(dpid));
-    }
     List<Long> dpids = new ArrayList<>(t.switches());
     Set<Long> broken = new HashSet<>();
     int n = 1 + r.nextInt(3);
