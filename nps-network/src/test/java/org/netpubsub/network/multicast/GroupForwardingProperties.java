@@ -145,7 +145,8 @@ class GroupForwardingProperties {
     return out;
   }
 
-  private static Set<Ipv6Address> pick(Random r, List<Ipv6Address> hosts) {
+  /** One to all of {@code hosts}, drawn with replacement (also {@link RequestOrderProperties}'). */
+  static Set<Ipv6Address> pick(Random r, List<Ipv6Address> hosts) {
     Set<Ipv6Address> out = new TreeSet<>();
     int n = 1 + r.nextInt(hosts.size());
     for (int i = 0; i < n; i++) {

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -78,16 +77,11 @@ class RequestOrderProperties {
 
   private static GroupSpec spec(Random r, String name, List<Ipv6Address> hosts) {
     TreeStrategy strategy = r.nextBoolean() ? TreeStrategy.DIRECT : TreeStrategy.RENDEZVOUS_POINT;
-    return GroupSpec.of(name, pick(r, hosts), pick(r, hosts), strategy);
-  }
-
-  private static Set<Ipv6Address> pick(Random r, List<Ipv6Address> hosts) {
-    Set<Ipv6Address> out = new TreeSet<>();
-    int n = 1 + r.nextInt(hosts.size());
-    for (int i = 0; i < n; i++) {
-      out.add(hosts.get(r.nextInt(hosts.size())));
-    }
-    return out;
+    return GroupSpec.of(
+        name,
+        GroupForwardingProperties.pick(r, hosts),
+        GroupForwardingProperties.pick(r, hosts),
+        strategy);
   }
 
   /** The same flows and groups on every switch (as sets: a switch holds no order among them). */
