@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.client.Poll;
 import org.netpubsub.controller.nbi.RemoteAppKeys;
 import org.netpubsub.http.FileWatcher;
 
@@ -39,12 +40,7 @@ class NbiRemoteKeysWatchTest {
   }
 
   private static void poll(BooleanSupplier cond) {
-    long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!cond.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("condition within 10 s").isLessThan(end);
-      Thread.onSpinWait();
-      Thread.yield();
-    }
+    Poll.until("the clients file's reload", Duration.ofSeconds(10), cond);
   }
 
   /**
