@@ -14,6 +14,7 @@ import sun.misc.SignalHandler;
  * and files reload by their poll only (logged once).
  */
 public final class Sighup {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Sighup.class);
   private static final List<Runnable> HANDLERS = new CopyOnWriteArrayList<>();
   private static boolean installed; // guarded by Sighup.class
   private static boolean ignored; // guarded by Sighup.class: SIGHUP ignored by this process
@@ -30,10 +31,9 @@ public final class Sighup {
         ignored = Signal.handle(new Signal("HUP"), s -> dispatch()) == SignalHandler.SIG_IGN;
         installed = true;
         if (ignored) {
-          org.slf4j.LoggerFactory.getLogger(Sighup.class)
-              .warn(
-                  "SIGHUP is ignored by this process (started under nohup?): files reload by"
-                      + " their poll only");
+          LOG.warn(
+              "SIGHUP is ignored by this process (started under nohup?): files reload by"
+                  + " their poll only");
         }
       }
     }
@@ -52,7 +52,7 @@ public final class Sighup {
         h.run();
       } catch (RuntimeException e) {
         // a handler logs its own failures; one failing must not cost the others their reload
-        org.slf4j.LoggerFactory.getLogger(Sighup.class).warn("a SIGHUP handler failed", e);
+        LOG.warn("a SIGHUP handler failed", e);
       }
     }
   }
