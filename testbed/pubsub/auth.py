@@ -1,4 +1,4 @@
-"""Authentication for the test bed (issue 27; docs/security.md, "The test bed"): one principals file
+"""Authentication for the test bed (issue 27; docs/security-rest.md, "The test bed"): one principals file
 per test process, given to every controller (`--auth`) and edge coordinator the test bed starts,
 and a token for every client it starts.
 
@@ -121,7 +121,7 @@ def coordinator_args(controller_auth: bool, datagram_key: str | None = None) -> 
 def zookeeper_args() -> list[str]:
     """`--zookeeper-auth FILE` for every party of a test's ZooKeeper tree (the controllers of a
     cluster): one digest identity per test process, so every znode they create is theirs alone
-    (docs/security.md, "ZooKeeper ACLs"); nothing when authentication is off."""
+    (docs/security-zookeeper.md); nothing when authentication is off."""
     if not enabled():
         return []
     s = session()

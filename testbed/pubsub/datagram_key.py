@@ -2,8 +2,8 @@
 datagrams are authenticated by default (docs/security.md), so the launchers pass `--datagram-key`.
 Mininet hosts share the file system, so one file serves every host of the run. With the session's
 principals on (pubsub/auth.py) the agents hold no file: the edge coordinator does, and each agent
-fetches the keys with its host's token (`--coordinator-keys`, docs/security.md "Keys from the
-edge coordinator"), as an operator deploys them."""
+fetches the keys with its host's token (`--coordinator-keys`, docs/security-datagrams.md "Keys
+from the edge coordinator"), as an operator deploys them."""
 
 import os
 import secrets

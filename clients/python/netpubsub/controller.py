@@ -73,7 +73,7 @@ class ControllerClient:
                  token: str | None = None, ca: str | None = None,
                  ssl_context: ssl.SSLContext | None = None):
         """``token``: the bearer token of a controller started with ``--auth``
-        (docs/security.md); default: the NPS_TOKEN environment variable, else none.
+        (docs/security-rest.md); default: the NPS_TOKEN environment variable, else none.
         For an https URL, ``ca`` is the CA certificate file (PEM) that signed the controller's
         certificate (default: the NPS_CA environment variable, else the system's CAs), or
         ``ssl_context`` a context of one's own."""

@@ -3,7 +3,7 @@
 'use strict';
 
 /**
- * The bearer token of a controller run with --auth (docs/security.md, "The dashboard's token"):
+ * The bearer token of a controller run with --auth (docs/security-rest.md, "The dashboard's token"):
  * given once in the URL fragment (/#token=T, which browsers neither send nor log), then kept in
  * this tab's sessionStorage and removed from the address bar.
  */

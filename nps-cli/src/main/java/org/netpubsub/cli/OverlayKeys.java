@@ -9,8 +9,8 @@ import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.overlay.ZkDatagramKeys;
 
 /**
- * Where an overlay broker's datagram keys come from (docs/security.md, which source wins): {@code
- * --datagram-key FILE} or {@code --insecure-datagrams} when given; else, with {@code
+ * Where an overlay broker's datagram keys come from (docs/security-datagrams.md, which source
+ * wins): {@code --datagram-key FILE} or {@code --insecure-datagrams} when given; else, with {@code
  * --zookeeper-auth}, the key znode, watched for rotations; else none, and the broker refuses to
  * start.
  */

@@ -11,9 +11,9 @@ import java.util.Set;
 import org.zeromq.ZMQ;
 
 /**
- * The CURVE keys of the remote northbound (docs/security.md, "The remote northbound"): the bus's
- * key pair and the public keys of the clients it admits, each with a name and the app names it may
- * act as. Pure parsing; the files are read by the caller.
+ * The CURVE keys of the remote northbound (docs/security-northbound.md): the bus's key pair and the
+ * public keys of the clients it admits, each with a name and the app names it may act as. Pure
+ * parsing; the files are read by the caller.
  *
  * <p>Formats, one entry a line, a line starting with {@code #} a comment: a key pair file holds
  * {@code secret = Z85} and optionally {@code public = Z85} (checked against the secret); a clients
