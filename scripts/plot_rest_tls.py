@@ -38,7 +38,7 @@ for ax, m in zip(axes[0], shown):
                  f"{'LOADED' if loaded else 'quiet'}: 1-min load {min(loads):.1f}-{max(loads):.1f}",
                  fontsize=10)
     ax.legend(fontsize=8)
-fig.suptitle("GET /v1/topology at equal load: plain HTTP against HTTPS (rest-tls.md)")
+fig.suptitle("GET /v1/topology at equal load: plain HTTP against HTTPS (rest-tls-equal-load.md)")
 fig.tight_layout()
 fig.savefig(out, dpi=90)
 print(out)

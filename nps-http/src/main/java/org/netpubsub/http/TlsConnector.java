@@ -23,7 +23,7 @@ final class TlsConnector {
    * Jetty's own default, half the CPUs, is one selector on 2 CPUs: that one thread then did every
    * connection's TLS records and inline answers, and at 10 600 HTTPS requests/s it needed 0.62 of a
    * CPU, near its fair share beside the load generator's threads on the same CPUs, where its
-   * requests queued behind its preemptions (docs/results/rest-tls.md, stop 38).
+   * requests queued behind its preemptions (docs/results/rest-tls-equal-load.md, stop 38).
    */
   static int selectors(int cpus, int maxThreads) {
     return Math.max(1, Math.min(Math.min(cpus, 4), maxThreads / 4));
