@@ -1,5 +1,5 @@
 """The overhead of one overlay hop for DDS, measured by unmodified `ddsperf` (issue 25,
-docs/overlay.md "DDS latency"): `ddsperf ping` at site A answered, ping by ping, by a `ddsperf
+docs/overlay-dds.md "DDS latency"): `ddsperf ping` at site A answered, ping by ping, by a `ddsperf
 pong` at A (the pair inside one site) and by one at B (the pair across two sites), in the same run.
 Two sites in network namespaces (pubsub/dds_sites.py, DDS domain 9 in each), `nps overlay
 zookeeper` and one routing broker in the root namespace, an edge broker per site whose DDS child

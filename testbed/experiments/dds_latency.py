@@ -1,4 +1,4 @@
-"""The overhead of one overlay hop for DDS (issue 25, docs/overlay.md "DDS sites"): round trips of
+"""The overhead of one overlay hop for DDS (issue 25, docs/overlay-dds.md): round trips of
 an unmodified Cyclone DDS ping-pong (tests/dds_app.py `ping`/`pong`) within one site against the
 same pair across two sites, in the same run, the two pairs alternating ping by ping. Two sites
 in network namespaces (pubsub/dds_sites.py), `nps overlay zookeeper` and one routing broker in
@@ -9,7 +9,7 @@ hops per round trip. Writes docs/results/dds-latency.{json,md}.
 
 This was written when ddsperf's pongs could not cross (partitions, participant user data and
 source timestamps were not bridged); they can now, and experiments/dds_hop.py measures the same
-hop with unmodified `ddsperf ping`/`pong` (docs/overlay.md, "DDS latency").
+hop with unmodified `ddsperf ping`/`pong` (docs/overlay-dds.md, "DDS latency").
 
   sudo flock /tmp/nps-ovs.lock testbed/.venv/bin/python testbed/experiments/dds_latency.py \
       [--pings N]

@@ -29,7 +29,7 @@ def locality(topics: int, localities: list[float], sites: int = 3, brokers: int 
              rounds: int = 20, interval: float = 0.05) -> list[dict]:
     """One row per locality, with bench-locality's fields (avg_ms, p99_ms, delivered...). Each
     locality on a fresh overlay: on one kept across runs, the second run's warm-up samples never
-    crossed (seen 2026-11-28, not investigated; docs/overlay.md, Left out)."""
+    crossed (seen 2026-11-28, not investigated; docs/overlay-dds.md, Left out)."""
     build()
     rows = []
     for run, loc in enumerate(localities):

@@ -10,7 +10,7 @@ sends unemulated (its NACKs). An unmodified Cyclone writer at A (tests/dds_app.p
 reliable, offering no deadline) writes two topics in the same rounds; at B one reader reads the
 first without a DEADLINE (single path), another the second requesting one: B's edge writes it into
 its subscriber entry (`deadline_ms`) and A's edge sends that topic on the direct path too
-(RemoteDeadlines, docs/overlay.md "DEADLINE"); B's edge keeps the first copy. So both paths see
+(RemoteDeadlines, docs/overlay-dds.md "DEADLINE"); B's edge keeps the first copy. So both paths see
 the same links, seeds and load. Latency is write to take, one clock (CLOCK_MONOTONIC)."""
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ SETUP = (
     "samples each, one round every 20 ms; at site B a reader without a DEADLINE reads the first "
     "(*single*: A's edge → routing broker → B's edge) and a reader requesting a 100 ms DEADLINE the "
     "second (*multi*: B's edge writes the deadline into its subscriber entry, so A's edge also "
-    "sends the topic straight to B's edge, docs/overlay.md *DEADLINE*). Both topics cross in the "
+    "sends the topic straight to B's edge, docs/overlay-dds.md *DEADLINE*). Both topics cross in the "
     "same run, so single path is measured in all 8 cases (L3 does not change it). Latency is write "
     "to take, one clock, over every sample (HdrHistogram); *lost* samples never arrived and are "
     "not in the latencies; *dup* is samples the reader got twice. *direct* is the datagrams A's "

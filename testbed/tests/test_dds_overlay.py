@@ -1,4 +1,4 @@
-"""DDS sites across the overlay (issue 25, docs/overlay.md "DDS sites"), on real Cyclone DDS.
+"""DDS sites across the overlay (issue 25, docs/overlay-dds.md "DDS sites"), on real Cyclone DDS.
 
 Three sites that cannot see each other: one network namespace each, joined to the root namespace
 by a veth pair (DDS multicast discovery stays inside a namespace; the same domain id in all). In
@@ -476,7 +476,7 @@ def test_a_reader_with_a_shorter_deadline_joining_later_receives_the_samples(ove
 
 
 def test_a_new_topic_crosses_after_the_applications_of_another_have_stopped(overlay):
-    """On an overlay kept across runs (docs/overlay.md, Left out: a second run's new topics never
+    """On an overlay kept across runs (docs/overlay-dds.md, Left out: a second run's new topics never
     got across): a pair of applications on one topic (reader at B, writer at A), stopped; then
     a pair on a new topic crosses as the first did, every sample once from the first that
     crossed."""

@@ -1,4 +1,4 @@
-"""The DDS child's replaced writer keeps its TRANSIENT_LOCAL history (issue 25, docs/overlay.md
+"""The DDS child's replaced writer keeps its TRANSIENT_LOCAL history (issue 25, docs/overlay-dds.md
 "Seeding a replaced writer"), on real Cyclone DDS.
 
 The DDS child (nps_dds_bridge.py) runs alone in a network namespace of its own, driven through its

@@ -43,7 +43,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
       paramLabel = "mqtt://HOST:PORT|dds:DOMAIN[?interface=IF][&user_data=TEXT]",
       description =
           "The local MQTT broker, or the DDS domain (its DataWriters and DataReaders are the"
-              + " site's publishers and subscribers; docs/overlay.md, DDS sites).")
+              + " site's publishers and subscribers; docs/overlay-dds.md, DDS sites).")
   String local;
 
   @Option(names = "--site", required = true, paramLabel = "NAME", description = "This site.")

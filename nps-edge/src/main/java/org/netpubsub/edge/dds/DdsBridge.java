@@ -20,9 +20,10 @@ import java.util.logging.Logger;
 
 /**
  * The child process that is this edge's DDS participant ({@code nps_dds_bridge.py}, on the {@code
- * cyclonedds} Python package; docs/overlay.md says why a child and not the JVM): started with the
- * interpreter {@link #python} finds; it ends when its stdin closes. One thread reads its frames and
- * hands them to the {@link Listener}; its stderr (Cyclone's own messages) goes to the log at FINE.
+ * cyclonedds} Python package; docs/overlay-dds.md says why a child and not the JVM): started with
+ * the interpreter {@link #python} finds; it ends when its stdin closes. One thread reads its frames
+ * and hands them to the {@link Listener}; its stderr (Cyclone's own messages) goes to the log at
+ * FINE.
  */
 public final class DdsBridge implements Closeable {
   private static final Logger LOG = Logger.getLogger(DdsBridge.class.getName());

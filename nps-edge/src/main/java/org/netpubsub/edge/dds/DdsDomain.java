@@ -8,9 +8,9 @@ import java.nio.charset.StandardCharsets;
  * Where a DDS site lives: a domain id, optionally the one network interface its participant uses,
  * and optionally the USER_DATA its participant announces ({@code
  * dds:DOMAIN[?interface=IF][&user_data=TEXT]}; some applications answer only participants whose
- * user data they know, e.g. {@code ddsperf}'s {@code DDSPerf:0:PID:HOST}, docs/overlay.md). Whether
- * the domain can really be joined (the id in Cyclone's range, the interface present) is found out
- * by joining it ({@link DdsBridge#start}).
+ * user data they know, e.g. {@code ddsperf}'s {@code DDSPerf:0:PID:HOST}, docs/overlay-dds.md).
+ * Whether the domain can really be joined (the id in Cyclone's range, the interface present) is
+ * found out by joining it ({@link DdsBridge#start}).
  */
 public record DdsDomain(int domain, String networkInterface, String userData) {
   public DdsDomain {

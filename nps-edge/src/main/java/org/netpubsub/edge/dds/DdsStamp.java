@@ -3,12 +3,13 @@ package org.netpubsub.edge.dds;
 import java.util.Arrays;
 
 /**
- * A DDS sample's overlay payload carries its writer's source timestamp (docs/overlay.md, "Source
- * timestamps"): {@code 0x01, i64 big-endian nanoseconds since the epoch, CDR bytes}. Serialized CDR
- * always starts with a 0x00 byte (the high byte of its encapsulation identifier, 0x0000–0x000b), so
- * a payload starting with 0x00 is bare CDR (an MQTT message of the opaque type, an edge from before
- * the stamp). The DDS child writes the stamp and writes samples with it; an MQTT site's subscriber
- * of a {@code dds/…} key and the opaque type's MQTT mapping get the bare CDR. Pure.
+ * A DDS sample's overlay payload carries its writer's source timestamp (docs/overlay-dds.md,
+ * "Source timestamps"): {@code 0x01, i64 big-endian nanoseconds since the epoch, CDR bytes}.
+ * Serialized CDR always starts with a 0x00 byte (the high byte of its encapsulation identifier,
+ * 0x0000–0x000b), so a payload starting with 0x00 is bare CDR (an MQTT message of the opaque type,
+ * an edge from before the stamp). The DDS child writes the stamp and writes samples with it; an
+ * MQTT site's subscriber of a {@code dds/…} key and the opaque type's MQTT mapping get the bare
+ * CDR. Pure.
  */
 public final class DdsStamp {
   /** The first byte of a stamped payload. */

@@ -6,12 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * MQTT messages for DDS readers (docs/overlay.md, "Mixed MQTT/DDS sites"): a DDS topic of the one
- * fixed type {@code module netpubsub { struct MqttMessage { sequence<octet> payload; }; };} (final,
- * keyless) named like an MQTT topic receives that topic's messages, each payload as the octet
- * sequence, and a DDS writer of it on such a topic publishes its samples' payloads there ({@link
- * #payload}). The names are the same on both sides; what is not a usable MQTT topic name is refused
- * ({@link #refusal}). Pure.
+ * MQTT messages for DDS readers (docs/overlay-dds.md, "Mixed MQTT/DDS sites"): a DDS topic of the
+ * one fixed type {@code module netpubsub { struct MqttMessage { sequence<octet> payload; }; };}
+ * (final, keyless) named like an MQTT topic receives that topic's messages, each payload as the
+ * octet sequence, and a DDS writer of it on such a topic publishes its samples' payloads there
+ * ({@link #payload}). The names are the same on both sides; what is not a usable MQTT topic name is
+ * refused ({@link #refusal}). Pure.
  */
 public final class MqttOpaque {
   /** The DDS type name of the opaque type. */

@@ -1,4 +1,4 @@
-"""The DDS side of an overlay edge broker (docs/overlay.md, "DDS sites"): one Cyclone DDS
+"""The DDS side of an overlay edge broker (docs/overlay-dds.md, "DDS sites"): one Cyclone DDS
 participant in the site's domain, run as a child of the JVM edge broker and speaking frames on its
 stdin/stdout. It discovers the site's DataWriters and DataReaders from the built-in topics, reads
 what local writers publish and writes what other sites sent, always as the serialized CDR bytes
@@ -15,7 +15,7 @@ Frames: u32 big-endian length, then one kind byte and its body.
   from the JVM: M sample  as above, to write into this domain (a payload of bare CDR, first
                           byte 0x00, is written with the time of writing)
 
-Partitions (docs/overlay.md, "Partitions"): an endpoint in one named partition P is on the key
+Partitions (docs/overlay-dds.md, "Partitions"): an endpoint in one named partition P is on the key
 dds/@P/<topic>/<type>/<hash> (P with %, /, + and # %-escaped), one in the default partition on
 dds/<topic>/<type>/<hash>. A partition named after a participant's GUID (ddsperf's form,
 8 hex digits _ 8 _ 8 _ 8) addresses that participant: a reader's in its own participant's GUID
@@ -363,7 +363,7 @@ class Bridge:
                 self.dp, qos=Qos(Policy.Partition(list(wanted_parts))))
             new = DataWriter(pub, self.topics[key], qos=Qos(*policies))
             # the new writer's TRANSIENT_LOCAL history starts empty: seed it with the old one's
-            # (docs/overlay.md, "Seeding a replaced writer") when that delivers no sample twice
+            # (docs/overlay-dds.md, "Seeding a replaced writer") when that delivers no sample twice
             # and none to a VOLATILE reader: every reader the new writer will find takes what is
             # written after it discovered the writer, seeds included (a VOLATILE one too), so no
             # reader the old writer served may be present, and every present one must want the

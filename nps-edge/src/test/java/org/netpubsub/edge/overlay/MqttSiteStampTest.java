@@ -10,7 +10,7 @@ import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.dds.DdsStamp;
 
 /**
- * What an MQTT site publishes (issue 25, docs/overlay.md "Source timestamps"): a DDS sample's
+ * What an MQTT site publishes (issue 25, docs/overlay-dds.md "Source timestamps"): a DDS sample's
  * source timestamp is taken off before MQTT subscribers see it, and nothing else is changed: not
  * bare CDR, not an MQTT payload that happens to start like a stamp, not the message's other fields.
  */
