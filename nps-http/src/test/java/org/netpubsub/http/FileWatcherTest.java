@@ -1,6 +1,7 @@
 package org.netpubsub.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.netpubsub.http.AtomicFiles.replace;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -156,22 +157,5 @@ class FileWatcherTest {
 
   private static void poll(BooleanSupplier done) throws InterruptedException {
     AuthenticationTest.poll(done);
-  }
-
-  /**
-   * Writes {@code f} whole at once, as an editor's rename does: a poll never sees it half written.
-   */
-  private static void replace(Path f, Object contents) throws java.io.IOException {
-    Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
-    if (contents instanceof byte[] b) {
-      Files.write(tmp, b);
-    } else {
-      Files.writeString(tmp, (String) contents);
-    }
-    Files.move(
-        tmp,
-        f,
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 }
