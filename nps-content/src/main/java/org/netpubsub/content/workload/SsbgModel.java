@@ -12,7 +12,7 @@ import org.netpubsub.content.schema.Schema;
 
 /**
  * The Siena Synthetic Benchmark Generator (ssbg) model, as Camus §7 uses it for its compiler memory
- * experiments (Fig. 12), with the parameters of docs/FORMATS.md.
+ * experiments (Fig. 12), with the parameters of FORMATS.md.
  *
  * <ul>
  *   <li>Schema: attributes {@code x0..x{n-1}} (default n = 10), each with a fixed kind: even
