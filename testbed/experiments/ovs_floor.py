@@ -24,6 +24,7 @@ import json
 import os
 import random
 import socket
+import statistics
 import struct
 import subprocess
 import sys
@@ -164,14 +165,17 @@ def make_dp_flows(switches: list, ofports: dict, n: int, rng: random.Random) -> 
 
 def cabling(n_switches: int, n_links: int) -> list[tuple[int, int]]:
     """Bridge pairs joined by a veth link: a ring, then chords (the goal bed has 16 links on 10)."""
+    if n_links > n_switches * (n_switches - 1) // 2:
+        raise SystemExit(f"--links {n_links}: at most {n_switches * (n_switches - 1) // 2} "
+                         f"between {n_switches} bridges")
     pairs: list[tuple[int, int]] = []
-    step = 1
-    while len(pairs) < n_links and step < n_switches:
+    seen: set[frozenset] = set()
+    for step in range(1, n_switches):
         for a in range(n_switches):
             b = (a + step) % n_switches
-            if len(pairs) < n_links and (b, a) not in pairs and a != b:
+            if len(pairs) < n_links and frozenset((a, b)) not in seen:
+                seen.add(frozenset((a, b)))
                 pairs.append((a, b))
-        step += 2
     return pairs
 
 
@@ -385,7 +389,7 @@ def summary(runs: list[dict]) -> None:
     by: dict[str, list[dict]] = {}
     for r in runs:
         by.setdefault(r["variant"], []).append(r["request_ms"])
-    med = {n: {p: sorted(q[p] for q in qs)[len(qs) // 2] for p in ("p50", "p90", "p99")}
+    med = {n: {p: statistics.median(q[p] for q in qs) for p in ("p50", "p90", "p99")}
            for n, qs in by.items()}
     first = next(iter(med.values()))
     for n, m in med.items():
