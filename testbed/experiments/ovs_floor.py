@@ -95,7 +95,7 @@ def parse_variant(spec: str) -> dict:
     every bridge or its Controller row), bundle (a bundle commit per switch, no barrier)."""
     name, _, items = spec.partition("=")
     v = {"name": name, "global": [], "bridge": [], "controller": [], "bundle": False,
-         "probe_hz": None, "spread": False, "prefixes": False}
+         "probe_hz": None, "spread": False, "prefixes": False, "dp_flows": None}
     for item in filter(None, items.split(";")):
         kind, _, rest = item.partition(":")
         if kind == "global":
@@ -106,6 +106,8 @@ def parse_variant(spec: str) -> dict:
             v["bundle"] = True
         elif kind == "probe-hz":  # discovery probes per second (0: none), for this variant
             v["probe_hz"] = float(rest)
+        elif kind == "dp-flows":  # --dp-flows for this variant
+            v["dp_flows"] = int(rest)
         elif kind == "prefixes":  # prefix tracking on ipv6_dst/src, all tables
             v["prefixes"] = True
         elif kind == "spread":  # one port's probe at a time, evenly over the interval
@@ -315,10 +317,11 @@ def measure(args, variant: dict) -> dict:
         load_before = open("/proc/loadavg").read().split()[:3]
         started = time.strftime("%H:%M:%S", time.gmtime())
         for i in range(args.requests + args.warm):
-            if i == args.warm and links and args.dp_flows:
+            n_events = args.dp_flows if variant["dp_flows"] is None else variant["dp_flows"]
+            if i == args.warm and links and n_events:
                 # after the warm requests: with no IPv6 flows in the table yet, one megaflow
                 # per port would cover every event (ipv6_dst wildcarded)
-                dp_flows = make_dp_flows(switches, ofports, args.dp_flows, random.Random(2))
+                dp_flows = make_dp_flows(switches, ofports, n_events, random.Random(2))
                 if args.stats:
                     stats_before = ovs_stats.snapshot()
             while step and time.perf_counter() >= next_probe:  # spread: the ports due by now

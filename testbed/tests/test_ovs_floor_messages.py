@@ -64,14 +64,15 @@ def test_cabling_joins_distinct_pairs_of_distinct_bridges(n, links):
 
 def test_a_variant_names_its_settings_and_an_unknown_item_is_refused_by_name():
     v = ovs_floor.parse_variant("x=global:max-idle=1000;bridge:other_config:a=b;"
-                                "controller:inactivity_probe=0;bundle;probe-hz:0.5;spread;prefixes")
+                                "controller:inactivity_probe=0;bundle;probe-hz:0.5;spread;prefixes;dp-flows:7")
     assert v["name"] == "x" and v["global"] == [("max-idle", "1000")]
     assert v["bridge"] == ["other_config:a=b"] and v["controller"] == ["inactivity_probe=0"]
     assert v["bundle"] and v["spread"] and v["prefixes"] and v["probe_hz"] == 0.5
+    assert v["dp_flows"] == 7
     assert ovs_floor.parse_variant("base=") == {**v, "name": "base", "global": [], "bridge": [],
                                                 "controller": [], "bundle": False,
                                                 "probe_hz": None, "spread": False,
-                                                "prefixes": False}
+                                                "prefixes": False, "dp_flows": None}
     with pytest.raises(SystemExit, match="bogus"):
         ovs_floor.parse_variant("y=bogus:1")
 
