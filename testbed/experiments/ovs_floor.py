@@ -11,6 +11,12 @@ controller's `switches` stage adds above this floor is the controller's. `--nice
 ovs-vswitchd's threads and the client ahead of other processes for the measurement (OVS's own
 time on a machine loaded by others; set back to 0 after).
 
+`--links N` cables the bridges with veth pairs and probes each cabled port as the controller's
+discovery does (`--probe-hz`); `--dp-flows N` sends N events over them after the warm requests,
+leaving datapath flows for the revalidator; `--stats` records ovs-vswitchd's thread CPU and
+coverage counters over the measured requests; `--variant NAME=ITEM;...` (parse_variant) compares
+OVS settings, bundles instead of barriers, or probe patterns, alternating A B, B A per round.
+
   PYTHONPATH=testbed testbed/.venv/bin/python testbed/experiments/ovs_floor.py --out ovs-floor
 
 Takes /tmp/nps-ovs.lock for the run. Needs root. With --out, writes docs/results/OUT.json.
