@@ -23,6 +23,7 @@ import tempfile
 TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTBED_DIR)
 
+from nps_testbed.ovs import prefix_tracking_args  # noqa: E402
 from pubsub import linkstats  # noqa: E402
 from results import redraw, write  # noqa: E402
 from pubsub.demo import SUBSCRIPTIONS, quotes  # noqa: E402
@@ -55,16 +56,38 @@ class Network:
         self.controller = Controller(schema, "--max-requests-per-second", "100000", "--burst",
                                      "100000", *extra, log_path=os.path.join(work, "controller.log"),
                                      warm_up=None)  # as an operator runs it: its own warm-up on
+        self.max_idle_set = False
         try:
             self.testbed = Testbed("pleroma", self.controller)
+            self.ovs_settings()
             wait_for_network(self.controller, self.testbed, links=16)
         except BaseException:
             self.controller.terminate()
             raise
 
+    def ovs_settings(self) -> None:
+        """The OVS settings this experiment runs with, as an operator's (docs/results/
+        ovs-response-p99.md, "Stop 40, OVS side"): NPS_PLEROMA_OVS_PREFIXES=1 gives every table
+        IPv6 prefix tracking (docs/controller.md recommends it to operators; the test bed's
+        tests keep OVS's default), NPS_PLEROMA_OVS_MAX_IDLE=MS sets the datapath flows' idle
+        time (OVS's default 10 000 ms) for the run."""
+        if os.environ.get("NPS_PLEROMA_OVS_PREFIXES", "0") == "1":
+            for sw in self.testbed.state["switches"]:
+                subprocess.run(["ovs-vsctl", "-t", "30", *prefix_tracking_args(sw["bridge"])],
+                               check=True, capture_output=True, timeout=60)
+        max_idle = os.environ.get("NPS_PLEROMA_OVS_MAX_IDLE", "")
+        if max_idle:
+            subprocess.run(["ovs-vsctl", "-t", "30", "set", "Open_vSwitch", ".",
+                            f"other_config:max-idle={int(max_idle)}"], check=True,
+                           capture_output=True, timeout=60)
+            self.max_idle_set = True
+
     def close(self) -> None:
         self.testbed.down()
         self.controller.terminate()
+        if self.max_idle_set:  # a global setting: back to OVS's default for the next OVS user
+            subprocess.run(["ovs-vsctl", "-t", "30", "remove", "Open_vSwitch", ".",
+                            "other_config", "max-idle"], capture_output=True, timeout=60)
 
 
 # ---- scale -----------------------------------------------------------------------------------
