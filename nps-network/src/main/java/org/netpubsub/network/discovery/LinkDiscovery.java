@@ -18,11 +18,12 @@ import org.netpubsub.network.topology.TopologyChange.LinkRemoved;
 
 /**
  * LLDP link discovery as a state machine without I/O: {@link #probes} says which LLDP packet-outs
- * to send (every port of every switch once per probe interval, a new port at once), {@link #onLldp}
- * turns an LLDP packet-in carrying this controller's nonce into a learned or refreshed link, {@link
- * #expire} drops links not seen for {@code expiryIntervals} probe intervals, and port or switch
- * loss drops their links at once. Each returns the {@link TopologyChange}s it implies. Times are
- * milliseconds of any monotonic clock. Not thread-safe: one controller thread drives it.
+ * to send (every port of every switch once per probe interval, a new port at once; with {@link
+ * Config#slots} above 1, the ports' turns spread over the interval), {@link #onLldp} turns an LLDP
+ * packet-in carrying this controller's nonce into a learned or refreshed link, {@link #expire}
+ * drops links not seen for {@code expiryIntervals} probe intervals, and port or switch loss drops
+ * their links at once. Each returns the {@link TopologyChange}s it implies. Times are milliseconds
+ * of any monotonic clock. Not thread-safe: one controller thread drives it.
  */
 public final class LinkDiscovery {
 
@@ -33,16 +34,40 @@ public final class LinkDiscovery {
    * the frames' Ethernet source.
    */
   public record Config(
-      long probeIntervalMillis, int expiryIntervals, long nonce, MacAddress source) {
+      long probeIntervalMillis, int expiryIntervals, long nonce, MacAddress source, int slots) {
     public static final long DEFAULT_PROBE_INTERVAL_MILLIS = 5_000;
 
     public static final int DEFAULT_EXPIRY_INTERVALS = 3;
 
+    /**
+     * {@code slots}: 1, every port is probed when an interval has passed since its last probe
+     * (ports found together stay probed together); n above 1, the interval is cut into n windows,
+     * each port has one (ports in sorted order, round robin), and it is probed once in each of its
+     * windows, so a call at least once per window sends about 1/n of the probes. Spreading keeps
+     * the controller's thread and the switches from a burst of packet-outs and LLDP packet-ins at
+     * one tick, which delays whatever else they handle then (flow-mods: docs/results/
+     * ovs-response-p99.md, stop 40). A port's gap between probes is then at most an interval and a
+     * window (its first turn after an at-once probe may come early).
+     */
     public Config {
       if (probeIntervalMillis < 1 || expiryIntervals < 1 || source == null) {
         throw new IllegalArgumentException(
             "probe interval and expiry intervals must be positive, source given");
       }
+      if (slots < 1 || slots > probeIntervalMillis) {
+        throw new IllegalArgumentException(
+            "slots must be 1.." + probeIntervalMillis + " (the interval in ms), got " + slots);
+      }
+    }
+
+    /** Every port probed when an interval has passed since its last probe (one slot). */
+    public Config(long probeIntervalMillis, int expiryIntervals, long nonce, MacAddress source) {
+      this(probeIntervalMillis, expiryIntervals, nonce, source, 1);
+    }
+
+    /** The same, with the ports' turns spread over {@code n} windows of the interval. */
+    public Config spreadOver(int n) {
+      return new Config(probeIntervalMillis, expiryIntervals, nonce, source, n);
     }
 
     /** 5 s probes, expiry after 3 intervals (15 s), source 02:4e:50:53:00:00. */
@@ -83,21 +108,25 @@ public final class LinkDiscovery {
 
   /**
    * The probes due at {@code now} for these switches and ports: ports never probed (new switch, new
-   * port, port back up) and ports probed an interval ago or more. Ports no longer listed are
-   * forgotten.
+   * port, port back up) and ports whose turn it is (an interval since their last probe; with slots,
+   * their window has begun since it: {@link Config}). Ports no longer listed are forgotten.
    */
   public List<Probe> probes(long now, Map<Long, ? extends Collection<Long>> switchPorts) {
     Map<SwitchPort, Long> keep = new TreeMap<>();
     List<Probe> out = new ArrayList<>();
     int ttl = (int) Math.min(0xffff, (config.expiryMillis() + 999) / 1000);
-    for (Map.Entry<Long, ? extends Collection<Long>> e : switchPorts.entrySet()) {
+    int rank = 0; // the port's place in (dpid, port) order: its slot, round robin
+    Map<Long, ? extends Collection<Long>> ordered =
+        config.slots() == 1 ? switchPorts : new TreeMap<Long, Collection<Long>>(switchPorts);
+    for (Map.Entry<Long, ? extends Collection<Long>> e : ordered.entrySet()) {
       for (long port : new TreeSet<>(e.getValue())) {
         if (!SwitchPort.isPhysical(port)) {
           continue; // LOCAL and other reserved ports lead to no link
         }
         SwitchPort sp = new SwitchPort(e.getKey(), port);
         Long last = lastProbed.get(sp);
-        if (last == null || now - last >= config.probeIntervalMillis()) {
+        int slot = rank++ % config.slots();
+        if (last == null || due(now, last, slot)) {
           LldpFrame f =
               new LldpFrame(
                   config.source(), sp.dpid(), sp.port(), ttl, OptionalLong.of(config.nonce()));
@@ -110,6 +139,14 @@ public final class LinkDiscovery {
     lastProbed.clear();
     lastProbed.putAll(keep);
     return out;
+  }
+
+  /** Whether a port of this slot, last probed at {@code last}, is due at {@code now}. */
+  private boolean due(long now, long last, int slot) {
+    if (config.slots() == 1) {
+      return now - last >= config.probeIntervalMillis();
+    }
+    return last < SlotWindows.lastStart(now, config.probeIntervalMillis(), config.slots(), slot);
   }
 
   /**
