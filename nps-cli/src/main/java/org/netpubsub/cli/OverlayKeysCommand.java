@@ -21,13 +21,50 @@ import picocli.CommandLine.Spec;
     name = "keys",
     mixinStandardHelpOptions = true,
     description = "The overlay's datagram keys, kept in ZooKeeper under its credentials.",
-    subcommands = {OverlayKeysCommand.Rotate.class})
+    subcommands = {OverlayKeysCommand.Rotate.class, OverlayKeysCommand.Edge.class})
 final class OverlayKeysCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a command: rotate");
+    throw new picocli.CommandLine.ParameterException(
+        spec.commandLine(), "name a command: rotate, edge");
+  }
+
+  @Command(
+      name = "edge",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      description = {
+        "Prints one edge's own datagram key file, derived from the deployment's key file: an edge"
+            + " broker given it (--datagram-key) signs as that edge only, and routing brokers"
+            + " holding the deployment's keys verify it (docs/security.md, \"Per-edge keys\")."
+      })
+  static final class Edge implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--datagram-key",
+        required = true,
+        paramLabel = "FILE",
+        description = "The deployment's key file (the routing brokers').")
+    Path datagramKey;
+
+    @Option(names = "--edge", required = true, paramLabel = "NAME", description = "The edge.")
+    String edge;
+
+    @Override
+    public Integer call() throws Exception {
+      org.netpubsub.edge.overlay.ZnodePaths.checkName(edge);
+      var keys = org.netpubsub.edge.link.DatagramAuth.readKeyFile(datagramKey);
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("# datagram keys of edge " + edge + " (one a line, the first signs)");
+      for (byte[] k : org.netpubsub.edge.link.EdgeKeys.derive(keys, edge)) {
+        out.println(java.util.HexFormat.of().formatHex(k));
+      }
+      out.flush();
+      return 0;
+    }
   }
 
   @Command(

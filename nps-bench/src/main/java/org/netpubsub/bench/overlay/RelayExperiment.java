@@ -14,6 +14,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.EdgeKeys;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.Endpoint;
@@ -117,7 +118,11 @@ public final class RelayExperiment {
       byte[] d =
           DatagramCodec.encode(new EdgeMessage("pub", 1, topic, new byte[payload], 0, false));
       byte[] wire = java.util.Arrays.copyOf(d, d.length + auth.overhead());
-      int len = auth.seal(wire, 0, d.length);
+      // the publisher holds its own key only (per-edge keys): the broker checks the origin's key
+      // and re-seals for the subscriber, as a deployment with per-edge keys runs
+      DatagramAuth edge =
+          authenticated ? DatagramAuth.of(EdgeKeys.derive(auth.keys(), "pub")) : auth;
+      int len = edge.seal(wire, 0, d.length);
       Thread drain =
           Thread.ofPlatform()
               .daemon()

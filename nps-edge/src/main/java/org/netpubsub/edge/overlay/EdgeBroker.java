@@ -87,7 +87,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     this.deadlines = new Deadlines(config.deadlines(), config.maxDirectTopics(), counters, onMiss);
     this.client = client;
     this.socket = socket;
-    this.auth = config.auth();
+    this.auth = config.auth().forEdge(config.name()); // also what brokers re-seal for this edge
     this.link = DatagramLink.of(socket, config.emulation(), auth);
     this.local =
         "dds".equals(config.local().getScheme())
