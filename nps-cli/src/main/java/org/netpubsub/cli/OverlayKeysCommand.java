@@ -53,11 +53,34 @@ final class OverlayKeysCommand implements Runnable {
     @Option(names = "--edge", required = true, paramLabel = "NAME", description = "The edge.")
     String edge;
 
+    @Option(
+        names = "--peer",
+        paramLabel = "NAME",
+        description =
+            "Prints instead the pair-key file (edge broker --pair-keys) of --edge with these"
+                + " other own-key edges (repeatable): the keys each pair shares for its direct"
+                + " datagrams.")
+    java.util.List<String> peers = java.util.List.of();
+
     @Override
     public Integer call() throws Exception {
       org.netpubsub.edge.overlay.ZnodePaths.checkName(edge);
       var keys = org.netpubsub.edge.link.DatagramAuth.readKeyFile(datagramKey);
       PrintWriter out = spec.commandLine().getOut();
+      if (!peers.isEmpty()) {
+        out.println(
+            "# pair keys of edge " + edge + " (a peer and its keys a line, the first signs)");
+        for (String p : new java.util.TreeSet<>(peers)) {
+          org.netpubsub.edge.overlay.ZnodePaths.checkName(p);
+          StringBuilder line = new StringBuilder(p);
+          for (byte[] k : org.netpubsub.edge.link.EdgeKeys.pair(keys, edge, p)) {
+            line.append(' ').append(java.util.HexFormat.of().formatHex(k));
+          }
+          out.println(line);
+        }
+        out.flush();
+        return 0;
+      }
       out.println("# datagram keys of edge " + edge + " (one a line, the first signs)");
       for (byte[] k : org.netpubsub.edge.link.EdgeKeys.derive(keys, edge)) {
         out.println(java.util.HexFormat.of().formatHex(k));

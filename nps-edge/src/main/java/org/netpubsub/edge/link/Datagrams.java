@@ -3,6 +3,7 @@ package org.netpubsub.edge.link;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.net.SocketAddress;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -15,10 +16,14 @@ public final class Datagrams {
 
   private Datagrams() {}
 
-  /** Checks a datagram's authentication: its length without the tag, or -1 to refuse it. */
+  /**
+   * Checks a datagram's authentication: its length without the tag, or -1 to refuse it. {@code
+   * from} is where it came from (an overlay edge verifies another edge's direct datagrams under
+   * that edge's key).
+   */
   @FunctionalInterface
   public interface Opener {
-    int open(byte[] buf, int off, int len);
+    int open(byte[] buf, int off, int len, SocketAddress from);
   }
 
   /** {@link #receiveUntil(DatagramSocket, BooleanSupplier, Logger, Opener, Runnable, Consumer)}. */
@@ -29,7 +34,7 @@ public final class Datagrams {
       DatagramAuth auth,
       Runnable rejected,
       Consumer<DatagramPacket> handle) {
-    receiveUntil(socket, stopped, log, (Opener) auth::open, rejected, handle);
+    receiveUntil(socket, stopped, log, (b, o, n, f) -> auth.open(b, o, n), rejected, handle);
   }
 
   /**
@@ -59,7 +64,7 @@ public final class Datagrams {
         }
         continue;
       }
-      int body = opener.open(p.getData(), p.getOffset(), p.getLength());
+      int body = opener.open(p.getData(), p.getOffset(), p.getLength(), p.getSocketAddress());
       if (body < 0) {
         rejected.run();
         continue;

@@ -32,6 +32,23 @@ public final class EdgeKeys {
     return masters.stream().map(m -> derive(m, edge)).toList();
   }
 
+  /**
+   * The key edges {@code a} and {@code b} share for their direct datagrams when both hold their own
+   * key only (docs/security.md, "Per-edge keys"): the same whichever is named first. Edge names
+   * hold no NUL, so the info is unambiguous.
+   */
+  public static byte[] pair(byte[] master, String a, String b) {
+    String lo = a.compareTo(b) <= 0 ? a : b;
+    String hi = lo.equals(a) ? b : a;
+    byte[] info = ("pair\0" + lo + "\0" + hi).getBytes(StandardCharsets.UTF_8);
+    return expand(extract(SALT, master), info, LENGTH);
+  }
+
+  /** {@link #pair(byte[], String, String)} under each deployment key, in their order. */
+  public static List<byte[]> pair(List<byte[]> masters, String a, String b) {
+    return masters.stream().map(m -> pair(m, a, b)).toList();
+  }
+
   /** RFC 5869 HKDF-Extract with HMAC-SHA-256. */
   static byte[] extract(byte[] salt, byte[] ikm) {
     return hmac(salt.length == 0 ? new byte[32] : salt, ikm);

@@ -1,35 +1,34 @@
 package org.netpubsub.edge.overlay;
 
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.link.DatagramAuth;
-import org.netpubsub.edge.link.EdgeKeys;
 
 /**
  * A routing broker's check that a datagram comes from the edge it claims (docs/security.md,
- * "Per-edge keys"), and the re-sealing of what it relays. The broker holds the deployment keys
- * ({@code deployment}); edge {@code e}'s keys are derived from them ({@link EdgeKeys}). A message
+ * "Per-edge keys"), and the sealing of what it relays. The broker holds the deployment keys ({@code
+ * deployment}); edge {@code e}'s keys are derived from them ({@link DerivedKeys}). A message
  * datagram is accepted when its tag verifies under the keys of the origin it names, or under the
- * deployment keys (an edge trusted with them, as every edge was before per-edge keys); a datagram
- * claiming a revoked edge is refused whatever its key. What is relayed to edge {@code t} is
- * re-sealed under {@code t}'s key, so an edge holding only its own key verifies it, and no edge can
- * make another accept a datagram under a third edge's name. One relay thread calls {@link #open}
- * and {@link #sealFor}; {@link #revoke} may come from any thread.
+ * deployment keys (an edge trusted with them); a datagram claiming a revoked edge is refused
+ * whatever its key. What is relayed to an edge that holds the deployment keys keeps the origin's
+ * tag (that edge checks the origin's key itself: no second HMAC on the relay path); what is relayed
+ * to an edge that holds its own key only is re-sealed under that edge's key, so no edge can make
+ * another accept a datagram under a third edge's name. One relay thread calls {@link #open} and
+ * {@link #sealFor}; {@link #revoke} may come from any thread.
  */
 final class OriginCheck {
   /** Derived key sets kept; the least recently used go first (names come from the network). */
-  static final int MAX_EDGES = 4096;
+  static final int MAX_EDGES = DerivedKeys.MAX_EDGES;
 
   private final DatagramAuth deployment;
-  private final Map<String, DatagramAuth> derived = new LinkedHashMap<>(64, 0.75f, true);
-  private Object derivedFor;
+  private final DerivedKeys derived;
   private volatile Set<String> revoked = Set.of();
   private String refusal = "unauthenticated";
 
-  private final int maxEdges;
+  // the tag the last opened datagram came with, while a re-seal has overwritten it in the buffer
+  private final byte[] tag = new byte[DatagramAuth.TAG];
+  private boolean resealed;
 
   OriginCheck(DatagramAuth deployment) {
     this(deployment, MAX_EDGES);
@@ -37,7 +36,7 @@ final class OriginCheck {
 
   OriginCheck(DatagramAuth deployment, int maxEdges) {
     this.deployment = deployment;
-    this.maxEdges = maxEdges;
+    this.derived = new DerivedKeys(deployment, maxEdges);
   }
 
   /** From now on refuses every datagram claiming one of {@code edges} as its origin. */
@@ -68,6 +67,7 @@ final class OriginCheck {
     if (!deployment.secure()) {
       return len;
     }
+    resealed = false;
     String origin = origin(buf, off, len);
     if (origin == null) {
       refusal = "unauthenticated";
@@ -77,17 +77,15 @@ final class OriginCheck {
       refusal = "revoked_origin";
       return -1;
     }
-    DatagramAuth mine = keysOf(origin, false);
-    int body = mine != null ? mine.open(buf, off, len) : -1;
+    // an origin that holds its own key only has its key held here once it authenticated; one
+    // that holds the deployment keys (the default) signs with them: one HMAC either way
+    DatagramAuth own = derived.held(origin);
+    int body = own != null ? own.open(buf, off, len) : -1;
     if (body < 0) {
-      body = deployment.open(buf, off, len); // a holder of the deployment keys is trusted
+      body = deployment.open(buf, off, len);
     }
-    if (body < 0 && mine == null) {
-      mine = DatagramAuth.of(EdgeKeys.derive(deployment.keys(), origin));
-      body = mine.open(buf, off, len);
-      if (body >= 0) {
-        remember(origin, mine); // only names that authenticated take a place
-      }
+    if (body < 0 && own == null) {
+      body = derived.open(origin, buf, off, len); // derived, and kept if it verifies
     }
     if (body < 0) {
       refusal = "unauthenticated";
@@ -95,33 +93,27 @@ final class OriginCheck {
     return body;
   }
 
-  /** Writes edge {@code edge}'s tag after {@code len} bytes of {@code buf}; the sealed length. */
-  int sealFor(byte[] buf, int off, int len, String edge) {
+  /**
+   * The datagram of {@code len} bytes last {@link #open}ed, sealed for edge {@code edge}: re-sealed
+   * under its key when it holds its own key only ({@code ownKey}), else with the tag it came with
+   * (put back if a re-seal for an earlier target overwrote it); the sealed length.
+   */
+  int sealFor(byte[] buf, int off, int len, String edge, boolean ownKey) {
     if (!deployment.secure()) {
       return len;
     }
-    DatagramAuth k = keysOf(edge, true);
-    return k.seal(buf, off, len);
-  }
-
-  private DatagramAuth keysOf(String edge, boolean create) {
-    if (derivedFor != deployment.keysVersion()) {
-      derived.clear(); // a rotation: every edge's keys follow the deployment's
-      derivedFor = deployment.keysVersion();
+    if (ownKey) {
+      if (!resealed) {
+        System.arraycopy(buf, off + len, tag, 0, tag.length);
+        resealed = true;
+      }
+      return derived.of(edge).seal(buf, off, len);
     }
-    DatagramAuth k = derived.get(edge);
-    if (k == null && create) {
-      k = DatagramAuth.of(EdgeKeys.derive(deployment.keys(), edge));
-      remember(edge, k);
+    if (resealed) {
+      System.arraycopy(tag, 0, buf, off + len, tag.length);
+      resealed = false;
     }
-    return k;
-  }
-
-  private void remember(String edge, DatagramAuth k) {
-    derived.put(edge, k);
-    if (derived.size() > maxEdges) {
-      derived.remove(derived.keySet().iterator().next());
-    }
+    return len + DatagramAuth.TAG;
   }
 
   /**

@@ -277,7 +277,7 @@ public final class RoutingBroker implements Closeable {
         socket,
         () -> closed,
         LOG,
-        (Datagrams.Opener) origins::open,
+        (buf, off, len, from) -> origins.open(buf, off, len),
         () -> counters.drop(origins.refusal()),
         this::relayDatagram);
   }
@@ -315,8 +315,8 @@ public final class RoutingBroker implements Closeable {
     }
     for (Map.Entry<String, Endpoint> e : targets) {
       try {
-        // re-sealed under the receiving edge's key: it needs no other edge's key to verify
-        int n = origins.sealFor(p.getData(), p.getOffset(), p.getLength(), e.getKey());
+        Endpoint to = e.getValue(); // its own key only: re-sealed, else the origin's tag as is
+        int n = origins.sealFor(p.getData(), p.getOffset(), p.getLength(), e.getKey(), to.ownKey());
         link.send(p.getData(), p.getOffset(), n, e.getValue().address());
         counters.add("relayed");
       } catch (IOException x) {

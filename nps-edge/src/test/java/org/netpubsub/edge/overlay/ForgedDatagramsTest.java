@@ -148,6 +148,55 @@ class ForgedDatagramsTest {
     }
   }
 
+  @Test
+  void anOwnKeyEdgeGetsRelayedAndDirectDatagramsAndRefusesAnEdgeClaimingAnother() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
+        DatagramSocket mallory = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      RoutingBroker rb = f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      // paris holds the deployment keys and sends TOPIC on the direct path too (a deadline)
+      EdgeBroker paris =
+          f.edge("paris", ma, c -> c.withDeadlines(java.util.Map.of(TOPIC, 60_000L), 4));
+      DatagramAuth romeKey = DatagramAuth.of(EdgeKeys.derive(TestKeys.AUTH.keys(), "rome"));
+      EdgeBroker rome = f.edge("rome", mb, c -> c.withAuth(romeKey).withOwnKey(OwnKeyOnly.alone()));
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe(TOPIC, 1);
+      poll("the topic assigned with rome's entry", T, () -> f.ready(TOPIC));
+      assertThat(f.tree().topics().get(TOPIC).subscribers().get("rome").ownKey()).isTrue();
+      for (int i = 0; i < 3; i++) {
+        pub.publish(TOPIC, "real-" + i, 1, false);
+      }
+      poll("three messages at rome", T, () -> sub.received().size() == 3);
+      // relayed copies re-sealed for rome by the broker, direct copies sealed for it by paris
+      poll(
+          "rome opened paris's direct copies as well as the relayed ones",
+          T,
+          () ->
+              count(paris.counters(), "sent_direct") >= 3
+                  && count(rome.counters(), "received") - count(rb.counters(), "relayed")
+                      >= count(paris.counters(), "sent_direct"));
+      assertThat(count(rome.counters(), "dropped.unauthenticated")).isZero();
+      // an own-key edge claiming paris: refused by rome directly and by the broker, both counted
+      DatagramAuth own = DatagramAuth.of(EdgeKeys.derive(TestKeys.AUTH.keys(), "mallory"));
+      byte[] asParis = sealed(own, new EdgeMessage("paris", 9, TOPIC, bytes("forged"), 0, false));
+      mallory.send(new DatagramPacket(asParis, asParis.length, rome.address()));
+      mallory.send(new DatagramPacket(asParis, asParis.length, rb.address()));
+      poll(
+          "both forgeries counted",
+          T,
+          () ->
+              count(rome.counters(), "dropped.unauthenticated") == 1
+                  && count(rb.counters(), "dropped.unauthenticated") == 1);
+      pub.publish(TOPIC, "real-3", 1, false);
+      poll("a real message after the forgeries", T, () -> sub.received().size() == 4);
+      assertThat(sub.received())
+          .extracting(TestClient.Received::payload)
+          .containsExactly("real-0", "real-1", "real-2", "real-3");
+    }
+  }
+
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }

@@ -50,14 +50,28 @@ class OriginCheckTest {
   }
 
   @Test
-  void whatIsRelayedIsSealedForTheReceivingEdgeOnly() throws Exception {
+  void whatIsRelayedIsResealedOnlyForAnEdgeHoldingItsOwnKeyOnly() throws Exception {
     OriginCheck check = new OriginCheck(DatagramAuth.of(MASTER));
     byte[] d = datagram("paris", edge("paris"));
+    byte[] asSent = d.clone();
     int body = check.open(d, 0, d.length);
-    assertThat(check.sealFor(d, 0, body, "rome")).isEqualTo(d.length);
+    // rome holds its own key only: re-sealed for it
+    assertThat(check.sealFor(d, 0, body, "rome", true)).isEqualTo(d.length);
     assertThat(edge("rome").open(d, 0, d.length)).isEqualTo(body);
     assertThat(edge("oslo").open(d, 0, d.length)).isEqualTo(-1);
     assertThat(edge("paris").open(d, 0, d.length)).isEqualTo(-1);
+    // oslo holds the deployment keys: paris's own tag, put back after rome's re-seal
+    assertThat(check.sealFor(d, 0, body, "oslo", false)).isEqualTo(d.length);
+    assertThat(d).isEqualTo(asSent);
+    assertThat(DatagramAuth.of(MASTER).forEdge("oslo").open(d, 0, d.length)).isEqualTo(-1);
+    assertThat(edge("paris").open(d, 0, d.length)).isEqualTo(body); // oslo checks paris's key
+    // a deployment-signed datagram goes to a deployment-key edge without any new HMAC
+    byte[] trusted = datagram("lyon", DatagramAuth.of(MASTER));
+    byte[] trustedSent = trusted.clone();
+    body = check.open(trusted, 0, trusted.length);
+    assertThat(check.sealFor(trusted, 0, body, "oslo", false)).isEqualTo(trusted.length);
+    assertThat(trusted).isEqualTo(trustedSent);
+    assertThat(check.cached()).isEqualTo(2); // paris and rome: lyon signed with the deployment keys
   }
 
   @Test
