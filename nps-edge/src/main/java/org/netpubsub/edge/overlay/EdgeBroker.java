@@ -302,6 +302,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       counters.drop("unassigned"); // the leader has not assigned it yet; NACKs may recover it
     }
     if (multiPath) {
+      seals.learn(t); // the topic as loaded may show edges the view does not yet
       for (Endpoint e : Relay.targets(t, config.name())) {
         send(bytes, e.address(), "sent_direct");
       }

@@ -64,19 +64,43 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
     return peers.size();
   }
 
-  /** Learns where the edges are from a view of the overlay. */
-  void observe(OverlayView v) {
+  /** Learns where the edges are from a view of the overlay (those no longer in it are dropped). */
+  synchronized void observe(OverlayView v) {
     Map<InetSocketAddress, Peer> out = new HashMap<>();
-    for (TopicState t : v.topics().values()) {
-      for (Map<String, Endpoint> m : java.util.List.of(t.publishers(), t.subscribers())) {
-        for (Map.Entry<String, Endpoint> e : m.entrySet()) {
-          if (out.size() < MAX_PEERS && !e.getKey().equals(edge)) {
-            out.put(e.getValue().address(), new Peer(e.getKey(), e.getValue().ownKey()));
+    v.topics().values().forEach(t -> add(t, out));
+    peers = Map.copyOf(out);
+  }
+
+  /**
+   * Learns the edges of topic {@code t} now, before the view shows them: a topic's first messages
+   * go out on the topic as loaded, and their direct copies must be sealed for an own-key edge's key
+   * already. Copies the addresses only when {@code t} holds one not known yet.
+   */
+  void learn(TopicState t) {
+    Map<InetSocketAddress, Peer> now = peers;
+    for (Map<String, Endpoint> m : java.util.List.of(t.publishers(), t.subscribers())) {
+      for (Map.Entry<String, Endpoint> e : m.entrySet()) {
+        Peer p = new Peer(e.getKey(), e.getValue().ownKey());
+        if (!e.getKey().equals(edge) && !p.equals(now.get(e.getValue().address()))) {
+          synchronized (this) {
+            Map<InetSocketAddress, Peer> out = new HashMap<>(peers);
+            add(t, out);
+            peers = Map.copyOf(out);
           }
+          return;
         }
       }
     }
-    peers = Map.copyOf(out);
+  }
+
+  private void add(TopicState t, Map<InetSocketAddress, Peer> out) {
+    for (Map<String, Endpoint> m : java.util.List.of(t.publishers(), t.subscribers())) {
+      for (Map.Entry<String, Endpoint> e : m.entrySet()) {
+        if (out.size() < MAX_PEERS && !e.getKey().equals(edge)) {
+          out.put(e.getValue().address(), new Peer(e.getKey(), e.getValue().ownKey()));
+        }
+      }
+    }
   }
 
   @Override

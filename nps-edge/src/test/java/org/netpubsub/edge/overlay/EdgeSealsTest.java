@@ -148,6 +148,10 @@ class EdgeSealsTest {
     assertThat(open(rome, nack(own("paris")), PARIS)).isEqualTo(4);
     rome.observe(OverlayView.EMPTY); // paris left: its address opens nothing any more
     assertThat(open(rome, nack(own("paris")), PARIS)).isEqualTo(-1);
+    // a topic as loaded, before the view shows it: its own-key edges are sealed for at once
+    rome.learn(view(false).topics().get("t/1"));
+    byte[] forParis = sealedBy(rome, PARIS);
+    assertThat(own("paris").open(forParis, 0, forParis.length)).isEqualTo(4);
     Map<String, Endpoint> many = new TreeMap<>();
     for (int i = 0; i < EdgeSeals.MAX_PEERS + 10; i++) {
       many.put("e" + i, new Endpoint("s", addr(10_000 + i), Optional.empty(), true));
