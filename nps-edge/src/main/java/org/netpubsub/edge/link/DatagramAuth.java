@@ -2,6 +2,7 @@ package org.netpubsub.edge.link;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +51,13 @@ public final class DatagramAuth {
   /** For {@link #forEdge}: the instance whose keys this one follows (null: none). */
   private final DatagramAuth parent;
 
+  /**
+   * The edge views made from this instance ({@link #forEdge}), given their keys anew by {@link
+   * #update}: a view never looks at its parent's keys per datagram. Weak: a view that is no longer
+   * used goes with its broker. Guarded by this.
+   */
+  private final List<WeakReference<DatagramAuth>> views = new ArrayList<>();
+
   /** The deployment keys as given and the MAC keys verified: given first, then derived ones. */
   private record Keys(List<byte[]> given, List<SecretKeySpec> specs) {}
 
@@ -88,7 +96,18 @@ public final class DatagramAuth {
    * "Per-edge keys"). Follows this instance's {@link #update}s. An insecure instance stays as is.
    */
   public DatagramAuth forEdge(String edge) {
-    return secure ? new DatagramAuth(this, java.util.Objects.requireNonNull(edge, "edge")) : this;
+    if (!secure) {
+      return this;
+    }
+    if (parent != null) {
+      return parent.forEdge(edge);
+    }
+    synchronized (this) { // with update: a view made meanwhile gets the new keys either way
+      DatagramAuth v = new DatagramAuth(this, java.util.Objects.requireNonNull(edge, "edge"));
+      views.removeIf(r -> r.get() == null);
+      views.add(new WeakReference<>(v));
+      return v;
+    }
   }
 
   /**
@@ -103,12 +122,22 @@ public final class DatagramAuth {
     if (parent != null) {
       throw new IllegalStateException("an edge's view follows its parent's keys");
     }
-    this.current = keys(checked(keys), edge);
+    List<byte[]> given = checked(keys);
+    synchronized (this) { // rotations are rare: each view's keys are derived here, once
+      this.current = keys(given, edge);
+      views.removeIf(r -> r.get() == null);
+      for (WeakReference<DatagramAuth> r : views) {
+        DatagramAuth v = r.get();
+        if (v != null) {
+          v.current = keys(given, v.edge);
+        }
+      }
+    }
   }
 
   /** How many deployment keys verify now (the first of them signs). */
   public int keyCount() {
-    return keysNow().given().size();
+    return current.given().size();
   }
 
   /**
@@ -116,25 +145,12 @@ public final class DatagramAuth {
    * from them (a routing broker). Never logged or printed.
    */
   public List<byte[]> keys() {
-    return keysNow().given().stream().map(byte[]::clone).toList();
+    return current.given().stream().map(byte[]::clone).toList();
   }
 
   /** Changes (by identity) whenever {@link #update} replaces the keys. */
   public Object keysVersion() {
-    return keysNow();
-  }
-
-  /** The keys now; an edge's view derives its own anew when its parent's have changed. */
-  private Keys keysNow() {
-    Keys k = current;
-    if (parent != null) {
-      List<byte[]> given = parent.current.given();
-      if (k.given() != given) {
-        k = keys(given, edge);
-        current = k;
-      }
-    }
-    return k;
+    return current;
   }
 
   /**
@@ -306,7 +322,7 @@ public final class DatagramAuth {
 
   /** This thread's MACs for the current keys, made anew when the keys have changed. */
   private PerThread perThread() {
-    Keys now = keysNow();
+    Keys now = current;
     PerThread t = macs.get();
     if (t == null || t.keys() != now) {
       t = newMacs(now);

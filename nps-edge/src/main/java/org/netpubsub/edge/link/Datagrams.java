@@ -3,7 +3,6 @@ package org.netpubsub.edge.link;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.SocketAddress;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -18,12 +17,13 @@ public final class Datagrams {
 
   /**
    * Checks a datagram's authentication: its length without the tag, or -1 to refuse it. {@code
-   * from} is where it came from (an overlay edge verifies another edge's direct datagrams under
-   * that edge's key).
+   * packet} is the datagram as received, for where it came from (an overlay edge verifies another
+   * edge's direct datagrams under that edge's key); ask it only when needed: {@link
+   * DatagramPacket#getSocketAddress} makes a new address each time.
    */
   @FunctionalInterface
   public interface Opener {
-    int open(byte[] buf, int off, int len, SocketAddress from);
+    int open(byte[] buf, int off, int len, DatagramPacket packet);
   }
 
   /** {@link #receiveUntil(DatagramSocket, BooleanSupplier, Logger, Opener, Runnable, Consumer)}. */
@@ -64,7 +64,7 @@ public final class Datagrams {
         }
         continue;
       }
-      int body = opener.open(p.getData(), p.getOffset(), p.getLength(), p.getSocketAddress());
+      int body = opener.open(p.getData(), p.getOffset(), p.getLength(), p);
       if (body < 0) {
         rejected.run();
         continue;

@@ -1,7 +1,7 @@
 package org.netpubsub.edge.overlay;
 
+import java.net.DatagramPacket;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import org.netpubsub.edge.link.DatagramAuth;
@@ -25,14 +25,18 @@ import org.netpubsub.edge.link.Datagrams;
  *
  * A datagram opened under another edge's key (derived or shared) is accepted only if it is no
  * message or its origin is that edge: no edge's key makes a message in a third edge's name. Where
- * edges are comes from the edge's overlay view ({@link #observe}), at most {@link #MAX_PEERS}
- * addresses, replaced with every view (entries that left are forgotten). Thread-safe.
+ * own-key edges are comes from the edge's overlay view ({@link #observe}), at most {@link
+ * #MAX_PEERS} addresses, replaced with every view (entries that left are forgotten); edges holding
+ * the deployment keys are not kept at all, so in a default deployment (no own-key edge) sealing is
+ * one look-up in an empty map and opening one HMAC under the deployment keys, as before per-edge
+ * keys. Thread-safe.
  */
 final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
-  /** Edge addresses held from a view. */
+  /** Own-key edges' addresses held from a view. */
   static final int MAX_PEERS = 4096;
 
-  private record Peer(String edge, boolean ownKey) {}
+  /** An edge that holds its own key only (the others sign and open with the deployment keys). */
+  private record Peer(String edge) {}
 
   private final String edge;
   private final DatagramAuth signing;
@@ -59,7 +63,7 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
     return signing.secure() ? this : null;
   }
 
-  /** Edge addresses held now (tests). */
+  /** Own-key edges' addresses held now (tests). */
   int peerCount() {
     return peers.size();
   }
@@ -80,8 +84,10 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
     Map<InetSocketAddress, Peer> now = peers;
     for (Map<String, Endpoint> m : java.util.List.of(t.publishers(), t.subscribers())) {
       for (Map.Entry<String, Endpoint> e : m.entrySet()) {
-        Peer p = new Peer(e.getKey(), e.getValue().ownKey());
-        if (!e.getKey().equals(edge) && !p.equals(now.get(e.getValue().address()))) {
+        if (!e.getValue().ownKey() || e.getKey().equals(edge)) {
+          continue;
+        }
+        if (!new Peer(e.getKey()).equals(now.get(e.getValue().address()))) {
           synchronized (this) {
             Map<InetSocketAddress, Peer> out = new HashMap<>(peers);
             add(t, out);
@@ -96,8 +102,8 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
   private void add(TopicState t, Map<InetSocketAddress, Peer> out) {
     for (Map<String, Endpoint> m : java.util.List.of(t.publishers(), t.subscribers())) {
       for (Map.Entry<String, Endpoint> e : m.entrySet()) {
-        if (out.size() < MAX_PEERS && !e.getKey().equals(edge)) {
-          out.put(e.getValue().address(), new Peer(e.getKey(), e.getValue().ownKey()));
+        if (out.size() < MAX_PEERS && e.getValue().ownKey() && !e.getKey().equals(edge)) {
+          out.put(e.getValue().address(), new Peer(e.getKey()));
         }
       }
     }
@@ -106,7 +112,7 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
   @Override
   public int seal(byte[] buf, int off, int len, InetSocketAddress to) {
     Peer p = peers.get(to);
-    if (p == null || !p.ownKey()) {
+    if (p == null) {
       return signing.seal(buf, off, len); // a routing broker, or an edge holding the deployment's
     }
     if (derived != null) {
@@ -118,7 +124,7 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
   }
 
   @Override
-  public int open(byte[] buf, int off, int len, SocketAddress from) {
+  public int open(byte[] buf, int off, int len, DatagramPacket packet) {
     if (!signing.secure()) {
       return len;
     }
@@ -133,8 +139,10 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
         return body;
       }
     }
-    Peer p = peers.get(from);
-    if (p == null || !p.ownKey() || origin != null && !origin.equals(p.edge())) {
+    Map<InetSocketAddress, Peer> known = peers;
+    Peer p =
+        known.isEmpty() ? null : known.get(packet.getSocketAddress()); // none made in a default one
+    if (p == null || origin != null && !origin.equals(p.edge())) {
       return -1;
     }
     DatagramAuth k = derived != null ? derived.held(p.edge()) : pairs.get(p.edge());

@@ -15,7 +15,9 @@ import org.netpubsub.edge.link.DatagramAuth;
  * tag (that edge checks the origin's key itself: no second HMAC on the relay path); what is relayed
  * to an edge that holds its own key only is re-sealed under that edge's key, so no edge can make
  * another accept a datagram under a third edge's name. One relay thread calls {@link #open} and
- * {@link #sealFor}; {@link #revoke} may come from any thread.
+ * {@link #sealFor}; {@link #revoke} may come from any thread. The deployment keys are tried first
+ * while no edge is revoked, so an origin holding its own key only costs the broker one HMAC more
+ * (docs/results/overlay-relay-auth.md, "Stop 40").
  */
 final class OriginCheck {
   /** Derived key sets kept; the least recently used go first (names come from the network). */
@@ -68,21 +70,31 @@ final class OriginCheck {
       return len;
     }
     resealed = false;
+    Set<String> revokedNow = revoked;
+    if (revokedNow.isEmpty()) {
+      // the default: the origin signs with the deployment keys, which may name any origin, so the
+      // name is not even read (no String, no lock): one HMAC, as before per-edge keys
+      int body = deployment.open(buf, off, len);
+      if (body >= 0) {
+        return body;
+      }
+    }
     String origin = origin(buf, off, len);
     if (origin == null) {
       refusal = "unauthenticated";
-      return deployment.open(buf, off, len); // not a message datagram: its decoder refuses it
+      // not a message datagram: its decoder refuses it (the deployment keys were tried above
+      // unless a revocation list is set)
+      return revokedNow.isEmpty() ? -1 : deployment.open(buf, off, len);
     }
-    if (revoked.contains(origin)) {
+    if (revokedNow.contains(origin)) {
       refusal = "revoked_origin";
       return -1;
     }
-    // an origin that holds its own key only has its key held here once it authenticated; one
-    // that holds the deployment keys (the default) signs with them: one HMAC either way
+    // an origin that holds its own key only: its key is held here once it authenticated
     DatagramAuth own = derived.held(origin);
     int body = own != null ? own.open(buf, off, len) : -1;
-    if (body < 0) {
-      body = deployment.open(buf, off, len);
+    if (body < 0 && !revokedNow.isEmpty()) {
+      body = deployment.open(buf, off, len); // not tried above
     }
     if (body < 0 && own == null) {
       body = derived.open(origin, buf, off, len); // derived, and kept if it verifies

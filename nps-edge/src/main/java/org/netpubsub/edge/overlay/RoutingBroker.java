@@ -277,7 +277,7 @@ public final class RoutingBroker implements Closeable {
         socket,
         () -> closed,
         LOG,
-        (buf, off, len, from) -> origins.open(buf, off, len),
+        (buf, off, len, packet) -> origins.open(buf, off, len),
         () -> counters.drop(origins.refusal()),
         this::relayDatagram);
   }

@@ -67,7 +67,7 @@ class EdgeSealsTest {
   }
 
   private static int open(EdgeSeals s, byte[] d, InetSocketAddress from) {
-    return s.open(d, 0, d.length, from);
+    return s.open(d, 0, d.length, new java.net.DatagramPacket(d, d.length, from));
   }
 
   @Test
@@ -136,7 +136,7 @@ class EdgeSealsTest {
     assertThat(own("rome").open(forLyon, 0, forLyon.length)).isEqualTo(4);
     EdgeSeals lyon = new EdgeSeals(DatagramAuth.of(MASTER), "lyon", null);
     lyon.observe(view(true));
-    assertThat(lyon.open(forLyon, 0, forLyon.length, ROME)).isEqualTo(4);
+    assertThat(open(lyon, forLyon, ROME)).isEqualTo(4);
     byte[] forBroker = sealedBy(rome, BROKER);
     assertThat(own("rome").open(forBroker, 0, forBroker.length)).isEqualTo(4);
   }
