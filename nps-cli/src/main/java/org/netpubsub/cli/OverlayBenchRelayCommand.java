@@ -36,6 +36,15 @@ final class OverlayBenchRelayCommand implements Callable<Integer> {
   @Option(names = "--seconds", defaultValue = "3", description = "Measured time per round.")
   int seconds;
 
+  @Option(
+      names = "--own-key",
+      description =
+          "Publisher and subscriber edges hold their own keys only (the broker checks the"
+              + " publisher's derived key and re-seals for the subscriber); default: they hold the"
+              + " deployment's keys, as a default deployment does (docs/security.md, \"Per-edge"
+              + " keys\").")
+  boolean ownKey;
+
   @Override
   public Integer call() throws Exception {
     if (rounds < 1 || seconds < 1 || payload < 0 || payload > 60_000) {
@@ -45,6 +54,7 @@ final class OverlayBenchRelayCommand implements Callable<Integer> {
     RelayExperiment.Summary s =
         RelayExperiment.alternate(
             payload,
+            ownKey,
             rounds,
             Duration.ofSeconds(seconds),
             x -> {
@@ -59,6 +69,7 @@ final class OverlayBenchRelayCommand implements Callable<Integer> {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("kind", "relay-summary");
     o.put("payload", payload);
+    o.put("keys", ownKey ? "own" : "deployment");
     o.put("plain_per_second", Math.round(s.plainPerSecond()));
     o.put("authenticated_per_second", Math.round(s.authenticatedPerSecond()));
     o.put("throughput_ratio", round(s.authenticatedPerSecond() / s.plainPerSecond()));

@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.content.Durations;
 import org.netpubsub.edge.overlay.EdgeBroker;
 import org.netpubsub.edge.overlay.EdgeBrokerConfig;
+import org.netpubsub.edge.overlay.OwnKeyOnly;
 import org.netpubsub.edge.overlay.ZnodeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -103,6 +104,23 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
 
   @Mixin DatagramKeyOptions datagramKey;
 
+  @Option(
+      names = "--own-key-only",
+      description =
+          "--datagram-key holds this edge's own key only (nps overlay keys edge), not the"
+              + " deployment's: routing brokers re-seal what they relay to it, and edges holding"
+              + " the deployment's keys seal their direct datagrams for it (docs/security.md,"
+              + " \"Per-edge keys\").")
+  boolean ownKeyOnly;
+
+  @Option(
+      names = "--pair-keys",
+      paramLabel = "FILE",
+      description =
+          "With --own-key-only: the keys this edge shares with other own-key edges for their"
+              + " direct datagrams (nps overlay keys edge --peer).")
+  java.nio.file.Path pairKeys;
+
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
 
@@ -133,6 +151,17 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
             .withDurable(durable)
             .withEmulation(wanEmulation.emulation());
     var given = datagramKey.auth();
+    if (pairKeys != null && !ownKeyOnly) {
+      throw new IllegalArgumentException("--pair-keys applies with --own-key-only");
+    }
+    if (ownKeyOnly && (given == null || !given.secure())) {
+      throw new IllegalArgumentException(
+          "--own-key-only needs --datagram-key FILE: the edge's own key file, never the"
+              + " deployment's keys from ZooKeeper");
+    }
+    if (ownKeyOnly) {
+      c = c.withOwnKey(pairKeys == null ? OwnKeyOnly.alone() : PairKeysFile.read(pairKeys));
+    }
     var interval = broker.interval();
     CuratorFramework client = broker.connect();
     EdgeBroker e;

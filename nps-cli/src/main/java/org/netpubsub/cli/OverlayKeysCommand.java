@@ -21,13 +21,73 @@ import picocli.CommandLine.Spec;
     name = "keys",
     mixinStandardHelpOptions = true,
     description = "The overlay's datagram keys, kept in ZooKeeper under its credentials.",
-    subcommands = {OverlayKeysCommand.Rotate.class})
+    subcommands = {OverlayKeysCommand.Rotate.class, OverlayKeysCommand.Edge.class})
 final class OverlayKeysCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a command: rotate");
+    throw new picocli.CommandLine.ParameterException(
+        spec.commandLine(), "name a command: rotate, edge");
+  }
+
+  @Command(
+      name = "edge",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      description = {
+        "Prints one edge's own datagram key file, derived from the deployment's key file: an edge"
+            + " broker given it (--datagram-key) signs as that edge only, and routing brokers"
+            + " holding the deployment's keys verify it (docs/security.md, \"Per-edge keys\")."
+      })
+  static final class Edge implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--datagram-key",
+        required = true,
+        paramLabel = "FILE",
+        description = "The deployment's key file (the routing brokers').")
+    Path datagramKey;
+
+    @Option(names = "--edge", required = true, paramLabel = "NAME", description = "The edge.")
+    String edge;
+
+    @Option(
+        names = "--peer",
+        paramLabel = "NAME",
+        description =
+            "Prints instead the pair-key file (edge broker --pair-keys) of --edge with these"
+                + " other own-key edges (repeatable): the keys each pair shares for its direct"
+                + " datagrams.")
+    java.util.List<String> peers = java.util.List.of();
+
+    @Override
+    public Integer call() throws Exception {
+      org.netpubsub.edge.overlay.ZnodePaths.checkName(edge);
+      var keys = org.netpubsub.edge.link.DatagramAuth.readKeyFile(datagramKey);
+      PrintWriter out = spec.commandLine().getOut();
+      if (!peers.isEmpty()) {
+        out.println(
+            "# pair keys of edge " + edge + " (a peer and its keys a line, the first signs)");
+        for (String p : new java.util.TreeSet<>(peers)) {
+          org.netpubsub.edge.overlay.ZnodePaths.checkName(p);
+          StringBuilder line = new StringBuilder(p);
+          for (byte[] k : org.netpubsub.edge.link.EdgeKeys.pair(keys, edge, p)) {
+            line.append(' ').append(java.util.HexFormat.of().formatHex(k));
+          }
+          out.println(line);
+        }
+        out.flush();
+        return 0;
+      }
+      out.println("# datagram keys of edge " + edge + " (one a line, the first signs)");
+      for (byte[] k : org.netpubsub.edge.link.EdgeKeys.derive(keys, edge)) {
+        out.println(java.util.HexFormat.of().formatHex(k));
+      }
+      out.flush();
+      return 0;
+    }
   }
 
   @Command(

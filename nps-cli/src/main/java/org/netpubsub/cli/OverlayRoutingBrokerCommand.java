@@ -58,6 +58,14 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
 
   @Mixin DatagramKeyOptions datagramKey;
 
+  @Option(
+      names = "--revoked-edges",
+      paramLabel = "FILE",
+      description =
+          "Edges whose datagrams are refused whatever their key, one name a line; reread every"
+              + " second when it changes (docs/security.md, \"Per-edge keys\").")
+  java.nio.file.Path revokedEdges;
+
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
 
@@ -69,6 +77,9 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
     String n = name != null ? name : null;
     var emulation = wanEmulation.emulation();
     var given = datagramKey.auth();
+    if (revokedEdges != null) {
+      RevokedEdges.read(revokedEdges); // a bad file: one line and exit 2, before anything starts
+    }
     CuratorFramework client = broker.connect();
     RoutingBroker rb;
     OverlayKeys keys = null;
@@ -88,6 +99,8 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       client.close();
       throw CommandFailure.io(e);
     }
+    var revocations =
+        revokedEdges != null ? RevokedEdges.watch(revokedEdges, rb::revokeEdges) : null;
     var counters = keys.counters(rb::counters);
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
@@ -115,6 +128,9 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
         interval,
         () -> OverlayRun.printStats(out, json.enabled(), "routing-broker", rb.name(), counters),
         "nps-routing-broker-stop");
+    if (revocations != null) {
+      revocations.shutdownNow();
+    }
     return 0;
   }
 }

@@ -183,6 +183,83 @@ class OverlayCommandsTest {
     }
   }
 
+  @Test
+  void anEdgesOwnKeyFileIsDerivedAndABadRevocationFileExits2() throws Exception {
+    String master = keyFile();
+    assertThat(cli.run("overlay", "keys", "edge", "--datagram-key", master, "--edge", "paris"))
+        .as(cli.err())
+        .isZero();
+    String derived =
+        java.util.HexFormat.of()
+            .formatHex(
+                org.netpubsub.edge.link.EdgeKeys.derive(
+                    java.util.HexFormat.of().parseHex("cd".repeat(32)), "paris"));
+    assertThat(cli.out()).contains(derived).doesNotContain("cd".repeat(32));
+    assertThat(cli.run("overlay", "keys", "edge", "--datagram-key", master, "--edge", "a/b"))
+        .isEqualTo(2);
+    Path revoked = dir.resolve("revoked");
+    java.nio.file.Files.writeString(revoked, "# revoked\nmallory\nnot a name\n");
+    String[] rb =
+        overlay(
+            List.of("routing-broker", "--zookeeper", "127.0.0.1:1", "--listen", "127.0.0.1:0"),
+            "--datagram-key",
+            master,
+            "--revoked-edges",
+            revoked.toString());
+    assertThat(cli.run(rb)).isEqualTo(2);
+    assertThat(cli.err()).contains("--revoked-edges").contains("line 3");
+    // the join bench's embedded ZooKeeper has credentials of its own; a file is for --zookeeper
+    assertThat(benchJoin("--zookeeper-auth", master)).isEqualTo(2);
+    assertThat(cli.err()).contains("--zookeeper-auth applies with --zookeeper");
+  }
+
+  @Test
+  void pairKeysArePrintedAndAnOwnKeyEdgeBrokersKeyOptionsAreChecked() throws Exception {
+    String master = keyFile();
+    assertThat(
+            cli.run(
+                "overlay",
+                "keys",
+                "edge",
+                "--datagram-key",
+                master,
+                "--edge",
+                "paris",
+                "--peer",
+                "oslo"))
+        .as(cli.err())
+        .isZero();
+    String pair =
+        java.util.HexFormat.of()
+            .formatHex(
+                org.netpubsub.edge.link.EdgeKeys.pair(
+                    java.util.HexFormat.of().parseHex("cd".repeat(32)), "oslo", "paris"));
+    assertThat(cli.out()).contains("oslo " + pair).doesNotContain("cd".repeat(32));
+    Path pairs = dir.resolve("pairs");
+    java.nio.file.Files.writeString(pairs, "oslo " + pair + "\n");
+    List<String> edge =
+        List.of(
+            "edge-broker",
+            "--zookeeper",
+            "127.0.0.1:1",
+            "--local",
+            "mqtt://127.0.0.1:1",
+            "--site",
+            "paris",
+            "--listen",
+            "127.0.0.1:0");
+    assertThat(cli.run(overlay(edge, "--datagram-key", master, "--pair-keys", pairs.toString())))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--pair-keys applies with --own-key-only");
+    assertThat(cli.run(overlay(edge, "--insecure-datagrams", "--own-key-only"))).isEqualTo(2);
+    assertThat(cli.err()).contains("--own-key-only needs --datagram-key FILE");
+    java.nio.file.Files.writeString(pairs, "oslo\n");
+    String[] bad =
+        overlay(edge, "--datagram-key", master, "--own-key-only", "--pair-keys", pairs.toString());
+    assertThat(cli.run(bad)).isEqualTo(2);
+    assertThat(cli.err()).contains("--pair-keys").contains("line 1");
+  }
+
   private static String[] concat(String[] a, String... b) {
     List<String> all = new java.util.ArrayList<>(List.of(a));
     all.addAll(List.of(b));

@@ -14,6 +14,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.EdgeKeys;
 import org.netpubsub.edge.overlay.AssignmentStrategy;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.Endpoint;
@@ -47,8 +48,10 @@ public final class RelayExperiment {
   /**
    * On an embedded ZooKeeper: one unmeasured warm-up pair (the JIT), then {@code rounds} rounds of
    * each kind, alternating which goes first; {@code each} sees every measured round as it ends.
+   * {@code ownKey}: the edges hold their own keys only (else the deployment's, the default).
    */
-  public static Summary alternate(int payload, int rounds, Duration measure, Consumer<Round> each)
+  public static Summary alternate(
+      int payload, boolean ownKey, int rounds, Duration measure, Consumer<Round> each)
       throws Exception {
     List<Round> plain = new ArrayList<>();
     List<Round> auth = new ArrayList<>();
@@ -59,11 +62,11 @@ public final class RelayExperiment {
             Files.createTempDirectory("nps-zk-relay"),
             100)) {
       for (boolean a : new boolean[] {false, true}) { // warm-up: the JIT, not measured
-        run(zk.connectString(), zkAuth, a, payload, Duration.ofSeconds(1));
+        run(zk.connectString(), zkAuth, a, ownKey, payload, Duration.ofSeconds(1));
       }
       for (int r = 0; r < rounds; r++) {
         for (boolean a : new boolean[] {r % 2 == 1, r % 2 == 0}) { // alternate which goes first
-          Round x = run(zk.connectString(), zkAuth, a, payload, measure);
+          Round x = run(zk.connectString(), zkAuth, a, ownKey, payload, measure);
           (a ? auth : plain).add(x);
           each.accept(x);
         }
@@ -83,7 +86,12 @@ public final class RelayExperiment {
   }
 
   public static Round run(
-      String connect, ZkAuth zkAuth, boolean authenticated, int payload, Duration measure)
+      String connect,
+      ZkAuth zkAuth,
+      boolean authenticated,
+      boolean ownKey,
+      int payload,
+      Duration measure)
       throws Exception {
     DatagramAuth auth = authenticated ? DatagramAuth.random() : DatagramAuth.insecure();
     String name = "rb-relay-" + System.nanoTime();
@@ -106,7 +114,11 @@ public final class RelayExperiment {
           .forPath(
               ZnodePaths.endpoint(topic, ZnodePaths.Role.SUBSCRIBER, "sub"),
               ZnodeData.endpoint(
-                  new Endpoint("b", (InetSocketAddress) sink.getLocalSocketAddress())));
+                  new Endpoint(
+                      "b",
+                      (InetSocketAddress) sink.getLocalSocketAddress(),
+                      java.util.Optional.empty(),
+                      ownKey)));
       long until = System.nanoTime() + 30_000_000_000L;
       while (rb.view().topic(topic).map(t -> t.subscribers().isEmpty()).orElse(true)) {
         if (System.nanoTime() > until) {
@@ -117,7 +129,12 @@ public final class RelayExperiment {
       byte[] d =
           DatagramCodec.encode(new EdgeMessage("pub", 1, topic, new byte[payload], 0, false));
       byte[] wire = java.util.Arrays.copyOf(d, d.length + auth.overhead());
-      int len = auth.seal(wire, 0, d.length);
+      // ownKey: the publisher holds its own key only, the subscriber too (its entry says so), so
+      // the broker checks the origin's derived key and re-seals for the subscriber; else both
+      // hold the deployment keys and the broker relays the datagram with its tag as it came
+      DatagramAuth edge =
+          authenticated && ownKey ? DatagramAuth.of(EdgeKeys.derive(auth.keys(), "pub")) : auth;
+      int len = edge.seal(wire, 0, d.length);
       Thread drain =
           Thread.ofPlatform()
               .daemon()

@@ -2,6 +2,7 @@ package org.netpubsub.edge.link;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,10 +36,31 @@ public final class DatagramAuth {
   private static final int MAX_FILE = 64 * 1024;
 
   private static final String ALGORITHM = "HmacSHA256";
-  private static final DatagramAuth INSECURE = new DatagramAuth(List.of());
+  private static final DatagramAuth INSECURE = new DatagramAuth(List.of(), null);
 
   private final boolean secure;
-  private volatile List<SecretKeySpec> keys;
+
+  /**
+   * An edge holding the deployment keys (null: none, or not an edge) also verifies the keys derived
+   * for it ({@link EdgeKeys}): what routing brokers re-seal for it.
+   */
+  private final String edge;
+
+  private volatile Keys current;
+
+  /** For {@link #forEdge}: the instance whose keys this one follows (null: none). */
+  private final DatagramAuth parent;
+
+  /**
+   * The edge views made from this instance ({@link #forEdge}), given their keys anew by {@link
+   * #update}: a view never looks at its parent's keys per datagram. Weak: a view that is no longer
+   * used goes with its broker. Guarded by this.
+   */
+  private final List<WeakReference<DatagramAuth>> views = new ArrayList<>();
+
+  /** The deployment keys as given and the MAC keys verified: given first, then derived ones. */
+  private record Keys(List<byte[]> given, List<SecretKeySpec> specs) {}
+
   private final ThreadLocal<PerThread> macs = new ThreadLocal<>();
   private final LongAdder otherKey = new LongAdder();
 
@@ -46,16 +68,46 @@ public final class DatagramAuth {
    * A thread's MACs for one key set (the list instance), one per key, and a buffer for the full
    * HMAC: no allocation per datagram, only when the keys change.
    */
-  private record PerThread(List<SecretKeySpec> keys, Mac[] macs, byte[] tag) {}
+  private record PerThread(Keys keys, Mac[] macs, byte[] tag) {}
 
-  private DatagramAuth(List<byte[]> keys) {
+  private DatagramAuth(List<byte[]> keys, String edge) {
     this.secure = !keys.isEmpty();
-    this.keys = specs(keys);
+    this.edge = edge;
+    this.parent = null;
+    this.current = keys(keys, edge);
+  }
+
+  private DatagramAuth(DatagramAuth parent, String edge) {
+    this.secure = parent.secure;
+    this.edge = edge;
+    this.parent = parent;
+    this.current = keys(parent.current.given(), edge);
   }
 
   /** Authenticates with {@code keys}: the first signs, all verify. */
   public static DatagramAuth of(List<byte[]> keys) {
-    return new DatagramAuth(checked(keys));
+    return new DatagramAuth(checked(keys), null);
+  }
+
+  /**
+   * For the edge {@code edge} holding these keys: signs as this instance does and verifies under
+   * its keys and under the keys derived from them for {@code edge} too ({@link EdgeKeys}: a routing
+   * broker re-seals every datagram it relays under the receiving edge's key; docs/security.md,
+   * "Per-edge keys"). Follows this instance's {@link #update}s. An insecure instance stays as is.
+   */
+  public DatagramAuth forEdge(String edge) {
+    if (!secure) {
+      return this;
+    }
+    if (parent != null) {
+      return parent.forEdge(edge);
+    }
+    synchronized (this) { // with update: a view made meanwhile gets the new keys either way
+      DatagramAuth v = new DatagramAuth(this, java.util.Objects.requireNonNull(edge, "edge"));
+      views.removeIf(r -> r.get() == null);
+      views.add(new WeakReference<>(v));
+      return v;
+    }
   }
 
   /**
@@ -67,12 +119,38 @@ public final class DatagramAuth {
     if (!secure) {
       throw new IllegalStateException("an insecure DatagramAuth has no keys to replace");
     }
-    this.keys = specs(checked(keys));
+    if (parent != null) {
+      throw new IllegalStateException("an edge's view follows its parent's keys");
+    }
+    List<byte[]> given = checked(keys);
+    synchronized (this) { // rotations are rare: each view's keys are derived here, once
+      this.current = keys(given, edge);
+      views.removeIf(r -> r.get() == null);
+      for (WeakReference<DatagramAuth> r : views) {
+        DatagramAuth v = r.get();
+        if (v != null) {
+          v.current = keys(given, v.edge);
+        }
+      }
+    }
   }
 
-  /** How many keys verify now (the first of them signs). */
+  /** How many deployment keys verify now (the first of them signs). */
   public int keyCount() {
-    return keys.size();
+    return current.given().size();
+  }
+
+  /**
+   * The deployment keys now, the signing one first (copies): for a holder that derives edges' keys
+   * from them (a routing broker). Never logged or printed.
+   */
+  public List<byte[]> keys() {
+    return current.given().stream().map(byte[]::clone).toList();
+  }
+
+  /** Changes (by identity) whenever {@link #update} replaces the keys. */
+  public Object keysVersion() {
+    return current;
   }
 
   /**
@@ -96,8 +174,17 @@ public final class DatagramAuth {
     return keys.stream().map(byte[]::clone).toList();
   }
 
-  private static List<SecretKeySpec> specs(List<byte[]> keys) {
-    return keys.stream().map(k -> new SecretKeySpec(k, ALGORITHM)).toList();
+  private static Keys keys(List<byte[]> given, String edge) {
+    List<SecretKeySpec> specs = new ArrayList<>();
+    for (byte[] k : given) {
+      specs.add(new SecretKeySpec(k, ALGORITHM));
+    }
+    if (edge != null) {
+      for (byte[] k : EdgeKeys.derive(given, edge)) {
+        specs.add(new SecretKeySpec(k, ALGORITHM));
+      }
+    }
+    return new Keys(given, List.copyOf(specs));
   }
 
   /** No authentication at all: only where a test or an experiment asks for it explicitly. */
@@ -216,8 +303,8 @@ public final class DatagramAuth {
         diff |= t.tag()[i] ^ buf[off + body + i];
       }
       if (diff == 0) {
-        if (m > 0) {
-          otherKey.increment();
+        if (m > 0 && m < t.keys().given().size()) { // a derived key is no "other" key
+          (parent != null ? parent.otherKey : otherKey).increment();
         }
         return body;
       }
@@ -235,7 +322,7 @@ public final class DatagramAuth {
 
   /** This thread's MACs for the current keys, made anew when the keys have changed. */
   private PerThread perThread() {
-    List<SecretKeySpec> now = keys;
+    Keys now = current;
     PerThread t = macs.get();
     if (t == null || t.keys() != now) {
       t = newMacs(now);
@@ -244,12 +331,12 @@ public final class DatagramAuth {
     return t;
   }
 
-  private static PerThread newMacs(List<SecretKeySpec> keys) {
-    Mac[] out = new Mac[keys.size()];
+  private static PerThread newMacs(Keys keys) {
+    Mac[] out = new Mac[keys.specs().size()];
     try {
       for (int i = 0; i < out.length; i++) {
         out[i] = Mac.getInstance(ALGORITHM);
-        out[i].init(keys.get(i));
+        out[i].init(keys.specs().get(i));
       }
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);

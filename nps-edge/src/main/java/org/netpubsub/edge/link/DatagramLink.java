@@ -29,7 +29,21 @@ public interface DatagramLink extends Closeable {
 
   /** As above, every datagram sealed with {@code auth}'s tag first (unless it is insecure). */
   static DatagramLink of(DatagramSocket socket, WanEmulation emulation, DatagramAuth auth) {
+    return of(socket, emulation, auth.secure() ? (b, o, n, to) -> auth.seal(b, o, n) : null);
+  }
+
+  /**
+   * Writes a datagram's tag after its {@code len} bytes (it has {@link DatagramAuth#TAG} bytes of
+   * room there) under the key that fits its destination; returns the sealed length.
+   */
+  @FunctionalInterface
+  interface Sealer {
+    int seal(byte[] buf, int off, int len, InetSocketAddress to);
+  }
+
+  /** As above, every datagram sealed by {@code sealer} first (null: none, insecure). */
+  static DatagramLink of(DatagramSocket socket, WanEmulation emulation, Sealer sealer) {
     DatagramLink raw = of(socket, emulation);
-    return auth.secure() ? new SealingLink(raw, auth) : raw;
+    return sealer != null ? new SealingLink(raw, sealer) : raw;
   }
 }

@@ -16,7 +16,29 @@ public final class Datagrams {
   private Datagrams() {}
 
   /**
-   * Receives datagrams until {@code stopped}. Each is checked with {@code auth} first: one whose
+   * Checks a datagram's authentication: its length without the tag, or -1 to refuse it. {@code
+   * packet} is the datagram as received, for where it came from (an overlay edge verifies another
+   * edge's direct datagrams under that edge's key); ask it only when needed: {@link
+   * DatagramPacket#getSocketAddress} makes a new address each time.
+   */
+  @FunctionalInterface
+  public interface Opener {
+    int open(byte[] buf, int off, int len, DatagramPacket packet);
+  }
+
+  /** {@link #receiveUntil(DatagramSocket, BooleanSupplier, Logger, Opener, Runnable, Consumer)}. */
+  public static void receiveUntil(
+      DatagramSocket socket,
+      BooleanSupplier stopped,
+      Logger log,
+      DatagramAuth auth,
+      Runnable rejected,
+      Consumer<DatagramPacket> handle) {
+    receiveUntil(socket, stopped, log, (b, o, n, f) -> auth.open(b, o, n), rejected, handle);
+  }
+
+  /**
+   * Receives datagrams until {@code stopped}. Each is checked with {@code opener} first: one whose
    * tag does not verify goes to {@code rejected} (to be counted) and nowhere else, so no state
    * changes on it. An authentic one goes to {@code handle} with the packet's length cut to the
    * datagram without its tag (the tag stays in the buffer right after it, for a relay to forward as
@@ -27,7 +49,7 @@ public final class Datagrams {
       DatagramSocket socket,
       BooleanSupplier stopped,
       Logger log,
-      DatagramAuth auth,
+      Opener opener,
       Runnable rejected,
       Consumer<DatagramPacket> handle) {
     byte[] buf = new byte[MAX];
@@ -42,7 +64,7 @@ public final class Datagrams {
         }
         continue;
       }
-      int body = auth.open(p.getData(), p.getOffset(), p.getLength());
+      int body = opener.open(p.getData(), p.getOffset(), p.getLength(), p);
       if (body < 0) {
         rejected.run();
         continue;

@@ -24,7 +24,6 @@ import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.DatagramException;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.dds.DdsDomain;
-import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.DatagramLink;
 import org.netpubsub.edge.link.Datagrams;
 
@@ -71,7 +70,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
   private final Map<String, Set<String>> remoteSubscribers = new ConcurrentHashMap<>();
   private final NackBudget nackBudget = new NackBudget(4 << 20, 4 << 20, 4096); // guarded by itself
   private final RecentSubscribers recent = new RecentSubscribers(10_000); // guarded by itself
-  private final DatagramAuth auth;
+  private final EdgeSeals seals; // which key seals what for whom, and opens what arrives
   private final ScheduledExecutorService worker;
   private final AtomicBoolean syncQueued = new AtomicBoolean();
   private final Thread receiver;
@@ -87,8 +86,8 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     this.deadlines = new Deadlines(config.deadlines(), config.maxDirectTopics(), counters, onMiss);
     this.client = client;
     this.socket = socket;
-    this.auth = config.auth();
-    this.link = DatagramLink.of(socket, config.emulation(), auth);
+    this.seals = new EdgeSeals(config.auth(), config.name(), config.ownKey());
+    this.link = DatagramLink.of(socket, config.emulation(), seals.sealer());
     this.local =
         "dds".equals(config.local().getScheme())
             ? new DdsSite(DdsDomain.parse(config.local()), config.name(), this, counters)
@@ -96,9 +95,8 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     this.interest = new EdgeInterest(config.publisherIdle().toMillis());
     this.buffer = new SendBuffer(config.buffer(), 250, 5);
     this.tree = new OverlayTree(client, config.name(), false);
-    this.entries =
-        new EndpointEntries(
-            client, config.name(), new Endpoint(config.site(), address()), counters, tree::holds);
+    Endpoint self = new Endpoint(config.site(), address(), Optional.empty(), seals.ownKeyOnly());
+    this.entries = new EndpointEntries(client, config.name(), self, counters, tree::holds);
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("nps-edge-sync-" + config.name()).factory());
@@ -140,6 +138,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       throw x;
     }
     try {
+      e.tree.addListener(e.seals::observe); // first: the others send to the edges it shows
       e.tree.addListener(v -> e.queueSync());
       e.tree.addListener(e::replayToLateJoiners);
       e.tree.addListener(e::observeSubscribers);
@@ -303,6 +302,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
       counters.drop("unassigned"); // the leader has not assigned it yet; NACKs may recover it
     }
     if (multiPath) {
+      seals.learn(t); // the topic as loaded may show edges the view does not yet
       for (Endpoint e : Relay.targets(t, config.name())) {
         send(bytes, e.address(), "sent_direct");
       }
@@ -322,7 +322,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
 
   private void receive() {
     Datagrams.receiveUntil(
-        socket, () -> closed, LOG, auth, () -> counters.drop("unauthenticated"), this::onDatagram);
+        socket, () -> closed, LOG, seals, () -> counters.drop("unauthenticated"), this::onDatagram);
   }
 
   /** One datagram: a NACK to answer, or a message to publish locally. */

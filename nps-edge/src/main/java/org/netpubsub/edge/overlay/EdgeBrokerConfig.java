@@ -18,7 +18,8 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * per topic stay buffered for retransmission, how many of those a late-joining subscriber edge is
  * sent (durability; 0: none); for experiments only, the emulated WAN its datagrams cross (null: the
  * production path); and how its datagrams are authenticated (required before it starts: a shared
- * key, or insecure where a test or an experiment asks for it).
+ * key, or insecure where a test or an experiment asks for it), and whether that key is the edge's
+ * own only ({@code ownKey}, null: the deployment's keys; docs/security.md, "Per-edge keys").
  */
 public record EdgeBrokerConfig(
     String name,
@@ -31,7 +32,8 @@ public record EdgeBrokerConfig(
     int buffer,
     int durable,
     WanEmulation emulation,
-    DatagramAuth auth) {
+    DatagramAuth auth,
+    OwnKeyOnly ownKey) {
   /**
    * The largest send buffer: a receiver treats a jump of more than this many numbers as a restarted
    * origin, so a larger buffer could not be asked for.
@@ -78,12 +80,23 @@ public record EdgeBrokerConfig(
   /** Defaults: no deadlines, 16 direct topics, publishers idle after 10 min, 1024 buffered. */
   public static EdgeBrokerConfig of(String name, String site, URI local, InetSocketAddress listen) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, 0, null, null);
+        name, site, local, listen, Map.of(), 16, Duration.ofMinutes(10), 1024, 0, null, null, null);
   }
 
   public EdgeBrokerConfig withDeadlines(Map<String, Long> d, int maxDirect) {
     return new EdgeBrokerConfig(
-        name, site, local, listen, d, maxDirect, publisherIdle, buffer, durable, emulation, auth);
+        name,
+        site,
+        local,
+        listen,
+        d,
+        maxDirect,
+        publisherIdle,
+        buffer,
+        durable,
+        emulation,
+        auth,
+        ownKey);
   }
 
   /** How datagrams are authenticated: a shared key, or {@link DatagramAuth#insecure()}. */
@@ -99,7 +112,8 @@ public record EdgeBrokerConfig(
         buffer,
         durable,
         emulation,
-        a);
+        a,
+        ownKey);
   }
 
   /** Experiments only: send over an emulated WAN. */
@@ -115,7 +129,8 @@ public record EdgeBrokerConfig(
         buffer,
         durable,
         e,
-        auth);
+        auth,
+        ownKey);
   }
 
   /** Durability: replay the last {@code n} reliable messages of a topic to each late joiner. */
@@ -131,7 +146,8 @@ public record EdgeBrokerConfig(
         buffer,
         n,
         emulation,
-        auth);
+        auth,
+        ownKey);
   }
 
   /**
@@ -150,6 +166,27 @@ public record EdgeBrokerConfig(
         n,
         durable,
         emulation,
-        auth);
+        auth,
+        ownKey);
+  }
+
+  /**
+   * The edge holds its own key only ({@link #auth} is that key, derived with {@code nps overlay
+   * keys edge}), with the keys it shares with other such edges; null: it holds the deployment's.
+   */
+  public EdgeBrokerConfig withOwnKey(OwnKeyOnly k) {
+    return new EdgeBrokerConfig(
+        name,
+        site,
+        local,
+        listen,
+        deadlines,
+        maxDirectTopics,
+        publisherIdle,
+        buffer,
+        durable,
+        emulation,
+        auth,
+        k);
   }
 }

@@ -7,9 +7,11 @@ import java.util.Optional;
 /**
  * An edge broker's entry under a topic: its site, where it receives datagrams and, in a subscriber
  * entry, the shortest DEADLINE its site's readers of the topic request (the publishing edges take
- * the direct path for it, §2.4.2).
+ * the direct path for it, §2.4.2), and whether the edge holds its own datagram key only ({@code
+ * ownKey}: what is sent to it is sealed under its key, docs/security.md "Per-edge keys").
  */
-public record Endpoint(String site, InetSocketAddress address, Optional<Long> deadlineMillis) {
+public record Endpoint(
+    String site, InetSocketAddress address, Optional<Long> deadlineMillis, boolean ownKey) {
   public Endpoint {
     ZnodePaths.checkName(site);
     Objects.requireNonNull(address, "address");
@@ -19,6 +21,11 @@ public record Endpoint(String site, InetSocketAddress address, Optional<Long> de
     }
   }
 
+  /** An entry of an edge holding the deployment keys. */
+  public Endpoint(String site, InetSocketAddress address, Optional<Long> deadlineMillis) {
+    this(site, address, deadlineMillis, false);
+  }
+
   /** An entry without a deadline. */
   public Endpoint(String site, InetSocketAddress address) {
     this(site, address, Optional.empty());
@@ -26,6 +33,6 @@ public record Endpoint(String site, InetSocketAddress address, Optional<Long> de
 
   /** This entry with {@code millis} as its deadline (none: empty). */
   public Endpoint withDeadline(Optional<Long> millis) {
-    return new Endpoint(site, address, millis);
+    return new Endpoint(site, address, millis, ownKey);
   }
 }

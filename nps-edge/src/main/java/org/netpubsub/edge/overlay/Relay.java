@@ -18,11 +18,17 @@ public final class Relay {
 
   /** Where a routing broker sends a message published at edge {@code origin}. */
   public static List<Endpoint> targets(TopicState t, String origin) {
+    return targetEdges(t, origin).stream().map(Map.Entry::getValue).toList();
+  }
+
+  /** {@link #targets} with each target's edge name (whose key a relayed datagram is sealed in). */
+  public static List<Map.Entry<String, Endpoint>> targetEdges(TopicState t, String origin) {
     String site = siteOf(t, origin);
     return t.subscribers().entrySet().stream()
         .filter(e -> !e.getKey().equals(origin) && !e.getValue().site().equals(site))
-        .map(Map.Entry::getValue)
-        .sorted(java.util.Comparator.comparing(e -> ZnodeData.address(e.address())))
+        .sorted(
+            java.util.Comparator.comparing(
+                (Map.Entry<String, Endpoint> e) -> ZnodeData.address(e.getValue().address())))
         .toList();
   }
 

@@ -44,6 +44,7 @@ public final class RoutingBroker implements Closeable {
   private final DatagramSocket socket;
   private final DatagramLink link;
   private final DatagramAuth auth;
+  private final OriginCheck origins;
   private final PersistentNode registration;
   private final LeaderLatch latch;
   private final OverlayTree tree;
@@ -72,8 +73,9 @@ public final class RoutingBroker implements Closeable {
       WanEmulation emulation,
       DatagramAuth auth)
       throws Exception {
-    this.link = DatagramLink.of(socket, emulation); // relays sealed datagrams as they came
+    this.link = DatagramLink.of(socket, emulation); // OriginCheck seals what it relays
     this.auth = auth;
+    this.origins = new OriginCheck(auth);
     this.name = ZnodePaths.checkName(name);
     this.client = client;
     this.socket = socket;
@@ -275,8 +277,8 @@ public final class RoutingBroker implements Closeable {
         socket,
         () -> closed,
         LOG,
-        auth,
-        () -> counters.drop("unauthenticated"),
+        (buf, off, len, packet) -> origins.open(buf, off, len),
+        () -> counters.drop(origins.refusal()),
         this::relayDatagram);
   }
 
@@ -306,19 +308,29 @@ public final class RoutingBroker implements Closeable {
       return;
     }
     relayedAt.put(m.topic(), System.currentTimeMillis());
-    List<Endpoint> targets = Relay.targets(topic.get(), m.origin());
+    List<Map.Entry<String, Endpoint>> targets = Relay.targetEdges(topic.get(), m.origin());
     if (targets.isEmpty()) {
       counters.drop("no_remote_subscribers");
       return;
     }
-    for (Endpoint e : targets) {
+    for (Map.Entry<String, Endpoint> e : targets) {
       try {
-        link.send(p.getData(), p.getOffset(), p.getLength() + auth.overhead(), e.address());
+        Endpoint to = e.getValue(); // its own key only: re-sealed, else the origin's tag as is
+        int n = origins.sealFor(p.getData(), p.getOffset(), p.getLength(), e.getKey(), to.ownKey());
+        link.send(p.getData(), p.getOffset(), n, e.getValue().address());
         counters.add("relayed");
       } catch (IOException x) {
         counters.drop("send_failed");
       }
     }
+  }
+
+  /**
+   * From now on refuses every datagram naming one of {@code edges} as its origin (counted as {@code
+   * dropped.revoked_origin}); the set replaces the previous one. Entries and subscriptions stay.
+   */
+  public void revokeEdges(Set<String> edges) {
+    origins.revoke(edges);
   }
 
   private void reportRate() {

@@ -24,20 +24,31 @@ public final class ZnodeData {
     o.put("site", e.site());
     o.put("address", address(e.address()));
     e.deadlineMillis().ifPresent(d -> o.put("deadline_ms", d));
+    if (e.ownKey()) {
+      o.put("own_key", true); // only then: an entry of the default kind stays as it always was
+    }
     return bytes(o);
   }
 
-  /** An endpoint; {@code deadline_ms} is optional (absent: none; older edges never write it). */
+  /**
+   * An endpoint; {@code deadline_ms} is optional (absent: none; older edges never write it), and so
+   * is {@code own_key} (absent: false).
+   */
   public static Endpoint endpoint(byte[] data) {
-    JsonNode o = parse(data, Set.of("site", "address", "deadline_ms"));
+    JsonNode o = parse(data, Set.of("site", "address", "deadline_ms", "own_key"));
     JsonNode d = o.get("deadline_ms");
     if (d != null && (!d.canConvertToLong() || !d.isIntegralNumber() || d.asLong() <= 0)) {
       throw new IllegalArgumentException("'deadline_ms' must be a whole number > 0");
     }
+    JsonNode own = o.get("own_key");
+    if (own != null && !own.isBoolean()) {
+      throw new IllegalArgumentException("'own_key' must be true or false");
+    }
     return new Endpoint(
         text(o, "site"),
         address(text(o, "address")),
-        d == null ? java.util.Optional.empty() : java.util.Optional.of(d.asLong()));
+        d == null ? java.util.Optional.empty() : java.util.Optional.of(d.asLong()),
+        own != null && own.asBoolean());
   }
 
   public static byte[] assignment(Assignment a) {

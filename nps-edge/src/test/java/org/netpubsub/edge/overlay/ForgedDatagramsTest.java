@@ -22,6 +22,7 @@ import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.broker.TestClient;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.EdgeKeys;
 import org.netpubsub.edge.link.TestKeys;
 
 /**
@@ -33,6 +34,9 @@ import org.netpubsub.edge.link.TestKeys;
 class ForgedDatagramsTest {
   static final Duration T = Duration.ofSeconds(20);
   static final String TOPIC = "t/1";
+
+  /** What the test's "insider" edge verifies: the deployment key and its own derived key. */
+  private static final DatagramAuth INSIDER = TestKeys.AUTH.forEdge("insider");
 
   @TempDir Path dir;
 
@@ -106,6 +110,102 @@ class ForgedDatagramsTest {
           T,
           () -> count(s.rome().counters(), "dropped.duplicate") == tailProbes(s.paris()));
     }
+  }
+
+  @Test
+  void anEdgeWithItsOwnKeySendsAsNoOtherAndARevokedEdgeIsRefusedAfterTheReload() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
+        DatagramSocket mallory = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      Sites s = sites(f);
+      // an edge given its own key only (nps overlay keys edge), not the deployment's
+      DatagramAuth own = DatagramAuth.of(EdgeKeys.derive(TestKeys.AUTH.keys(), "mallory"));
+      byte[] asParis = sealed(own, new EdgeMessage("paris", 1, TOPIC, bytes("forged"), 0, false));
+      mallory.send(new DatagramPacket(asParis, asParis.length, s.rome().address()));
+      mallory.send(new DatagramPacket(asParis, asParis.length, s.rb().address()));
+      poll(
+          "both forgeries counted",
+          T,
+          () ->
+              count(s.rome().counters(), "dropped.unauthenticated") == 1
+                  && count(s.rb().counters(), "dropped.unauthenticated") == 1);
+      poll("the broker relayed paris's datagrams only", T, () -> relayedOnlyParis(s));
+      // under its own name the same key is accepted, relayed and re-sealed for rome
+      byte[] asItself = sealed(own, new EdgeMessage("mallory", 1, TOPIC, bytes("own"), 0, false));
+      mallory.send(new DatagramPacket(asItself, asItself.length, s.rb().address()));
+      poll("mallory's own message at rome", T, () -> s.sub().received().size() == 2);
+      s.rb().revokeEdges(java.util.Set.of("mallory"));
+      byte[] again = sealed(own, new EdgeMessage("mallory", 2, TOPIC, bytes("again"), 0, false));
+      mallory.send(new DatagramPacket(again, again.length, s.rb().address()));
+      poll(
+          "the revoked edge refused",
+          T,
+          () -> count(s.rb().counters(), "dropped.revoked_origin") == 1);
+      s.pub().publish(TOPIC, "real-1", 1, false); // the subscriptions stand
+      poll("a real message after the revocation", T, () -> s.sub().received().size() == 3);
+      assertThat(s.sub().received())
+          .extracting(TestClient.Received::payload)
+          .containsExactly("real-0", "own", "real-1");
+    }
+  }
+
+  @Test
+  void anOwnKeyEdgeGetsRelayedAndDirectDatagramsAndRefusesAnEdgeClaimingAnother() throws Exception {
+    try (OverlayFixture f = new OverlayFixture(dir).zookeeper();
+        DatagramSocket mallory = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+      RoutingBroker rb = f.routingBroker("rb1");
+      Mosquitto ma = f.mosquitto();
+      Mosquitto mb = f.mosquitto();
+      // paris holds the deployment keys and sends TOPIC on the direct path too (a deadline)
+      EdgeBroker paris =
+          f.edge("paris", ma, c -> c.withDeadlines(java.util.Map.of(TOPIC, 60_000L), 4));
+      DatagramAuth romeKey = DatagramAuth.of(EdgeKeys.derive(TestKeys.AUTH.keys(), "rome"));
+      EdgeBroker rome = f.edge("rome", mb, c -> c.withAuth(romeKey).withOwnKey(OwnKeyOnly.alone()));
+      TestClient sub = f.mqttClient(mb, "sub");
+      TestClient pub = f.mqttClient(ma, "pub");
+      sub.subscribe(TOPIC, 1);
+      poll("the topic assigned with rome's entry", T, () -> f.ready(TOPIC));
+      assertThat(f.tree().topics().get(TOPIC).subscribers().get("rome").ownKey()).isTrue();
+      for (int i = 0; i < 3; i++) {
+        pub.publish(TOPIC, "real-" + i, 1, false);
+      }
+      poll("three messages at rome", T, () -> sub.received().size() == 3);
+      // relayed copies re-sealed for rome by the broker, direct copies sealed for it by paris
+      poll(
+          "rome opened paris's direct copies as well as the relayed ones",
+          T,
+          () ->
+              count(paris.counters(), "sent_direct") >= 3
+                  && count(rome.counters(), "received") - count(rb.counters(), "relayed")
+                      >= count(paris.counters(), "sent_direct"));
+      assertThat(count(rome.counters(), "dropped.unauthenticated")).isZero();
+      // an own-key edge claiming paris: refused by rome directly and by the broker, both counted
+      DatagramAuth own = DatagramAuth.of(EdgeKeys.derive(TestKeys.AUTH.keys(), "mallory"));
+      byte[] asParis = sealed(own, new EdgeMessage("paris", 9, TOPIC, bytes("forged"), 0, false));
+      mallory.send(new DatagramPacket(asParis, asParis.length, rome.address()));
+      mallory.send(new DatagramPacket(asParis, asParis.length, rb.address()));
+      poll(
+          "both forgeries counted",
+          T,
+          () ->
+              count(rome.counters(), "dropped.unauthenticated") == 1
+                  && count(rb.counters(), "dropped.unauthenticated") == 1);
+      pub.publish(TOPIC, "real-3", 1, false);
+      poll("a real message after the forgeries", T, () -> sub.received().size() == 4);
+      assertThat(sub.received())
+          .extracting(TestClient.Received::payload)
+          .containsExactly("real-0", "real-1", "real-2", "real-3");
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] sealed(DatagramAuth auth, EdgeMessage m) throws Exception {
+    byte[] d = DatagramCodec.encode(m);
+    byte[] out = java.util.Arrays.copyOf(d, d.length + DatagramAuth.TAG);
+    auth.seal(out, 0, d.length);
+    return out;
   }
 
   @Test
@@ -344,7 +444,12 @@ class ForgedDatagramsTest {
     while (out.size() < n) {
       DatagramPacket p = new DatagramPacket(buf, buf.length);
       s.receive(p);
-      byte[] d = TestKeys.open(buf, p.getLength());
+      // from paris under the deployment key, from the routing broker re-sealed for "insider"
+      int body = INSIDER.open(buf, 0, p.getLength());
+      if (body < 0) {
+        throw new AssertionError("a datagram whose tag does not verify");
+      }
+      byte[] d = java.util.Arrays.copyOf(buf, body);
       EdgeMessage m = DatagramCodec.decode(d, 0, d.length);
       if (p.getSocketAddress().equals(from)
           && new String(m.payload(), StandardCharsets.UTF_8).startsWith("m-")
