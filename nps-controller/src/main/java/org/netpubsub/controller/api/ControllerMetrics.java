@@ -213,6 +213,12 @@ final class ControllerMetrics {
         "remote-app requests and answers naming an app their CURVE client may not act as",
         bus,
         b -> b.metrics().remoteForbidden());
+    count(
+        r,
+        "nps.nbi.remote.data.dropped",
+        "messages for remote apps not sent to a data connection whose queue was full (slow client)",
+        bus,
+        NorthboundBus::remoteDataDropped);
     String[] what = {
       "remote-app registrations and subscriptions refused at a cap (apps per client, apps, topics"
           + " per app)",

@@ -308,6 +308,14 @@ public final class NorthboundBus implements SouthboundListener, AutoCloseable {
         };
   }
 
+  /**
+   * Messages for remote apps not sent to a data connection whose queue was full (a slow client: the
+   * bus never waits for it).
+   */
+  public long remoteDataDropped() {
+    return gateway == null ? 0 : gateway.dropped();
+  }
+
   // --- remote apps: called by the gateway's control and answer threads ---
 
   /**

@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,6 +47,9 @@ public final class RemoteAppClient implements AutoCloseable {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
   private static final int POLL_MS = 100;
+
+  /** The data thread's wait while it has not had an answer to its hello: connecting waits on it. */
+  private static final int JOIN_POLL_MS = 10;
 
   /**
    * How often a registered client says {@code ALIVE}: the bus drops a registration silent for
@@ -103,11 +105,12 @@ public final class RemoteAppClient implements AutoCloseable {
   private final Object controlLock = new Object();
   private ZMQ.Socket control; // guarded by controlLock; null after a lost reply
   private final BlockingQueue<byte[]> outbox = new ArrayBlockingQueue<>(ANSWER_QUEUE);
-  private final Thread subscriber;
+  private final Thread receiver;
   private final Thread pusher;
   private final CountDownLatch stopped = new CountDownLatch(1); // opens on close: keepalive ends
-  private final long probeToken = ThreadLocalRandom.current().nextLong();
-  private final CountDownLatch probed = new CountDownLatch(1);
+  private final CountDownLatch welcomed = new CountDownLatch(1); // the bus answered the hello
+  private volatile String helloRefused; // the bus's ERR reason, or null
+  private volatile boolean joining; // registered: the data thread says hello
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean accepting = true; // answers are taken
   private volatile boolean running = true; // the socket threads run
@@ -129,16 +132,15 @@ public final class RemoteAppClient implements AutoCloseable {
     this.credentials = credentials;
     this.timeout = timeout;
     this.handler = handler;
-    ZMQ.Socket sub;
+    ZMQ.Socket dealer;
     ZMQ.Socket push;
     try {
-      sub = context.createSocket(SocketType.SUB);
-      sub.setLinger(0);
-      sub.setHandshakeIvl(HANDSHAKE_MS);
-      secure(sub);
-      sub.setReceiveTimeOut(POLL_MS);
-      sub.connect(bus.data());
-      sub.subscribe(RemoteWire.topic(name));
+      dealer = context.createSocket(SocketType.DEALER);
+      dealer.setLinger(0);
+      dealer.setHandshakeIvl(HANDSHAKE_MS);
+      secure(dealer);
+      dealer.setReceiveTimeOut(JOIN_POLL_MS); // POLL_MS once the bus answered the hello
+      dealer.connect(bus.data());
       push = context.createSocket(SocketType.PUSH);
       push.setLinger(FLUSH_MS);
       push.setHandshakeIvl(HANDSHAKE_MS);
@@ -152,7 +154,7 @@ public final class RemoteAppClient implements AutoCloseable {
       context.close();
       throw new IllegalArgumentException("cannot connect to " + bus + ": " + e.getMessage(), e);
     }
-    this.subscriber = thread("nbi-remote-" + name + "-data", () -> receive(sub));
+    this.receiver = thread("nbi-remote-" + name + "-data", () -> receive(dealer));
     this.pusher = thread("nbi-remote-" + name + "-answers", () -> push(push));
   }
 
@@ -162,15 +164,15 @@ public final class RemoteAppClient implements AutoCloseable {
   }
 
   /**
-   * Registers {@code app} with the bus and returns once packet-ins can reach it: it asks the bus
-   * for probes on its data topic until one arrives (ZeroMQ's "slow joiner": a subscription takes
-   * effect some time after connecting). The app has no topics yet; it gets FOR_ALL packet-ins and,
-   * on a broadcast bus, everything.
+   * Registers {@code app} with the bus and returns once packet-ins can reach it: its data
+   * connection says {@code HELLO app} until the bus answers (the bus sends an app's messages only
+   * to connections that joined it, and only those its client may act as). The app has no topics
+   * yet; it gets FOR_ALL packet-ins and, on a broadcast bus, everything.
    *
    * @param app 1 to 64 of A-Z a-z 0-9 . _ : - ; processes that register one name share its topics
    *     and each get its packet-ins
    * @throws IllegalArgumentException if the bus refuses the name (e.g. an in-process app has it)
-   * @throws IllegalStateException if the bus does not answer or no probe arrives within {@code
+   * @throws IllegalStateException if the bus does not answer a request or the hello within {@code
    *     timeout}
    */
   public static RemoteAppClient connect(
@@ -203,7 +205,8 @@ public final class RemoteAppClient implements AutoCloseable {
     try {
       c.require("REGISTER " + app);
       c.registered = true;
-      c.awaitProbe();
+      c.joining = true; // only now: a name the bus refused is never said in a hello
+      c.awaitWelcome();
       c.thread("nbi-remote-" + app + "-keepalive", c::keepAlive);
       return c;
     } catch (RuntimeException e) {
@@ -293,7 +296,7 @@ public final class RemoteAppClient implements AutoCloseable {
     }
     running = false; // each thread sees it within POLL_MS and closes its own socket
     join(pusher, 10L * POLL_MS);
-    join(subscriber, 10L * POLL_MS);
+    join(receiver, 10L * POLL_MS);
     synchronized (controlLock) {
       if (control != null) {
         control.close();
@@ -374,26 +377,20 @@ public final class RemoteAppClient implements AutoCloseable {
     return s;
   }
 
-  /** Probes until one comes back, waiting 20 ms, 40 ms, ... up to 500 ms between probes. */
-  private void awaitProbe() {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    long wait = 20;
-    String probe = "PROBE " + name + " " + Long.toHexString(probeToken);
+  /** Waits for the bus's answer to the data connection's hello (sent by the data thread). */
+  private void awaitWelcome() {
     try {
-      while (true) {
-        require(probe);
-        if (probed.await(wait, TimeUnit.MILLISECONDS)) {
-          return;
-        }
-        if (System.nanoTime() - deadline > 0) {
-          throw new IllegalStateException(
-              "no probe reached " + name + " from " + bus.data() + " within " + timeout);
-        }
-        wait = Math.min(2 * wait, 500);
+      if (!welcomed.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException(
+            "no answer to " + name + "'s hello from " + bus.data() + " within " + timeout);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while connecting " + name, e);
+    }
+    String no = helloRefused;
+    if (no != null) {
+      throw new IllegalArgumentException(no);
     }
   }
 
@@ -428,19 +425,39 @@ public final class RemoteAppClient implements AutoCloseable {
     }
   }
 
-  // --- data: SUB ---
+  // --- data: DEALER ---
 
-  private void receive(ZMQ.Socket sub) {
+  /**
+   * Once registered, says {@code HELLO app} at once, again after 20 ms, 40 ms, ... up to 500 ms
+   * until the bus answers, then every {@link #KEEPALIVE} (the bus forgets a connection silent for
+   * its limit, and a reconnected one is new to it), and hands what arrives to the handler.
+   */
+  private void receive(ZMQ.Socket data) {
+    byte[] hello = ("HELLO " + name).getBytes(StandardCharsets.UTF_8);
+    long next = System.nanoTime();
+    long backoffMs = 20;
+    boolean slow = false; // the receive timeout is POLL_MS
     try {
       while (running) {
         byte[] body;
         try {
-          if (sub.recv(0) == null) {
+          long now = System.nanoTime();
+          if (joining && now - next >= 0) {
+            data.send(hello, ZMQ.DONTWAIT); // queued until connected; a full queue skips one
+            boolean answered = welcomed.getCount() == 0;
+            next = now + (answered ? KEEPALIVE.toNanos() : backoffMs * 1_000_000);
+            backoffMs = Math.min(2 * backoffMs, 500);
+          }
+          if (!slow && welcomed.getCount() == 0) {
+            data.setReceiveTimeOut(POLL_MS);
+            slow = true;
+          }
+          if (data.recv(0) == null) {
             continue; // nothing within POLL_MS
           }
-          body = sub.hasReceiveMore() ? sub.recv(0) : null;
-          while (sub.hasReceiveMore()) {
-            sub.recv(0);
+          body = data.hasReceiveMore() ? data.recv(0) : null;
+          while (data.hasReceiveMore()) {
+            data.recv(0);
             body = null;
           }
         } catch (ZMQException e) {
@@ -453,7 +470,7 @@ public final class RemoteAppClient implements AutoCloseable {
         deliver(body);
       }
     } finally {
-      sub.close();
+      data.close();
     }
   }
 
@@ -471,9 +488,14 @@ public final class RemoteAppClient implements AutoCloseable {
     }
     switch (d) {
       case RemoteWire.Probe p -> {
-        if (p.token() == probeToken) {
-          probed.countDown();
+        // asked for by PROBE requests; this client needs none since it says hello
+      }
+      case RemoteWire.Welcome w -> {
+        if (!w.reply().equals("OK")) {
+          helloRefused = w.reply().startsWith("ERR ") ? w.reply().substring(4) : w.reply();
+          LOG.log(System.Logger.Level.WARNING, name + ": the bus refused the hello: " + w.reply());
         }
+        welcomed.countDown();
       }
       case RemoteWire.PacketIn p -> {
         received.incrementAndGet();

@@ -2,9 +2,9 @@ package org.netpubsub.controller.nbi;
 
 /**
  * The three ZeroMQ endpoints of the northbound bus for remote apps: {@code control} (requests such
- * as {@code SUBSCRIBE app topic}, REQ/REP), {@code data} (packet-ins, PUB/SUB) and {@code answers}
- * (packet-outs and flow-mods, PUSH/PULL). The bus binds them, apps connect to them. When binding, a
- * port {@code *} ({@code tcp://127.0.0.1:*}) picks a free port; {@link
+ * as {@code SUBSCRIBE app topic}, REQ/REP), {@code data} (packet-ins, ROUTER/DEALER) and {@code
+ * answers} (packet-outs and flow-mods, PUSH/PULL). The bus binds them, apps connect to them. When
+ * binding, a port {@code *} ({@code tcp://127.0.0.1:*}) picks a free port; {@link
  * NorthboundBus#remoteEndpoints} tells which.
  */
 public record RemoteAppEndpoints(String control, String data, String answers) {

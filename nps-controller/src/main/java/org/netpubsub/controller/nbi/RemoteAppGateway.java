@@ -10,11 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiPredicate;
 import org.netpubsub.network.nbi.InvariantVerdict;
 import org.netpubsub.network.nbi.NbiTopic;
 import org.netpubsub.network.nbi.PacketOutVerdict;
@@ -31,15 +29,17 @@ import org.zeromq.ZMQException;
  * <ul>
  *   <li>control, REP: one-line text requests ({@code SUBSCRIBE app topic}), answered {@code OK} or
  *       {@code ERR reason};
- *   <li>data, PUB: each packet-in classified to a remote app, published under the app's topic
- *       ({@link RemoteWire#topic}); switch executors hand them over through a bounded queue;
+ *   <li>data, ROUTER: each packet-in classified to a remote app, sent to the connections that
+ *       joined the app ({@code HELLO app}, {@link RemoteAppRoutes}) and only those; switch
+ *       executors hand them over through a bounded queue;
  *   <li>answers, PULL: packet-outs and flow-mods, handed to the same checks as in-process apps'.
  * </ul>
  *
  * With {@link RemoteAppKeys} every socket is a CURVE server: a {@link ZapHandler} admits only the
  * clients file's keys, so a peer without one neither sends a request or an answer nor receives a
- * packet-in, and each request and answer must name an app its client may act as. Without keys the
- * sockets take anyone (NULL mechanism): loopback or an isolated lab only (the CLI enforces it).
+ * packet-in, and each request, answer and hello must name an app its client may act as: a client
+ * receives the packet-ins, refusals and topologies of its own apps only. Without keys the sockets
+ * take anyone (NULL mechanism): loopback or an isolated lab only (the CLI enforces it).
  *
  * <p>Nothing a peer sends can stop a thread: malformed requests are refused, malformed answers
  * counted and dropped. Each thread waits at most {@link #POLL_MS} for its socket, then looks
@@ -66,17 +66,14 @@ final class RemoteAppGateway implements AutoCloseable {
 
   private static final String KNOWN = "REGISTER, SUBSCRIBE, UNSUBSCRIBE, BYE, PROBE, ALIVE";
 
-  private record Outgoing(byte[] topic, byte[] body) {}
-
   private final NorthboundBus bus;
   private final ZContext context;
   private final RemoteAppEndpoints endpoints;
   private volatile RemoteAppKeys keys; // null: no CURVE; replaced whole by a clients reload
-  private final BlockingQueue<Outgoing> outbox;
+  private final RemoteAppData data;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean running = true;
-  private final AtomicLong published = new AtomicLong();
   private final AtomicLong answers = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
@@ -100,10 +97,16 @@ final class RemoteAppGateway implements AutoCloseable {
       RemoteAppLeases.Limits limits) {
     this.bus = bus;
     this.registry = new RemoteAppRegistry(bus, limits);
-    this.outbox = new ArrayBlockingQueue<>(queueCapacity);
+    this.data =
+        new RemoteAppData(
+            queueCapacity,
+            RemoteAppRoutes.of(limits),
+            this::userId,
+            this::forbiddenApp,
+            refused::incrementAndGet);
     this.context = new ZContext(1);
     ZMQ.Socket control;
-    ZMQ.Socket data;
+    ZMQ.Socket router;
     ZMQ.Socket pull;
     this.keys = keys;
     try {
@@ -120,7 +123,8 @@ final class RemoteAppGateway implements AutoCloseable {
       control = bind(SocketType.REP, bindTo.control(), "control");
       control.setReceiveTimeOut(POLL_MS);
       control.setMaxMsgSize(MAX_MESSAGE);
-      data = bind(SocketType.PUB, bindTo.data(), "data");
+      router = bind(SocketType.ROUTER, bindTo.data(), "data");
+      RemoteAppData.configure(router);
       pull = bind(SocketType.PULL, bindTo.answers(), "answers");
       pull.setReceiveTimeOut(POLL_MS);
       pull.setMaxMsgSize(MAX_MESSAGE);
@@ -130,13 +134,13 @@ final class RemoteAppGateway implements AutoCloseable {
     }
     this.endpoints =
         new RemoteAppEndpoints(
-            control.getLastEndpoint(), data.getLastEndpoint(), pull.getLastEndpoint());
+            control.getLastEndpoint(), router.getLastEndpoint(), pull.getLastEndpoint());
     // each socket now moves to its thread (Thread.start is the memory barrier ZeroMQ asks for)
     if (zap != null) {
       start("nbi-remote-zap", () -> zap.serve(() -> running));
     }
     start("nbi-remote-control", () -> serveControl(control));
-    start("nbi-remote-publisher", () -> publish(data));
+    start("nbi-remote-publisher", () -> data.serve(router, () -> running));
     start("nbi-remote-answers", () -> serveAnswers(pull));
   }
 
@@ -177,7 +181,7 @@ final class RemoteAppGateway implements AutoCloseable {
   }
 
   long published() {
-    return published.get();
+    return data.published();
   }
 
   long answers() {
@@ -190,6 +194,11 @@ final class RemoteAppGateway implements AutoCloseable {
 
   long refusedRequests() {
     return refused.get();
+  }
+
+  /** Messages not sent to a data connection whose queue was full (a slow client). */
+  long dropped() {
+    return data.dropped();
   }
 
   /** Handshakes refused for want of an admitted CURVE key. */
@@ -219,7 +228,10 @@ final class RemoteAppGateway implements AutoCloseable {
     keys = next;
     clientsByName = names;
     zap.keys(next);
-    registry.revoke((client, app) -> names.containsKey(client) && names.get(client).mayActAs(app));
+    BiPredicate<String, String> mayActAs =
+        (client, app) -> names.containsKey(client) && names.get(client).mayActAs(app);
+    registry.revoke(mayActAs);
+    data.revoke(mayActAs); // connections made before the reload stop receiving at once
   }
 
   private static Map<String, RemoteAppKeys.Client> byName(Map<String, RemoteAppKeys.Client> m) {
@@ -238,40 +250,7 @@ final class RemoteAppGateway implements AutoCloseable {
    * do. After {@link #close} it is dropped.
    */
   void publish(String app, byte[] body) throws InterruptedException {
-    Outgoing o = new Outgoing(RemoteWire.topic(app), body);
-    while (running) {
-      if (outbox.offer(o, POLL_MS, TimeUnit.MILLISECONDS)) {
-        return;
-      }
-    }
-  }
-
-  // --- data: PUB ---
-
-  private void publish(ZMQ.Socket data) {
-    try {
-      while (running) {
-        Outgoing o;
-        try {
-          o = outbox.poll(POLL_MS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-          return;
-        }
-        if (o == null) {
-          continue;
-        }
-        try {
-          // PUB never blocks: a subscriber whose queue is full (ZeroMQ's high-water mark) misses it
-          data.sendMore(o.topic());
-          data.send(o.body());
-          published.incrementAndGet();
-        } catch (ZMQException e) {
-          LOG.log(System.Logger.Level.WARNING, "cannot publish to remote apps", e);
-        }
-      }
-    } finally {
-      data.close();
-    }
+    data.publish(app, body, () -> running);
   }
 
   // --- control: REP ---
@@ -404,7 +383,7 @@ final class RemoteAppGateway implements AutoCloseable {
             return "ERR a probe token is 1 to 16 hex digits: '" + RemoteWire.abbreviate(w[2]) + "'";
           }
           // offer, not put: a full queue must not stall the control socket
-          if (!outbox.offer(new Outgoing(RemoteWire.topic(app), RemoteWire.probe(token)))) {
+          if (!data.offer(app, RemoteWire.probe(token))) {
             return "ERR busy: the publisher's queue is full, probe again";
           }
         }
@@ -516,7 +495,7 @@ final class RemoteAppGateway implements AutoCloseable {
 
   /** Queues a message for one app; one that does not fit the queue now is dropped. */
   private void tell(String app, byte[] body) {
-    if (!outbox.offer(new Outgoing(RemoteWire.topic(app), body))) {
+    if (!data.offer(app, body)) {
       LOG.log(System.Logger.Level.WARNING, "remote app {0} missed a notice: queue full", app);
     }
   }
@@ -533,7 +512,7 @@ final class RemoteAppGateway implements AutoCloseable {
       return;
     }
     running = false;
-    outbox.clear();
+    data.clear();
     for (Thread t : threads) {
       if (t == Thread.currentThread()) {
         continue;

@@ -29,7 +29,7 @@ import org.projectfloodlight.openflow.protocol.OFMessage;
  * {@link IllegalArgumentException} saying what is wrong; it never throws anything else.
  */
 final class RemoteWire {
-  /** Data (PUB → SUB): a packet-in: dpid, in_port, the bus's packet-in id, then the frame. */
+  /** Data (ROUTER → DEALER): a packet-in: dpid, in_port, the bus's packet-in id, then the frame. */
   static final byte PACKET_IN = 1;
 
   /** Data: a probe the app asked for ({@code PROBE app token}): the 8-byte token. */
@@ -48,6 +48,12 @@ final class RemoteWire {
    * count, then per host its 16-byte address, MAC (8 bytes, low 48 bits), dpid, port.
    */
   static final byte TOPOLOGY = 4;
+
+  /**
+   * Data: the answer to the connection's {@code HELLO app}, the UTF-8 text {@code OK} or {@code ERR
+   * reason}; sent to that connection only.
+   */
+  static final byte WELCOME = 5;
 
   static final byte REFUSED_FLOW_MOD = 1;
   static final byte REFUSED_PACKET_OUT = 2;
@@ -93,8 +99,9 @@ final class RemoteWire {
   }
 
   /**
-   * The ZeroMQ topic of an app's packet-ins: its name and a NUL. ZeroMQ matches topics by prefix,
-   * and names never hold a NUL, so app {@code a} never receives what is meant for {@code ab}.
+   * The first frame of a data message: the app's name and a NUL (kept from when the data socket was
+   * PUB and matched it by prefix, so data messages parse as before; a connection that joined
+   * several apps tells them apart by it).
    */
   static byte[] topic(String app) {
     byte[] name = app.getBytes(StandardCharsets.UTF_8);
@@ -110,6 +117,11 @@ final class RemoteWire {
         .putInt((int) in.xid())
         .put(frame)
         .array();
+  }
+
+  static byte[] welcome(String reply) {
+    byte[] text = reply.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(1 + text.length).put(WELCOME).put(text).array();
   }
 
   static byte[] probe(long token) {
@@ -180,6 +192,9 @@ final class RemoteWire {
 
   record TopologyData(Topology topology) implements Data {}
 
+  /** The bus's answer to a hello: {@code OK} or {@code ERR reason}. */
+  record Welcome(String reply) implements Data {}
+
   static Data decodeData(byte[] body) {
     ByteBuffer b = body(body);
     byte kind = b.get();
@@ -202,6 +217,9 @@ final class RemoteWire {
       }
       case TOPOLOGY -> {
         return new TopologyData(decodeTopology(b));
+      }
+      case WELCOME -> {
+        return new Welcome(new String(body, 1, body.length - 1, StandardCharsets.UTF_8));
       }
       default -> throw new IllegalArgumentException("unknown data kind " + kind);
     }

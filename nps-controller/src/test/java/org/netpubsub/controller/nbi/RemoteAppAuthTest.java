@@ -82,6 +82,9 @@ class RemoteAppAuthTest {
       pushEvents.connect("inproc://push-events");
       push.setLinger(0);
       push.setHandshakeIvl(RemoteAppClient.HANDSHAKE_MS);
+      // ZeroMQ ends a connection that fails its handshake with its pipe, and a PUSH without one
+      // waits for ever: if the test thread runs after the bus refused it (load), the send gives up
+      push.setSendTimeOut((int) TIMEOUT.toMillis());
       push.connect(at.answers());
       send(push, "remote", RemoteWire.flowMod(1, mod));
       sub.monitor("inproc://sub-events", ZMQ.EVENT_DISCONNECTED);
@@ -92,6 +95,7 @@ class RemoteAppAuthTest {
       // and a CURVE peer that knows the bus's key but holds no admitted key of its own
       new RemoteAppCredentials(server.publicKey(), stranger).apply(strangerPush);
       strangerPush.setLinger(0);
+      strangerPush.setSendTimeOut((int) TIMEOUT.toMillis());
       strangerPush.connect(at.answers());
       send(strangerPush, "remote", RemoteWire.flowMod(1, mod));
       // the bus drops a plain peer in the handshake (its mechanism is not CURVE): each socket sees
