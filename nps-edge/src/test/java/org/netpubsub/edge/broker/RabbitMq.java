@@ -55,7 +55,16 @@ public final class RabbitMq implements Closeable {
         "root".equals(System.getProperty("user.name")), "a private RabbitMQ node needs root");
   }
 
-  /** Starts a node and waits (polling, up to 60 s) until it accepts AMQP connections. */
+  /**
+   * How long a node may take to boot. A boot is CPU work in the node's Erlang VM (7.6-8.4 s of CPU
+   * per node, measured: VM start and prelaunch, then the boot-step scan, which loads every module
+   * of every loaded application), so on this 2-core machine its wall time follows the load: one
+   * node alone took 50-115 s at load 18-31, so 60 s failed healthy boots. A node that dies is seen
+   * at once (its process exits), so this bounds only a boot that hangs.
+   */
+  static final Duration BOOT = Duration.ofSeconds(180);
+
+  /** Starts a node and waits (polling, up to {@link #BOOT}) until it accepts AMQP connections. */
   public static RabbitMq start() throws IOException {
     assumeAvailable();
     Path dir = Files.createTempDirectory("nps-rabbitmq-");
@@ -93,7 +102,7 @@ public final class RabbitMq implements Closeable {
       Process server = r.spawn("server.log", "runuser", "-u", "rabbitmq", "--", SERVER.toString());
       Poll.until(
           "RabbitMQ node " + node + " on port " + port,
-          Duration.ofSeconds(60),
+          BOOT,
           () -> r.accepts() || !server.isAlive());
       if (!server.isAlive()) {
         throw new IOException(
