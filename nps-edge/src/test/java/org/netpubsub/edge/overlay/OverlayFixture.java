@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
@@ -132,18 +135,56 @@ final class OverlayFixture implements AutoCloseable {
             name, client(connectString), ANY_PORT, AssignmentStrategy.TOPIC_COUNT, TestKeys.AUTH));
   }
 
-  /** A routing broker whose ZooKeeper connection goes through a proxy the test can cut. */
+  /**
+   * A routing broker whose ZooKeeper connection goes through a proxy the test can cut. Healthy
+   * until then, it has a healthy broker's session: with 1 s, at load 20-22 such a broker's session
+   * expired twice before its crash and another broker led from the start.
+   */
   Crashable crashableRoutingBroker(String name) throws Exception {
     TcpProxy proxy = track(new TcpProxy(target()));
-    RoutingBroker rb = routingBroker(name, proxy.connectString());
-    return new Crashable(rb, proxy);
+    CuratorFramework c = Zk.client(proxy.connectString(), session, zkAuth);
+    RoutingBroker rb =
+        track(
+            RoutingBroker.start(name, c, ANY_PORT, AssignmentStrategy.TOPIC_COUNT, TestKeys.AUTH));
+    return new Crashable(rb, proxy, c, connect);
   }
 
-  record Crashable(RoutingBroker broker, TcpProxy proxy) {
-    /** As a host crash: relaying stops, the session expires after its timeout. */
-    void crash() {
+  record Crashable(RoutingBroker broker, TcpProxy proxy, CuratorFramework client, String server) {
+    /**
+     * As a host crash: relaying stops, and the session expires {@link #SESSION} after the cut (the
+     * server is told to end it then, as its own expiry of a 1 s session would).
+     */
+    void crash() throws Exception {
+      org.apache.zookeeper.ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+      long id = zk.getSessionId();
+      byte[] password = zk.getSessionPasswd();
       broker.stopRelaying();
       proxy.cut();
+      CompletableFuture.runAsync(
+          () -> expire(server, id, password),
+          CompletableFuture.delayedExecutor(SESSION.toMillis(), TimeUnit.MILLISECONDS));
+    }
+  }
+
+  /** Ends session {@code id} at the server: a second handle on it closes it (ephemerals go). */
+  static void expire(String server, long id, byte[] password) {
+    CountDownLatch connected = new CountDownLatch(1);
+    try {
+      org.apache.zookeeper.ZooKeeper other =
+          new org.apache.zookeeper.ZooKeeper(
+              server,
+              (int) HEALTHY_SESSION.toMillis(),
+              e -> {
+                if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
+                  connected.countDown();
+                }
+              },
+              id,
+              password);
+      connected.await(HEALTHY_SESSION.toMillis(), TimeUnit.MILLISECONDS);
+      other.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("expiring session " + Long.toHexString(id), e);
     }
   }
 
