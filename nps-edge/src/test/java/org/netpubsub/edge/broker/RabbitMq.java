@@ -120,6 +120,7 @@ public final class RabbitMq implements Closeable {
    * if one fails, the others are closed and the first failure is thrown.
    */
   public static List<RabbitMq> startAll(int n) throws IOException {
+    long t0 = System.nanoTime();
     List<Future<RabbitMq>> starting = new ArrayList<>();
     try (ExecutorService pool = Executors.newFixedThreadPool(n)) {
       for (int i = 0; i < n; i++) {
@@ -139,6 +140,10 @@ public final class RabbitMq implements Closeable {
       }
     }
     if (failed == null) {
+      // the boot time against BOOT, for a run that fails at another load
+      System.out.printf(
+          "rabbitmq: %d nodes accepting AMQP after %.1f s (load %s)%n",
+          n, (System.nanoTime() - t0) / 1e9, loadAverage());
       return started;
     }
     closeAll(started);
@@ -258,6 +263,14 @@ public final class RabbitMq implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException(e);
+    }
+  }
+
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (IOException e) {
+      return "unknown";
     }
   }
 
