@@ -162,7 +162,8 @@ class AcknowledgedUpdatesTest {
 
   @Test
   void switchThatNeverAnswersBarriersTimesOutButStaysConnected() throws Exception {
-    try (Fixture f = new Fixture()) {
+    try (Fixture f =
+        new Fixture(Duration.ofMillis(100), Duration.ofMillis(5000), Duration.ofMillis(500))) {
       SimulatedOpenFlowSwitch sim = f.connect(SimulatedOpenFlowSwitch.builder().dpid(6));
       SwitchHandle sw = f.awaitHandle(6);
       sim.setFault(FaultMode.NO_BARRIER_REPLIES);

@@ -55,7 +55,16 @@ public final class RabbitMq implements Closeable {
         "root".equals(System.getProperty("user.name")), "a private RabbitMQ node needs root");
   }
 
-  /** Starts a node and waits (polling, up to 60 s) until it accepts AMQP connections. */
+  /**
+   * How long a node may take to boot. A boot is CPU work in the node's Erlang VM (7.6-8.4 s of CPU
+   * per node, measured: VM start and prelaunch, then the boot-step scan, which loads every module
+   * of every loaded application), so on this 2-core machine its wall time follows the load: one
+   * node alone took 50-115 s at load 18-31, so 60 s failed healthy boots. A node that dies is seen
+   * at once (its process exits), so this bounds only a boot that hangs.
+   */
+  static final Duration BOOT = Duration.ofSeconds(180);
+
+  /** Starts a node and waits (polling, up to {@link #BOOT}) until it accepts AMQP connections. */
   public static RabbitMq start() throws IOException {
     assumeAvailable();
     Path dir = Files.createTempDirectory("nps-rabbitmq-");
@@ -93,7 +102,7 @@ public final class RabbitMq implements Closeable {
       Process server = r.spawn("server.log", "runuser", "-u", "rabbitmq", "--", SERVER.toString());
       Poll.until(
           "RabbitMQ node " + node + " on port " + port,
-          Duration.ofSeconds(60),
+          BOOT,
           () -> r.accepts() || !server.isAlive());
       if (!server.isAlive()) {
         throw new IOException(
@@ -111,6 +120,7 @@ public final class RabbitMq implements Closeable {
    * if one fails, the others are closed and the first failure is thrown.
    */
   public static List<RabbitMq> startAll(int n) throws IOException {
+    long t0 = System.nanoTime();
     List<Future<RabbitMq>> starting = new ArrayList<>();
     try (ExecutorService pool = Executors.newFixedThreadPool(n)) {
       for (int i = 0; i < n; i++) {
@@ -130,6 +140,10 @@ public final class RabbitMq implements Closeable {
       }
     }
     if (failed == null) {
+      // the boot time against BOOT, for a run that fails at another load
+      System.out.printf(
+          "rabbitmq: %d nodes accepting AMQP after %.1f s (load %s)%n",
+          n, (System.nanoTime() - t0) / 1e9, loadAverage());
       return started;
     }
     closeAll(started);
@@ -249,6 +263,14 @@ public final class RabbitMq implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException(e);
+    }
+  }
+
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (IOException e) {
+      return "unknown";
     }
   }
 

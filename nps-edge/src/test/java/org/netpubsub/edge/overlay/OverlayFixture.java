@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,15 +23,24 @@ import org.netpubsub.edge.link.TestKeys;
 /**
  * Real ZooKeeper (Curator's TestingServer, tick 100 ms so that 1 s sessions are allowed), real
  * Mosquitto per site, in-process routing and edge brokers on loopback; closes all in reverse.
+ *
+ * <p>Sessions: a client whose connection goes through a link the test cuts ({@link TcpProxy}) plays
+ * a host that crashes, and its session expires {@link #SESSION} after the cut. Every other client
+ * is healthy and gets {@link #HEALTHY_SESSION}. With 1 s sessions (a client is cut off after 667 ms
+ * without an answer), at load 21-28, the sessions of 5 to 8 healthy clients expired in each of
+ * three runs of one test, the leader's among them, often every client of the test at once (the test
+ * JVM, and ZooKeeper's server in it, stalled): a new leader, or a broker registered again, moves
+ * topics the tests watch.
  */
 final class OverlayFixture implements AutoCloseable {
   static final Duration SESSION = Duration.ofMillis(1000);
+  static final Duration HEALTHY_SESSION = Duration.ofSeconds(10);
   private static final InetSocketAddress ANY_PORT = new InetSocketAddress("127.0.0.1", 0);
 
   private final Path dir;
   private final List<AutoCloseable> open = new ArrayList<>();
   private String connect;
-  private Duration session = SESSION;
+  private Duration session = HEALTHY_SESSION;
   private CuratorFramework reader;
   private ZkAuth zkAuth; // null: clients without credentials
 
@@ -36,8 +48,20 @@ final class OverlayFixture implements AutoCloseable {
     this.dir = dir;
   }
 
+  /**
+   * A server with 100 ms ticks that grants sessions up to {@link #HEALTHY_SESSION} (not 20 ticks).
+   */
   static InstanceSpec spec(int id) {
-    return new InstanceSpec(null, -1, -1, -1, true, id, 100, -1);
+    return new InstanceSpec(
+        null,
+        -1,
+        -1,
+        -1,
+        true,
+        id,
+        100,
+        -1,
+        Map.of("maxSessionTimeout", Long.toString(HEALTHY_SESSION.toMillis())));
   }
 
   OverlayFixture zookeeper() throws Exception {
@@ -51,6 +75,7 @@ final class OverlayFixture implements AutoCloseable {
     return this;
   }
 
+  /** The session of the healthy clients made from now on (those the test cannot cut off). */
   OverlayFixture sessionTimeout(Duration d) {
     session = d;
     return this;
@@ -71,7 +96,9 @@ final class OverlayFixture implements AutoCloseable {
   }
 
   CuratorFramework client(String connectString) {
-    return Zk.client(connectString, session, zkAuth);
+    // through a proxy (another connect string): a host the test crashes, expiring after SESSION
+    Duration d = connectString.equals(connect) ? session : SESSION;
+    return Zk.client(connectString, d, zkAuth);
   }
 
   /** A routing broker whose datagram keys come from the key znode ({@link ZkDatagramKeys}). */
@@ -108,18 +135,56 @@ final class OverlayFixture implements AutoCloseable {
             name, client(connectString), ANY_PORT, AssignmentStrategy.TOPIC_COUNT, TestKeys.AUTH));
   }
 
-  /** A routing broker whose ZooKeeper connection goes through a proxy the test can cut. */
+  /**
+   * A routing broker whose ZooKeeper connection goes through a proxy the test can cut. Healthy
+   * until then, it has a healthy broker's session: with 1 s, at load 20-22 such a broker's session
+   * expired twice before its crash and another broker led from the start.
+   */
   Crashable crashableRoutingBroker(String name) throws Exception {
     TcpProxy proxy = track(new TcpProxy(target()));
-    RoutingBroker rb = routingBroker(name, proxy.connectString());
-    return new Crashable(rb, proxy);
+    CuratorFramework c = Zk.client(proxy.connectString(), session, zkAuth);
+    RoutingBroker rb =
+        track(
+            RoutingBroker.start(name, c, ANY_PORT, AssignmentStrategy.TOPIC_COUNT, TestKeys.AUTH));
+    return new Crashable(rb, proxy, c, connect);
   }
 
-  record Crashable(RoutingBroker broker, TcpProxy proxy) {
-    /** As a host crash: relaying stops, the session expires after its timeout. */
-    void crash() {
+  record Crashable(RoutingBroker broker, TcpProxy proxy, CuratorFramework client, String server) {
+    /**
+     * As a host crash: relaying stops, and the session expires {@link #SESSION} after the cut (the
+     * server is told to end it then, as its own expiry of a 1 s session would).
+     */
+    void crash() throws Exception {
+      org.apache.zookeeper.ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+      long id = zk.getSessionId();
+      byte[] password = zk.getSessionPasswd();
       broker.stopRelaying();
       proxy.cut();
+      CompletableFuture.runAsync(
+          () -> expire(server, id, password),
+          CompletableFuture.delayedExecutor(SESSION.toMillis(), TimeUnit.MILLISECONDS));
+    }
+  }
+
+  /** Ends session {@code id} at the server: a second handle on it closes it (ephemerals go). */
+  static void expire(String server, long id, byte[] password) {
+    CountDownLatch connected = new CountDownLatch(1);
+    try {
+      org.apache.zookeeper.ZooKeeper other =
+          new org.apache.zookeeper.ZooKeeper(
+              server,
+              (int) HEALTHY_SESSION.toMillis(),
+              e -> {
+                if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
+                  connected.countDown();
+                }
+              },
+              id,
+              password);
+      connected.await(HEALTHY_SESSION.toMillis(), TimeUnit.MILLISECONDS);
+      other.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("expiring session " + Long.toHexString(id), e);
     }
   }
 
