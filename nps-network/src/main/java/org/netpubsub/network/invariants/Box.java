@@ -20,6 +20,7 @@ final class Box {
   private final int[]
       starts; // segment i is bits [starts[i], starts[i + 1]), 0 the most significant
   private final long[][] sets; // per segment, sorted disjoint unsigned [lo, hi] pairs, non-empty
+  private int hash; // 0: not computed yet
 
   private Box(int[] starts, long[][] sets) {
     this.starts = starts;
@@ -256,12 +257,31 @@ final class Box {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Box b && Arrays.deepEquals(sets, b.sets) && Arrays.equals(starts, b.starts);
+    return o == this
+        || (o instanceof Box b
+            && b.hashCode() == hashCode()
+            && Arrays.deepEquals(sets, b.sets)
+            && Arrays.equals(starts, b.starts));
   }
 
   @Override
   public int hashCode() {
-    return Arrays.deepHashCode(sets);
+    int h = hash;
+    if (h == 0) {
+      // mixed, not Arrays.deepHashCode: a cut's parts differ in a few low bits of one segment,
+      // and 31-polynomial hashes of such arrays collide into the same buckets
+      long x = 0;
+      for (long[] set : sets) {
+        for (long v : set) {
+          x = (x ^ v) * 0x9E3779B97F4A7C15L;
+          x ^= x >>> 29;
+        }
+        x = (x + set.length) * 0xC2B2AE3D27D4EB4FL;
+      }
+      h = (int) (x ^ (x >>> 32));
+      hash = h == 0 ? 1 : h; // a box is a key of the walk's sets and maps, hashed at every look-up
+    }
+    return hash;
   }
 
   /** Per segment, hex: a value, {@code lo-hi} ranges, or {@code *} for all of it. */

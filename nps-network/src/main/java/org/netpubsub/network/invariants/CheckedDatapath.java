@@ -16,24 +16,29 @@ import org.netpubsub.network.openflow.PacketHeaders;
  * plain one (every address of the region has the same new one).
  */
 record CheckedDatapath(
-    SwitchTables tables, Set<Long> ports, Cube region, Ipv6Address representative)
+    SwitchTables tables, Set<Long> ports, Cube region, Ipv6Address representative, long lookupPort)
     implements Datapath {
 
   /** A switch that runs single packets. */
   CheckedDatapath(SwitchTables tables, Set<Long> ports) {
-    this(tables, ports, null, null);
+    this(tables, ports, null, null, PortClasses.PHANTOM);
   }
 
-  /** A switch that runs the region's representative and cuts the region by its lookups. */
-  static CheckedDatapath cutting(SwitchTables tables, Set<Long> ports, Cube region) {
-    return new CheckedDatapath(tables, ports, region, region.representative());
+  /**
+   * A switch that runs the region's representative and cuts the region by its lookups; a packet
+   * entering by {@link PortClasses#PHANTOM} is looked up as if it entered by {@code lookupPort}.
+   */
+  static CheckedDatapath cutting(
+      SwitchTables tables, Set<Long> ports, Cube region, long lookupPort) {
+    return new CheckedDatapath(tables, ports, region, region.representative(), lookupPort);
   }
 
   @Override
   public FlowEntry lookup(int table, PacketHeaders headers, long inPort, long metadata) {
+    long port = inPort == PortClasses.PHANTOM ? lookupPort : inPort;
     return region != null && headers.isIpv6() && headers.ipv6Dst().equals(representative)
-        ? tables.lookup(table, headers, inPort, metadata, region)
-        : tables.lookup(table, headers, inPort, metadata);
+        ? tables.lookup(table, headers, port, metadata, region)
+        : tables.lookup(table, headers, port, metadata);
   }
 
   @Override

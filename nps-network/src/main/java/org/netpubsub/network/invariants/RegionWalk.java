@@ -50,6 +50,12 @@ import org.netpubsub.network.topology.Topology;
  * the switches on its way, so the same ports were walked again with differently cut regions. One
  * difference in the paths reported: a violation below a changed switch is reported on the path from
  * that switch's start. The {@link FlowInvariants#MAX_HOPS} bound counts from that start.
+ *
+ * <p><b>One cut per group of in-ports</b> (stop 40). A switch's cut of a region (its parts and each
+ * part's run) is kept for the walk per group of in-ports its tables do not tell apart ({@link
+ * PortClasses}): every port of a start, and copies of one part reaching a switch by several ports,
+ * share it; a part's copies found clean are skipped for the next port; the parts are run lazily.
+ * Every start still walks its own path: only the runs are shared, not the verdicts.
  */
 final class RegionWalk {
   private static final Pipeline PIPELINE = new Pipeline(PipelinePolicy.INVARIANT_CHECKER);
@@ -64,6 +70,8 @@ final class RegionWalk {
   private final Set<Arrival> clean = new HashSet<>(); // explored: nothing broken below
   private final Map<Start, Box> started = new HashMap<>(); // walked clean, with their regions
   private final Set<Start> starting = new HashSet<>(); // being walked
+  private final Map<Cut, Parts> cuts = new HashMap<>(); // for this walk's tables
+  private final Map<Long, PortClasses> classes = new HashMap<>();
   private Box region; // the region walked
   private PacketHeaders sent; // the headers every start sends (the destination zero)
   private int runs;
@@ -73,8 +81,44 @@ final class RegionWalk {
    * A copy entering a switch: its headers (destination zero while it is a region) and its region
    * (null once rewritten: the headers' destination is its one address).
    */
-  private record Arrival(
-      long dpid, long inPort, PacketHeaders headers, Box region, boolean byLink) {
+  private static final class Arrival {
+    final long dpid;
+    final long inPort;
+    final PacketHeaders headers;
+    final Box region;
+    final boolean byLink;
+    final int hash; // computed once: arrivals are looked up in the clean set again and again
+
+    Arrival(long dpid, long inPort, PacketHeaders headers, Box region, boolean byLink) {
+      this.dpid = dpid;
+      this.inPort = inPort;
+      this.headers = headers;
+      this.region = region;
+      this.byLink = byLink;
+      this.hash =
+          (((31 * Long.hashCode(dpid) + Long.hashCode(inPort)) * 31 + headers.hashCode()) * 31
+                      + java.util.Objects.hashCode(region))
+                  * 31
+              + Boolean.hashCode(byLink);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o == this
+          || (o instanceof Arrival x
+              && x.hash == hash
+              && x.dpid == dpid
+              && x.inPort == inPort
+              && x.byLink == byLink
+              && x.headers.equals(headers)
+              && java.util.Objects.equals(x.region, region));
+    }
+
     /** Whether a copy arriving so repeats this one on its own path (so it loops). */
     boolean repeatedBy(Arrival a) {
       return a.dpid == dpid
@@ -87,6 +131,61 @@ final class RegionWalk {
 
   /** A changed switch's port, where the region is sent in whole. */
   private record Start(long dpid, long inPort) {}
+
+  /**
+   * A region entering a switch, by any port of one {@link PortClasses} group; {@code single}: a
+   * rewritten copy (the headers' destination is its one address).
+   */
+  private record Cut(
+      long dpid, long lookupPort, PacketHeaders headers, Box region, boolean single) {}
+
+  /**
+   * A cut made lazily: the parts run so far, and those cut off but not run yet (a refused batch's
+   * loop is met in the first parts, so the rest is never run).
+   */
+  private static final class Parts {
+    final List<Part> done = new ArrayList<>();
+    final Deque<Box> pending = new ArrayDeque<>();
+    final long dpid;
+    final long lookupPort;
+    final PacketHeaders headers;
+    final boolean single;
+
+    Parts(Cut key) {
+      dpid = key.dpid();
+      lookupPort = key.lookupPort();
+      headers = key.headers();
+      single = key.single();
+      pending.add(key.region());
+    }
+  }
+
+  /**
+   * One part of a cut region: its headers (destination its representative), whether table 0 missed
+   * it, and the copies the shared run sends, each with the arrival it makes at the link's far end
+   * (null: no link, or the copy goes back out of the in-port, {@link PortClasses#PHANTOM}) and
+   * whether that arrival was found clean in this walk — so the next port of the same group walking
+   * this part skips the copies known clean instead of looking each up again.
+   */
+  private static final class Part {
+    final Box region;
+    final PacketHeaders headers;
+    final boolean missedTable0;
+    final Egress[] copies;
+    final Arrival[] arrivals;
+    final boolean[] kept;
+    final boolean[] clean;
+
+    Part(Box region, PacketHeaders headers, boolean missedTable0, int n) {
+      this.region = region;
+      this.headers = headers;
+      this.missedTable0 = missedTable0;
+      this.copies = new Egress[n];
+      this.arrivals = new Arrival[n];
+      this.kept = new boolean[n];
+      this.clean = new boolean[n];
+    }
+  }
 
   RegionWalk(
       Map<Long, SwitchTables> switches, Topology topology, Set<Long> changed, int[] segments) {
@@ -182,40 +281,38 @@ final class RegionWalk {
       }
       onPath.add(a);
       boolean ok = true;
-      Deque<Box> parts = new ArrayDeque<>();
-      parts.add(
-          a.region == null ? Box.of(MaskedIpv6.exact(a.headers.ipv6Dst()), segments) : a.region);
-      SwitchTables t = switches.getOrDefault(a.dpid, EMPTY);
-      while (!parts.isEmpty() && found == null) {
-        Box part = parts.poll();
-        Cube cube = new Cube(part);
-        PacketHeaders h = a.headers.withIpv6Dst(cube.representative());
-        runs++;
-        Pipeline.Outcome r =
-            PIPELINE.run(CheckedDatapath.cutting(t, topology.ports(a.dpid), cube), a.inPort, h);
-        parts.addAll(cube.cutOff());
-        if (r.missedTable0() && a.byLink) {
-          ok = broken(Violation.Kind.BLACK_HOLE, h.ipv6Dst(), cube.region());
+      Box whole =
+          a.region == null ? Box.of(MaskedIpv6.exact(a.headers.ipv6Dst()), segments) : a.region;
+      Parts cut = cut(a.dpid, a.inPort, a.headers, whole, a.region == null);
+      for (int p = 0; found == null; p++) {
+        Part part = part(cut, p);
+        if (part == null) {
+          break;
         }
-        for (Egress c : r.egresses()) {
-          if (found != null) {
-            break;
+        if (part.missedTable0 && a.byLink) {
+          ok = broken(Violation.Kind.BLACK_HOLE, part.headers.ipv6Dst(), part.region);
+        }
+        for (int i = 0; i < part.copies.length && found == null; i++) {
+          long port = part.copies[i].port();
+          if (port == a.inPort || part.clean[i]) {
+            continue; // the switch does not send it back this way; or walked clean already
           }
-          SwitchPort out = new SwitchPort(a.dpid, c.port());
-          Optional<Link> link = topology.linkAt(out);
-          if (link.isPresent()) {
-            SwitchPort peer = link.get().peer(out);
-            boolean kept = a.region != null && c.headers().ipv6Dst().equals(h.ipv6Dst());
-            PacketHeaders next = kept ? c.headers().withIpv6Dst(Ipv6Address.ZERO) : c.headers();
-            if (towardsChanged && !changed.contains(peer.dpid()) && kept && next.equals(sent)) {
-              continue; // the peer's start, or a later neighbour's, covers this copy
-            }
-            ok &=
-                visit(
-                    new Arrival(peer.dpid(), peer.port(), next, kept ? cube.region() : null, true),
-                    hops + 1,
-                    false);
+          Arrival next = part.arrivals[i];
+          if (port == PortClasses.PHANTOM) {
+            next = arrival(a.dpid, a.inPort, part.copies[i], part.kept[i], part.region);
           }
+          if (next == null) {
+            continue; // no link: a host's port, or a port the topology does not have
+          }
+          if (towardsChanged
+              && !changed.contains(next.dpid)
+              && part.kept[i]
+              && next.headers.equals(sent)) {
+            continue; // the peer's start, or a later neighbour's, covers this copy
+          }
+          boolean below = visit(next, hops + 1, false);
+          ok &= below;
+          part.clean[i] = below && port != PortClasses.PHANTOM;
         }
       }
       onPath.removeLast();
@@ -226,6 +323,66 @@ final class RegionWalk {
     } finally {
       path.removeLast();
     }
+  }
+
+  /**
+   * The parts a switch's tables cut a region into, each with its run's outcome, made once per group
+   * of in-ports the tables do not tell apart ({@link PortClasses}) and kept for the walk: every
+   * port of a start, and copies of one part reaching a switch by several ports, share it.
+   */
+  private Parts cut(long dpid, long inPort, PacketHeaders headers, Box whole, boolean single) {
+    SwitchTables t = switches.getOrDefault(dpid, EMPTY);
+    long lookup =
+        classes
+            .computeIfAbsent(dpid, d -> new PortClasses(t, topology.ports(d)))
+            .lookupPort(inPort);
+    return cuts.computeIfAbsent(new Cut(dpid, lookup, headers, whole, single), Parts::new);
+  }
+
+  /** The cut's part {@code i}, run now if not yet; null past the last. */
+  private Part part(Parts cut, int i) {
+    while (cut.done.size() <= i) {
+      if (cut.pending.isEmpty()) {
+        return null;
+      }
+      SwitchTables t = switches.getOrDefault(cut.dpid, EMPTY);
+      Cube cube = new Cube(cut.pending.poll());
+      PacketHeaders h = cut.headers.withIpv6Dst(cube.representative());
+      runs++;
+      Pipeline.Outcome r =
+          PIPELINE.run(
+              CheckedDatapath.cutting(t, topology.ports(cut.dpid), cube, cut.lookupPort),
+              PortClasses.PHANTOM,
+              h);
+      cut.pending.addAll(cube.cutOff());
+      List<Egress> copies = r.egresses();
+      Part part = new Part(cube.region(), h, r.missedTable0(), copies.size());
+      for (int k = 0; k < copies.size(); k++) {
+        Egress c = copies.get(k);
+        part.copies[k] = c;
+        part.kept[k] = !cut.single && c.headers().ipv6Dst().equals(h.ipv6Dst());
+        if (c.port() != PortClasses.PHANTOM) {
+          part.arrivals[k] = arrival(cut.dpid, c.port(), c, part.kept[k], part.region);
+        }
+      }
+      cut.done.add(part);
+    }
+    return cut.done.get(i);
+  }
+
+  /**
+   * The arrival a copy sent out of a port makes at the link's far end, or null without a link; a
+   * copy whose destination the switch kept is still the part (destination zero), else one address.
+   */
+  private Arrival arrival(long dpid, long port, Egress c, boolean kept, Box part) {
+    SwitchPort out = new SwitchPort(dpid, port);
+    Optional<Link> link = topology.linkAt(out);
+    if (link.isEmpty()) {
+      return null;
+    }
+    SwitchPort peer = link.get().peer(out);
+    PacketHeaders next = kept ? c.headers().withIpv6Dst(Ipv6Address.ZERO) : c.headers();
+    return new Arrival(peer.dpid(), peer.port(), next, kept ? part : null, true);
   }
 
   /**

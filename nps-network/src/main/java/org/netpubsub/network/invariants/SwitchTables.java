@@ -11,6 +11,7 @@ import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.openflow.MaskedIpv6;
+import org.netpubsub.network.openflow.MaskedLong;
 import org.netpubsub.network.openflow.PacketHeaders;
 
 /**
@@ -33,11 +34,41 @@ final class SwitchTables {
     // by ipv6_dst mask, then by the masked address; each list by descending priority, then age
     final Map<Ipv6Address, Map<Ipv6Address, List<Stored>>> byMask = new HashMap<>();
     final List<Stored> others = new ArrayList<>(); // no ipv6_dst
+    // per ipv6_dst mask, built when a region's lookup first needs it and dropped when an entry
+    // under the mask comes or goes: the values by the metadata their entries match (mask, then
+    // the masked value). A Camus field table holds every BDD state's values under the same masks
+    // and a packet is in one state, so a region's lookup scans that state's values, not all.
+    final Map<Ipv6Address, Map<Long, Map<Long, List<Ipv6Address>>>> byMetadata = new HashMap<>();
     int size;
+
+    Map<Long, Map<Long, List<Ipv6Address>>> byMetadata(Ipv6Address mask) {
+      Map<Long, Map<Long, List<Ipv6Address>>> index = byMetadata.get(mask);
+      if (index == null) {
+        index = new HashMap<>();
+        for (Map.Entry<Ipv6Address, List<Stored>> v : byMask.get(mask).entrySet()) {
+          for (Stored s : v.getValue()) {
+            MaskedLong m = s.entry().match().metadata();
+            List<Ipv6Address> values =
+                index
+                    .computeIfAbsent(m == null ? 0L : m.mask(), x -> new HashMap<>())
+                    .computeIfAbsent(m == null ? 0L : m.value(), x -> new ArrayList<>());
+            if (values.isEmpty() || !values.getLast().equals(v.getKey())) {
+              values.add(v.getKey());
+            }
+          }
+        }
+        byMetadata.put(mask, index);
+      }
+      return index;
+    }
   }
 
   private final Map<Integer, Table> tables = new HashMap<>();
   private final Map<Long, GroupEntry> groups = new HashMap<>();
+  // the entries that match an in_port, and per (table, priority) the number of those that do not:
+  // what tells a switch's in-ports apart ({@link PortClasses}), kept here so a check need not scan
+  private final List<Stored> portEntries = new ArrayList<>();
+  private final Map<Long, Integer> commonPriorities = new HashMap<>();
   private long nextAge;
   private int size;
 
@@ -107,9 +138,39 @@ final class SwitchTables {
   void restore(Stored s) {
     Table t = tables.computeIfAbsent(s.entry().tableId(), id -> new Table());
     List<Stored> l = listOf(t, s.entry(), true);
+    forget(t, s.entry());
     l.add(insertionPoint(l, s), s);
     t.size++;
     size++;
+    counted(s, +1);
+  }
+
+  private void counted(Stored s, int delta) {
+    FlowEntry f = s.entry();
+    if (f.match().inPort() != null) {
+      if (delta > 0) {
+        portEntries.add(s);
+      } else {
+        portEntries.remove(s);
+      }
+    } else {
+      commonPriorities.merge(
+          tablePriority(f.tableId(), f.priority()), delta, (a, b) -> a + b == 0 ? null : a + b);
+    }
+  }
+
+  private static long tablePriority(int table, int priority) {
+    return ((long) table << 32) | priority;
+  }
+
+  /** The entries that match an in_port, in no particular order. */
+  List<Stored> portEntries() {
+    return portEntries;
+  }
+
+  /** Whether an entry that matches no in_port has this priority in this table. */
+  boolean hasCommon(int table, int priority) {
+    return commonPriorities.containsKey(tablePriority(table, priority));
   }
 
   /** Removes one entry equal to {@code f} (the oldest); the stored one, or null if none. */
@@ -136,6 +197,8 @@ final class SwitchTables {
       Stored at = l.get(i);
       if (exactly == null ? at.entry().equals(f) : at.age() == exactly.age()) {
         Stored s = l.remove(i);
+        counted(s, -1);
+        forget(t, f);
         if (l.isEmpty() && l != t.others) {
           MaskedIpv6 d = f.match().ipv6Dst();
           Map<Ipv6Address, List<Stored>> m = t.byMask.get(d.mask());
@@ -152,6 +215,12 @@ final class SwitchTables {
       }
     }
     return null;
+  }
+
+  private static void forget(Table t, FlowEntry f) {
+    if (f.match().ipv6Dst() != null) {
+      t.byMetadata.remove(f.match().ipv6Dst().mask());
+    }
   }
 
   private static List<Stored> listOf(Table t, FlowEntry f, boolean create) {
@@ -235,20 +304,27 @@ final class SwitchTables {
           best = first(m.getValue().get(r.and(mask)), best, h, inPort, metadata);
           continue;
         }
-        for (Map.Entry<Ipv6Address, List<Stored>> v : m.getValue().entrySet()) {
-          MaskedIpv6 field = new MaskedIpv6(v.getKey(), mask);
-          if (!cube.overlaps(field)) {
+        // only the values with an entry whose metadata match the packet's can be hit
+        for (Map.Entry<Long, Map<Long, List<Ipv6Address>>> g : t.byMetadata(mask).entrySet()) {
+          List<Ipv6Address> values = g.getValue().get(metadata & g.getKey());
+          if (values == null) {
             continue;
           }
-          // the representative moved into the field: the entries' other fields judged as for h
-          PacketHeaders inside = h.withIpv6Dst(v.getKey().or(r.and(mask.not())));
-          Stored s = first(v.getValue(), best, inside, inPort, metadata);
-          if (s != best) {
-            if (field.matches(r)) {
-              cube.narrowInto(field);
-              best = s;
-            } else {
-              cube.narrowOutOf(field);
+          for (Ipv6Address value : values) {
+            MaskedIpv6 field = new MaskedIpv6(value, mask);
+            if (!cube.overlaps(field)) {
+              continue;
+            }
+            // the representative moved into the field: the entries' other fields judged as for h
+            PacketHeaders inside = h.withIpv6Dst(value.or(r.and(mask.not())));
+            Stored s = first(m.getValue().get(value), best, inside, inPort, metadata);
+            if (s != best) {
+              if (field.matches(r)) {
+                cube.narrowInto(field);
+                best = s;
+              } else {
+                cube.narrowOutOf(field);
+              }
             }
           }
         }

@@ -20,9 +20,10 @@ import org.netpubsub.network.openflow.PacketHeaders;
  * A region's lookup ({@link SwitchTables#lookup(int, PacketHeaders, long, long, Cube)}, the Camus
  * check's cut) against a naive twin: every entry of the table tried in turn for every address of a
  * small universe. Random tables (ipv6_dst fields under arbitrary masks of the low 6 bits, metadata
- * matches under two masks, in_port, priorities with ties), entries added and some removed again;
- * the region left holds only addresses that hit the entry returned, as the twin finds it, and the
- * region left and the parts cut off are the region given, disjoint.
+ * matches under two masks, in_port, priorities with ties), entries added and some removed again,
+ * with lookups between the changes (the index of values by metadata is built by a lookup and must
+ * follow every later change); the region left holds only addresses that hit the entry returned, as
+ * the twin finds it, and the region left and the parts cut off are the region given, disjoint.
  */
 class RegionLookupProperties {
   private static final long HIGH = Ipv6Address.parse("ff0e::").high();
@@ -41,7 +42,15 @@ class RegionLookupProperties {
         assertThat(t.remove(gone)).isNotNull();
         live.remove(gone); // the oldest equal one, as the index removes
       }
+      if (r.nextInt(3) == 0) {
+        // a lookup between changes: the per-mask metadata index it builds must follow them
+        agrees(r, t, live);
+      }
     }
+    agrees(r, t, live);
+  }
+
+  private static void agrees(Random r, SwitchTables t, List<FlowEntry> live) {
     Set<Ipv6Address> masks = new HashSet<>(List.of(mask(0x3f)));
     live.forEach(
         f -> masks.add(f.match().ipv6Dst() == null ? mask(0) : f.match().ipv6Dst().mask()));
