@@ -17,8 +17,13 @@ public final class TestKeys {
 
   /** {@code d} with its tag under {@link #AUTH}, as an agent or broker would send it. */
   public static byte[] seal(byte[] d) {
+    return seal(AUTH, d);
+  }
+
+  /** {@code d} with its tag under {@code auth}'s signing key. */
+  public static byte[] seal(DatagramAuth auth, byte[] d) {
     byte[] out = Arrays.copyOf(d, d.length + DatagramAuth.TAG);
-    AUTH.seal(out, 0, d.length);
+    auth.seal(out, 0, d.length);
     return out;
   }
 

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,6 +23,7 @@ import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.broker.TestClient;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.TestKeys;
 
 /**
  * Datagram keys distributed through the overlay's ZooKeeper (issue 27 part 5), on a real ZooKeeper
@@ -168,8 +168,7 @@ class DatagramKeyRotationTest {
     byte[] d =
         DatagramCodec.encode(
             new EdgeMessage("probe", 1, "probe/t", "x".getBytes(StandardCharsets.UTF_8), 0, false));
-    byte[] sealed = Arrays.copyOf(d, d.length + DatagramAuth.TAG);
-    DatagramAuth.of(List.of(key.key())).seal(sealed, 0, d.length);
+    byte[] sealed = TestKeys.seal(DatagramAuth.of(List.of(key.key())), d);
     s.send(new DatagramPacket(sealed, sealed.length, rb.address()));
   }
 

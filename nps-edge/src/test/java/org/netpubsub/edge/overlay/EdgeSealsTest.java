@@ -15,6 +15,7 @@ import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.EdgeKeys;
+import org.netpubsub.edge.link.TestKeys;
 
 /** Which key seals what for whom at an edge broker, and what opens (docs/security.md). */
 class EdgeSealsTest {
@@ -52,12 +53,10 @@ class EdgeSealsTest {
   }
 
   private static byte[] message(String origin, DatagramAuth sealer) throws Exception {
-    byte[] d =
+    return TestKeys.seal(
+        sealer,
         DatagramCodec.encode(
-            new EdgeMessage(origin, 1, "t/1", "x".getBytes(StandardCharsets.UTF_8), 1, false));
-    byte[] out = Arrays.copyOf(d, d.length + DatagramAuth.TAG);
-    sealer.seal(out, 0, d.length);
-    return out;
+            new EdgeMessage(origin, 1, "t/1", "x".getBytes(StandardCharsets.UTF_8), 1, false)));
   }
 
   private static byte[] nack(DatagramAuth sealer) {

@@ -202,10 +202,7 @@ class ForgedDatagramsTest {
   }
 
   private static byte[] sealed(DatagramAuth auth, EdgeMessage m) throws Exception {
-    byte[] d = DatagramCodec.encode(m);
-    byte[] out = java.util.Arrays.copyOf(d, d.length + DatagramAuth.TAG);
-    auth.seal(out, 0, d.length);
-    return out;
+    return TestKeys.seal(auth, DatagramCodec.encode(m));
   }
 
   @Test

@@ -3,7 +3,6 @@ package org.netpubsub.edge.overlay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +17,7 @@ import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.EdgeKeys;
+import org.netpubsub.edge.link.TestKeys;
 
 /**
  * {@link OriginCheck} against its naive twin, the rule as docs/security.md states it: a message
@@ -129,8 +129,6 @@ class OriginCheckProperties {
     if (origin != null && origin.contains("/")) {
       d[5 + origin.indexOf('/')] = '/'; // the codec writes edge names only: put the junk in after
     }
-    byte[] out = Arrays.copyOf(d, d.length + DatagramAuth.TAG);
-    sealer.seal(out, 0, d.length);
-    return out;
+    return TestKeys.seal(sealer, d);
   }
 }

@@ -3,7 +3,6 @@ package org.netpubsub.edge.overlay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -12,6 +11,7 @@ import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.broker.EdgeMessage;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.EdgeKeys;
+import org.netpubsub.edge.link.TestKeys;
 
 class OriginCheckTest {
   private static final List<byte[]> MASTER = List.of(HexFormat.of().parseHex("5a".repeat(32)));
@@ -21,12 +21,10 @@ class OriginCheckTest {
   }
 
   private static byte[] datagram(String origin, DatagramAuth sealer) throws Exception {
-    byte[] d =
+    return TestKeys.seal(
+        sealer,
         DatagramCodec.encode(
-            new EdgeMessage(origin, 7, "t/1", "x".getBytes(StandardCharsets.UTF_8), 0, false));
-    byte[] out = Arrays.copyOf(d, d.length + DatagramAuth.TAG);
-    sealer.seal(out, 0, d.length);
-    return out;
+            new EdgeMessage(origin, 7, "t/1", "x".getBytes(StandardCharsets.UTF_8), 0, false)));
   }
 
   @Test
