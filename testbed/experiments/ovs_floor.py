@@ -65,11 +65,16 @@ def flow_mod(xid: int, dst: bytes, port: int) -> bytes:
     """ADD in table 0: eth_type=0x86dd, ipv6_dst=dst/64 bits, apply-actions output:port."""
     oxm = struct.pack("!IH", 0x80000A02, 0x86DD)  # OXM_OF_ETH_TYPE
     oxm += struct.pack("!I", 0x80003720) + dst + bytes(8) + b"\xff" * 8 + bytes(8)  # IPV6_DST/64
+    return _add_output(xid, oxm, port, cookie=0x22, priority=1000)
+
+
+def _add_output(xid: int, oxm: bytes, port: int, cookie: int, priority: int) -> bytes:
+    """An ADD in table 0 matching `oxm` (OXM TLVs), apply-actions output:port."""
     match = struct.pack("!HH", 1, 4 + len(oxm)) + oxm
     match += b"\x00" * ((8 - len(match) % 8) % 8)
     action = struct.pack("!HHIH6x", 0, 16, port, 0xFFFF)
     instr = struct.pack("!HH4x", 4, 8 + len(action)) + action
-    body = struct.pack("!QQBBHHHIIIH2x", 0x22, 0, 0, 0, 0, 0, 1000, 0xFFFFFFFF, 0xFFFFFFFF,
+    body = struct.pack("!QQBBHHHIIIH2x", cookie, 0, 0, 0, 0, 0, priority, 0xFFFFFFFF, 0xFFFFFFFF,
                        0xFFFFFFFF, 0) + match + instr
     return header(FLOW_MOD, 8 + len(body), xid) + body
 
@@ -125,14 +130,8 @@ def parse_variant(spec: str) -> dict:
 
 def lldp_to_controller(xid: int) -> bytes:
     """ADD in table 0: eth_type=0x88cc → CONTROLLER, as the controller's discovery flow."""
-    oxm = struct.pack("!IH", 0x80000A02, 0x88CC)
-    match = struct.pack("!HH", 1, 4 + len(oxm)) + oxm
-    match += b"\x00" * ((8 - len(match) % 8) % 8)
-    action = struct.pack("!HHIH6x", 0, 16, OFPP_CONTROLLER, 0xFFFF)
-    instr = struct.pack("!HH4x", 4, 8 + len(action)) + action
-    body = struct.pack("!QQBBHHHIIIH2x", 0x11, 0, 0, 0, 0, 0, 2000, 0xFFFFFFFF, 0xFFFFFFFF,
-                       0xFFFFFFFF, 0) + match + instr
-    return header(FLOW_MOD, 8 + len(body), xid) + body
+    oxm = struct.pack("!IH", 0x80000A02, 0x88CC)  # OXM_OF_ETH_TYPE
+    return _add_output(xid, oxm, OFPP_CONTROLLER, cookie=0x11, priority=2000)
 
 
 def packet_out(xid: int, port: int, frame: bytes = LLDP_FRAME) -> bytes:
