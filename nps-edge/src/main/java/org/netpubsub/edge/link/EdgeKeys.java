@@ -49,6 +49,36 @@ public final class EdgeKeys {
     return masters.stream().map(m -> pair(m, a, b)).toList();
   }
 
+  /**
+   * The edge name at {@code buf[off]}: a length byte (1..64), then that many bytes of {@code
+   * [A-Za-z0-9._-]} within {@code len} bytes; null otherwise. Datagrams name the edge whose key
+   * must verify them here (after their 4-byte header), so a name that is no edge name derives no
+   * key.
+   */
+  public static String nameAt(byte[] buf, int off, int len) {
+    if (len < 1) {
+      return null;
+    }
+    int n = buf[off] & 0xff;
+    if (n == 0 || n > 64 || 1 + n > len) {
+      return null;
+    }
+    for (int i = off + 1; i < off + 1 + n; i++) {
+      byte c = buf[i];
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == '-';
+      if (!ok) {
+        return null;
+      }
+    }
+    return new String(buf, off + 1, n, StandardCharsets.US_ASCII);
+  }
+
   /** RFC 5869 HKDF-Extract with HMAC-SHA-256. */
   static byte[] extract(byte[] salt, byte[] ikm) {
     return hmac(salt.length == 0 ? new byte[32] : salt, ikm);

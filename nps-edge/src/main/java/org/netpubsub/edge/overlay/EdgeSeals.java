@@ -7,6 +7,7 @@ import java.util.Map;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.DatagramLink;
 import org.netpubsub.edge.link.Datagrams;
+import org.netpubsub.edge.link.DerivedKeys;
 
 /**
  * Which key seals an overlay edge broker's datagram for its destination and which keys open what

@@ -1,9 +1,10 @@
 package org.netpubsub.edge.overlay;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import org.netpubsub.edge.broker.DatagramCodec;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.DerivedKeys;
+import org.netpubsub.edge.link.EdgeKeys;
 
 /**
  * A routing broker's check that a datagram comes from the edge it claims (docs/security.md,
@@ -136,23 +137,6 @@ final class OriginCheck {
     if (len < 5 || buf[off] != DatagramCodec.MAGIC_0 || buf[off + 1] != DatagramCodec.MAGIC_1) {
       return null;
     }
-    int n = buf[off + 4] & 0xff;
-    if (n == 0 || n > 64 || 5 + n > len) {
-      return null;
-    }
-    for (int i = off + 5; i < off + 5 + n; i++) {
-      byte c = buf[i]; // an edge name ([A-Za-z0-9._-]), or no key is derived for it
-      boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || c == '.'
-              || c == '_'
-              || c == '-';
-      if (!ok) {
-        return null;
-      }
-    }
-    return new String(buf, off + 5, n, StandardCharsets.UTF_8);
+    return EdgeKeys.nameAt(buf, off + 4, len - 4);
   }
 }

@@ -1,33 +1,32 @@
-package org.netpubsub.edge.overlay;
+package org.netpubsub.edge.link;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.netpubsub.edge.link.DatagramAuth;
-import org.netpubsub.edge.link.EdgeKeys;
 
 /**
  * Edges' keys derived from the deployment keys ({@link EdgeKeys}) by a holder of those keys (a
- * routing broker, an edge broker trusted with them), kept for at most {@code max} edges, the least
- * recently used going first, and all dropped when the deployment keys rotate. Edge names come from
- * the network, so a key derived to check a datagram is kept only when that datagram verified under
- * it ({@link #open}): made-up names cost a derivation each and take no place. Thread-safe.
+ * routing broker, an overlay edge broker or an edge agent trusted with them), kept for at most
+ * {@code max} edges, the least recently used going first, and all dropped when the deployment keys
+ * rotate. Edge names come from the network, so a key derived to check a datagram is kept only when
+ * that datagram verified under it ({@link #open}): made-up names cost a derivation each and take no
+ * place. Thread-safe.
  */
-final class DerivedKeys {
+public final class DerivedKeys {
   /** Derived key sets kept by default. */
-  static final int MAX_EDGES = 4096;
+  public static final int MAX_EDGES = 4096;
 
   private final DatagramAuth deployment;
   private final int max;
   private final Map<String, DatagramAuth> derived = new LinkedHashMap<>(64, 0.75f, true);
   private Object derivedFor;
 
-  DerivedKeys(DatagramAuth deployment, int max) {
+  public DerivedKeys(DatagramAuth deployment, int max) {
     this.deployment = deployment;
     this.max = max;
   }
 
   /** Edge {@code edge}'s keys, derived now if they are not held (and kept). */
-  DatagramAuth of(String edge) {
+  public DatagramAuth of(String edge) {
     Object version = deployment.keysVersion();
     DatagramAuth k = cached(edge, version);
     if (k == null) {
@@ -38,7 +37,7 @@ final class DerivedKeys {
   }
 
   /** Edge {@code edge}'s keys if they are held now, else null (nothing is derived). */
-  DatagramAuth held(String edge) {
+  public DatagramAuth held(String edge) {
     return cached(edge, deployment.keysVersion());
   }
 
@@ -47,7 +46,7 @@ final class DerivedKeys {
    * tag verifies under edge {@code edge}'s keys, else -1; keys derived for it are kept only in the
    * first case.
    */
-  int open(String edge, byte[] buf, int off, int len) {
+  public int open(String edge, byte[] buf, int off, int len) {
     Object version = deployment.keysVersion();
     DatagramAuth k = cached(edge, version);
     if (k != null) {
@@ -62,7 +61,7 @@ final class DerivedKeys {
   }
 
   /** Key sets held now (tests). */
-  synchronized int size() {
+  public synchronized int size() {
     return derived.size();
   }
 
