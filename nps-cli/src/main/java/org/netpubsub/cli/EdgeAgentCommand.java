@@ -6,9 +6,11 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.netpubsub.content.Durations;
 import org.netpubsub.edge.broker.AgentStats;
@@ -120,6 +122,32 @@ final class EdgeAgentCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}).")
   String keyPollInterval;
 
+  @Option(
+      names = "--own-key-only",
+      description =
+          "--datagram-key holds this agent's own key only (nps overlay keys edge), not the"
+              + " deployment's: it signs as no other edge, and accepts a datagram only under the key"
+              + " of the edge it names, from --sender-keys (docs/security-datagrams.md, \"Per-agent"
+              + " keys (SNAPS)\").")
+  boolean ownKeyOnly;
+
+  @Option(
+      names = "--sender-keys",
+      paramLabel = "FILE",
+      description =
+          "With --own-key-only: the own keys of the agents this one receives from, PEER HEX [HEX...]"
+              + " a line (nps overlay keys edge --senders); reloaded every second when it changes,"
+              + " so a sender left out is refused from then on.")
+  java.nio.file.Path senderKeys;
+
+  @Option(
+      names = "--revoked-edges",
+      paramLabel = "FILE",
+      description =
+          "Edges whose datagrams are refused whatever their key, one name a line; reloaded every"
+              + " second when it changes.")
+  java.nio.file.Path revokedEdges;
+
   @Mixin TokenOptions token;
 
   @Mixin CaOptions ca;
@@ -158,6 +186,15 @@ final class EdgeAgentCommand implements Callable<Integer> {
     if (reliable) {
       builder.reliable(retransmitBuffer);
     }
+    if (senderKeys != null && !ownKeyOnly) {
+      throw new IllegalArgumentException("--sender-keys needs --own-key-only");
+    }
+    if (ownKeyOnly) { // a bad file: one line and exit 2, before anything starts
+      builder.ownKeyOnly(senderKeys == null ? Map.of() : SenderKeys.read(senderKeys));
+    }
+    if (revokedEdges != null) {
+      builder.revokedEdges(RevokedEdges.read(revokedEdges));
+    }
     EdgeAgent agent;
     try {
       agent =
@@ -174,6 +211,19 @@ final class EdgeAgentCommand implements Callable<Integer> {
               .start();
     } catch (IOException e) {
       throw CommandFailure.io(e);
+    }
+    List<ScheduledExecutorService> watches = new java.util.ArrayList<>();
+    try {
+      if (senderKeys != null) {
+        watches.add(SenderKeys.watch(senderKeys, agent::senderKeys));
+      }
+      if (revokedEdges != null) {
+        watches.add(RevokedEdges.watch(revokedEdges, agent::revokeEdges));
+      }
+    } catch (RuntimeException e) {
+      watches.forEach(ScheduledExecutorService::shutdownNow);
+      agent.close();
+      throw e;
     }
     RestServer metricsServer;
     try {
@@ -224,6 +274,7 @@ final class EdgeAgentCommand implements Callable<Integer> {
               if (metricsServer != null) {
                 metricsServer.close();
               }
+              watches.forEach(ScheduledExecutorService::shutdownNow);
               agent.close();
               stopped.countDown();
             },

@@ -62,23 +62,39 @@ final class OverlayKeysCommand implements Runnable {
                 + " datagrams.")
     java.util.List<String> peers = java.util.List.of();
 
+    @Option(
+        names = "--senders",
+        paramLabel = "NAME",
+        description =
+            "Prints instead the sender-keys file (edge-agent --sender-keys) of agent --edge: the own"
+                + " keys of these agents it receives from (repeatable; docs/security-datagrams.md,"
+                + " \"Per-agent keys (SNAPS)\").")
+    java.util.List<String> senders = java.util.List.of();
+
     @Override
     public Integer call() throws Exception {
       org.netpubsub.edge.overlay.ZnodePaths.checkName(edge);
       var keys = org.netpubsub.edge.link.DatagramAuth.readKeyFile(datagramKey);
       PrintWriter out = spec.commandLine().getOut();
+      if (!peers.isEmpty() && !senders.isEmpty()) {
+        throw new IllegalArgumentException("--peer and --senders exclude each other");
+      }
+      if (!senders.isEmpty()) {
+        printLines(
+            out,
+            "# sender keys of agent "
+                + edge
+                + " (a sender and its own keys a line, the first signs)",
+            senders,
+            p -> org.netpubsub.edge.link.EdgeKeys.derive(keys, p));
+        return 0;
+      }
       if (!peers.isEmpty()) {
-        out.println(
-            "# pair keys of edge " + edge + " (a peer and its keys a line, the first signs)");
-        for (String p : new java.util.TreeSet<>(peers)) {
-          org.netpubsub.edge.overlay.ZnodePaths.checkName(p);
-          StringBuilder line = new StringBuilder(p);
-          for (byte[] k : org.netpubsub.edge.link.EdgeKeys.pair(keys, edge, p)) {
-            line.append(' ').append(java.util.HexFormat.of().formatHex(k));
-          }
-          out.println(line);
-        }
-        out.flush();
+        printLines(
+            out,
+            "# pair keys of edge " + edge + " (a peer and its keys a line, the first signs)",
+            peers,
+            p -> org.netpubsub.edge.link.EdgeKeys.pair(keys, edge, p));
         return 0;
       }
       out.println("# datagram keys of edge " + edge + " (one a line, the first signs)");
@@ -88,6 +104,24 @@ final class OverlayKeysCommand implements Runnable {
       out.flush();
       return 0;
     }
+  }
+
+  /** {@code header}, then a line per name (sorted): the name and its keys in hex. */
+  private static void printLines(
+      PrintWriter out,
+      String header,
+      java.util.List<String> names,
+      java.util.function.Function<String, java.util.List<byte[]>> keysOf) {
+    out.println(header);
+    for (String p : new java.util.TreeSet<>(names)) {
+      org.netpubsub.edge.overlay.ZnodePaths.checkName(p);
+      StringBuilder line = new StringBuilder(p);
+      for (byte[] k : keysOf.apply(p)) {
+        line.append(' ').append(java.util.HexFormat.of().formatHex(k));
+      }
+      out.println(line);
+    }
+    out.flush();
   }
 
   @Command(

@@ -181,4 +181,78 @@ class EdgeCommandsTest {
     assertThat(code).isEqualTo(1);
     assertThat(cli.err()).contains("coordinator unreachable");
   }
+
+  @Test
+  void senderKeysArePrintedAndAnOwnKeyAgentsOptionsAreChecked() throws Exception {
+    String master = keyFile();
+    assertThat(
+            cli.run(
+                "overlay",
+                "keys",
+                "edge",
+                "--datagram-key",
+                master,
+                "--edge",
+                "paris",
+                "--senders",
+                "oslo",
+                "--senders",
+                "rome"))
+        .as(cli.err())
+        .isZero();
+    java.util.HexFormat hex = java.util.HexFormat.of();
+    byte[] deployment = hex.parseHex("ab".repeat(32));
+    String oslo = hex.formatHex(org.netpubsub.edge.link.EdgeKeys.derive(deployment, "oslo"));
+    String rome = hex.formatHex(org.netpubsub.edge.link.EdgeKeys.derive(deployment, "rome"));
+    assertThat(cli.out())
+        .contains("oslo " + oslo)
+        .contains("rome " + rome)
+        .doesNotContain("ab".repeat(32));
+    Path senders = dir.resolve("senders");
+    Files.writeString(senders, "oslo " + oslo + "\n");
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1",
+                    "127.0.0.1:0",
+                    "--datagram-key",
+                    master,
+                    "--sender-keys",
+                    senders.toString())))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--sender-keys needs --own-key-only");
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1", "127.0.0.1:0", "--insecure-datagrams", "--own-key-only")))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--own-key-only needs --datagram-key FILE");
+    Files.writeString(senders, "# senders\noslo " + oslo + "\nrome\n");
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1",
+                    "127.0.0.1:0",
+                    "--datagram-key",
+                    master,
+                    "--own-key-only",
+                    "--sender-keys",
+                    senders.toString())))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--sender-keys").contains("line 3").doesNotContain(oslo);
+    // a good file: the agent gets as far as the (unreachable) coordinator
+    Files.writeString(senders, "oslo " + oslo + "\n");
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1",
+                    "127.0.0.1:0",
+                    "--datagram-key",
+                    master,
+                    "--own-key-only",
+                    "--sender-keys",
+                    senders.toString())))
+        .isEqualTo(1);
+    assertThat(cli.err()).contains("coordinator unreachable");
+  }
 }

@@ -56,7 +56,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   final AgentCounters counters = new AgentCounters();
   private final DatagramSocket socket;
   private final DatagramLink link; // the socket, or an emulated lossy WAN around it (experiments)
-  private final DatagramAuth auth; // every datagram sent is sealed, every one received checked
+  private final AgentKeys agentKeys; // every datagram sent is sealed, every one received checked
   private final KeyPoller keys; // null unless the keys come from the coordinator
   private final ReliableDelivery reliable; // null unless --reliable
   private final RetainedReplay replay;
@@ -78,11 +78,16 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
             b.coordinator, b.coordinatorTimeout, b.coordinatorToken, b.coordinatorTls);
     this.socket = socket;
     this.keys = b.keyPoller;
-    this.auth =
+    DatagramAuth auth =
         keys != null
             ? keys.auth()
             : Objects.requireNonNull(b.auth, "datagram authentication (a key, or insecure)");
-    this.link = DatagramLink.of(socket, b.emulation, auth);
+    this.agentKeys =
+        b.senders == null
+            ? AgentKeys.deployment(edge, auth)
+            : AgentKeys.ownKey(edge, auth, b.senders);
+    agentKeys.revoke(b.revoked);
+    this.link = DatagramLink.of(socket, b.emulation, agentKeys.sealer());
     this.reliable =
         b.reliable == null
             ? null
@@ -257,7 +262,12 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
 
   private void receive() {
     Datagrams.receiveUntil(
-        socket, () -> closed, LOG, auth, () -> counters.drop("unauthenticated"), this::onDatagram);
+        socket,
+        () -> closed,
+        LOG,
+        agentKeys,
+        () -> counters.drop(agentKeys.refusal()),
+        this::onDatagram);
   }
 
   /** One datagram from another edge: a control datagram, or a message to publish locally. */
@@ -410,6 +420,11 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
             "heartbeats_pending", (long) reliable.pendingHeartbeats(),
             "unknown", w[3]),
         k);
+  }
+
+  /** The datagram keys' holder: senders' keys and revocations are replaced through it. */
+  AgentKeys keys() {
+    return agentKeys;
   }
 
   InetSocketAddress datagramAddress() {

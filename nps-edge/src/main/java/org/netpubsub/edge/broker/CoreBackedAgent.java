@@ -46,6 +46,16 @@ abstract class CoreBackedAgent<L extends LocalFilters> implements EdgeAgent {
   }
 
   @Override
+  public void senderKeys(java.util.Map<String, org.netpubsub.edge.link.DatagramAuth> keys) {
+    core.keys().senders(keys);
+  }
+
+  @Override
+  public void revokeEdges(Set<String> edges) {
+    core.keys().revoke(edges);
+  }
+
+  @Override
   public void leave() throws IOException {
     core.leave();
   }

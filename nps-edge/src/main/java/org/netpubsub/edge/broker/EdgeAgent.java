@@ -38,6 +38,15 @@ public interface EdgeAgent extends Closeable {
   /** Reports whether every broker-log change has reached the coordinator. */
   boolean reportsPending();
 
+  /**
+   * Replaces the keys of the agents this one receives from (an agent started {@link
+   * Builder#ownKeyOnly}): a sender left out is refused from its next datagram (a reload).
+   */
+  void senderKeys(java.util.Map<String, DatagramAuth> keys);
+
+  /** From now on refuses every datagram naming one of {@code edges}, whatever its key. */
+  void revokeEdges(Set<String> edges);
+
   /** Removes this edge from the coordinator (its filters and its place in retained routes). */
   void leave() throws IOException;
 
@@ -60,6 +69,8 @@ public interface EdgeAgent extends Closeable {
     DatagramAuth auth;
     Duration keyPoll; // keys from the coordinator, polled this often; null: auth says
     KeyPoller keyPoller; // made by start() when keyPoll is set
+    java.util.Map<String, DatagramAuth> senders; // null: auth holds the deployment keys
+    Set<String> revoked = Set.of();
 
     /** Bounds of the key poll interval: at least this... */
     static final Duration MIN_KEY_POLL = Duration.ofMillis(100);
@@ -76,6 +87,23 @@ public interface EdgeAgent extends Closeable {
      */
     public Builder auth(DatagramAuth a) {
       this.auth = Objects.requireNonNull(a);
+      return this;
+    }
+
+    /**
+     * The agent holds its own key only ({@link #auth}: {@code nps overlay keys edge}) and {@code
+     * senders}, the keys of the agents it receives from by edge name (docs/security-datagrams.md,
+     * "Per-agent keys (SNAPS)"): it signs as no other edge and accepts a datagram only under the
+     * key of the edge it names.
+     */
+    public Builder ownKeyOnly(java.util.Map<String, DatagramAuth> senders) {
+      this.senders = Objects.requireNonNull(senders);
+      return this;
+    }
+
+    /** Datagrams naming one of {@code edges} are refused whatever their key (a revocation). */
+    public Builder revokedEdges(Set<String> edges) {
+      this.revoked = Set.copyOf(edges);
       return this;
     }
 
@@ -208,6 +236,11 @@ public interface EdgeAgent extends Closeable {
       if (auth != null && keyPoll != null) {
         throw new IllegalArgumentException(
             "--coordinator-keys excludes --datagram-key and --insecure-datagrams");
+      }
+      if (senders != null && (auth == null || !auth.secure())) {
+        throw new IllegalArgumentException(
+            "--own-key-only needs --datagram-key FILE (the agent's own key), not "
+                + (auth == null ? "--coordinator-keys" : "--insecure-datagrams"));
       }
       keyPoller = null;
       if (keyPoll != null) {
