@@ -142,6 +142,16 @@ class EdgeCommandsTest {
     return agent("mqtt://127.0.0.1:1", "127.0.0.1:0", args.toArray(String[]::new));
   }
 
+  /**
+   * {@code nps edge-agent} with {@code --datagram-key key} (the coordinator unreachable), then
+   * {@code more}.
+   */
+  private static String[] keyedAgent(String key, String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("--datagram-key", key));
+    args.addAll(List.of(more));
+    return agent("mqtt://127.0.0.1:1", "127.0.0.1:0", args.toArray(String[]::new));
+  }
+
   /** A datagram key file in the test's directory. */
   private String keyFile() throws java.io.IOException {
     Path k = dir.resolve("datagram.key");
@@ -210,16 +220,7 @@ class EdgeCommandsTest {
         .doesNotContain("ab".repeat(32));
     Path senders = dir.resolve("senders");
     Files.writeString(senders, "oslo " + oslo + "\n");
-    assertThat(
-            cli.run(
-                agent(
-                    "mqtt://127.0.0.1:1",
-                    "127.0.0.1:0",
-                    "--datagram-key",
-                    master,
-                    "--sender-keys",
-                    senders.toString())))
-        .isEqualTo(2);
+    assertThat(cli.run(keyedAgent(master, "--sender-keys", senders.toString()))).isEqualTo(2);
     assertThat(cli.err()).contains("--sender-keys needs --own-key-only");
     assertThat(
             cli.run(
@@ -228,30 +229,12 @@ class EdgeCommandsTest {
         .isEqualTo(2);
     assertThat(cli.err()).contains("--own-key-only needs --datagram-key FILE");
     Files.writeString(senders, "# senders\noslo " + oslo + "\nrome\n");
-    assertThat(
-            cli.run(
-                agent(
-                    "mqtt://127.0.0.1:1",
-                    "127.0.0.1:0",
-                    "--datagram-key",
-                    master,
-                    "--own-key-only",
-                    "--sender-keys",
-                    senders.toString())))
+    assertThat(cli.run(keyedAgent(master, "--own-key-only", "--sender-keys", senders.toString())))
         .isEqualTo(2);
     assertThat(cli.err()).contains("--sender-keys").contains("line 3").doesNotContain(oslo);
     // a good file: the agent gets as far as the (unreachable) coordinator
     Files.writeString(senders, "oslo " + oslo + "\n");
-    assertThat(
-            cli.run(
-                agent(
-                    "mqtt://127.0.0.1:1",
-                    "127.0.0.1:0",
-                    "--datagram-key",
-                    master,
-                    "--own-key-only",
-                    "--sender-keys",
-                    senders.toString())))
+    assertThat(cli.run(keyedAgent(master, "--own-key-only", "--sender-keys", senders.toString())))
         .isEqualTo(1);
     assertThat(cli.err()).contains("coordinator unreachable");
   }
