@@ -55,7 +55,7 @@ final class CompilerState {
       eq[f] = spec.field(f).match() == MatchKind.EXACT;
     }
     this.bdd = new Bdd(eq);
-    this.slicer = new Slicer(bdd, spec);
+    this.slicer = new Slicer(bdd, spec, options.contentIds());
     this.top = new UnionTree(bdd);
     this.discretizer = new Discretizer(options.alpha());
     this.max = spec.fields().stream().mapToLong(q -> q.max()).toArray();

@@ -28,7 +28,7 @@ import org.netpubsub.content.filter.FilterArbitraries;
  * Incremental recompilation equals a full rebuild after any sequence of additions, withdrawals and
  * changes: the same canonical BDD (the very node in the store), tables that forward alike, and a
  * stream of diffs that, applied in order, reproduces the tables — with no state id both freed and
- * reused by one update.
+ * reused by one update. With ids from content the tables are the full rebuild's, entry for entry.
  */
 class IncrementalCompilationProperties {
   static final MessageSpec SPEC = MessageSpec.fromSchema(FilterArbitraries.MIXED);
@@ -48,8 +48,10 @@ class IncrementalCompilationProperties {
   void incrementalEqualsFullRebuild(
       @ForAll("pool") List<Rule> pool,
       @ForAll("steps") List<Integer> steps,
-      @ForAll boolean approximate) {
-    CompileOptions o = new CompileOptions(approximate ? 2 : 1);
+      @ForAll boolean approximate,
+      @ForAll boolean contentIds) {
+    CompileOptions exactOrNot = new CompileOptions(approximate ? 2 : 1);
+    CompileOptions o = contentIds ? exactOrNot.withContentIds() : exactOrNot;
     // the live rules: id → rule; ids are the pool's, so a re-added id is a change of content
     Map<String, Rule> live = new java.util.LinkedHashMap<>();
     for (Rule r : pool.subList(0, pool.size() / 2)) {
@@ -84,6 +86,12 @@ class IncrementalCompilationProperties {
     }
     assertThat(c.pipeline().entries()).isEqualTo(full.pipeline().entries());
     assertThat(c.pipeline().groups()).hasSameSizeAs(full.pipeline().groups());
+    if (contentIds) {
+      // ids from content: the history left the very entries and groups a fresh compilation makes
+      Shadow fresh = new Shadow(SPEC.fields().size());
+      fresh.apply(full.diff());
+      fresh.assertEquals(c.pipeline());
+    }
   }
 
   /** Tables rebuilt from nothing but the diffs. */

@@ -19,8 +19,13 @@ import java.util.Map;
  * cofactors below skip it: after {@code v < c} holds, every {@code v < c'} with c' > c holds, and
  * after {@code v == c}, every other {@code v == c'} fails); (iv) {@code v < c ? X : (v < c' ? X :
  * Y)} is {@code v < c' ? X : Y}, so a range field's chain has only the thresholds where its outcome
- * changes. Together they keep at most one path between any two nodes of consecutive fields, which
- * bounds the tables Algorithm 2 derives.
+ * changes; (v) on an exact field, {@code v == c ? E : chain} where the chain ends in E (what every
+ * value it does not test gets) is the chain, so an exact field's chain has only the values whose
+ * outcome differs from its end. Without (v) such a test survived or not by the order of the unions
+ * (issue 27 part 7: a restarted controller, meeting the rules in another order, built another
+ * diagram). Together they make a diagram canonical for its function under the variable order, and
+ * keep at most one path between any two nodes of consecutive fields, which bounds the tables
+ * Algorithm 2 derives.
  *
  * <p>Recursion follows the fields, not the chains within a field (those are walked in loops), so
  * the stack depth is a few frames per field whatever the number of rules. Nodes are never freed; a
@@ -39,6 +44,7 @@ public final class Bdd {
   private long[] constant = new long[1024];
   private int[] hi = new int[1024]; // a leaf: its index in leaves
   private int[] lo = new int[1024];
+  private int[] chainEnd = new int[1024]; // the first node down the false branches not testing f
   private int size;
 
   private int[] unique = new int[2048]; // open addressing: node id + 1, 0 = free
@@ -74,14 +80,16 @@ public final class Bdd {
   }
 
   /**
-   * The node testing predicate (f, c) with these branches, reduced (rules ii and iv) and shared.
+   * The node testing predicate (f, c) with these branches, reduced (rules ii, iv and v) and shared.
    */
   public int node(int f, long c, int whenTrue, int whenFalse) {
-    if (whenTrue == whenFalse) {
-      return whenTrue;
+    boolean chained = isNode(whenFalse) && field[whenFalse] == f;
+    int end = chained ? chainEnd[whenFalse] : whenFalse;
+    if (whenTrue == whenFalse || (equality[f] && whenTrue == end)) {
+      return whenFalse; // ii, v: v == c leads where every untested value goes
     }
-    if (!equality[f] && isNode(whenFalse) && field[whenFalse] == f && hi[whenFalse] == whenTrue) {
-      return whenFalse;
+    if (!equality[f] && chained && hi[whenFalse] == whenTrue) {
+      return whenFalse; // iv
     }
     int mask = unique.length - 1;
     int slot = hash(f, c, whenTrue, whenFalse) & mask;
@@ -96,6 +104,7 @@ public final class Bdd {
     constant[n] = c;
     hi[n] = whenTrue;
     lo[n] = whenFalse;
+    chainEnd[n] = end;
     unique[slot] = n + 1;
     if (2 * size > unique.length) {
       rehash();
@@ -327,6 +336,7 @@ public final class Bdd {
     constant = fresh.constant;
     hi = fresh.hi;
     lo = fresh.lo;
+    chainEnd = fresh.chainEnd;
     size = fresh.size;
     unique = fresh.unique;
     leaves.clear();
@@ -351,6 +361,7 @@ public final class Bdd {
       constant = Arrays.copyOf(constant, n);
       hi = Arrays.copyOf(hi, n);
       lo = Arrays.copyOf(lo, n);
+      chainEnd = Arrays.copyOf(chainEnd, n);
     }
     return size++;
   }

@@ -28,6 +28,12 @@ import org.netpubsub.compiler.spec.MessageSpec;
  * <p>Entries are a function of the node alone (nodes are immutable and hash-consed), so an update
  * re-slices only the In nodes that appeared and deletes those that disappeared; the states of the
  * others, and so their entries, stay as they were.
+ *
+ * <p>State and group ids are compact by default. With content ids (issue 27 part 7: a restarted
+ * controller, fed the standing rules in another order and without the churn before, must want the
+ * very same entries) a state's id is the hash of its node's sub-diagram — canonical, so the same in
+ * any store that holds the same function — in 1..2³¹−2, and a group's the hash of its actions in
+ * 1..2²⁸−1 (a target may add 2²⁸ for a variant of the group); a collision takes the next free id.
  */
 public final class Slicer implements Pipeline {
   private final Bdd bdd;
@@ -39,7 +45,7 @@ public final class Slicer implements Pipeline {
   private int[] inRefs = new int[1024]; // per node: live edges into it from another field
   private final Map<Integer, Integer> stateOf =
       new HashMap<>(); // In node / leaf → state (not root)
-  private final IdAllocator states = new IdAllocator(1); // 0 is the root's
+  private final IdAllocator states; // 0 is the root's
   private final Map<Integer, List<Edge>> edges = new HashMap<>();
 
   private final List<Map<Integer, List<FieldEntry>>> tables = new ArrayList<>();
@@ -48,7 +54,13 @@ public final class Slicer implements Pipeline {
   private final Map<Leaf, Group> groupOf = new HashMap<>();
   private final Map<Integer, Integer> groupUsers = new HashMap<>();
   private final Map<Integer, Group> groups = new LinkedHashMap<>();
-  private final IdAllocator groupIds = new IdAllocator(1);
+  private final IdAllocator groupIds;
+  private final List<Leaf> unused = new ArrayList<>(); // groups whose users went this update
+  private final boolean contentIds;
+  private final Map<Integer, Long> contentHash = new HashMap<>(); // node → hash of its sub-diagram
+
+  /** Largest content group id + 1: a target may offset a group's variant by it. */
+  public static final int CONTENT_GROUP_SPAN = 1 << 28;
 
   /** One path out of an In node: values matching {@code match} lead to node {@code target}. */
   private record Edge(Match match, int target) {}
@@ -60,8 +72,16 @@ public final class Slicer implements Pipeline {
   private static final int STAY = -1;
 
   public Slicer(Bdd bdd, MessageSpec spec) {
+    this(bdd, spec, false);
+  }
+
+  /** With {@code contentIds}, state and group ids from content (see the class comment). */
+  public Slicer(Bdd bdd, MessageSpec spec, boolean contentIds) {
     this.bdd = bdd;
     this.spec = spec;
+    this.contentIds = contentIds;
+    this.states = contentIds ? IdAllocator.hashed(1, Integer.MAX_VALUE - 1) : new IdAllocator(1);
+    this.groupIds = contentIds ? IdAllocator.hashed(1, CONTENT_GROUP_SPAN - 1) : new IdAllocator(1);
     this.max = spec.fields().stream().mapToLong(q -> q.max()).toArray();
     for (int f = 0; f < max.length; f++) {
       tables.add(new LinkedHashMap<>());
@@ -106,7 +126,7 @@ public final class Slicer implements Pipeline {
       states.release(st);
     }
     for (int n : fresh) {
-      stateOf.put(n, states.allocate());
+      stateOf.put(n, contentIds ? states.allocate(hash(n)) : states.allocate());
     }
     for (int n : fresh) {
       slice(n, stateOf.get(n), diff);
@@ -115,6 +135,7 @@ public final class Slicer implements Pipeline {
       slice(newRoot, 0, diff);
     }
     root = newRoot;
+    dropUnused(diff);
     diff.cancelCommon(); // the root's entries that did not change
     states.endUpdate();
     groupIds.endUpdate();
@@ -300,7 +321,7 @@ public final class Slicer implements Pipeline {
   private Group acquireGroup(Leaf l, PipelineDiff diff) {
     Group g = groupOf.get(l);
     if (g == null) {
-      g = new Group(groupIds.allocate(), l.actions());
+      g = new Group(contentIds ? groupIds.allocate(hash(l)) : groupIds.allocate(), l.actions());
       groupOf.put(l, g);
       groups.put(g.id(), g);
       diff.addGroup(g);
@@ -309,15 +330,79 @@ public final class Slicer implements Pipeline {
     return g;
   }
 
+  /**
+   * One user fewer; a group without users goes at the end of the update ({@link #dropUnused}), so
+   * that a leaf whose old state goes and whose new state comes in one update keeps its group and id
+   * (a new id would also depend on what the update freed: not a function of the content).
+   */
   private void releaseGroup(Leaf l, PipelineDiff diff) {
     Group g = groupOf.get(l);
     if (groupUsers.merge(g.id(), -1, Integer::sum) == 0) {
-      groupUsers.remove(g.id());
-      groupOf.remove(l);
-      groups.remove(g.id());
-      groupIds.release(g.id());
-      diff.removeGroup(g);
+      unused.add(l);
     }
+  }
+
+  /** Removes the groups left without users by this update. */
+  private void dropUnused(PipelineDiff diff) {
+    for (Leaf l : unused) {
+      Group g = groupOf.get(l);
+      if (g != null && groupUsers.get(g.id()) == 0) {
+        groupUsers.remove(g.id());
+        groupOf.remove(l);
+        groups.remove(g.id());
+        groupIds.release(g.id());
+        diff.removeGroup(g);
+      }
+    }
+    unused.clear();
+  }
+
+  /**
+   * The hash of node {@code n}'s sub-diagram: of its leaf's actions, or of its field, constant and
+   * both branches'. A fixed mix (SplitMix64's finaliser), never a JDK hashCode, so two JVMs agree.
+   * A field's chain (down the false branches) is walked in a loop, only later fields recursively,
+   * as {@link Bdd} does: a chain may hold thousands of thresholds.
+   */
+  private long hash(int n) {
+    Long known = contentHash.get(n);
+    if (known != null) {
+      return known;
+    }
+    if (bdd.isLeaf(n)) {
+      long h = hash(bdd.leafOf(n));
+      contentHash.put(n, h);
+      return h;
+    }
+    IntStack chain = new IntStack();
+    int m = n;
+    while (bdd.isNode(m) && bdd.field(m) == bdd.field(n) && !contentHash.containsKey(m)) {
+      chain.push(m);
+      m = bdd.whenFalse(m);
+    }
+    long h = hash(m); // the chain's end: a later field, a leaf, or a node already hashed
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      int c = chain.get(i);
+      h =
+          mix(
+              mix(mix(mix(0x5eed_0002L ^ bdd.field(c)) ^ bdd.constant(c)) ^ hash(bdd.whenTrue(c)))
+                  ^ h);
+      contentHash.put(c, h);
+    }
+    return h;
+  }
+
+  private static long hash(Leaf l) {
+    long h = mix(0x5eed_0001L ^ l.size());
+    for (int i = 0; i < l.size(); i++) {
+      h = mix(h ^ l.action(i));
+    }
+    return h;
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58_476d_1ce4_e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d0_49bb_1331_11ebL;
+    return z ^ (z >>> 31);
   }
 
   /** The BDD nodes the tables are made of (the root and every state's node). */
@@ -333,6 +418,7 @@ public final class Slicer implements Pipeline {
 
   /** Renames every node after {@link Bdd#compact}; states and entries stay as they are. */
   public void rename(int[] remap) {
+    contentHash.clear(); // keyed by node numbers, which change
     Map<Integer, Integer> states2 = new HashMap<>();
     stateOf.forEach((n, s) -> states2.put(remap[n], s));
     stateOf.clear();

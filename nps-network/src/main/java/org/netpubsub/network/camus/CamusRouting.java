@@ -163,9 +163,13 @@ public final class CamusRouting {
     return LocalRules.of(sets, dpid, spec.schema(), i -> byHost.get(i).values());
   }
 
-  /** Exact at the edge (layer 0), α above. */
+  /**
+   * Exact at the edge (layer 0), α above; state and group ids from content, so that the switches'
+   * tables do not depend on the order subscriptions came in (a restarted controller rewrites none).
+   */
   public CompileOptions options(long dpid) {
-    return sets.hierarchy().layerOf(dpid) == 0 ? CompileOptions.EXACT : new CompileOptions(alpha);
+    return (sets.hierarchy().layerOf(dpid) == 0 ? CompileOptions.EXACT : new CompileOptions(alpha))
+        .withContentIds();
   }
 
   /** The latest compilation of a switch. */

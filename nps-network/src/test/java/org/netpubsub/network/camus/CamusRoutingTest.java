@@ -84,7 +84,7 @@ class CamusRoutingTest {
   @Test
   void alphaWidensOnlyAboveTheEdge() {
     CamusRouting r = routing(RoutingPolicy.MR, 10_000_000); // $1000: price > 100.0000 → any price
-    assertThat(r.options(13)).isEqualTo(CompileOptions.EXACT);
+    assertThat(r.options(13)).isEqualTo(CompileOptions.EXACT.withContentIds());
     assertThat(r.options(5).alpha()).isEqualTo(10_000_000);
     assertThat(r.compilation(20).widenedRules()).isZero();
     assertThat(r.compilation(1).widenedRules()).isEqualTo(1); // b, at the core

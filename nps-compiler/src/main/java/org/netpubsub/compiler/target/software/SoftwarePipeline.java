@@ -19,46 +19,100 @@ import org.netpubsub.compiler.pipeline.Pipeline;
 public final class SoftwarePipeline {
   private final FieldLookup[] tables;
   private final int[] fieldOfTable;
-  private final int[] groupOfState;
-  private final int[][] actionsOfGroup;
+  private final int[] groupOfState; // per dense state: a group's dense index, or −1
+  private final int[] groupIds; // per dense group index: the group's id
+  private final int[][] actionsOfGroup; // per dense group index
 
   private SoftwarePipeline(
-      FieldLookup[] tables, int[] fieldOfTable, int[] groupOfState, int[][] actionsOfGroup) {
+      FieldLookup[] tables,
+      int[] fieldOfTable,
+      int[] groupOfState,
+      int[] groupIds,
+      int[][] actionsOfGroup) {
     this.tables = tables;
     this.fieldOfTable = fieldOfTable;
     this.groupOfState = groupOfState;
+    this.groupIds = groupIds;
     this.actionsOfGroup = actionsOfGroup;
   }
 
   public static SoftwarePipeline of(Pipeline p) {
-    int states = p.stateBound();
+    // The arrays below are indexed by state and group. Compact ids index them as they are; ids from
+    // content (CompileOptions.withContentIds) are sparse, up to 2³¹, and are numbered densely
+    // first, in the order of the ids (the root's 0 stays 0).
+    int entries = p.entries();
+    int[] states = p.stateBound() <= 2 * entries + 64 ? null : stateIds(p);
+    List<List<FieldEntry>> tableEntries = new ArrayList<>();
+    for (int f = 0; f < p.spec().fields().size(); f++) {
+      List<FieldEntry> l = new ArrayList<>(p.table(f));
+      if (states != null) {
+        l.replaceAll(
+            e -> new FieldEntry(index(states, e.state()), e.match(), index(states, e.next())));
+      }
+      tableEntries.add(l);
+    }
+    int[] groupIds = p.groups().stream().mapToInt(Group::id).sorted().toArray();
+    int[][] actions = new int[groupIds.length][];
+    for (Group g : p.groups()) {
+      actions[index(groupIds, g.id())] = g.actions();
+    }
+    int stateCount = states == null ? p.stateBound() : states.length;
     List<FieldLookup> tables = new ArrayList<>();
     List<Integer> fields = new ArrayList<>();
-    for (int f = 0; f < p.spec().fields().size(); f++) {
-      if (!p.table(f).isEmpty()) {
-        tables.add(FieldLookup.of(p.table(f), states));
+    for (int f = 0; f < tableEntries.size(); f++) {
+      if (!tableEntries.get(f).isEmpty()) {
+        tables.add(FieldLookup.of(tableEntries.get(f), stateCount));
         fields.add(f);
       }
     }
-    int[] groupOfState = new int[states];
+    int[] groupOfState = new int[stateCount];
     Arrays.fill(groupOfState, -1);
     for (LeafEntry e : p.leafTable()) {
-      groupOfState[e.state()] = e.group();
-    }
-    int maxGroup = p.groups().stream().mapToInt(Group::id).max().orElse(0);
-    int[][] actions = new int[maxGroup + 1][];
-    for (Group g : p.groups()) {
-      actions[g.id()] = g.actions();
+      groupOfState[states == null ? e.state() : index(states, e.state())] =
+          index(groupIds, e.group());
     }
     return new SoftwarePipeline(
         tables.toArray(FieldLookup[]::new),
         fields.stream().mapToInt(Integer::intValue).toArray(),
         groupOfState,
+        groupIds,
         actions);
   }
 
-  /** The group a message with these field values reaches, or −1 (dropped). */
+  /** Every state id the tables use, the root's 0 included: sorted, distinct. */
+  private static int[] stateIds(Pipeline p) {
+    int[] ids = new int[2 * p.entries() + 1];
+    int n = 1; // ids[0] = 0, the root
+    for (int f = 0; f < p.spec().fields().size(); f++) {
+      for (FieldEntry e : p.table(f)) {
+        ids[n++] = e.state();
+        ids[n++] = e.next();
+      }
+    }
+    for (LeafEntry e : p.leafTable()) {
+      ids[n++] = e.state();
+    }
+    ids = Arrays.copyOf(ids, n);
+    Arrays.sort(ids);
+    return Arrays.stream(ids).distinct().toArray();
+  }
+
+  /** The dense number of {@code id} among the sorted {@code ids}. */
+  private static int index(int[] ids, int id) {
+    int i = Arrays.binarySearch(ids, id);
+    if (i < 0) {
+      throw new IllegalArgumentException("id " + id + " is in no table");
+    }
+    return i;
+  }
+
+  /** The id of the group a message with these field values reaches, or −1 (dropped). */
   public int group(long[] values) {
+    int g = groupIndex(values);
+    return g < 0 ? -1 : groupIds[g];
+  }
+
+  private int groupIndex(long[] values) {
     int state = 0;
     FieldLookup[] t = tables;
     for (int i = 0; i < t.length; i++) {
@@ -72,7 +126,7 @@ public final class SoftwarePipeline {
    * aggregates conditional action ids, which {@link StatefulPipeline} evaluates.
    */
   public int[] actions(long[] values) {
-    int g = group(values);
+    int g = groupIndex(values);
     return g < 0 ? new int[0] : actionsOfGroup[g].clone();
   }
 

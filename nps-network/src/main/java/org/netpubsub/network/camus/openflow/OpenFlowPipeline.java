@@ -120,8 +120,11 @@ public final class OpenFlowPipeline {
    */
   static final long FROM_UP = 1L << 40;
 
-  /** Group ids of the variants without the up bucket: the group's id plus this. */
-  static final long NO_UP_OFFSET = 0x800000;
+  /**
+   * Group ids of the variants without the up bucket: the group's id plus this, above every group id
+   * the compiler hands out from content.
+   */
+  static final long NO_UP_OFFSET = org.netpubsub.compiler.pipeline.Slicer.CONTENT_GROUP_SPAN;
 
   static final int VALUE_PRIORITY = 200;
   static final int DEFAULT_PRIORITY = 100;
