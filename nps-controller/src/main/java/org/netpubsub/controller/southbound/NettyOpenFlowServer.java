@@ -54,7 +54,10 @@ final class NettyOpenFlowServer implements OpenFlowServer {
 
   /** TLS handshakes in turns, so a burst of connections cannot starve them all (TlsTurn). */
   private final HandshakeTurns<TlsTurn> tlsTurns =
-      new HandshakeTurns<>(ServerConfig.TLS_HANDSHAKES_AT_ONCE);
+      new HandshakeTurns<>(
+          ServerConfig.TLS_HANDSHAKES_AT_ONCE,
+          ServerConfig.TLS_WAITING_PER_SOURCE,
+          ServerConfig.TLS_WAITING);
 
   /** Live dpids whose duplicate claim was logged: later ones are only counted. */
   private final Set<Long> refusalLogged = ConcurrentHashMap.newKeySet();
@@ -68,6 +71,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     this.config = config;
     this.desiredState = desiredState;
     this.shared = shared;
+    metrics.tlsTurnsWaitingFrom(tlsTurns::waiting);
   }
 
   /** Whether batch futures complete on the event loop (a shared group) rather than a callback. */
@@ -117,7 +121,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
                   protected void initChannel(SocketChannel ch) {
                     if (tls != null) {
                       ch.pipeline()
-                          .addLast("turn", new TlsTurn(tlsTurns, ServerConfig.TLS_TURN))
+                          .addLast("turn", new TlsTurn(tlsTurns, ServerConfig.TLS_TURN, metrics))
                           .addLast("tls", tls.newHandler(ch.alloc()));
                     }
                     ch.pipeline()

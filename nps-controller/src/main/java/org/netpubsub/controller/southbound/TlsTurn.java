@@ -5,6 +5,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * its close went unnoticed, and its turn came, computed a handshake for nobody, and delayed the
  * live ones behind it (measured, stop 41). A TLS client sends nothing after its ClientHello until
  * the server answers, so what waits is one ClientHello; more than {@link #MAX_HELD} bytes close the
- * connection.
+ * connection. Turns are shared by the peer's IP address ({@link HandshakeTurns}); a connection
+ * beyond the waiting bounds is closed at once and counted ({@code tlsTurnsRefused}).
  */
 final class TlsTurn extends ChannelInboundHandlerAdapter {
   /** A TLS record is at most 16 KiB plus its overhead: a ClientHello fits many times over. */
@@ -30,6 +33,7 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
 
   private final HandshakeTurns<TlsTurn> turns;
   private final Duration lease;
+  private final SouthboundMetrics metrics;
   private final List<Object> held = new ArrayList<>(1);
   private long heldBytes;
   private ChannelHandlerContext ctx;
@@ -37,9 +41,10 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
   private boolean started;
   private boolean ended;
 
-  TlsTurn(HandshakeTurns<TlsTurn> turns, Duration lease) {
+  TlsTurn(HandshakeTurns<TlsTurn> turns, Duration lease, SouthboundMetrics metrics) {
     this.turns = turns;
     this.lease = lease;
+    this.metrics = metrics;
   }
 
   @Override
@@ -61,8 +66,13 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
     }
     if (!asked) {
       asked = true;
-      if (turns.request(this)) {
-        begin();
+      switch (turns.request(source(ctx), this)) {
+        case BEGIN -> begin();
+        case WAIT -> {}
+        case REFUSED -> {
+          metrics.tlsTurnRefused(); // its source's queue or the whole queue is full
+          ctx.close();
+        }
       }
     }
   }
@@ -84,6 +94,15 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerRemoved(ChannelHandlerContext ctx) {
     dropHeld();
+  }
+
+  /** Turns are shared per peer IP address (any port): one address cannot take another's turns. */
+  private static Object source(ChannelHandlerContext ctx) {
+    SocketAddress remote = ctx.channel().remoteAddress();
+    if (remote instanceof InetSocketAddress inet && inet.getAddress() != null) {
+      return inet.getAddress();
+    }
+    return remote == null ? ctx.channel() : remote; // embedded channels in tests
   }
 
   /** The turn begins (on the channel's loop): the held bytes go to TLS. */

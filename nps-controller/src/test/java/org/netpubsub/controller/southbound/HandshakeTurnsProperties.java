@@ -3,17 +3,24 @@ package org.netpubsub.controller.southbound;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.netpubsub.controller.southbound.HandshakeTurns.Outcome;
 
 /**
  * {@link HandshakeTurns} against a naive twin: a list of every party in arrival order with its
- * state, rescanned from the start after each step (the first waiting parties run while fewer than
- * the limit do). Random histories of requests and ends, ends repeated and for parties that never
- * asked, several limits: the same parties begin at the same steps, in the same order.
+ * source and state, rescanned after each step. A free turn goes to the waiting source running the
+ * fewest turns, ties to the one with the oldest rotation stamp (stamped when it starts waiting and
+ * when it is served with more still waiting), and within a source to its first waiting party; a
+ * request beyond the waiting bounds is refused. Random histories of requests from a few sources and
+ * ends, ends repeated and for parties that never asked, several limits and bounds: the same parties
+ * begin at the same steps, in the same order, and the same ones are refused.
  */
 class HandshakeTurnsProperties {
 
@@ -23,78 +30,188 @@ class HandshakeTurnsProperties {
     ENDED
   }
 
-  /** The naive twin: every arrival kept, the running ones recounted at each step. */
+  /** The naive twin: every arrival kept, the counts recomputed by scanning at each step. */
   static final class Twin {
     final int limit;
+    final int maxPerSource;
+    final int maxWaiting;
     final List<Integer> order = new ArrayList<>();
+    final List<Integer> sources = new ArrayList<>();
     final List<State> states = new ArrayList<>();
+    final Map<Integer, Long> stamps = new HashMap<>();
+    long clock;
 
-    Twin(int limit) {
+    Twin(int limit, int maxPerSource, int maxWaiting) {
       this.limit = limit;
+      this.maxPerSource = maxPerSource;
+      this.maxWaiting = maxWaiting;
     }
 
-    List<Integer> request(int p) {
-      order.add(p);
-      states.add(State.WAITING);
-      return settle();
+    Outcome request(int source, int p) {
+      if (count(State.RUNNING) < limit) {
+        add(source, p, State.RUNNING);
+        return Outcome.BEGIN;
+      }
+      if (waiting(source) >= maxPerSource || count(State.WAITING) >= maxWaiting) {
+        return Outcome.REFUSED;
+      }
+      if (waiting(source) == 0) {
+        stamps.put(source, clock++);
+      }
+      add(source, p, State.WAITING);
+      return Outcome.WAIT;
     }
 
     List<Integer> end(int p) {
       int i = order.indexOf(p);
-      if (i >= 0) {
-        boolean wasRunning = states.get(i) == State.RUNNING;
-        states.set(i, State.ENDED);
-        if (wasRunning) {
-          return settle();
-        }
+      if (i < 0 || states.get(i) == State.ENDED) {
+        return List.of();
       }
-      return List.of();
+      boolean wasRunning = states.get(i) == State.RUNNING;
+      states.set(i, State.ENDED);
+      return wasRunning ? settle() : List.of();
+    }
+
+    private void add(int source, int p, State s) {
+      order.add(p);
+      sources.add(source);
+      states.add(s);
     }
 
     private List<Integer> settle() {
       List<Integer> begun = new ArrayList<>();
-      for (int i = 0; i < order.size(); i++) {
-        long running = states.stream().filter(s -> s == State.RUNNING).count();
-        if (states.get(i) == State.WAITING && running < limit) {
-          states.set(i, State.RUNNING);
-          begun.add(order.get(i));
+      while (count(State.RUNNING) < limit && count(State.WAITING) > 0) {
+        int best = -1;
+        for (int i = 0; i < order.size(); i++) {
+          if (states.get(i) != State.WAITING) {
+            continue;
+          }
+          int s = sources.get(i);
+          if (best < 0 || better(s, sources.get(best))) {
+            best = i;
+          }
+        }
+        int s = sources.get(best);
+        states.set(best, State.RUNNING);
+        begun.add(order.get(best));
+        if (waiting(s) > 0) {
+          stamps.put(s, clock++);
         }
       }
       return begun;
     }
 
+    /** Source {@code a} goes before {@code b}: fewer turns running, else an older stamp. */
+    private boolean better(int a, int b) {
+      long ra = running(a);
+      long rb = running(b);
+      return ra != rb ? ra < rb : stamps.get(a) < stamps.get(b);
+    }
+
     long count(State s) {
       return states.stream().filter(x -> x == s).count();
+    }
+
+    long waiting(int source) {
+      return countFrom(source, State.WAITING);
+    }
+
+    long running(int source) {
+      return countFrom(source, State.RUNNING);
+    }
+
+    private long countFrom(int source, State s) {
+      long n = 0;
+      for (int i = 0; i < order.size(); i++) {
+        if (sources.get(i) == source && states.get(i) == s) {
+          n++;
+        }
+      }
+      return n;
+    }
+
+    long liveSources() {
+      return java.util.stream.IntStream.range(0, order.size())
+          .filter(i -> states.get(i) != State.ENDED)
+          .mapToObj(sources::get)
+          .distinct()
+          .count();
     }
   }
 
   @Property(tries = 300)
-  void sameTurnsAsTheNaiveTwin(@ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int limit) {
+  void sameTurnsAsTheNaiveTwin(
+      @ForAll long seed,
+      @ForAll @IntRange(min = 1, max = 4) int limit,
+      @ForAll @IntRange(min = 0, max = 5) int maxPerSource,
+      @ForAll @IntRange(min = 0, max = 12) int maxWaiting) {
     Random r = new Random(seed);
-    HandshakeTurns<Integer> turns = new HandshakeTurns<>(limit);
-    Twin twin = new Twin(limit);
-    int parties = 2 + r.nextInt(14);
+    HandshakeTurns<Integer> turns = new HandshakeTurns<>(limit, maxPerSource, maxWaiting);
+    Twin twin = new Twin(limit, maxPerSource, maxWaiting);
+    int parties = 2 + r.nextInt(30);
+    int sourceCount = 1 + r.nextInt(4);
     boolean[] asked = new boolean[parties];
-    for (int step = 0; step < 60; step++) {
+    for (int step = 0; step < 100; step++) {
       int p = r.nextInt(parties);
       if (!asked[p] && r.nextInt(3) > 0) {
         asked[p] = true;
-        List<Integer> expected = twin.request(p);
-        boolean now = turns.request(p);
-        assertThat(now)
-            .as("step %d: %d's turn begins at once", step, p)
-            .isEqualTo(expected.contains(p));
-        assertThat(expected).as("a request starts no one else").isSubsetOf(List.of(p));
+        int source = r.nextInt(sourceCount);
+        Outcome expected = twin.request(source, p);
+        assertThat(turns.request(source, p))
+            .as("step %d: %d from %d", step, p, source)
+            .isEqualTo(expected);
       } else {
         assertThat(turns.end(p))
             .as("step %d: turns beginning when %d ends", step, p)
             .containsExactlyElementsOf(twin.end(p));
       }
       assertThat(turns.running()).isEqualTo(twin.count(State.RUNNING)).isLessThanOrEqualTo(limit);
-      assertThat(turns.waiting()).isEqualTo(twin.count(State.WAITING));
+      assertThat(turns.waiting())
+          .isEqualTo(twin.count(State.WAITING))
+          .isLessThanOrEqualTo(maxWaiting);
+      assertThat(turns.sources()).as("departed sources forgotten").isEqualTo(twin.liveSources());
       if (turns.waiting() > 0) {
         assertThat(turns.running()).as("no one waits while a turn is free").isEqualTo(limit);
       }
     }
+  }
+
+  /**
+   * The denial of service the sources answer: an address holding both turns with stalled handshakes
+   * and hundreds more queued delays a switch at another address by one turn, not by its queue; an
+   * address alone still uses every turn; the rest beyond the bounds is refused.
+   */
+  @Example
+  void aFloodFromOneSourceDelaysAnotherByOneTurn() {
+    HandshakeTurns<String> turns = new HandshakeTurns<>(2, 256, 4096);
+    assertThat(turns.request("attacker", "a0")).isEqualTo(Outcome.BEGIN);
+    assertThat(turns.request("attacker", "a1"))
+        .as("one source alone gets both")
+        .isEqualTo(Outcome.BEGIN);
+    for (int i = 2; i < 258; i++) {
+      assertThat(turns.request("attacker", "a" + i)).isEqualTo(Outcome.WAIT);
+    }
+    assertThat(turns.request("attacker", "a258"))
+        .as("the 257th waiting from one source")
+        .isEqualTo(Outcome.REFUSED);
+    assertThat(turns.request("switch", "s")).isEqualTo(Outcome.WAIT);
+
+    assertThat(turns.end("a0"))
+        .as("the first lease up goes to the other source")
+        .containsExactly("s");
+    assertThat(turns.end("a1")).containsExactly("a2");
+    assertThat(turns.end("s")).containsExactly("a3");
+    assertThat(turns.sources()).as("the switch's source is forgotten").isEqualTo(1);
+  }
+
+  @Example
+  void theWholeQueueIsBounded() {
+    HandshakeTurns<String> turns = new HandshakeTurns<>(1, 256, 4096);
+    assertThat(turns.request("first", "x")).isEqualTo(Outcome.BEGIN);
+    for (int i = 0; i < 4096; i++) {
+      assertThat(turns.request("source" + (i / 256), "p" + i)).isEqualTo(Outcome.WAIT);
+    }
+    assertThat(turns.request("another", "late")).isEqualTo(Outcome.REFUSED);
+    assertThat(turns.waiting()).isEqualTo(4096);
   }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * {@link SslHandler} only in its turn (not-TLS bytes then fail its handshake, which is how the test
  * sees them arrive); a connection closed while waiting leaves the queue and is never given a turn
  * (with reads paused, such closes went unnoticed and dead connections took turns ahead of live
- * ones); a turn ends when its time is up; a peer sending more than a ClientHello is closed.
+ * ones); a turn ends when its time is up; a peer sending more than a ClientHello is closed, and so
+ * is one beyond the waiting bound (counted).
  */
 class TlsTurnTest {
   /** A TLS record header announcing 100 bytes that never come: its handshake stays pending. */
@@ -24,14 +25,18 @@ class TlsTurnTest {
 
   private static final byte[] NOT_TLS = "GET / HTTP/1.1\r\n\r\n".getBytes();
 
-  private final HandshakeTurns<TlsTurn> turns = new HandshakeTurns<>(1);
+  /** One at a time; two may wait (all embedded channels share one remote address). */
+  private final HandshakeTurns<TlsTurn> turns = new HandshakeTurns<>(1, 2, 4096);
+
+  private final SouthboundMetrics metrics = new SouthboundMetrics();
 
   private EmbeddedChannel connection(Duration lease) throws Exception {
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(null, null, null);
     SSLEngine engine = context.createSSLEngine();
     engine.setUseClientMode(false);
-    EmbeddedChannel ch = new EmbeddedChannel(new TlsTurn(turns, lease), new SslHandler(engine));
+    EmbeddedChannel ch =
+        new EmbeddedChannel(new TlsTurn(turns, lease, metrics), new SslHandler(engine));
     ch.pipeline().fireChannelActive();
     return ch;
   }
@@ -104,5 +109,22 @@ class TlsTurnTest {
     flood.runPendingTasks();
     assertThat(flood.isActive()).isFalse();
     assertThat(turns.waiting()).isZero();
+  }
+
+  @Test
+  void aConnectionBeyondTheWaitingBoundIsClosedAndCounted() throws Exception {
+    EmbeddedChannel first = connection(Duration.ofMinutes(1));
+    EmbeddedChannel second = connection(Duration.ofMinutes(1));
+    EmbeddedChannel third = connection(Duration.ofMinutes(1));
+    EmbeddedChannel beyond = connection(Duration.ofMinutes(1));
+    send(first, PARTIAL_RECORD);
+    send(second, NOT_TLS);
+    send(third, NOT_TLS);
+    send(beyond, NOT_TLS);
+    beyond.runPendingTasks();
+    assertThat(beyond.isActive()).as("a third waiting from one source").isFalse();
+    assertThat(metrics.tlsTurnsRefused()).isEqualTo(1);
+    assertThat(turns.waiting()).isEqualTo(2);
+    assertThat(second.isActive()).isTrue();
   }
 }
