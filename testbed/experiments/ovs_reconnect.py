@@ -1,5 +1,5 @@
 """How long 20 Open vSwitch bridges take to connect again to a controller that gets little CPU
-(issue 27 part 7; docs/testing.md, "Load failures traced (stop 41)").
+(issue 27 part 7; docs/testing-load-failures.md, "Load failures traced (stop 41)").
 
 A k=4 fat tree (20 bridges) and `nps controller` as test_controller_fattree.py runs them
 (OpenFlow over TLS unless NPS_TESTBED_OPENFLOW_TLS=0); once every switch is connected,

@@ -44,11 +44,17 @@ final class ReconcileTurns {
     this.loop = loop;
   }
 
-  /** The desired state changed: a reconcile in flight planned with the old one runs again after. */
-  void changed(long dpid) {
-    if (runningWhole.contains(dpid)) {
-      dirty.add(dpid);
+  /**
+   * The desired state changed: a whole-switch reconcile in flight, planned with the old one, runs
+   * again after. Returns what completes once that re-run is done (at once if none was in flight):
+   * until then the switch may lack flows of the old plan's topology that the change builds on.
+   */
+  CompletableFuture<Void> changed(long dpid) {
+    if (!runningWhole.contains(dpid)) {
+      return CompletableFuture.completedFuture(null);
     }
+    dirty.add(dpid);
+    return waiting.computeIfAbsent(dpid, d -> new CompletableFuture<>());
   }
 
   /**

@@ -19,8 +19,8 @@ import java.util.Map;
  * by side on the controller's loop all finish together, after the sum of their CPU work; when the
  * controller gets little CPU (a loaded machine), that sum exceeds Open vSwitch's deadline, every
  * attempt is abandoned with its work wasted, and the bridges come back together for the next round:
- * no switch connects (docs/testing.md, "Load failures traced", stop 41). In turns, the first
- * handshakes finish after their own work, so every round connects some switches.
+ * no switch connects (docs/testing-load-failures.md, "Load failures traced", stop 41). In turns,
+ * the first handshakes finish after their own work, so every round connects some switches.
  *
  * <p>Why per source: a peer that sends a ClientHello and stalls holds a turn for the whole lease,
  * so with one queue in arrival order a few such connections queued ahead delayed every switch past

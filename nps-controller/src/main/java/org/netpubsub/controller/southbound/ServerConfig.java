@@ -55,7 +55,7 @@ record ServerConfig(
   /**
    * The longest a TLS handshake keeps its turn: a peer that stalls mid-handshake delays the others
    * by at most this. A handshake takes milliseconds of CPU; 1 s is a handshake given about 3 % of a
-   * core (docs/testing.md, "Load failures traced", stop 41).
+   * core (docs/testing-load-failures.md, "Load failures traced", stop 41).
    */
   static final Duration TLS_TURN = Duration.ofSeconds(1);
 

@@ -108,7 +108,8 @@ class NetworkControllerTest {
     assertThat(outPort(1, h3)).isEqualTo(2);
     assertThat(outPort(1, h1)).isEqualTo(9);
 
-    // A solicitation for a known host is answered by the controller out of the asking port.
+    // A solicitation for a known host is answered by the controller out of the asking port. The
+    // answer is told by its frame: LLDP probes go out of port 9 too, every probe interval.
     int before = switches.get(1L).packetOuts().size();
     switches.get(1L).sendPacketIn(9, 0, 0, NdCodec.encode(NdMessage.solicitation(m1, h1, h3)));
     Wait.until(
@@ -118,7 +119,14 @@ class NetworkControllerTest {
         () ->
             switches.get(1L).packetOuts().stream()
                 .skip(before)
-                .anyMatch(r -> r.actions().equals(List.of(Action.output(9)))));
+                .anyMatch(
+                    r ->
+                        r.actions().equals(List.of(Action.output(9)))
+                            && NdCodec.decode(r.frame())
+                                .toOptional()
+                                .filter(m -> m.kind() == NdMessage.Kind.ADVERTISEMENT)
+                                .filter(m -> m.target().equals(h3))
+                                .isPresent()));
     // ... through the northbound bus: LLDP and ND reached their apps, the answer was a REPLY
     assertThat(controller.northbound().subscriptions())
         .containsOnlyKeys("topology-discovery", "host-tracking");

@@ -91,7 +91,12 @@ class RemoteAppLeaseBusTest {
                     Duration.ofMillis(500),
                     (in, me) -> {}))
         .isInstanceOf(IllegalStateException.class);
-    assertThat(bus.metrics().remoteUnauthenticated()).isGreaterThan(refusedBefore);
+    // The client gives up after its 500 ms whether or not the bus has judged a handshake yet (a
+    // refused key is answered by nothing): at load 19-20 none had reached the ZAP handler by then
+    // (docs/testing-load-failures.md, "Load failures traced (stop 41)"), so wait for the count.
+    poll(
+        () -> bus.metrics().remoteUnauthenticated() > refusedBefore,
+        "the removed client's handshake refused and counted");
   }
 
   @Test
