@@ -60,6 +60,15 @@ public class CamusInvariantsBenchmark {
   private FlowInvariants checker;
   private Map<Long, FlowInvariants.Change> subscribe;
   private Map<Long, FlowInvariants.Change> reflecting;
+  // for the successive batches: the routing, each switch's pipeline, the hosts, the random source
+  private Topology topology;
+  private Hierarchy hierarchy;
+  private CamusRouting routing;
+  private Map<Long, OpenFlowPipeline> pipelines;
+  private Random random;
+  private final List<Map<Long, FlowInvariants.Change>> chain = new ArrayList<>();
+  private Map<Long, FlowInvariants.Change> unsubscribe; // the subscription's batch undone
+  private int next;
 
   /** The subscription batch's flow-mods (set up): the divisor for µs per flow-mod. */
   public int mods;
@@ -76,6 +85,11 @@ public class CamusInvariantsBenchmark {
     }
     CamusRouting routing = CamusRouting.compile(h, LAYOUT.carried(), RoutingPolicy.MR, 1, byHost);
     Map<Long, OpenFlowPipeline> pipelines = new TreeMap<>();
+    this.topology = t;
+    this.hierarchy = h;
+    this.routing = routing;
+    this.pipelines = pipelines;
+    this.random = r;
     checker = new FlowInvariants(t, ContentFlows.EVENT_PORT);
     for (long dpid : t.switches()) {
       OpenFlowPipeline of =
@@ -87,15 +101,38 @@ public class CamusInvariantsBenchmark {
       var p = routing.compilation(dpid).pipeline();
       checker.put(dpid, of.flows(p), of.groups(p));
     }
+    Map<Long, FlowInvariants.Proposal> base = new TreeMap<>();
+    for (long dpid : t.switches()) {
+      var p = routing.compilation(dpid).pipeline();
+      var of = pipelines.get(dpid);
+      base.put(dpid, new FlowInvariants.Proposal(of.flows(p), of.groups(p)));
+    }
     Ipv6Address host = h.hosts().get(r.nextInt(h.hosts().size()));
     RoutingUpdate u = routing.update(host, List.of(subscription(r, "new")), List.of());
     subscribe = new TreeMap<>();
+    unsubscribe = new TreeMap<>();
     mods = 0;
     for (long dpid : u.diffs().keySet()) {
       var p = routing.compilation(dpid).pipeline();
       FlowInvariants.Change c =
           checker.changeTo(dpid, pipelines.get(dpid).flows(p), pipelines.get(dpid).groups(p));
       subscribe.put(dpid, c);
+      FlowInvariants.Proposal b = base.get(dpid);
+      unsubscribe.put(
+          dpid,
+          new FlowInvariants.Change(
+              c.added(),
+              c.removed(),
+              c.groupsPut().stream()
+                  .map(GroupEntry::groupId)
+                  .filter(g -> b.groups().stream().noneMatch(x -> x.groupId() == g))
+                  .toList(),
+              b.groups().stream()
+                  .filter(
+                      x ->
+                          c.groupsRemoved().contains(x.groupId())
+                              || c.groupsPut().stream().anyMatch(g -> g.groupId() == x.groupId()))
+                  .toList()));
       mods += c.added().size() + c.removed().size() + c.groupsPut().size();
       mods += c.groupsRemoved().size();
     }
@@ -144,6 +181,61 @@ public class CamusInvariantsBenchmark {
       }
     }
     return List.of(Action.output(port));
+  }
+
+  /**
+   * Offers the subscription's batch and then its undoing, both taken: the state is the set-up's
+   * again, and a checker that keeps state across checks has it as a running service would when the
+   * same switches' previous batch was taken (the subscription's batch can then be checked again).
+   */
+  public void warm() {
+    if (checker.offerRegion(subscribe, QueryAddressLayout.prefix()).isPresent()
+        || checker.offerRegion(unsubscribe, QueryAddressLayout.prefix()).isPresent()) {
+      throw new IllegalStateException("the subscription's batch or its undoing was refused");
+    }
+  }
+
+  /**
+   * Takes the subscription's batch and makes {@code n} more, each a new subscription at a random
+   * host, its switches' net change after the one before it: the checks of a running service, each
+   * after the last was taken (what a checker keeping state across checks meets). The mean flow-mods
+   * per batch.
+   */
+  public int prepareSuccessive(int n) {
+    if (checker.offerRegion(subscribe, QueryAddressLayout.prefix()).isPresent()) {
+      throw new IllegalStateException("the subscription's batch was refused");
+    }
+    FlowInvariants scratch = new FlowInvariants(topology, ContentFlows.EVENT_PORT);
+    for (long dpid : topology.switches()) {
+      var p = routing.compilation(dpid).pipeline();
+      scratch.put(dpid, pipelines.get(dpid).flows(p), pipelines.get(dpid).groups(p));
+    }
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+      Ipv6Address host = hierarchy.hosts().get(random.nextInt(hierarchy.hosts().size()));
+      RoutingUpdate u = routing.update(host, List.of(subscription(random, "c" + i)), List.of());
+      Map<Long, FlowInvariants.Change> batch = new TreeMap<>();
+      for (long dpid : u.diffs().keySet()) {
+        var p = routing.compilation(dpid).pipeline();
+        FlowInvariants.Change c =
+            scratch.changeTo(dpid, pipelines.get(dpid).flows(p), pipelines.get(dpid).groups(p));
+        batch.put(dpid, c);
+        total += c.added().size() + c.removed().size() + c.groupsPut().size();
+        total += c.groupsRemoved().size();
+      }
+      scratch.take(batch);
+      chain.add(batch);
+    }
+    return Math.max(1, total / n);
+  }
+
+  /** The next of {@link #prepareSuccessive}'s batches, offered and taken (accepted). */
+  public Optional<Violation> successiveBatch() {
+    Optional<Violation> v = checker.offerRegion(chain.get(next++), QueryAddressLayout.prefix());
+    if (v.isPresent()) {
+      throw new IllegalStateException("a successive batch was refused: " + v.get());
+    }
+    return v;
   }
 
   /** One subscription's batch on its switches (accepted). */

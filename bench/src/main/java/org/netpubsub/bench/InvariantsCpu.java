@@ -14,8 +14,11 @@ import java.util.function.Supplier;
  * [CHECKS]
  * java -cp bench/target/benchmarks.jar org.netpubsub.bench.InvariantsCpu pleroma K [CHECKS]</pre>
  *
- * (PLEROMA: the content flow added, one flow-mod, and the reroute, two.) Half as many checks as
- * measured are run first to warm up.
+ * (PLEROMA: the content flow added, one flow-mod, and the reroute, two. Camus: the subscription's
+ * batch checked and nothing taken, the refused one, the first again after that batch and its
+ * undoing were taken (as a running service's checker meets it), then successive subscriptions'
+ * batches each offered and taken, as a running service meets them.) Half as many checks as measured
+ * are run first to warm up.
  */
 public final class InvariantsCpu {
   private InvariantsCpu() {}
@@ -37,6 +40,20 @@ public final class InvariantsCpu {
           checks,
           b::subscriptionBatch);
       report("camus k=" + k + " refused (reflecting)", 1, checks, b::reflectingRefused);
+      // the same batch after the same switches' previous batch was taken (the checker's state then)
+      b.warm();
+      report(
+          "camus k=" + k + " subscriptions=" + b.subscriptions + " accepted, after a taken batch",
+          b.mods,
+          checks,
+          b::subscriptionBatch);
+      // then batches taken one after another (the checker's state carries over between them)
+      int mods = b.prepareSuccessive(checks + Math.max(1, checks / 2));
+      report(
+          "camus k=" + k + " successive accepted (taken, mean flow-mods)",
+          mods,
+          checks,
+          b::successiveBatch);
     } else if (which.equals("pleroma")) {
       InvariantsBenchmark b = new InvariantsBenchmark();
       b.k = k;

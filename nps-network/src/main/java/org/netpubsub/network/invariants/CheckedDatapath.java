@@ -16,33 +16,48 @@ import org.netpubsub.network.openflow.PacketHeaders;
  * plain one (every address of the region has the same new one).
  */
 record CheckedDatapath(
-    SwitchTables tables, Set<Long> ports, Cube region, Ipv6Address representative, long lookupPort)
+    SwitchTables tables,
+    Set<Long> ports,
+    Cube region,
+    Ipv6Address representative,
+    long lookupPort,
+    Cuts.Consulted consulted)
     implements Datapath {
 
   /** A switch that runs single packets. */
   CheckedDatapath(SwitchTables tables, Set<Long> ports) {
-    this(tables, ports, null, null, PortClasses.PHANTOM);
+    this(tables, ports, null, null, PortClasses.PHANTOM, null);
   }
 
   /**
    * A switch that runs the region's representative and cuts the region by its lookups; a packet
    * entering by {@link PortClasses#PHANTOM} is looked up as if it entered by {@code lookupPort}.
+   * Every lookup and group read is recorded in {@code consulted} (what a kept cut's part depends
+   * on, {@link Cuts}).
    */
   static CheckedDatapath cutting(
-      SwitchTables tables, Set<Long> ports, Cube region, long lookupPort) {
-    return new CheckedDatapath(tables, ports, region, region.representative(), lookupPort);
+      SwitchTables tables, Set<Long> ports, Cube region, long lookupPort, Cuts.Consulted c) {
+    return new CheckedDatapath(tables, ports, region, region.representative(), lookupPort, c);
   }
 
   @Override
   public FlowEntry lookup(int table, PacketHeaders headers, long inPort, long metadata) {
     long port = inPort == PortClasses.PHANTOM ? lookupPort : inPort;
-    return region != null && headers.isIpv6() && headers.ipv6Dst().equals(representative)
+    boolean whole = region != null && headers.isIpv6() && headers.ipv6Dst().equals(representative);
+    if (consulted != null) {
+      consulted.lookups.add(
+          new Cuts.Lookup(table, metadata, port, whole ? null : headers.ipv6Dst()));
+    }
+    return whole
         ? tables.lookup(table, headers, port, metadata, region)
         : tables.lookup(table, headers, port, metadata);
   }
 
   @Override
   public GroupEntry group(long id) {
+    if (consulted != null) {
+      consulted.groups.add(id);
+    }
     return tables.group(id);
   }
 

@@ -104,6 +104,8 @@ public final class FlowInvariants {
   private final int eventPort;
   private Topology topology;
   private final Map<Long, SwitchTables> switches = new HashMap<>();
+  // the switches' cuts of the Camus region walk, kept across checks (only a taken batch's)
+  private final Cuts cuts = new Cuts();
   // per UDP port matched (ANY_PORT: none), every ipv6_dst field installed with its number of
   // entries: the boundaries of the classes at that port
   private final Map<Integer, Map<MaskedIpv6, Integer>> fields = new HashMap<>();
@@ -123,6 +125,7 @@ public final class FlowInvariants {
 
   public void topology(Topology t) {
     topology = t;
+    cuts.clear();
   }
 
   /**
@@ -212,8 +215,12 @@ public final class FlowInvariants {
     List<Runnable> undo = new ArrayList<>();
     boolean taken = false;
     try {
-      Optional<Violation> v = walkRegion(changes, space, undo);
+      Cuts.View[] view = new Cuts.View[1];
+      Optional<Violation> v = walkRegion(changes, space, undo, view);
       taken = v.isEmpty();
+      if (taken) {
+        view[0].commit(); // the batch's cuts are the tables' now; a refused one's are dropped
+      }
       return v;
     } finally {
       if (!taken) {
@@ -226,16 +233,16 @@ public final class FlowInvariants {
   public Optional<Violation> checkRegion(Map<Long, Change> changes, MaskedIpv6 space) {
     List<Runnable> undo = new ArrayList<>();
     try {
-      return walkRegion(changes, space, undo);
+      return walkRegion(changes, space, undo, new Cuts.View[1]);
     } finally {
       undo.reversed().forEach(Runnable::run);
     }
   }
 
   private Optional<Violation> walkRegion(
-      Map<Long, Change> changes, MaskedIpv6 space, List<Runnable> undo) {
+      Map<Long, Change> changes, MaskedIpv6 space, List<Runnable> undo, Cuts.View[] view) {
     Set<Region> regions = new LinkedHashSet<>();
-    changes.forEach((dpid, c) -> apply(dpid, c, regions, undo));
+    changes.forEach((dpid, c) -> applyOnly(dpid, c, regions, undo));
     List<MaskedIpv6> touched = new ArrayList<>();
     for (Region r : regions) {
       MaskedIpv6 in = Cube.intersection(r.dst(), space);
@@ -262,7 +269,9 @@ public final class FlowInvariants {
     for (int p : new int[] {ANY_PORT, eventPort}) {
       fields.getOrDefault(p, Map.of()).keySet().forEach(f -> masks.add(f.mask()));
     }
-    RegionWalk w = new RegionWalk(switches, topology, changes.keySet(), Box.segments(masks));
+    int[] segments = Box.segments(masks);
+    view[0] = cuts.view(topology, segments, changes);
+    RegionWalk w = new RegionWalk(switches, topology, changes.keySet(), segments, view[0]);
     for (MaskedIpv6 r : walked) {
       Optional<Violation> v = w.walk(r, eventPort, neighbours);
       if (v.isPresent()) {
@@ -339,10 +348,19 @@ public final class FlowInvariants {
   }
 
   /**
+   * Applies one switch's change (as {@link #applyOnly}) and drops the kept cuts it affects: the
+   * change is taken or undone without a region check, and a kept cut must hold under either.
+   */
+  private void apply(long dpid, Change c, Set<Region> regions, List<Runnable> undo) {
+    applyOnly(dpid, c, regions, undo);
+    cuts.changed(dpid, c);
+  }
+
+  /**
    * Applies one switch's change; adds the regions of the entries that did change (every region if a
    * group did) and how to undo each step.
    */
-  private void apply(long dpid, Change c, Set<Region> regions, List<Runnable> undo) {
+  private void applyOnly(long dpid, Change c, Set<Region> regions, List<Runnable> undo) {
     SwitchTables t = switches.computeIfAbsent(dpid, d -> new SwitchTables());
     for (FlowEntry f : c.removed()) {
       SwitchTables.Stored s = t.remove(f);
@@ -437,6 +455,11 @@ public final class FlowInvariants {
           }
         });
     return out;
+  }
+
+  /** The kept cuts as a value (for tests: a refused or only checked batch leaves them equal). */
+  Map<Cuts.Key, List<Object>> keptCuts() {
+    return cuts.contents();
   }
 
   Map<Integer, Map<MaskedIpv6, Integer>> fields() {

@@ -56,6 +56,10 @@ import org.netpubsub.network.topology.Topology;
  * PortClasses}): every port of a start, and copies of one part reaching a switch by several ports,
  * share it; a part's copies found clean are skipped for the next port; the parts are run lazily.
  * Every start still walks its own path: only the runs are shared, not the verdicts.
+ *
+ * <p><b>Cuts kept across checks</b> (stop 41): the cuts come from a {@link Cuts.View}, which hands
+ * out the cuts earlier checks made (less the parts this batch's changes could affect) and keeps
+ * this check's for the next one if the batch is taken. The walk itself is made anew every check.
  */
 final class RegionWalk {
   private static final Pipeline PIPELINE = new Pipeline(PipelinePolicy.INVARIANT_CHECKER);
@@ -67,10 +71,10 @@ final class RegionWalk {
   private final int[] segments;
   private List<SwitchPort> path = new ArrayList<>();
   private List<Arrival> onPath = new ArrayList<>();
-  private final Set<Arrival> clean = new HashSet<>(); // explored: nothing broken below
+  private final Set<Arrival> clean = new HashSet<>(1 << 12); // explored: nothing broken below
   private final Map<Start, Box> started = new HashMap<>(); // walked clean, with their regions
   private final Set<Start> starting = new HashSet<>(); // being walked
-  private final Map<Cut, Parts> cuts = new HashMap<>(); // for this walk's tables
+  private final Cuts.View cuts; // this check's cuts, for its tables
   private final Map<Long, PortClasses> classes = new HashMap<>();
   private Box region; // the region walked
   private PacketHeaders sent; // the headers every start sends (the destination zero)
@@ -81,7 +85,7 @@ final class RegionWalk {
    * A copy entering a switch: its headers (destination zero while it is a region) and its region
    * (null once rewritten: the headers' destination is its one address).
    */
-  private static final class Arrival {
+  static final class Arrival {
     final long dpid;
     final long inPort;
     final PacketHeaders headers;
@@ -95,11 +99,10 @@ final class RegionWalk {
       this.headers = headers;
       this.region = region;
       this.byLink = byLink;
-      this.hash =
-          (((31 * Long.hashCode(dpid) + Long.hashCode(inPort)) * 31 + headers.hashCode()) * 31
-                      + java.util.Objects.hashCode(region))
-                  * 31
-              + Boolean.hashCode(byLink);
+      long x = (dpid * 0x9E3779B97F4A7C15L) ^ inPort;
+      x = (x ^ headers.hashCode()) * 0xC2B2AE3D27D4EB4FL;
+      x = (x ^ java.util.Objects.hashCode(region) ^ (byLink ? 1 : 0)) * 0x9E3779B97F4A7C15L;
+      this.hash = (int) (x ^ (x >>> 32)); // mixed: see Cuts.Key
     }
 
     @Override
@@ -132,64 +135,14 @@ final class RegionWalk {
   /** A changed switch's port, where the region is sent in whole. */
   private record Start(long dpid, long inPort) {}
 
-  /**
-   * A region entering a switch, by any port of one {@link PortClasses} group; {@code single}: a
-   * rewritten copy (the headers' destination is its one address).
-   */
-  private record Cut(
-      long dpid, long lookupPort, PacketHeaders headers, Box region, boolean single) {}
-
-  /**
-   * A cut made lazily: the parts run so far, and those cut off but not run yet (a refused batch's
-   * loop is met in the first parts, so the rest is never run).
-   */
-  private static final class Parts {
-    final List<Part> done = new ArrayList<>();
-    final Deque<Box> pending = new ArrayDeque<>();
-    final long dpid;
-    final long lookupPort;
-    final PacketHeaders headers;
-    final boolean single;
-
-    Parts(Cut key) {
-      dpid = key.dpid();
-      lookupPort = key.lookupPort();
-      headers = key.headers();
-      single = key.single();
-      pending.add(key.region());
-    }
-  }
-
-  /**
-   * One part of a cut region: its headers (destination its representative), whether table 0 missed
-   * it, and the copies the shared run sends, each with the arrival it makes at the link's far end
-   * (null: no link, or the copy goes back out of the in-port, {@link PortClasses#PHANTOM}) and
-   * whether that arrival was found clean in this walk — so the next port of the same group walking
-   * this part skips the copies known clean instead of looking each up again.
-   */
-  private static final class Part {
-    final Box region;
-    final PacketHeaders headers;
-    final boolean missedTable0;
-    final Egress[] copies;
-    final Arrival[] arrivals;
-    final boolean[] kept;
-    final boolean[] clean;
-
-    Part(Box region, PacketHeaders headers, boolean missedTable0, int n) {
-      this.region = region;
-      this.headers = headers;
-      this.missedTable0 = missedTable0;
-      this.copies = new Egress[n];
-      this.arrivals = new Arrival[n];
-      this.kept = new boolean[n];
-      this.clean = new boolean[n];
-    }
-  }
-
   RegionWalk(
-      Map<Long, SwitchTables> switches, Topology topology, Set<Long> changed, int[] segments) {
+      Map<Long, SwitchTables> switches,
+      Topology topology,
+      Set<Long> changed,
+      int[] segments,
+      Cuts.View cuts) {
     this.switches = switches;
+    this.cuts = cuts;
     this.segments = segments;
     this.topology = topology;
     this.changed = changed;
@@ -283,18 +236,19 @@ final class RegionWalk {
       boolean ok = true;
       Box whole =
           a.region == null ? Box.of(MaskedIpv6.exact(a.headers.ipv6Dst()), segments) : a.region;
-      Parts cut = cut(a.dpid, a.inPort, a.headers, whole, a.region == null);
+      Cuts.Parts cut = cut(a.dpid, a.inPort, a.headers, whole, a.region == null);
       for (int p = 0; found == null; p++) {
-        Part part = part(cut, p);
+        Cuts.Part part = part(cut, p);
         if (part == null) {
           break;
         }
         if (part.missedTable0 && a.byLink) {
           ok = broken(Violation.Kind.BLACK_HOLE, part.headers.ipv6Dst(), part.region);
         }
+        boolean[] partClean = part.clean(cuts.walkId);
         for (int i = 0; i < part.copies.length && found == null; i++) {
           long port = part.copies[i].port();
-          if (port == a.inPort || part.clean[i]) {
+          if (port == a.inPort || partClean[i]) {
             continue; // the switch does not send it back this way; or walked clean already
           }
           Arrival next = part.arrivals[i];
@@ -312,7 +266,7 @@ final class RegionWalk {
           }
           boolean below = visit(next, hops + 1, false);
           ok &= below;
-          part.clean[i] = below && port != PortClasses.PHANTOM;
+          partClean[i] = below && port != PortClasses.PHANTOM;
         }
       }
       onPath.removeLast();
@@ -330,39 +284,42 @@ final class RegionWalk {
    * of in-ports the tables do not tell apart ({@link PortClasses}) and kept for the walk: every
    * port of a start, and copies of one part reaching a switch by several ports, share it.
    */
-  private Parts cut(long dpid, long inPort, PacketHeaders headers, Box whole, boolean single) {
+  private Cuts.Parts cut(long dpid, long inPort, PacketHeaders headers, Box whole, boolean single) {
     SwitchTables t = switches.getOrDefault(dpid, EMPTY);
     long lookup =
         classes
             .computeIfAbsent(dpid, d -> new PortClasses(t, topology.ports(d)))
             .lookupPort(inPort);
-    return cuts.computeIfAbsent(new Cut(dpid, lookup, headers, whole, single), Parts::new);
+    return cuts.get(new Cuts.Key(dpid, lookup, headers, whole, single));
   }
 
   /** The cut's part {@code i}, run now if not yet; null past the last. */
-  private Part part(Parts cut, int i) {
+  private Cuts.Part part(Cuts.Parts cut, int i) {
     while (cut.done.size() <= i) {
       if (cut.pending.isEmpty()) {
         return null;
       }
-      SwitchTables t = switches.getOrDefault(cut.dpid, EMPTY);
+      Cuts.Key key = cut.key;
+      SwitchTables t = switches.getOrDefault(key.dpid(), EMPTY);
       Cube cube = new Cube(cut.pending.poll());
-      PacketHeaders h = cut.headers.withIpv6Dst(cube.representative());
+      PacketHeaders h = key.headers().withIpv6Dst(cube.representative());
       runs++;
+      Cuts.Consulted consulted = new Cuts.Consulted();
       Pipeline.Outcome r =
           PIPELINE.run(
-              CheckedDatapath.cutting(t, topology.ports(cut.dpid), cube, cut.lookupPort),
+              CheckedDatapath.cutting(
+                  t, topology.ports(key.dpid()), cube, key.lookupPort(), consulted),
               PortClasses.PHANTOM,
               h);
       cut.pending.addAll(cube.cutOff());
       List<Egress> copies = r.egresses();
-      Part part = new Part(cube.region(), h, r.missedTable0(), copies.size());
+      Cuts.Part part = new Cuts.Part(cube.region(), h, r.missedTable0(), copies.size(), consulted);
       for (int k = 0; k < copies.size(); k++) {
         Egress c = copies.get(k);
         part.copies[k] = c;
-        part.kept[k] = !cut.single && c.headers().ipv6Dst().equals(h.ipv6Dst());
+        part.kept[k] = !key.single() && c.headers().ipv6Dst().equals(h.ipv6Dst());
         if (c.port() != PortClasses.PHANTOM) {
-          part.arrivals[k] = arrival(cut.dpid, c.port(), c, part.kept[k], part.region);
+          part.arrivals[k] = arrival(key.dpid(), c.port(), c, part.kept[k], part.region);
         }
       }
       cut.done.add(part);

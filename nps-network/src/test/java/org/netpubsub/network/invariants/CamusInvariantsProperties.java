@@ -116,7 +116,7 @@ class CamusInvariantsProperties {
   }
 
   /** Breaks one switch's next state at random; the kind of break. */
-  private static String mutate(
+  static String mutate(
       Random r,
       Topology t,
       long dpid,

@@ -1,10 +1,13 @@
 package org.netpubsub.network.invariants;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeSet;
 import org.netpubsub.compiler.spec.BuiltinSpecs;
 import org.netpubsub.compiler.spec.MessageSpec;
@@ -20,6 +23,7 @@ import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.GroupEntry;
+import org.netpubsub.network.openflow.MaskedIpv6;
 import org.netpubsub.network.topology.Topology;
 
 /**
@@ -114,11 +118,45 @@ final class CamusTables {
 
   /** Every address that some table may treat apart from the others (see the class comment). */
   List<Ipv6Address> universe() {
+    return universe(List.of());
+  }
+
+  /**
+   * The universe when some table also tests {@code cuts}: prefixes of the address longer than
+   * ff0e::/16 that end in the stock (as a table 0 narrowed to part of the space). Stock 0 stands
+   * for every stock no subscription names only while those stocks behave alike; a cut splits them,
+   * so one such stock per side of every cut is added (each cut's prefix and, at each of its bits,
+   * the other branch, zeros after: every cell of the cuts' prefix tree holds one of these), one per
+   * distinct membership in the cuts. Without them a black hole for the stocks outside a cut
+   * containing stock 0 (e.g. ff0e::/17: every stock from byte 0x80) is invisible to the twin.
+   */
+  List<Ipv6Address> universe(Collection<MaskedIpv6> cuts) {
     List<Long> stocks = new ArrayList<>();
     for (String s : STOCKS) {
       stocks.add(values(s, 1, "B")[0]);
     }
     stocks.add(0L);
+    Set<List<Boolean>> seen = new HashSet<>();
+    seen.add(inside(cuts, 0L));
+    for (MaskedIpv6 cut : cuts) {
+      int bits = Long.bitCount(cut.mask().high()) + Long.bitCount(cut.mask().low());
+      int k = bits - STOCK_OFFSET;
+      if (!cut.mask().equals(Ipv6Address.prefixMask(bits)) || k <= 0 || k > 64) {
+        throw new IllegalArgumentException("cut " + cut + ": not a prefix ending in the stock");
+      }
+      long v = stock(cut.value()) & (-1L << (64 - k));
+      List<Long> candidates = new ArrayList<>(List.of(v));
+      for (int j = 0; j < k; j++) {
+        long bit = 1L << (63 - j);
+        long above = j == 0 ? 0 : v & (-1L << (64 - j));
+        candidates.add(above | (~v & bit)); // the other branch at bit j
+      }
+      for (long c : candidates) {
+        if (!stocks.contains(c) && seen.add(inside(cuts, c))) {
+          stocks.add(c);
+        }
+      }
+    }
     List<Long> sides = List.of(values("A", 1, "B")[2], values("A", 1, "S")[2], 0L);
     TreeSet<Long> ps = new TreeSet<>();
     for (long p : prices) {
@@ -137,6 +175,19 @@ final class CamusTables {
       }
     }
     return out;
+  }
+
+  private static final int STOCK_OFFSET = LAYOUT.offset(0); // 16: the stock first, 64 bits
+
+  /** The stock's 64 bits of an address. */
+  private static long stock(Ipv6Address a) {
+    return (a.high() << STOCK_OFFSET) | (a.low() >>> (64 - STOCK_OFFSET));
+  }
+
+  /** Which cuts hold an address with this stock (the cuts end in the stock: the rest is free). */
+  private static List<Boolean> inside(Collection<MaskedIpv6> cuts, long stock) {
+    Ipv6Address a = LAYOUT.address(new long[] {stock, 0, 0});
+    return cuts.stream().map(c -> c.matches(a)).toList();
   }
 
   private static long[] values(String stock, long price, String side) {

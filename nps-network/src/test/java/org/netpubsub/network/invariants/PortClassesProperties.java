@@ -86,7 +86,7 @@ class PortClassesProperties {
           Pipeline.Outcome naive = PIPELINE.run(new CheckedDatapath(t, ports), port, h);
           Pipeline.Outcome once =
               PIPELINE.run(
-                  new CheckedDatapath(t, ports, null, null, lookup), PortClasses.PHANTOM, h);
+                  new CheckedDatapath(t, ports, null, null, lookup, null), PortClasses.PHANTOM, h);
           assertThat(sorted(mapped(once, port)))
               .as("switch %d, port %d (runs for %d), %s", dpid, port, lookup, a)
               .isEqualTo(sorted(naive.egresses()));
