@@ -55,15 +55,15 @@ final class Cuts {
           headers,
           region,
           single,
-          mix(dpid, lookupPort, headers, region, single));
+          mix(dpid, lookupPort, headers.hashCode(), region.hashCode(), single));
     }
 
     // computed once and mixed: the kept cuts are tens of thousands of keys, many at one switch and
     // port differing in the region only, and a 31-polynomial of the parts' hashes made tree bins
-    private static int mix(long dpid, long port, PacketHeaders h, Box region, boolean single) {
+    static int mix(long dpid, long port, int headersHash, int regionHash, boolean flag) {
       long x = (dpid * 0x9E3779B97F4A7C15L) ^ port;
-      x = (x ^ h.hashCode()) * 0xC2B2AE3D27D4EB4FL;
-      x = (x ^ region.hashCode() ^ (single ? 1 : 0)) * 0x9E3779B97F4A7C15L;
+      x = (x ^ headersHash) * 0xC2B2AE3D27D4EB4FL;
+      x = (x ^ regionHash ^ (flag ? 1 : 0)) * 0x9E3779B97F4A7C15L;
       return (int) (x ^ (x >>> 32));
     }
 

@@ -99,10 +99,9 @@ final class RegionWalk {
       this.headers = headers;
       this.region = region;
       this.byLink = byLink;
-      long x = (dpid * 0x9E3779B97F4A7C15L) ^ inPort;
-      x = (x ^ headers.hashCode()) * 0xC2B2AE3D27D4EB4FL;
-      x = (x ^ java.util.Objects.hashCode(region) ^ (byLink ? 1 : 0)) * 0x9E3779B97F4A7C15L;
-      this.hash = (int) (x ^ (x >>> 32)); // mixed: see Cuts.Key
+      this.hash = // mixed: see Cuts.Key
+          Cuts.Key.mix(
+              dpid, inPort, headers.hashCode(), java.util.Objects.hashCode(region), byLink);
     }
 
     @Override
