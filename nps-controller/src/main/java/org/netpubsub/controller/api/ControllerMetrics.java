@@ -130,15 +130,6 @@ final class ControllerMetrics {
         "flows and groups the reconciles found different and rewrote",
         m,
         SouthboundMetrics::reconcileDifferences);
-    count(
-        r,
-        "nps.openflow.tls.turn.refused",
-        "TLS connections closed unhandshaken: too many waiting for a handshake turn",
-        m,
-        SouthboundMetrics::tlsTurnsRefused);
-    Gauge.builder("nps.openflow.tls.turns.waiting", m, SouthboundMetrics::tlsTurnsWaiting)
-        .description("TLS connections waiting for a handshake turn")
-        .register(r);
     Timer barrier =
         HttpMetrics.latency(
                 "nps.openflow.barrier.latency", "flow-mod batch sent to its barrier reply")

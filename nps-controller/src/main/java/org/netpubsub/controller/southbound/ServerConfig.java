@@ -35,30 +35,6 @@ record ServerConfig(
   static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
   static final int DEFAULT_MAX_MESSAGE_SIZE = OpenFlowFrameDecoder.MAX_FRAME;
 
-  /**
-   * TLS handshakes processed at once ({@link HandshakeTurns}): two, so one can wait for its
-   * switch's answer while the other computes; the rest wait in arrival order per source address,
-   * and free turns go round-robin across sources, so a peer stalling ClientHellos from one address
-   * delays a switch at another by about one {@link #TLS_TURN}, not by its whole queue.
-   */
-  static final int TLS_HANDSHAKES_AT_ONCE = 2;
-
-  /**
-   * TLS handshakes that may wait per source address; beyond, a connection is closed at once
-   * (counted). 256: more than the bridges one host runs (the test bed's all share 127.0.0.1).
-   */
-  static final int TLS_WAITING_PER_SOURCE = 256;
-
-  /** TLS handshakes that may wait in all (about 16 sources full); beyond, closed at once. */
-  static final int TLS_WAITING = 4096;
-
-  /**
-   * The longest a TLS handshake keeps its turn: a peer that stalls mid-handshake delays the others
-   * by at most this. A handshake takes milliseconds of CPU; 1 s is a handshake given about 3 % of a
-   * core (docs/testing-load-failures.md, "Load failures traced", stop 41).
-   */
-  static final Duration TLS_TURN = Duration.ofSeconds(1);
-
   /** Two event loops serve hundreds of switches: they only frame, decode and dispatch. */
   static final int DEFAULT_EVENT_LOOP_THREADS = 2;
 

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
-import java.util.function.LongSupplier;
 
 /**
  * Counters of one OpenFlow server: connections, handshakes, disconnects by reason, messages,
@@ -28,8 +27,6 @@ public final class SouthboundMetrics {
   private final LongAdder reconciles = new LongAdder();
   private final LongAdder reconcileFailures = new LongAdder();
   private final LongAdder reconcileDifferences = new LongAdder();
-  private final LongAdder tlsTurnsRefused = new LongAdder();
-  private volatile LongSupplier tlsTurnsWaiting = () -> 0;
   private volatile LongConsumer barrierLatencyNanos = n -> {};
 
   public SouthboundMetrics() {
@@ -101,16 +98,6 @@ public final class SouthboundMetrics {
     return reconcileDifferences.sum();
   }
 
-  /** TLS connections closed before their handshake: too many waiting for a turn (TlsTurn). */
-  public long tlsTurnsRefused() {
-    return tlsTurnsRefused.sum();
-  }
-
-  /** TLS connections waiting for a handshake turn now (a gauge, read from the turns). */
-  public long tlsTurnsWaiting() {
-    return tlsTurnsWaiting.getAsLong();
-  }
-
   /**
    * Where each acknowledged batch's barrier latency goes (send to barrier reply, nanoseconds): a
    * histogram of the metrics registry. One listener; a later call replaces it.
@@ -139,8 +126,6 @@ public final class SouthboundMetrics {
     m.put("reconciles", reconciles());
     m.put("reconcileFailures", reconcileFailures());
     m.put("reconcileDifferences", reconcileDifferences());
-    m.put("tlsTurnsRefused", tlsTurnsRefused());
-    m.put("tlsTurnsWaiting", tlsTurnsWaiting());
     return m;
   }
 
@@ -205,13 +190,5 @@ public final class SouthboundMetrics {
 
   void reconcileFailed() {
     reconcileFailures.increment();
-  }
-
-  void tlsTurnRefused() {
-    tlsTurnsRefused.increment();
-  }
-
-  void tlsTurnsWaitingFrom(LongSupplier waiting) {
-    tlsTurnsWaiting = waiting;
   }
 }
