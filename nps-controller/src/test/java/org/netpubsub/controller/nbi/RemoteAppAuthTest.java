@@ -95,6 +95,7 @@ class RemoteAppAuthTest {
       // and a CURVE peer that knows the bus's key but holds no admitted key of its own
       new RemoteAppCredentials(server.publicKey(), stranger).apply(strangerPush);
       strangerPush.setLinger(0);
+      strangerPush.setHandshakeIvl(RemoteAppClient.HANDSHAKE_MS); // jeromq#1022
       strangerPush.setSendTimeOut((int) TIMEOUT.toMillis());
       strangerPush.connect(at.answers());
       send(strangerPush, "remote", RemoteWire.flowMod(1, mod));

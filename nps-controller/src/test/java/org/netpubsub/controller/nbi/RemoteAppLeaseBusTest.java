@@ -106,6 +106,7 @@ class RemoteAppLeaseBusTest {
         ZMQ.Socket req = ctx.createSocket(SocketType.REQ)) {
       new RemoteAppCredentials(server.publicKey(), beta).apply(req);
       req.setLinger(0);
+      req.setHandshakeIvl(RemoteAppClient.HANDSHAKE_MS); // as the client does: jeromq#1022
       req.setReceiveTimeOut((int) TIMEOUT.toMillis());
       req.connect(bus.remoteEndpoints().orElseThrow().control());
       req.send("REGISTER beta");
