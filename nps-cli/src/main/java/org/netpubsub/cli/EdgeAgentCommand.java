@@ -128,7 +128,9 @@ final class EdgeAgentCommand implements Callable<Integer> {
           "--datagram-key holds this agent's own key only (nps overlay keys edge), not the"
               + " deployment's: it signs as no other edge, and accepts a datagram only under the key"
               + " of the edge it names, from --sender-keys (docs/security-datagrams.md, \"Per-agent"
-              + " keys (SNAPS)\").")
+              + " keys (SNAPS)\"). With --coordinator-keys instead of --datagram-key, the"
+              + " coordinator hands out the own key, the senders' keys and the revoked edges,"
+              + " refreshed every --key-poll-interval.")
   boolean ownKeyOnly;
 
   @Option(
@@ -188,6 +190,11 @@ final class EdgeAgentCommand implements Callable<Integer> {
     }
     if (senderKeys != null && !ownKeyOnly) {
       throw new IllegalArgumentException("--sender-keys needs --own-key-only");
+    }
+    if (ownKeyOnly && coordinatorKeys && (senderKeys != null || revokedEdges != null)) {
+      throw new IllegalArgumentException(
+          "--own-key-only --coordinator-keys excludes --sender-keys and --revoked-edges: the"
+              + " coordinator hands out the senders' keys and the revoked edges");
     }
     if (ownKeyOnly) { // a bad file: one line and exit 2, before anything starts
       builder.ownKeyOnly(senderKeys == null ? Map.of() : SenderKeys.read(senderKeys));

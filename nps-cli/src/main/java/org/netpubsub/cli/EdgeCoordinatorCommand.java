@@ -61,6 +61,16 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
               + " rotate by editing it (docs/security.md).")
   java.nio.file.Path datagramKey;
 
+  @Option(
+      names = "--revoked-edges",
+      paramLabel = "FILE",
+      description =
+          "Edges revoked here, one name a line (# comments; needs --datagram-key). Read again at"
+              + " each keys request: a revoked edge gets no keys (403), and agents started with"
+              + " --own-key-only --coordinator-keys refuse its datagrams from their next refresh"
+              + " (docs/security-datagrams.md).")
+  java.nio.file.Path revokedEdges;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -101,7 +111,8 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
             .database(db)
             .auth(auth.load(r -> {}))
             .tls(tls.load())
-            .datagramKeys(datagramKey);
+            .datagramKeys(datagramKey)
+            .revokedEdges(revokedEdges);
     if (controllerCa != null) {
       b.controllerTls(org.netpubsub.client.TrustedCa.context(controllerCa));
     }

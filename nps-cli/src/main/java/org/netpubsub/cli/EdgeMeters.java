@@ -66,6 +66,14 @@ final class EdgeMeters {
           "datagram keys the agent accepts now (from the coordinator)",
           Tags.empty());
     }
+    if (key.equals("sender_keys_held") || key.equals("edges_revoked")) {
+      return Meter.gauge(
+          "nps.edge.agent." + key.replace('_', '.'),
+          key.equals("edges_revoked")
+              ? "edges revoked by the coordinator (an own-key agent's last good answer)"
+              : "senders whose keys the agent holds (an own-key agent's last good answer)",
+          Tags.empty());
+    }
     if (key.startsWith("reliable.")) {
       String name = key.substring(9);
       return RELIABLE_GAUGES.contains(name)

@@ -228,6 +228,18 @@ class EdgeCommandsTest {
                     "mqtt://127.0.0.1:1", "127.0.0.1:0", "--insecure-datagrams", "--own-key-only")))
         .isEqualTo(2);
     assertThat(cli.err()).contains("--own-key-only needs --datagram-key FILE");
+    // the coordinator hands out the senders' keys and revocations: no files beside it
+    assertThat(
+            cli.run(
+                agent(
+                    "mqtt://127.0.0.1:1",
+                    "127.0.0.1:0",
+                    "--coordinator-keys",
+                    "--own-key-only",
+                    "--sender-keys",
+                    senders.toString())))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("excludes --sender-keys and --revoked-edges");
     Files.writeString(senders, "# senders\noslo " + oslo + "\nrome\n");
     assertThat(cli.run(keyedAgent(master, "--own-key-only", "--sender-keys", senders.toString())))
         .isEqualTo(2);

@@ -57,7 +57,8 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   private final DatagramSocket socket;
   private final DatagramLink link; // the socket, or an emulated lossy WAN around it (experiments)
   private final AgentKeys agentKeys; // every datagram sent is sealed, every one received checked
-  private final KeyPoller keys; // null unless the keys come from the coordinator
+  private final KeyPoller keys; // null unless the deployment keys come from the coordinator
+  private final OwnKeyPoller ownKeys; // null unless an own-key agent's keys come from it
   private final ReliableDelivery reliable; // null unless --reliable
   private final RetainedReplay replay;
   private final RouteCache routes;
@@ -78,15 +79,18 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
             b.coordinator, b.coordinatorTimeout, b.coordinatorToken, b.coordinatorTls);
     this.socket = socket;
     this.keys = b.keyPoller;
+    this.ownKeys = b.ownKeyPoller;
     DatagramAuth auth =
         keys != null
             ? keys.auth()
-            : Objects.requireNonNull(b.auth, "datagram authentication (a key, or insecure)");
+            : ownKeys != null
+                ? ownKeys.auth()
+                : Objects.requireNonNull(b.auth, "datagram authentication (a key, or insecure)");
     this.agentKeys =
         b.senders == null
             ? AgentKeys.deployment(edge, auth)
-            : AgentKeys.ownKey(edge, auth, b.senders);
-    agentKeys.revoke(b.revoked);
+            : AgentKeys.ownKey(edge, auth, ownKeys != null ? ownKeys.senders() : b.senders);
+    agentKeys.revoke(ownKeys != null ? ownKeys.revoked() : b.revoked);
     this.link = DatagramLink.of(socket, b.emulation, agentKeys.sealer());
     this.reliable =
         b.reliable == null
@@ -148,6 +152,9 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   void start() {
     receiver.start();
     changes.start();
+    if (ownKeys != null) {
+      ownKeys.start(edge, agentKeys);
+    }
     if (keys != null) {
       keys.start(edge);
     }
@@ -407,7 +414,8 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   // ---- what EdgeAgent exposes ----
 
   AgentStats stats() {
-    Map<String, Long> k = keys == null ? Map.of() : keys.counters();
+    Map<String, Long> k =
+        keys != null ? keys.counters() : ownKeys != null ? ownKeys.counters() : Map.of();
     if (reliable == null) {
       return counters.snapshot(Map.of(), k);
     }
@@ -459,6 +467,9 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
       reliable.close();
     }
     replay.close();
+    if (ownKeys != null) {
+      ownKeys.close();
+    }
     if (keys != null) {
       keys.close();
     }

@@ -26,6 +26,12 @@ import javax.net.ssl.SSLContext;
 final class CoordinatorClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * The largest answer taken: an own-keys answer for {@link AgentKeys#MAX_SENDERS} senders of 64 B
+   * names and four keys each is about 1.4 MB.
+   */
+  static final int MAX_ANSWER = 8 << 20;
+
   record Registration(long version, String mode, List<String> filters) {}
 
   /** {@code exchanges}: the exchanges this edge mirrors changed (AMQP edges). */
@@ -184,6 +190,60 @@ final class CoordinatorClient {
     return out;
   }
 
+  /**
+   * Edge {@code edge}'s own keys, its senders' and the revoked edges ({@code GET
+   * /v1/edges/{name}/keys?own=true}). A malformed answer (a key that is not hex, a name that is no
+   * edge name, more than {@link AgentKeys#MAX_SENDERS} senders) is refused without quoting it.
+   */
+  OwnKeyPoller.Served ownKeys(String edge) throws CoordinatorException {
+    JsonNode r = send("GET", "/v1/edges/" + enc(edge) + "/keys?own=true", null, timeout);
+    try {
+      java.util.Map<String, List<byte[]>> senders = new java.util.HashMap<>();
+      JsonNode s = r.path("senders");
+      if (!s.isArray() || s.size() > AgentKeys.MAX_SENDERS) {
+        throw new IllegalArgumentException("senders");
+      }
+      for (JsonNode n : s) {
+        senders.put(name(n.path("edge")), hexKeys(n.path("keys")));
+      }
+      java.util.Set<String> revoked = new java.util.HashSet<>();
+      JsonNode v = r.path("revoked");
+      if (!v.isArray() || v.size() > AgentKeys.MAX_SENDERS) {
+        throw new IllegalArgumentException("revoked");
+      }
+      v.forEach(n -> revoked.add(name(n)));
+      return new OwnKeyPoller.Served(hexKeys(r.path("keys")), senders, revoked);
+    } catch (IllegalArgumentException e) {
+      throw new CoordinatorException(
+          200, "coordinator answered malformed own keys (" + e.getMessage() + ")");
+    }
+  }
+
+  private static String name(JsonNode n) {
+    if (!n.isTextual() || !DatagramCodec.EDGE_NAME.matcher(n.asText()).matches()) {
+      throw new IllegalArgumentException("an edge name");
+    }
+    return n.asText();
+  }
+
+  private static List<byte[]> hexKeys(JsonNode a) {
+    if (!a.isArray() || a.isEmpty() || a.size() > 64) {
+      throw new IllegalArgumentException("a key list");
+    }
+    List<byte[]> out = new ArrayList<>();
+    for (JsonNode k : a) {
+      if (!k.isTextual() || k.asText().length() != 64) {
+        throw new IllegalArgumentException("a key");
+      }
+      try {
+        out.add(HexFormat.of().parseHex(k.asText()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("a key"); // HexFormat's message quotes the text
+      }
+    }
+    return out;
+  }
+
   private JsonNode send(String method, String path, JsonNode body, Duration limit)
       throws CoordinatorException {
     HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(limit);
@@ -196,9 +256,11 @@ final class CoordinatorClient {
       b.header("Content-Type", "application/json")
           .method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
     }
-    HttpResponse<String> r;
+    HttpResponse<java.io.InputStream> r;
+    String text;
     try {
-      r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+      text = bounded(r.body());
     } catch (IOException e) {
       throw new CoordinatorException(0, "coordinator unreachable at " + base + ": " + e);
     } catch (InterruptedException e) {
@@ -207,7 +269,7 @@ final class CoordinatorClient {
     }
     JsonNode reply;
     try {
-      reply = JSON.readTree(r.body());
+      reply = JSON.readTree(text);
     } catch (IOException e) {
       throw new CoordinatorException(r.statusCode(), "coordinator answered non-JSON");
     }
@@ -224,6 +286,20 @@ final class CoordinatorClient {
               + reply.path("error").path("message").asText(""));
     }
     return reply;
+  }
+
+  /**
+   * An answer's body, refused past {@link #MAX_ANSWER} bytes (a coordinator, or whatever answers at
+   * its address, cannot make an agent hold more); read on the calling thread.
+   */
+  private static String bounded(java.io.InputStream body) throws IOException {
+    try (body) {
+      byte[] b = body.readNBytes(MAX_ANSWER + 1);
+      if (b.length > MAX_ANSWER) {
+        throw new IOException("answer over " + MAX_ANSWER + " B");
+      }
+      return new String(b, StandardCharsets.UTF_8);
+    }
   }
 
   private static String enc(String s) {

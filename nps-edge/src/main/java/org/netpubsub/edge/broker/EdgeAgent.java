@@ -68,7 +68,8 @@ public interface EdgeAgent extends Closeable {
     WanEmulation emulation;
     DatagramAuth auth;
     Duration keyPoll; // keys from the coordinator, polled this often; null: auth says
-    KeyPoller keyPoller; // made by start() when keyPoll is set
+    KeyPoller keyPoller; // made by start() when keyPoll is set (deployment keys)
+    OwnKeyPoller ownKeyPoller; // made by start() when keyPoll and senders are set
     java.util.Map<String, DatagramAuth> senders; // null: auth holds the deployment keys
     Set<String> revoked = Set.of();
 
@@ -94,7 +95,9 @@ public interface EdgeAgent extends Closeable {
      * The agent holds its own key only ({@link #auth}: {@code nps overlay keys edge}) and {@code
      * senders}, the keys of the agents it receives from by edge name (docs/security-datagrams.md,
      * "Per-agent keys (SNAPS)"): it signs as no other edge and accepts a datagram only under the
-     * key of the edge it names.
+     * key of the edge it names. With {@link #keysFromCoordinator} instead of {@link #auth}, {@code
+     * senders} must be empty: the coordinator hands out the own key, the senders' keys and the
+     * revoked edges, refreshed every interval.
      */
     public Builder ownKeyOnly(java.util.Map<String, DatagramAuth> senders) {
       this.senders = Objects.requireNonNull(senders);
@@ -237,17 +240,27 @@ public interface EdgeAgent extends Closeable {
         throw new IllegalArgumentException(
             "--coordinator-keys excludes --datagram-key and --insecure-datagrams");
       }
-      if (senders != null && (auth == null || !auth.secure())) {
+      if (senders != null && auth != null && !auth.secure()) {
         throw new IllegalArgumentException(
-            "--own-key-only needs --datagram-key FILE (the agent's own key), not "
-                + (auth == null ? "--coordinator-keys" : "--insecure-datagrams"));
+            "--own-key-only needs --datagram-key FILE (the agent's own key) or --coordinator-keys,"
+                + " not --insecure-datagrams");
+      }
+      if (senders != null && keyPoll != null && (!senders.isEmpty() || !revoked.isEmpty())) {
+        throw new IllegalArgumentException(
+            "--own-key-only --coordinator-keys excludes --sender-keys and --revoked-edges:"
+                + " the coordinator hands out the senders' keys and the revoked edges");
       }
       keyPoller = null;
+      ownKeyPoller = null;
       if (keyPoll != null) {
         CoordinatorClient c =
             new CoordinatorClient(
                 coordinator, coordinatorTimeout, coordinatorToken, coordinatorTls);
-        keyPoller = KeyPoller.fetch(() -> c.keys(edge), keyPoll, System::nanoTime);
+        if (senders != null) {
+          ownKeyPoller = OwnKeyPoller.fetch(() -> c.ownKeys(edge), keyPoll, System::nanoTime);
+        } else {
+          keyPoller = KeyPoller.fetch(() -> c.keys(edge), keyPoll, System::nanoTime);
+        }
       }
       return amqp ? AmqpEdgeAgent.start(this) : MqttEdgeAgent.start(this);
     }

@@ -32,10 +32,11 @@ import org.netpubsub.http.ServerTls;
  * The coordinator's REST API (docs/edge.md) on the shared HTTP layer (nps-http,
  * docs/operations.md): {@code PUT/DELETE /v1/edges/{name}}, {@code GET /v1/edges}, {@code POST
  * /v1/edges/{name}/filters}, {@code GET /v1/edges/{name}/changes?after=V[&wait_ms=N]}, {@code GET
- * /v1/routes?topic=T&origin=E[&retain=true]}, {@code GET /v1/edges/{name}/keys} (the datagram keys,
- * docs/security.md), health, metrics and the OpenAPI document. Errors are {@code
- * {"error":{"code","message","field"?}}} with 400, 404, 405 or 413 (body over 64 KiB). A change
- * poll holds one of Jetty's threads while it waits (at most {@link #MAX_WAIT}).
+ * /v1/routes?topic=T&origin=E[&retain=true]}, {@code GET /v1/edges/{name}/keys[?own=true]} (the
+ * datagram keys, or the edge's own and its senders' keys, docs/security-datagrams.md), health,
+ * metrics and the OpenAPI document. Errors are {@code {"error":{"code","message","field"?}}} with
+ * 400, 404, 405 or 413 (body over 64 KiB). A change poll holds one of Jetty's threads while it
+ * waits (at most {@link #MAX_WAIT}).
  */
 final class CoordinatorApi implements Closeable {
   static final int MAX_BODY = 64 * 1024;
@@ -53,6 +54,9 @@ final class CoordinatorApi implements Closeable {
   private final Counter routeLookups;
   private final ServedKeys keys; // null: this coordinator hands out no datagram keys
   private final Counter keysServed;
+  private final RevokedList revoked; // null: no edge revoked here
+  private final AgentKeyAnswers agentKeys = new AgentKeyAnswers();
+  private final Counter agentKeysServed;
   private RestServer server;
 
   private CoordinatorApi(
@@ -60,11 +64,23 @@ final class CoordinatorApi implements Closeable {
       CoordinatorCaps caps,
       Duration defaultWait,
       PrometheusMeterRegistry metrics,
-      ServedKeys keys) {
+      ServedKeys keys,
+      RevokedList revoked) {
     this.service = service;
     this.caps = caps;
     this.defaultWait = defaultWait;
     this.keys = keys;
+    this.revoked = revoked;
+    this.agentKeysServed =
+        Counter.builder("nps.coordinator.agent.keys.served")
+            .description("GET /v1/edges/{name}/keys?own=true answered with an agent's own keys")
+            .register(metrics);
+    if (revoked != null) {
+      FunctionCounter.builder(
+              "nps.coordinator.revoked.file.invalid", revoked, RevokedList::invalidReads)
+          .description("reads of the revoked edges file that failed; the list held was kept")
+          .register(metrics);
+    }
     this.keysServed =
         Counter.builder("nps.coordinator.keys.served")
             .description("GET /v1/edges/{name}/keys answered with the datagram keys")
@@ -96,12 +112,13 @@ final class CoordinatorApi implements Closeable {
   static CoordinatorApi start(
       CoordinatorService service, InetSocketAddress address, Duration defaultWait)
       throws IOException {
-    return start(service, address, defaultWait, null, null, null, CoordinatorCaps.DEFAULT);
+    return start(service, address, defaultWait, null, null, null, null, CoordinatorCaps.DEFAULT);
   }
 
   /**
    * The same, authenticating requests against {@code auth} (null: none, docs/security.md), over
-   * {@code tls} (null: plain HTTP), handing out {@code keys} (null: none), within {@code caps}.
+   * {@code tls} (null: plain HTTP), handing out {@code keys} (null: none) to edges not in {@code
+   * revoked} (null: none revoked), within {@code caps}.
    */
   static CoordinatorApi start(
       CoordinatorService service,
@@ -110,10 +127,11 @@ final class CoordinatorApi implements Closeable {
       Authenticator auth,
       ServerTls tls,
       ServedKeys keys,
+      RevokedList revoked,
       CoordinatorCaps caps)
       throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
-    CoordinatorApi api = new CoordinatorApi(service, caps, defaultWait, metrics, keys);
+    CoordinatorApi api = new CoordinatorApi(service, caps, defaultWait, metrics, keys, revoked);
     api.server =
         RestServer.builder("coordinator", metrics)
             .address(address)
@@ -142,7 +160,7 @@ final class CoordinatorApi implements Closeable {
             .route(
                 "POST", "/v1/edges/{name}/exchanges", r -> api.reportExchanges(edge(r), r.json()))
             .route("GET", "/v1/edges/{name}/changes", api::changes)
-            .route("GET", "/v1/edges/{name}/keys", r -> api.keys(edge(r)))
+            .route("GET", "/v1/edges/{name}/keys", api::keys)
             .start();
     return api;
   }
@@ -213,12 +231,35 @@ final class CoordinatorApi implements Closeable {
 
   /**
    * The datagram keys, to a principal that may act as the edge (an agent fetching them before its
-   * first datagram, then polling for rotations); never cached on the way.
+   * first datagram, then polling for rotations); never cached on the way. With {@code own=true},
+   * the edge's own key, its senders' and the revoked edges instead ({@link AgentKeyAnswers}). A
+   * revoked edge gets neither (403): it would learn keys it could sign with.
    */
-  private Reply keys(String name) {
+  private Reply keys(Request req) {
+    String name = edge(req);
+    Map<String, String> query = req.queryParams();
+    for (String k : query.keySet()) {
+      if (!k.equals("own")) {
+        throw ApiError.field(k, "unknown parameter '" + k + "'");
+      }
+    }
+    String own = query.getOrDefault("own", "false");
+    if (!own.equals("true") && !own.equals("false")) {
+      throw ApiError.field("own", "'own' must be true or false");
+    }
     if (keys == null) {
       throw new ApiError(
           404, "this coordinator hands out no datagram keys (start it with --datagram-key)");
+    }
+    Set<String> revokedNow = revoked == null ? Set.of() : revoked.edges();
+    if (revokedNow.contains(name)) {
+      throw req.principal().forbidden("receive keys for edge '" + name + "': it is revoked");
+    }
+    if (own.equals("true")) {
+      List<String> registered = service.snapshot().keySet().stream().map(Edge::name).toList();
+      ObjectNode a = agentKeys.answer(name, keys.keys(), registered, revokedNow);
+      agentKeysServed.increment();
+      return new Reply(200, a, Map.of("Cache-Control", "no-store"));
     }
     ObjectNode o = JSON.createObjectNode();
     ArrayNode a = o.putArray("keys");

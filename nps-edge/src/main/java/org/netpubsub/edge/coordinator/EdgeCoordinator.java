@@ -50,6 +50,7 @@ public interface EdgeCoordinator extends Closeable {
     private javax.net.ssl.SSLContext controllerTls;
     private org.netpubsub.http.ServerTls tls;
     private java.nio.file.Path datagramKeys;
+    private java.nio.file.Path revokedEdges;
     private CoordinatorCaps caps = CoordinatorCaps.DEFAULT;
     private CoordinatorStore store; // tests: a store of their own instead of the database URL
 
@@ -117,6 +118,16 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
+    /**
+     * Edges revoked at this coordinator, one name a line, read again at each keys request: they get
+     * no keys (403) and are listed in every agent's own-keys answer, so their datagrams are refused
+     * from the agents' next refresh (docs/security-datagrams.md). Needs {@link #datagramKeys}.
+     */
+    public Builder revokedEdges(java.nio.file.Path file) {
+      this.revokedEdges = file;
+      return this;
+    }
+
     public Builder controllerTimeout(Duration d) {
       this.controllerTimeout = requirePositive(d, "controllerTimeout");
       return this;
@@ -166,11 +177,17 @@ public interface EdgeCoordinator extends Closeable {
         }
         keys = ServedKeys.load(datagramKeys, tls != null);
       }
+      if (revokedEdges != null && keys == null) {
+        throw new IllegalArgumentException(
+            "--revoked-edges: the coordinator revokes edges in the keys it hands out;"
+                + " start it with --datagram-key too");
+      }
+      RevokedList revoked = revokedEdges == null ? null : RevokedList.load(revokedEdges);
       CoordinatorStore store = this.store != null ? this.store : CoordinatorStore.open(database);
       try {
         CoordinatorService service = new CoordinatorService(store, g, ackTimeout, caps);
         CoordinatorApi api =
-            CoordinatorApi.start(service, listen, changeWait, auth, tls, keys, caps);
+            CoordinatorApi.start(service, listen, changeWait, auth, tls, keys, revoked, caps);
         return new RunningCoordinator(service, api, store);
       } catch (IOException | RuntimeException e) {
         store.close();

@@ -1,0 +1,101 @@
+package org.netpubsub.edge.coordinator;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
+import org.netpubsub.edge.broker.DatagramCodec;
+
+/**
+ * The edges the coordinator has revoked ({@code nps edge-coordinator --revoked-edges FILE},
+ * docs/security-datagrams.md, "Per-agent keys from the coordinator"): one edge name a line, {@code
+ * #} comments, at most {@link #MAX_BYTES}. Read again at each keys request, as {@link ServedKeys}
+ * reads its key file, so an operator revokes by editing the file and every agent sees it at its
+ * next refresh. A file that stops parsing or cannot be read for a moment keeps the list held
+ * (logged once per reason, counted): a bad edit never un-revokes an edge.
+ */
+final class RevokedList {
+  private static final Logger LOG = Logger.getLogger(RevokedList.class.getName());
+
+  static final int MAX_BYTES = 64 * 1024;
+
+  private final Path file;
+  private final AtomicLong invalid = new AtomicLong();
+  private Set<String> held;
+  private String lastError;
+
+  private RevokedList(Path file, Set<String> held) {
+    this.file = file;
+    this.held = held;
+  }
+
+  /**
+   * Reads {@code file}; refused with the reason (naming the file and line) if it does not parse.
+   */
+  static RevokedList load(Path file) {
+    try {
+      return new RevokedList(file, read(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--revoked-edges " + file + ": cannot read (" + e + ")");
+    }
+  }
+
+  /** The names in {@code text}; errors name the line only. Pure. */
+  static Set<String> parse(String text, String what) {
+    if (text.length() > MAX_BYTES) {
+      throw new IllegalArgumentException(what + ": over " + MAX_BYTES + " B");
+    }
+    Set<String> out = new LinkedHashSet<>();
+    int line = 0;
+    for (String l : text.split("\n", -1)) {
+      line++;
+      String s = l.strip();
+      if (s.isEmpty() || s.startsWith("#")) {
+        continue;
+      }
+      if (!DatagramCodec.EDGE_NAME.matcher(s).matches()) {
+        throw new IllegalArgumentException(what + " line " + line + ": not an edge name");
+      }
+      out.add(s);
+    }
+    return Set.copyOf(out);
+  }
+
+  private static Set<String> read(Path file) throws IOException {
+    if (Files.size(file) > MAX_BYTES) {
+      throw new IllegalArgumentException("--revoked-edges " + file + ": over " + MAX_BYTES + " B");
+    }
+    return parse(Files.readString(file), "--revoked-edges " + file);
+  }
+
+  /** The revoked edges now: the file's, or the last good list if it is bad now. */
+  synchronized Set<String> edges() {
+    Set<String> now;
+    try {
+      now = read(file);
+    } catch (IOException | IllegalArgumentException e) {
+      invalid.incrementAndGet();
+      String why =
+          e instanceof IOException ? "cannot read " + file + " (" + e + ")" : e.getMessage();
+      if (!why.equals(lastError)) {
+        LOG.warning("revoked edges: keeping the " + held.size() + " held: " + why);
+        lastError = why;
+      }
+      return held;
+    }
+    lastError = null;
+    if (!now.equals(held)) {
+      LOG.info("revoked edges file " + file + " changed: " + now.size() + " edges revoked");
+      held = now;
+    }
+    return held;
+  }
+
+  /** Reads of the file that failed and kept the list held. */
+  long invalidReads() {
+    return invalid.get();
+  }
+}
