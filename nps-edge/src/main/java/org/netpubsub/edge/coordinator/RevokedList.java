@@ -1,6 +1,8 @@
 package org.netpubsub.edge.coordinator;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -64,11 +66,16 @@ final class RevokedList {
     return Set.copyOf(out);
   }
 
+  /** Bounded by the bytes read, not by {@code Files.size} (a device or a pipe reports 0). */
   private static Set<String> read(Path file) throws IOException {
-    if (Files.size(file) > MAX_BYTES) {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(MAX_BYTES + 1);
+    }
+    if (bytes.length > MAX_BYTES) {
       throw new IllegalArgumentException("--revoked-edges " + file + ": over " + MAX_BYTES + " B");
     }
-    return parse(Files.readString(file), "--revoked-edges " + file);
+    return parse(new String(bytes, StandardCharsets.UTF_8), "--revoked-edges " + file);
   }
 
   /** The revoked edges now: the file's, or the last good list if it is bad now. */

@@ -212,5 +212,9 @@ class CoordinatorOwnKeysTest {
         .hasMessage("--revoked-edges f line 3: not an edge name");
     assertThat(RevokedList.parse("paris\n\n  oslo \n", "f"))
         .containsExactlyInAnyOrder("paris", "oslo");
+    // bounded by the bytes read: a device reports a size of 0
+    assertThatThrownBy(() -> RevokedList.load(Path.of("/dev/zero")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--revoked-edges /dev/zero: over " + RevokedList.MAX_BYTES + " B");
   }
 }
