@@ -30,6 +30,7 @@ final class LoopEngine implements RoutingEngine {
   private LoopRouting beside; // loop only: the new layout's routing during a switch, else null
   private boolean guarded; // loop only: the routing's guards stand (a switch began)
   private final Set<String> configured = new HashSet<>(); // loop only
+  private volatile StandingJournal journal; // null: requests live in memory only
   private volatile RequestStages stages = RequestStages.NONE;
 
   LoopEngine(FlowService flows, LoopRouting routing) {
@@ -185,8 +186,19 @@ final class LoopEngine implements RoutingEngine {
     stages = sink;
   }
 
+  /** Records every request that stands and every withdrawal before its answer (--store). */
+  void journal(StandingJournal j) {
+    journal = j;
+  }
+
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
+    CompletableFuture<RequestOutcome> done = carriedOut(r, withdraw, start);
+    return journal == null ? done : journal.record(r, withdraw, done);
+  }
+
+  private CompletableFuture<RequestOutcome> carriedOut(
+      PubSubRequest r, boolean withdraw, long start) {
     long queued = System.nanoTime();
     return flows
         .callOnLoop(
@@ -197,6 +209,15 @@ final class LoopEngine implements RoutingEngine {
               return carryOut(r, withdraw, effect, at);
             })
         .thenCompose(f -> f);
+  }
+
+  /**
+   * On the loop: requests stored before a restart join without switch messages; the next topology
+   * change compiles them in (StoredCamus).
+   */
+  void restore(List<PubSubRequest> standing) {
+    routing.restore(standing);
+    standing.forEach(r -> configured.add(r.id()));
   }
 
   /** On the loop: the request joins the routing. */
