@@ -71,6 +71,7 @@ final class PubSubOptions {
 
   private StandingStore opened;
   private StandingStore.Contents stored;
+  private RestartHold hold;
 
   @Option(
       names = "--schema",
@@ -298,7 +299,8 @@ final class PubSubOptions {
       opened.close();
       throw e;
     }
-    return new RestartHold(stored.topology(), restoreWait.toMillis(), opened::topology);
+    hold = new RestartHold(stored.topology(), restoreWait.toMillis(), opened::topology);
+    return hold;
   }
 
   /** Closes --store's file after the controller stopped (its last writes flushed). */
@@ -335,7 +337,7 @@ final class PubSubOptions {
             yield opened == null
                 ? PubSubService.attachCamus(controller, index, limits, policy, alpha)
                 : StoredCamus.attach(
-                    controller, index, limits, policy, alpha, opened, stored.requests());
+                    controller, index, limits, policy, alpha, opened, stored.requests(), hold);
           }
           default ->
               throw new IllegalArgumentException(

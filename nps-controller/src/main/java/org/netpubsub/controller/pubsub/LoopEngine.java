@@ -31,6 +31,7 @@ final class LoopEngine implements RoutingEngine {
   private boolean guarded; // loop only: the routing's guards stand (a switch began)
   private final Set<String> configured = new HashSet<>(); // loop only
   private volatile StandingJournal journal; // null: requests live in memory only
+  private java.util.function.Supplier<String> held = () -> null; // loop only; why additions wait
   private volatile RequestStages stages = RequestStages.NONE;
 
   LoopEngine(FlowService flows, LoopRouting routing) {
@@ -191,6 +192,11 @@ final class LoopEngine implements RoutingEngine {
     journal = j;
   }
 
+  /** Additions wait (503) while {@code why} says why: a restart's hold (StoredCamus). */
+  void heldWhile(java.util.function.Supplier<String> why) {
+    held = why;
+  }
+
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
     CompletableFuture<RequestOutcome> done = carriedOut(r, withdraw, start);
@@ -223,7 +229,7 @@ final class LoopEngine implements RoutingEngine {
   /** On the loop: the request joins the routing. */
   private LoopRouting.Effect add(PubSubRequest r) {
     switching();
-    String notReady = routing.notReady();
+    String notReady = routing.notReady() != null ? routing.notReady() : held.get();
     if (notReady != null) {
       throw new RequestRefusedException(new Refused.NotReady(notReady));
     }

@@ -6,6 +6,7 @@ import org.netpubsub.content.InvalidInputException;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.app.RestartHold;
 import org.netpubsub.network.camus.RoutingPolicy;
 
 /**
@@ -13,7 +14,7 @@ import org.netpubsub.network.camus.RoutingPolicy;
  * that stood before a restart join the routing without a switch message and stand in the service
  * again (owners and regions included), before the controller may reconcile any switch; from then on
  * every standing request and withdrawal is committed before its answer ({@link StandingJournal}).
- * The controller must have been started with the store's {@code RestartHold}.
+ * The controller must have been started with {@code hold}; additions wait with 503 while it holds.
  */
 public final class StoredCamus {
   private StoredCamus() {}
@@ -30,7 +31,8 @@ public final class StoredCamus {
       RoutingPolicy policy,
       long alpha,
       StandingStore store,
-      List<StandingStore.Row> standing) {
+      List<StandingStore.Row> standing,
+      RestartHold hold) {
     List<PubSubRequest> requests = new ArrayList<>();
     for (StandingStore.Row row : standing) {
       requests.add(rebuild(index, limits, row));
@@ -40,6 +42,12 @@ public final class StoredCamus {
     controller
         .callOnLoop(
             () -> {
+              // an addition during the hold would be planned on a half-learnt topology
+              engine.heldWhile(
+                  () ->
+                      hold.holding()
+                          ? "the controller is restoring its stored topology after a restart"
+                          : null);
               engine.restore(requests);
               s.topologyChanged(controller.topology()); // compiled in; reconciles are still held
               return null;

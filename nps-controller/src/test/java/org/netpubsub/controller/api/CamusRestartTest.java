@@ -52,7 +52,7 @@ class CamusRestartTest {
           NetworkController.start(
               ControllerConfig.defaults().withPort("127.0.0.1", 0).withRestartHold(hold));
       PubSubService s =
-          StoredCamus.attach(c, INDEX, PubSubLimits.DEFAULTS, MR, 1, store, k.requests());
+          StoredCamus.attach(c, INDEX, PubSubLimits.DEFAULTS, MR, 1, store, k.requests(), hold);
       return new Life(c, s, store, hold);
     }
 
