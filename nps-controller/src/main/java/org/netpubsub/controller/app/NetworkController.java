@@ -527,18 +527,15 @@ public final class NetworkController implements FlowService, Closeable {
     }
   }
 
-  /**
-   * The apps hold their stored requests again: a restart's hold ends once the stored topology is
-   * back (docs/controller.md, "Restart").
-   */
+  /** The apps hold their stored requests again: a restart's hold may end (RestartHold). */
   public CompletableFuture<Void> restored() {
-    return onLoop(
-        () -> {
-          if (config.restartHold() != null) {
-            config.restartHold().restored();
-            holdCheck();
-          }
-        });
+    RestartHold hold = config.restartHold();
+    return hold == null ? CompletableFuture.completedFuture(null) : onLoop(this::restoredNow);
+  }
+
+  private void restoredNow() {
+    config.restartHold().restored();
+    holdCheck();
   }
 
   private CompletableFuture<ReconcileResult> reconcileNow(long dpid) {
