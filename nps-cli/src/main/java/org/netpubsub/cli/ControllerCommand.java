@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.netpubsub.controller.api.ControllerApi;
 import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.app.RestartHold;
 import org.netpubsub.controller.multicast.LinkLoadMonitor;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.nbi.ControllerApp;
@@ -229,6 +230,7 @@ final class ControllerCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--warm-up-budget must be positive");
     }
     AtomicReference<ControllerWarmUp.Result> warmed = new AtomicReference<>();
+    RestartHold hold = pubsub.restartHold(); // --store: read before any switch can connect
     NetworkController controller =
         NetworkController.start(
             ControllerConfig.defaults()
@@ -237,7 +239,8 @@ final class ControllerCommand implements Callable<Integer> {
                 .withNorthbound(distribution(nbi), remote, remoteKeys)
                 .withForwarding(how, busApps)
                 .withReconcileScope(pubsub.reconcileScope())
-                .withOpenflowTls(tls));
+                .withOpenflowTls(tls)
+                .withRestartHold(hold));
     ControllerApi rest;
     Optional<LinkLoadMonitor> monitor;
     Optional<PubSubService> service = Optional.empty();
@@ -268,6 +271,7 @@ final class ControllerCommand implements Callable<Integer> {
     } catch (IOException | RuntimeException e) {
       pubsub.closeCluster(service);
       controller.close();
+      pubsub.closeStore();
       throw e;
     }
     Optional<PubSubService> attached = service;
@@ -279,6 +283,7 @@ final class ControllerCommand implements Callable<Integer> {
               rest.close();
               pubsub.closeCluster(attached);
               controller.close();
+              pubsub.closeStore();
               stopped.countDown();
             },
             "nps-controller-shutdown");

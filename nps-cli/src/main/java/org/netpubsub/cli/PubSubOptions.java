@@ -14,12 +14,15 @@ import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
 import org.netpubsub.controller.app.ClusterRegistry;
 import org.netpubsub.controller.app.NetworkController;
+import org.netpubsub.controller.app.RestartHold;
 import org.netpubsub.controller.controlplane.ClusterSettings;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
 import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.pubsub.ClusterIngress;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.pubsub.StandingStore;
+import org.netpubsub.controller.pubsub.StoredCamus;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.network.camus.RoutingPolicy;
@@ -46,6 +49,29 @@ final class PubSubOptions {
       paramLabel = "N",
       description = "Camus: discretization unit above the edge layer (default: 1, exact).")
   long alpha;
+
+  @Option(
+      names = "--store",
+      paramLabel = "sqlite:PATH",
+      description =
+          "Camus: keep the standing requests, hosts and topology in this SQLite file (created if"
+              + " missing), so a restarted controller rewrites no table (docs/controller.md,"
+              + " Restart).")
+  String store;
+
+  @Option(
+      names = "--restore-wait",
+      defaultValue = "30s",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description =
+          "With --store: how long a restarted controller holds reconciles for the stored topology"
+              + " to come back (default: ${DEFAULT-VALUE}).")
+  Duration restoreWait;
+
+  private StandingStore opened;
+  private StandingStore.Contents stored;
+  private RestartHold hold;
 
   @Option(
       names = "--schema",
@@ -249,6 +275,41 @@ final class PubSubOptions {
     }
   }
 
+  /**
+   * With --store: the store opened and read, and the hold the controller starts with (else null).
+   * Call before the controller starts, so no switch is reconciled before the requests are back.
+   */
+  RestartHold restartHold() {
+    if (store == null) {
+      return null;
+    }
+    if (schema == null || !routing.startsWith("camus-")) {
+      throw new IllegalArgumentException(
+          "--store needs --schema and --routing camus-mr or camus-tr");
+    }
+    if (restoreWait.isNegative()) {
+      throw new IllegalArgumentException("--restore-wait must be 0 or more");
+    }
+    opened =
+        StandingStore.open(
+            store, StoredCamus.routing(RoutingPolicy.parse(routing.substring(6)), alpha));
+    try {
+      stored = opened.load();
+    } catch (RuntimeException e) {
+      opened.close();
+      throw e;
+    }
+    hold = new RestartHold(stored.topology(), restoreWait.toMillis(), opened::topology);
+    return hold;
+  }
+
+  /** Closes --store's file after the controller stopped (its last writes flushed). */
+  void closeStore() {
+    if (opened != null) {
+      opened.close();
+    }
+  }
+
   /** The service on {@code controller}, if a schema was given. */
   Optional<PubSubService> attach(NetworkController controller) {
     if (schema == null) {
@@ -272,8 +333,11 @@ final class PubSubOptions {
             if (alpha < 1) {
               throw new IllegalArgumentException("--alpha must be at least 1");
             }
-            yield PubSubService.attachCamus(
-                controller, index, limits, RoutingPolicy.parse(routing.substring(6)), alpha);
+            RoutingPolicy policy = RoutingPolicy.parse(routing.substring(6));
+            yield opened == null
+                ? PubSubService.attachCamus(controller, index, limits, policy, alpha)
+                : StoredCamus.attach(
+                    controller, index, limits, policy, alpha, opened, stored.requests(), hold);
           }
           default ->
               throw new IllegalArgumentException(

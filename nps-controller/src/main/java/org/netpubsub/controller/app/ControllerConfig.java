@@ -14,7 +14,7 @@ import org.netpubsub.controller.southbound.ReconcileScope;
  * (milliseconds), how the northbound bus distributes packet-ins and where remote apps connect to it
  * (null: no remote apps) with their CURVE keys (null: unauthenticated), how unicast is forwarded,
  * the apps that run on the bus besides the core's, what reconciling a switch manages, and
- * OpenFlow's TLS settings (null: plain TCP).
+ * OpenFlow's TLS settings (null: plain TCP) and a restart's hold on reconciles (null: none).
  */
 public record ControllerConfig(
     String bindAddress,
@@ -27,7 +27,8 @@ public record ControllerConfig(
     NetworkController.Forwarding forwarding,
     List<ControllerApp> apps,
     ReconcileScope reconcileScope,
-    OpenFlowTls openflowTls) {
+    OpenFlowTls openflowTls,
+    RestartHold restartHold) {
   public ControllerConfig {
     apps = List.copyOf(apps);
     if (reconcileScope == null) {
@@ -47,6 +48,7 @@ public record ControllerConfig(
         NetworkController.Forwarding.ROUTED,
         List.of(),
         ReconcileScope.EVERYTHING,
+        null,
         null);
   }
 
@@ -62,7 +64,8 @@ public record ControllerConfig(
         forwarding,
         apps,
         reconcileScope,
-        openflowTls);
+        openflowTls,
+        restartHold);
   }
 
   public ControllerConfig withProbeInterval(long millis) {
@@ -77,7 +80,8 @@ public record ControllerConfig(
         forwarding,
         apps,
         reconcileScope,
-        openflowTls);
+        openflowTls,
+        restartHold);
   }
 
   public ControllerConfig withNorthbound(DistributionMode mode, RemoteAppEndpoints remote) {
@@ -98,7 +102,8 @@ public record ControllerConfig(
         forwarding,
         apps,
         reconcileScope,
-        openflowTls);
+        openflowTls,
+        restartHold);
   }
 
   public ControllerConfig withForwarding(
@@ -114,7 +119,8 @@ public record ControllerConfig(
         how,
         busApps,
         reconcileScope,
-        openflowTls);
+        openflowTls,
+        restartHold);
   }
 
   /**
@@ -133,7 +139,8 @@ public record ControllerConfig(
         forwarding,
         apps,
         scope,
-        openflowTls);
+        openflowTls,
+        restartHold);
   }
 
   /** Serves OpenFlow over mutual TLS (null: plain TCP, the default). */
@@ -149,6 +156,27 @@ public record ControllerConfig(
         forwarding,
         apps,
         reconcileScope,
-        tls);
+        tls,
+        restartHold);
+  }
+
+  /**
+   * Holds reconciles after a restart until the stored requests and topology are back (null: none,
+   * the default; docs/controller.md, "Restart").
+   */
+  public ControllerConfig withRestartHold(RestartHold hold) {
+    return new ControllerConfig(
+        bindAddress,
+        openflowPort,
+        probeIntervalMillis,
+        clock,
+        northbound,
+        remoteApps,
+        remoteKeys,
+        forwarding,
+        apps,
+        reconcileScope,
+        openflowTls,
+        hold);
   }
 }

@@ -175,6 +175,9 @@ public final class NetworkController implements FlowService, Closeable {
       throw e;
     }
     long tick = tickMillis(config);
+    if (config.restartHold() != null) {
+      config.restartHold().start(config.clock().getAsLong());
+    }
     c.loop.scheduleWithFixedDelay(c::tick, tick, tick, TimeUnit.MILLISECONDS);
     return c;
   }
@@ -377,6 +380,9 @@ public final class NetworkController implements FlowService, Closeable {
   private void tick() {
     try {
       learning.tick();
+      if (config.restartHold() != null && config.restartHold().holding()) {
+        holdCheck(); // its deadline
+      }
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "tick failed", e);
     }
@@ -459,7 +465,10 @@ public final class NetworkController implements FlowService, Closeable {
   }
 
   /** Publishes a new topology and brings every switch's desired state in line with it. */
-  private void update(Topology next) {
+  private void update(Topology learnt) {
+    // after a restart, the stored hosts as their switches come back (docs/controller.md, "Restart")
+    Topology next =
+        config.restartHold() == null ? learnt : config.restartHold().withExpectedHosts(learnt);
     if (next.equals(topology)) {
       return;
     }
@@ -483,6 +492,7 @@ public final class NetworkController implements FlowService, Closeable {
           listeners.forEach(app -> app.topologyChanged(next));
           bus.routesChanged(next, ownRoutes(next));
         });
+    holdCheck();
   }
 
   /** Runs a topology change's store updates; reconciles the switches whose state changed. */
@@ -499,7 +509,33 @@ public final class NetworkController implements FlowService, Closeable {
   }
 
   private boolean reconcilable(long dpid) {
-    return !closed && connected.containsKey(dpid) && server.desiredState().contains(dpid);
+    return !closed
+        && connected.containsKey(dpid)
+        && server.desiredState().contains(dpid)
+        && (config.restartHold() == null || !config.restartHold().holding());
+  }
+
+  /**
+   * Ends a restart's hold when it may end (reconciling every switch); records a settled topology.
+   */
+  private void holdCheck() {
+    RestartHold hold = config.restartHold();
+    if (hold != null
+        && !closed
+        && hold.release(topology, connected.keySet(), config.clock().getAsLong())) {
+      connected.keySet().forEach(this::scheduleReconcile);
+    }
+  }
+
+  /** The apps hold their stored requests again: a restart's hold may end (RestartHold). */
+  public CompletableFuture<Void> restored() {
+    RestartHold hold = config.restartHold();
+    return hold == null ? CompletableFuture.completedFuture(null) : onLoop(this::restoredNow);
+  }
+
+  private void restoredNow() {
+    config.restartHold().restored();
+    holdCheck();
   }
 
   private CompletableFuture<ReconcileResult> reconcileNow(long dpid) {

@@ -145,6 +145,17 @@ final class CamusEngine implements LoopRouting {
   }
 
   @Override
+  public void restore(List<PubSubRequest> standing) {
+    for (PubSubRequest r : standing) {
+      parse(r); // a stored filter this schema cannot read fails the start, not a later compile
+      if (r.kind() == PubSubRequest.Kind.SUBSCRIPTION && subscriptions.put(r.id(), r) == null) {
+        udpPorts.computeIfAbsent(r.host(), h -> new TreeMap<>()).merge(r.port(), 1, Integer::sum);
+      }
+    }
+    topology = Topology.EMPTY; // the next topologyChanged compiles them in, on any topology
+  }
+
+  @Override
   public List<FlowEntry> flows(long dpid) {
     OpenFlowPipeline of = pipelines.get(dpid);
     return of == null ? List.of() : of.flows(routing.compilation(dpid).pipeline());

@@ -30,6 +30,8 @@ final class LoopEngine implements RoutingEngine {
   private LoopRouting beside; // loop only: the new layout's routing during a switch, else null
   private boolean guarded; // loop only: the routing's guards stand (a switch began)
   private final Set<String> configured = new HashSet<>(); // loop only
+  private volatile StandingJournal journal; // null: requests live in memory only
+  private java.util.function.Supplier<String> held = () -> null; // loop only; why additions wait
   private volatile RequestStages stages = RequestStages.NONE;
 
   LoopEngine(FlowService flows, LoopRouting routing) {
@@ -185,8 +187,24 @@ final class LoopEngine implements RoutingEngine {
     stages = sink;
   }
 
+  /** Records every request that stands and every withdrawal before its answer (--store). */
+  void journal(StandingJournal j) {
+    journal = j;
+  }
+
+  /** Additions wait (503) while {@code why} says why: a restart's hold (StoredCamus). */
+  void heldWhile(java.util.function.Supplier<String> why) {
+    held = why;
+  }
+
   @Override
   public CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start) {
+    CompletableFuture<RequestOutcome> done = carriedOut(r, withdraw, start);
+    return journal == null ? done : journal.record(r, withdraw, done);
+  }
+
+  private CompletableFuture<RequestOutcome> carriedOut(
+      PubSubRequest r, boolean withdraw, long start) {
     long queued = System.nanoTime();
     return flows
         .callOnLoop(
@@ -199,10 +217,19 @@ final class LoopEngine implements RoutingEngine {
         .thenCompose(f -> f);
   }
 
+  /**
+   * On the loop: requests stored before a restart join without switch messages; the next topology
+   * change compiles them in (StoredCamus).
+   */
+  void restore(List<PubSubRequest> standing) {
+    routing.restore(standing);
+    standing.forEach(r -> configured.add(r.id()));
+  }
+
   /** On the loop: the request joins the routing. */
   private LoopRouting.Effect add(PubSubRequest r) {
     switching();
-    String notReady = routing.notReady();
+    String notReady = routing.notReady() != null ? routing.notReady() : held.get();
     if (notReady != null) {
       throw new RequestRefusedException(new Refused.NotReady(notReady));
     }

@@ -39,6 +39,15 @@ interface LoopRouting {
   /** A live request leaves. */
   Effect remove(PubSubRequest r);
 
+  /**
+   * Requests that stood before a restart join without any switch message (the switches still hold
+   * their flows); the next {@link #topologyChanged} compiles them in. Only routings that a store
+   * can restore have it.
+   */
+  default void restore(List<PubSubRequest> standing) {
+    throw new UnsupportedOperationException(name() + " keeps no requests across a restart");
+  }
+
   List<FlowEntry> flows(long dpid);
 
   /**

@@ -40,8 +40,8 @@ public final class PubSubService implements FlowService.Listener {
   private final LongSupplier nanoClock;
   private final HostRateLimiter rate;
   private final FilterWork filterWork = FilterWork.sized();
-  private final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>();
-  private final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
+  final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>(); // StoredCamus restores
+  final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
   final Map<String, Access> grants = new ConcurrentHashMap<>(); // by id; IngressGuard reads
   private final RoutingEngine engine; // loop only
   private volatile String localSwitch;
