@@ -130,6 +130,13 @@ def scale(args, work: str) -> dict:
                 raise SessionError(f"standing advertisement refused: {code} {body}")
             warm_up(c, tb, filters, args.warm_up, model)
             controller_warm_up = controller_warmed(os.path.join(work, "controller.log"), model)
+            dp_flows = datapath_flows()
+            flushed = os.environ.get("NPS_PLEROMA_OVS_FLUSH", "0") == "1"
+            if flushed:  # a diagnostic: docstring of datapath_flows
+                subprocess.run(["ovs-appctl", "--timeout=30", "dpctl/del-flows"], check=True,
+                               capture_output=True, timeout=60)
+            log(f"[{model}] {dp_flows} datapath flows at the first measured request"
+                + (" (deleted)" if flushed else ""))
             done = 0
             for n in sorted(args.subscriptions):
                 times, changes = [], []
@@ -169,6 +176,7 @@ def scale(args, work: str) -> dict:
                        if changes else None,
                        "deliveries": got, "expected": args.events * len(probes),
                        "warm_up": args.warm_up,
+                       "datapath_flows_at_start": dp_flows, "datapath_flushed": flushed,
                        "controller_warm_up": controller_warm_up,
                        "publish_rate": summary["rate"]}
                 rows.append(row)
@@ -228,6 +236,23 @@ def controller_warmed(log_path: str, model: str, timeout: float = 180) -> int | 
         return None
     log(f"[{model}] the controller's warm-up ran {found[0]} requests")
     return found[0]
+
+
+def datapath_flows() -> int | None:
+    """Megaflows in OVS's datapath now (`upcall/show`), None if unreadable. Each flow-table change
+    (every subscription's batch) makes ovs-vswitchd's revalidator re-translate all of them, and
+    the warm-up publish leaves about one per content address and edge switch: the last hop's
+    rewrite to the subscriber's unicast address (set_field ipv6_dst) makes each megaflow match
+    the whole ipv6_dst, so neither prefix tracking nor the content flows' prefixes merge them
+    (ovs-response-p99.md, "Stop 42"). NPS_PLEROMA_OVS_FLUSH=1 deletes them before the measured
+    requests, a diagnostic that isolates their cost (a live network's traffic keeps them)."""
+    try:
+        out = subprocess.run(["ovs-appctl", "--timeout=10", "upcall/show"], capture_output=True,
+                             text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    counts = re.findall(r"flows\s*:\s*\(current (\d+)\)", out)
+    return sum(int(n) for n in counts) if counts else None
 
 
 def content_flow_count(c: Controller) -> int:
