@@ -108,6 +108,8 @@ def run(b: dict, tree: str, args) -> dict:
             # OVS's megaflows when the measured requests began (absent: a harness before stop 42)
             "datapath_flows_at_start": row.get("datapath_flows_at_start", "?"),
             "datapath_flushed": row.get("datapath_flushed", False),
+            # the controller's own split of the measured requests' time (None: not readable)
+            "stages_ms": row.get("stages_ms"),
             # the controller's own start-up warm-up: its requests (None: off or failed; absent:
             # a harness older than stop 39, which did not record it)
             "controller_warm_up": row.get("controller_warm_up", "?")}

@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTBED_DIR)
@@ -137,6 +138,7 @@ def scale(args, work: str) -> dict:
                                capture_output=True, timeout=60)
             log(f"[{model}] {dp_flows} datapath flows at the first measured request"
                 + (" (deleted)" if flushed else ""))
+            stages_before = stage_buckets(c)
             done = 0
             for n in sorted(args.subscriptions):
                 times, changes = [], []
@@ -154,6 +156,7 @@ def scale(args, work: str) -> dict:
                     if i % 250 == 249:
                         log(f"[{model}] {i + 1}/{n} subscriptions")
                 done = n
+                stages = stage_split(stages_before, stage_buckets(c))
                 before = [len(p.deliveries()) for p in probes]
                 pub = PublisherProcess(tb, "h1", events_file, args.rate)
                 # its advertisement pairs with every subscription: n at once
@@ -177,6 +180,7 @@ def scale(args, work: str) -> dict:
                        "deliveries": got, "expected": args.events * len(probes),
                        "warm_up": args.warm_up,
                        "datapath_flows_at_start": dp_flows, "datapath_flushed": flushed,
+                       "stages_ms": stages,
                        "controller_warm_up": controller_warm_up,
                        "publish_rate": summary["rate"]}
                 rows.append(row)
@@ -253,6 +257,45 @@ def datapath_flows() -> int | None:
         return None
     counts = re.findall(r"flows\s*:\s*\(current (\d+)\)", out)
     return sum(int(n) for n in counts) if counts else None
+
+
+STAGE_BUCKET = re.compile(r'^nps_pubsub_request_stage_seconds_bucket\{(?=[^}]*stage="(\w+)")'
+                          r'(?=[^}]*le="([^"]+)")[^}]*\}\s+(\S+)', re.M)
+
+
+def stage_buckets(c: Controller) -> dict[str, list[tuple[float, float]]] | None:
+    """The controller's per-stage histograms (docs/operations.md), cumulative bucket counts;
+    read before and after the measured requests, outside them. None if /metrics is not served."""
+    try:
+        req = urllib.request.Request(c.api + "/metrics", headers=c.headers)
+        with urllib.request.urlopen(req, timeout=30) as r:
+            text = r.read().decode()
+    except (OSError, ValueError):
+        return None
+    out: dict[str, list[tuple[float, float]]] = {}
+    for stage, le, count in STAGE_BUCKET.findall(text):
+        out.setdefault(stage, []).append((float(le), float(count)))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def stage_split(before, after) -> dict | None:
+    """Each stage's p50/p90/p99 (ms) over the requests between two readings, as the upper bound
+    of the histogram bucket holding it (Micrometer's buckets: within about 10 %)."""
+    if not before or not after:
+        return None
+    out = {}
+    for stage, buckets in after.items():
+        prior = dict(before.get(stage, []))
+        diff = [(le, n - prior.get(le, 0.0)) for le, n in buckets]
+        total = diff[-1][1] if diff else 0
+        if total <= 0:
+            continue
+        row = {"count": int(total)}
+        for q in (50, 90, 99):
+            le = next(le for le, n in diff if n >= total * q / 100)
+            row[f"p{q}"] = round(le * 1000, 2) if le != float("inf") else None
+        out[stage] = row
+    return out
 
 
 def content_flow_count(c: Controller) -> int:
