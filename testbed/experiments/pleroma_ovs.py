@@ -24,6 +24,7 @@ import urllib.request
 TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTBED_DIR)
 
+import ovs_stats  # noqa: E402
 from nps_testbed.ovs import prefix_tracking_args  # noqa: E402
 from pubsub import linkstats  # noqa: E402
 from results import redraw, write  # noqa: E402
@@ -139,6 +140,7 @@ def scale(args, work: str) -> dict:
             log(f"[{model}] {dp_flows} datapath flows at the first measured request"
                 + (" (deleted)" if flushed else ""))
             stages_before = stage_buckets(c)
+            vswitchd_before = ovs_stats.snapshot()
             done = 0
             for n in sorted(args.subscriptions):
                 times, changes = [], []
@@ -156,6 +158,8 @@ def scale(args, work: str) -> dict:
                     if i % 250 == 249:
                         log(f"[{model}] {i + 1}/{n} subscriptions")
                 done = n
+                vswitchd = vswitchd_work(ovs_stats.difference(vswitchd_before,
+                                                              ovs_stats.snapshot()))
                 stages = stage_split(stages_before, stage_buckets(c))
                 before = [len(p.deliveries()) for p in probes]
                 pub = PublisherProcess(tb, "h1", events_file, args.rate)
@@ -180,7 +184,7 @@ def scale(args, work: str) -> dict:
                        "deliveries": got, "expected": args.events * len(probes),
                        "warm_up": args.warm_up,
                        "datapath_flows_at_start": dp_flows, "datapath_flushed": flushed,
-                       "stages_ms": stages,
+                       "stages_ms": stages, "vswitchd": vswitchd,
                        "controller_warm_up": controller_warm_up,
                        "publish_rate": summary["rate"]}
                 rows.append(row)
@@ -257,6 +261,17 @@ def datapath_flows() -> int | None:
         return None
     counts = re.findall(r"flows\s*:\s*\(current (\d+)\)", out)
     return sum(int(n) for n in counts) if counts else None
+
+
+def vswitchd_work(d: dict) -> dict:
+    """What ovs-vswitchd did during the measured requests (ovs_stats' difference): its main
+    thread's and revalidator's CPU, the translations the revalidator and upcalls made, the
+    flow-table changes that asked for a revalidation, the datapath flows changed."""
+    th = d["threads"]
+    return {"main_cpu_ms": th.get("ovs-vswitchd", {}).get("cpu_ms", 0),
+            "revalidator_cpu_ms": th.get("revalidator", {}).get("cpu_ms", 0),
+            **{k: d["coverage"].get(k, 0) for k in ("xlate_actions", "rev_flow_table",
+                                                     "dpif_flow_put", "dpif_flow_del")}}
 
 
 STAGE_BUCKET = re.compile(r'^nps_pubsub_request_stage_seconds_bucket\{(?=[^}]*stage="(\w+)")'
