@@ -135,7 +135,9 @@ def scale(args, work: str) -> dict:
             dp_flows = datapath_flows()
             flushed = os.environ.get("NPS_PLEROMA_OVS_FLUSH", "0") == "1"
             if flushed:  # a diagnostic: docstring of datapath_flows
-                subprocess.run(["ovs-appctl", "--timeout=30", "dpctl/del-flows"], check=True,
+                # the revalidator's records (ukeys) too: after `dpctl/del-flows` alone it still
+                # re-translated every one on each pass until max-idle expired them (stop 42)
+                subprocess.run(["ovs-appctl", "--timeout=30", "revalidator/purge"], check=True,
                                capture_output=True, timeout=60)
             log(f"[{model}] {dp_flows} datapath flows at the first measured request"
                 + (" (deleted)" if flushed else ""))
@@ -252,8 +254,9 @@ def datapath_flows() -> int | None:
     the warm-up publish leaves about one per content address and edge switch: the last hop's
     rewrite to the subscriber's unicast address (set_field ipv6_dst) makes each megaflow match
     the whole ipv6_dst, so neither prefix tracking nor the content flows' prefixes merge them
-    (ovs-response-p99.md, "Stop 42"). NPS_PLEROMA_OVS_FLUSH=1 deletes them before the measured
-    requests, a diagnostic that isolates their cost (a live network's traffic keeps them)."""
+    (ovs-max-idle42.md). NPS_PLEROMA_OVS_FLUSH=1 purges them and the revalidator's records of them
+    before the measured requests, a diagnostic that isolates their cost (a live network's
+    traffic keeps them)."""
     try:
         out = subprocess.run(["ovs-appctl", "--timeout=10", "upcall/show"], capture_output=True,
                              text=True, timeout=30).stdout
