@@ -105,6 +105,13 @@ def run(b: dict, tree: str, args) -> dict:
             "advertise_ms": row["advertise_ms"],
             # subscribed and withdrawn before the measured ones (0: a cold controller, the goal's)
             "warm_up": row.get("warm_up", 0),
+            # OVS's megaflows when the measured requests began (absent: a harness before stop 42)
+            "datapath_flows_at_start": row.get("datapath_flows_at_start", "?"),
+            "datapath_flushed": row.get("datapath_flushed", False),
+            # the controller's own split of the measured requests' time (None: not readable)
+            "stages_ms": row.get("stages_ms"),
+            # ovs-vswitchd's CPU and revalidation work in the same window
+            "vswitchd": row.get("vswitchd"),
             # the controller's own start-up warm-up: its requests (None: off or failed; absent:
             # a harness older than stop 39, which did not record it)
             "controller_warm_up": row.get("controller_warm_up", "?")}
@@ -124,22 +131,31 @@ def summarise(builds: list[dict], runs: list[dict]) -> dict:
     return out
 
 
+def cpu(x: dict) -> str:
+    v = x.get("vswitchd")
+    return f"{v['revalidator_cpu_ms']} / {v['main_cpu_ms']}" if v else "?"
+
+
 def markdown(r: dict) -> str:
     lines = [f"# Subscription response time on OVS, builds alternating ({r['date']})", "",
              "`" + r["command"] + "`", "", f"Machine: {r['machine']}.", "",
              "| round | build | started (UTC) | load before → after | p50 / p90 / p99 (ms) | "
-             "flow changes / request | harness warm-up | controller warm-up |",
-             "|---:|---|---|---|---|---:|---:|---:|"]
+             "flow changes / request | harness warm-up | controller warm-up | "
+             "datapath flows at start | revalidator / main CPU (ms) | switches p99 (ms) |",
+             "|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
     for x in r["runs"]:
         if "response_ms" not in x:
             lines.append(f"| {x['round']} | {x['build']} | {x['started_utc']} | {x['load_before']} "
-                         f"→ {x['load_after']} | failed (exit {x['failed']}) | — | — | — |")
+                         f"→ {x['load_after']} | failed (exit {x['failed']}) | — | — | — | — | — "
+                         "| — |")
             continue
         q = x["response_ms"]
         lines.append(f"| {x['round']} | {x['build']} | {x['started_utc']} | {x['load_before']} → "
                      f"{x['load_after']} | {q['p50']:.1f} / {q['p90']:.1f} / {q['p99']:.1f} | "
                      f"{x['flow_changes_per_subscription']:.1f} | {x.get('warm_up', 0)} | "
-                     f"{x.get('controller_warm_up', '?')} |")
+                     f"{x.get('controller_warm_up', '?')} | {x.get('datapath_flows_at_start', '?')}"
+                     f"{' (deleted)' if x.get('datapath_flushed') else ''} | {cpu(x)} | "
+                     f"{(x.get('stages_ms') or {}).get('switches', {}).get('p99', '?')} |")
     lines += ["", "Medians over the rounds (ratios to the first build):", "",
               "| build | revision | environment | p50 (ms) | p90 (ms) | p99 (ms) | p50 ratio | "
               "p99 ratio |", "|---|---|---|---:|---:|---:|---:|---:|"]

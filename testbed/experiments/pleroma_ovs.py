@@ -23,6 +23,9 @@ import tempfile
 TESTBED_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TESTBED_DIR)
 
+import ovs_stats  # noqa: E402
+from response_split import (datapath_flows, stage_buckets, stage_split,  # noqa: E402
+                            vswitchd_work)
 from nps_testbed.ovs import prefix_tracking_args  # noqa: E402
 from pubsub import linkstats  # noqa: E402
 from results import redraw, write  # noqa: E402
@@ -130,6 +133,17 @@ def scale(args, work: str) -> dict:
                 raise SessionError(f"standing advertisement refused: {code} {body}")
             warm_up(c, tb, filters, args.warm_up, model)
             controller_warm_up = controller_warmed(os.path.join(work, "controller.log"), model)
+            dp_flows = datapath_flows()
+            flushed = os.environ.get("NPS_PLEROMA_OVS_FLUSH", "0") == "1"
+            if flushed:  # a diagnostic: docstring of datapath_flows
+                # the revalidator's records (ukeys) too: after `dpctl/del-flows` alone it still
+                # re-translated every one on each pass until max-idle expired them (stop 42)
+                subprocess.run(["ovs-appctl", "--timeout=30", "revalidator/purge"], check=True,
+                               capture_output=True, timeout=60)
+            log(f"[{model}] {dp_flows} datapath flows at the first measured request"
+                + (" (deleted)" if flushed else ""))
+            stages_before = stage_buckets(c)
+            vswitchd_before = ovs_stats.snapshot()
             done = 0
             for n in sorted(args.subscriptions):
                 times, changes = [], []
@@ -147,6 +161,9 @@ def scale(args, work: str) -> dict:
                     if i % 250 == 249:
                         log(f"[{model}] {i + 1}/{n} subscriptions")
                 done = n
+                vswitchd = vswitchd_work(ovs_stats.difference(vswitchd_before,
+                                                              ovs_stats.snapshot()))
+                stages = stage_split(stages_before, stage_buckets(c))
                 before = [len(p.deliveries()) for p in probes]
                 pub = PublisherProcess(tb, "h1", events_file, args.rate)
                 # its advertisement pairs with every subscription: n at once
@@ -169,6 +186,8 @@ def scale(args, work: str) -> dict:
                        if changes else None,
                        "deliveries": got, "expected": args.events * len(probes),
                        "warm_up": args.warm_up,
+                       "datapath_flows_at_start": dp_flows, "datapath_flushed": flushed,
+                       "stages_ms": stages, "vswitchd": vswitchd,
                        "controller_warm_up": controller_warm_up,
                        "publish_rate": summary["rate"]}
                 rows.append(row)
