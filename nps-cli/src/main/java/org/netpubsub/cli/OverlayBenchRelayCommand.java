@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
       "What datagram authentication costs a routing broker (docs/security.md): rounds alternating"
           + " with and without a key, each blasting one topic's datagrams through a real routing"
           + " broker for --seconds; the relay rate and the relay thread's CPU per datagram, and"
-          + " their medians' ratio authenticated / plain (after one unmeasured warm-up pair)."
+          + " their medians' ratio authenticated / plain (after two unmeasured warm-up pairs). The"
+          + " relay CPU ratio is the steadier figure: the throughput also follows the share of a"
+          + " core the relay thread gets beside the sender and the sink (relay_core_share)."
     })
 final class OverlayBenchRelayCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -64,6 +66,8 @@ final class OverlayBenchRelayCommand implements Callable<Integer> {
               o.put("relayed", x.relayed());
               o.put("per_second", Math.round(x.perSecond()));
               o.put("cpu_ns_per_datagram", Math.round(x.cpuNsPerDatagram()));
+              // relayed/s x CPU per datagram: how much of a core the relay thread got this round
+              o.put("relay_core_share", round(x.perSecond() * x.cpuNsPerDatagram() / 1e9));
               print(out, o);
             });
     Map<String, Object> o = new LinkedHashMap<>();

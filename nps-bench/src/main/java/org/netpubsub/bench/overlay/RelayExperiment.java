@@ -46,9 +46,10 @@ public final class RelayExperiment {
   private RelayExperiment() {}
 
   /**
-   * On an embedded ZooKeeper: one unmeasured warm-up pair (the JIT), then {@code rounds} rounds of
-   * each kind, alternating which goes first; {@code each} sees every measured round as it ends.
-   * {@code ownKey}: the edges hold their own keys only (else the deployment's, the default).
+   * On an embedded ZooKeeper: two unmeasured warm-up pairs of {@code measure} each (the JIT), then
+   * {@code rounds} rounds of each kind, alternating which goes first; {@code each} sees every
+   * measured round as it ends. {@code ownKey}: the edges hold their own keys only (else the
+   * deployment's, the default).
    */
   public static Summary alternate(
       int payload, boolean ownKey, int rounds, Duration measure, Consumer<Round> each)
@@ -61,8 +62,11 @@ public final class RelayExperiment {
             new InetSocketAddress("127.0.0.1", 0),
             Files.createTempDirectory("nps-zk-relay"),
             100)) {
-      for (boolean a : new boolean[] {false, true}) { // warm-up: the JIT, not measured
-        run(zk.connectString(), zkAuth, a, ownKey, payload, Duration.ofSeconds(1));
+      // warm-up, not measured: the JIT. A second of each kind was too short: the first measured
+      // rounds still ran partly compiled, at twice the later CPU per datagram (docs/results/
+      // overlay-relay-auth.md, "Stop 42"), and weighed on the medians of 5 rounds
+      for (boolean a : new boolean[] {false, true, false, true}) {
+        run(zk.connectString(), zkAuth, a, ownKey, payload, measure);
       }
       for (int r = 0; r < rounds; r++) {
         for (boolean a : new boolean[] {r % 2 == 1, r % 2 == 0}) { // alternate which goes first

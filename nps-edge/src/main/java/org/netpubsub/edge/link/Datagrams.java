@@ -64,13 +64,24 @@ public final class Datagrams {
         }
         continue;
       }
-      int body = opener.open(p.getData(), p.getOffset(), p.getLength(), p);
-      if (body < 0) {
-        rejected.run();
-        continue;
-      }
-      p.setLength(body);
-      handle.accept(p);
+      deliver(p, opener, rejected, handle);
     }
+  }
+
+  /**
+   * What {@link #receiveUntil} does with one received datagram: checked with {@code opener}; a
+   * refused one goes to {@code rejected} only, an authentic one to {@code handle} with the packet's
+   * length cut to the datagram without its tag. Also for measuring a receiver's per-datagram work
+   * without the socket (docs/results/overlay-relay-auth.md, "Stop 42").
+   */
+  public static void deliver(
+      DatagramPacket p, Opener opener, Runnable rejected, Consumer<DatagramPacket> handle) {
+    int body = opener.open(p.getData(), p.getOffset(), p.getLength(), p);
+    if (body < 0) {
+      rejected.run();
+      return;
+    }
+    p.setLength(body);
+    handle.accept(p);
   }
 }
