@@ -35,6 +35,38 @@ record ServerConfig(
   static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
   static final int DEFAULT_MAX_MESSAGE_SIZE = OpenFlowFrameDecoder.MAX_FRAME;
 
+  /**
+   * TLS handshakes of one source address running at once while that source is behind ({@link
+   * HandshakeTurns}): two, so one can wait for its switch's answer while the other computes. A
+   * source that keeps up has no limit.
+   */
+  static final int TLS_HANDSHAKES_AT_ONCE = 2;
+
+  /**
+   * A source is behind when a new handshake finds {@link #TLS_HANDSHAKES_AT_ONCE} of its handshakes
+   * running, the oldest begun this long ago: a quarter of Open vSwitch's shortest deadline (1 s for
+   * TCP, TLS and HELLO), so what is begun still has time to finish. A quiet controller finishes a
+   * burst of 20 handshakes well within it (docs/results/ovs-reconnect.md, stop 42).
+   */
+  static final Duration TLS_BEHIND = Duration.ofMillis(250);
+
+  /**
+   * TLS handshakes that may wait per source address; beyond, one begins at once (counted), as
+   * without turns. 256: more than the bridges one host runs (the test bed's all share 127.0.0.1).
+   */
+  static final int TLS_WAITING_PER_SOURCE = 256;
+
+  /**
+   * TLS handshakes that may wait in all (held ClientHellos, 64 KiB each at most); beyond, begin.
+   */
+  static final int TLS_WAITING = 4096;
+
+  /**
+   * The longest a TLS handshake keeps its turn: a peer of a behind source that stalls mid-handshake
+   * delays that source's others by at most this. 1 s: Open vSwitch's own deadline.
+   */
+  static final Duration TLS_TURN = Duration.ofSeconds(1);
+
   /** Two event loops serve hundreds of switches: they only frame, decode and dispatch. */
   static final int DEFAULT_EVENT_LOOP_THREADS = 2;
 
