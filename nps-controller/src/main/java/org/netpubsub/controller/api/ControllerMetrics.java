@@ -133,11 +133,11 @@ final class ControllerMetrics {
     count(
         r,
         "nps.openflow.tls.turn.overflow",
-        "TLS handshakes begun at once although their source address was behind: waiting was full",
+        "TLS handshakes begun at once although they would wait for a turn: waiting was full",
         m,
         SouthboundMetrics::tlsTurnsOverflow);
     Gauge.builder("nps.openflow.tls.turns.waiting", m, SouthboundMetrics::tlsTurnsWaiting)
-        .description("TLS handshakes waiting for a turn: their source address is behind")
+        .description("TLS handshakes waiting for a turn (only while the controller is slow)")
         .register(r);
     Timer barrier =
         HttpMetrics.latency(

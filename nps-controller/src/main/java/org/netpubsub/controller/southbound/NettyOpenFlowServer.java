@@ -52,11 +52,12 @@ final class NettyOpenFlowServer implements OpenFlowServer {
   private final Map<Long, SerialExecutor> executors = new ConcurrentHashMap<>();
   private final Set<SwitchConnection> all = ConcurrentHashMap.newKeySet();
 
-  /** TLS handshakes in turns while their source is behind, so begun ones finish (TlsTurn). */
+  /** TLS handshakes in turns while the controller is slow, so begun ones finish (TlsTurn). */
+  private final HandshakeLag tlsLag = new HandshakeLag(ServerConfig.TLS_SLOW_FLIGHT);
+
   private final HandshakeTurns<TlsTurn> tlsTurns =
       new HandshakeTurns<>(
           ServerConfig.TLS_HANDSHAKES_AT_ONCE,
-          ServerConfig.TLS_BEHIND.toNanos(),
           ServerConfig.TLS_WAITING_PER_SOURCE,
           ServerConfig.TLS_WAITING);
 
@@ -123,9 +124,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
                     if (tls != null) {
                       ch.pipeline()
                           .addLast(
-                              "turn",
-                              new TlsTurn(
-                                  tlsTurns, ServerConfig.TLS_TURN, metrics, System::nanoTime))
+                              "turn", new TlsTurn(tlsTurns, ServerConfig.TLS_TURN, metrics, tlsLag))
                           .addLast("tls", tls.newHandler(ch.alloc()));
                     }
                     ch.pipeline()

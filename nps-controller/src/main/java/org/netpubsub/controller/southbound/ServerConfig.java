@@ -36,19 +36,18 @@ record ServerConfig(
   static final int DEFAULT_MAX_MESSAGE_SIZE = OpenFlowFrameDecoder.MAX_FRAME;
 
   /**
-   * TLS handshakes of one source address running at once while that source is behind ({@link
-   * HandshakeTurns}): two, so one can wait for its switch's answer while the other computes. A
-   * source that keeps up has no limit.
+   * TLS handshakes of one source address running at once while the controller is slow ({@link
+   * HandshakeTurns}): two, so one can wait for its switch's answer while the other computes. While
+   * the controller keeps up there is no limit.
    */
   static final int TLS_HANDSHAKES_AT_ONCE = 2;
 
   /**
-   * A source is behind when a new handshake finds {@link #TLS_HANDSHAKES_AT_ONCE} of its handshakes
-   * running, the oldest begun this long ago: a quarter of Open vSwitch's shortest deadline (1 s for
-   * TCP, TLS and HELLO), so what is begun still has time to finish. A quiet controller finishes a
-   * burst of 20 handshakes well within it (docs/results/ovs-reconnect.md, stop 42).
+   * The controller is slow at TLS handshakes when its last server flight took this long on the
+   * event loop ({@link HandshakeLag}): a few milliseconds of CPU each, so 50 ms means the loop got
+   * a small share of a core (60-125 ms at 8-4 %; docs/results/ovs-reconnect.md, stop 42).
    */
-  static final Duration TLS_BEHIND = Duration.ofMillis(250);
+  static final Duration TLS_SLOW_FLIGHT = Duration.ofMillis(50);
 
   /**
    * TLS handshakes that may wait per source address; beyond, one begins at once (counted), as
@@ -62,8 +61,9 @@ record ServerConfig(
   static final int TLS_WAITING = 4096;
 
   /**
-   * The longest a TLS handshake keeps its turn: a peer of a behind source that stalls mid-handshake
-   * delays that source's others by at most this. 1 s: Open vSwitch's own deadline.
+   * The longest a TLS handshake keeps its turn: a peer that stalls mid-handshake while the
+   * controller is slow delays its own address's others by at most this. 1 s: Open vSwitch's own
+   * deadline.
    */
   static final Duration TLS_TURN = Duration.ofSeconds(1);
 

@@ -101,7 +101,7 @@ public final class SouthboundMetrics {
     return reconcileDifferences.sum();
   }
 
-  /** TLS handshakes begun at once although their source was behind: waiting was full (TlsTurn). */
+  /** TLS handshakes begun at once although they would wait: waiting was full (TlsTurn). */
   public long tlsTurnsOverflow() {
     return tlsTurnsOverflow.sum();
   }

@@ -12,14 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * The first handler of a TLS connection: holds the bytes the peer sends (its ClientHello) until the
- * connection's {@link HandshakeTurns turn} begins (at once unless its source is behind), then hands
- * them to the {@link SslHandler} behind it and steps aside. The turn ends when the TLS handshake
- * completes or fails (a close fails it too), or after {@code lease}, whichever comes first. A peer
- * that connects and sends nothing never asks for a turn. Confined to the channel's event loop.
+ * connection's {@link HandshakeTurns turn} begins (at once unless the controller is slow), then
+ * hands them to the {@link SslHandler} behind it and steps aside. The turn ends when the TLS
+ * handshake completes or fails (a close fails it too), or after {@code lease}, whichever comes
+ * first. A peer that connects and sends nothing never asks for a turn. Confined to the channel's
+ * event loop.
  *
  * <p>Reading goes on while the connection waits, so a peer that gives up (Open vSwitch closes a
  * connection not done within its deadline) is seen at once and leaves the queue; with reads paused
@@ -37,7 +37,7 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
   private final HandshakeTurns<TlsTurn> turns;
   private final Duration lease;
   private final SouthboundMetrics metrics;
-  private final LongSupplier clock;
+  private final HandshakeLag lag;
   private final List<Object> held = new ArrayList<>(1);
   private long heldBytes;
   private ChannelHandlerContext ctx;
@@ -47,14 +47,11 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
   private Future<?> leaseEnd;
 
   TlsTurn(
-      HandshakeTurns<TlsTurn> turns,
-      Duration lease,
-      SouthboundMetrics metrics,
-      LongSupplier clock) {
+      HandshakeTurns<TlsTurn> turns, Duration lease, SouthboundMetrics metrics, HandshakeLag lag) {
     this.turns = turns;
     this.lease = lease;
     this.metrics = metrics;
-    this.clock = clock;
+    this.lag = lag;
   }
 
   @Override
@@ -76,7 +73,7 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
     }
     if (!asked) {
       asked = true;
-      switch (turns.request(source(ctx), this, clock.getAsLong())) {
+      switch (turns.request(source(ctx), this, lag.slow())) {
         case BEGIN -> begin();
         case WAIT -> {}
         case OVERFLOW -> {
@@ -126,7 +123,9 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
     leaseEnd = ctx.executor().schedule(this::end, lease.toNanos(), TimeUnit.NANOSECONDS);
     List<Object> bytes = List.copyOf(held);
     held.clear();
-    bytes.forEach(ctx::fireChannelRead);
+    long start = System.nanoTime();
+    bytes.forEach(ctx::fireChannelRead); // the ClientHello: the server's flight is computed here
+    lag.record(System.nanoTime() - start);
     ctx.fireChannelReadComplete();
   }
 
@@ -139,7 +138,7 @@ final class TlsTurn extends ChannelInboundHandlerAdapter {
     if (leaseEnd != null) {
       leaseEnd.cancel(false); // most handshakes end long before their lease: no timer left behind
     }
-    for (TlsTurn next : turns.end(this, clock.getAsLong())) {
+    for (TlsTurn next : turns.end(this, lag.slow())) {
       next.ctx.executor().execute(next::begin);
     }
   }

@@ -12,13 +12,13 @@ import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link TlsTurn} on embedded channels. A source that keeps up is never held. Then a source always
- * behind (threshold 0), one TLS handshake at a time: a connection's bytes reach its {@link
- * SslHandler} only in its turn (not-TLS bytes then fail its handshake, which is how the test sees
- * them arrive); a connection closed while waiting leaves the queue and is never given a turn (with
- * reads paused, such closes went unnoticed and dead connections took turns ahead of live ones); a
- * turn ends when its time is up; a peer sending more than a ClientHello is closed; one beyond the
- * waiting bound begins at once (counted).
+ * {@link TlsTurn} on embedded channels. While the controller keeps up no connection is held. Then a
+ * controller always slow (threshold 0), one TLS handshake at a time: a connection's bytes reach its
+ * {@link SslHandler} only in its turn (not-TLS bytes then fail its handshake, which is how the test
+ * sees them arrive); a connection closed while waiting leaves the queue and is never given a turn
+ * (with reads paused, such closes went unnoticed and dead connections took turns ahead of live
+ * ones); a turn ends when its time is up; a peer sending more than a ClientHello is closed; one
+ * beyond the waiting bound begins at once (counted).
  */
 class TlsTurnTest {
   /** A TLS record header announcing 100 bytes that never come: its handshake stays pending. */
@@ -26,11 +26,11 @@ class TlsTurnTest {
 
   private static final byte[] NOT_TLS = "GET / HTTP/1.1\r\n\r\n".getBytes();
 
-  /**
-   * Always behind (threshold 0): one at a time; two may wait (all embedded channels share one
-   * remote address).
-   */
-  private HandshakeTurns<TlsTurn> turns = new HandshakeTurns<>(1, 0, 2, 4096);
+  /** One at a time while slow; two may wait (all embedded channels share one remote address). */
+  private final HandshakeTurns<TlsTurn> turns = new HandshakeTurns<>(1, 2, 4096);
+
+  /** Always slow: every server flight takes at least 0 ns. */
+  private HandshakeLag lag = new HandshakeLag(Duration.ZERO);
 
   private final SouthboundMetrics metrics = new SouthboundMetrics();
 
@@ -40,8 +40,7 @@ class TlsTurnTest {
     SSLEngine engine = context.createSSLEngine();
     engine.setUseClientMode(false);
     EmbeddedChannel ch =
-        new EmbeddedChannel(
-            new TlsTurn(turns, lease, metrics, System::nanoTime), new SslHandler(engine));
+        new EmbeddedChannel(new TlsTurn(turns, lease, metrics, lag), new SslHandler(engine));
     ch.pipeline().fireChannelActive();
     return ch;
   }
@@ -61,8 +60,8 @@ class TlsTurnTest {
   }
 
   @Test
-  void aSourceThatKeepsUpIsNeverHeld() throws Exception {
-    turns = new HandshakeTurns<>(1, TimeUnit.HOURS.toNanos(1), 2, 4096);
+  void whileTheControllerKeepsUpNoConnectionIsHeld() throws Exception {
+    lag = new HandshakeLag(Duration.ofHours(1)); // no flight is slow
     EmbeddedChannel a = connection(Duration.ofMinutes(1));
     EmbeddedChannel b = connection(Duration.ofMinutes(1));
     send(a, PARTIAL_RECORD); // a handshake in progress, begun just now
