@@ -130,6 +130,15 @@ final class ControllerMetrics {
         "flows and groups the reconciles found different and rewrote",
         m,
         SouthboundMetrics::reconcileDifferences);
+    count(
+        r,
+        "nps.openflow.tls.turn.overflow",
+        "TLS handshakes begun at once although they would wait for a turn: waiting was full",
+        m,
+        SouthboundMetrics::tlsTurnsOverflow);
+    Gauge.builder("nps.openflow.tls.turns.waiting", m, SouthboundMetrics::tlsTurnsWaiting)
+        .description("TLS handshakes waiting for a turn (only while the controller is slow)")
+        .register(r);
     Timer barrier =
         HttpMetrics.latency(
                 "nps.openflow.barrier.latency", "flow-mod batch sent to its barrier reply")

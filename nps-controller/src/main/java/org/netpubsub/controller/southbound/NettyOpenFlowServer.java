@@ -52,6 +52,15 @@ final class NettyOpenFlowServer implements OpenFlowServer {
   private final Map<Long, SerialExecutor> executors = new ConcurrentHashMap<>();
   private final Set<SwitchConnection> all = ConcurrentHashMap.newKeySet();
 
+  /** TLS handshakes in turns while the controller is slow, so begun ones finish (TlsTurn). */
+  private final HandshakeLag tlsLag = new HandshakeLag(ServerConfig.TLS_SLOW_FLIGHT);
+
+  private final HandshakeTurns<TlsTurn> tlsTurns =
+      new HandshakeTurns<>(
+          ServerConfig.TLS_HANDSHAKES_AT_ONCE,
+          ServerConfig.TLS_WAITING_PER_SOURCE,
+          ServerConfig.TLS_WAITING);
+
   /** Live dpids whose duplicate claim was logged: later ones are only counted. */
   private final Set<Long> refusalLogged = ConcurrentHashMap.newKeySet();
 
@@ -64,6 +73,7 @@ final class NettyOpenFlowServer implements OpenFlowServer {
     this.config = config;
     this.desiredState = desiredState;
     this.shared = shared;
+    metrics.tlsTurnsWaitingFrom(tlsTurns::waiting);
   }
 
   /** Whether batch futures complete on the event loop (a shared group) rather than a callback. */
@@ -112,7 +122,10 @@ final class NettyOpenFlowServer implements OpenFlowServer {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     if (tls != null) {
-                      ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                      ch.pipeline()
+                          .addLast(
+                              "turn", new TlsTurn(tlsTurns, ServerConfig.TLS_TURN, metrics, tlsLag))
+                          .addLast("tls", tls.newHandler(ch.alloc()));
                     }
                     ch.pipeline()
                         .addLast("frames", new OpenFlowFrameDecoder(config.maxMessageSize()))

@@ -35,6 +35,38 @@ record ServerConfig(
   static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
   static final int DEFAULT_MAX_MESSAGE_SIZE = OpenFlowFrameDecoder.MAX_FRAME;
 
+  /**
+   * TLS handshakes of one source address running at once while the controller is slow ({@link
+   * HandshakeTurns}): two, so one can wait for its switch's answer while the other computes. While
+   * the controller keeps up there is no limit.
+   */
+  static final int TLS_HANDSHAKES_AT_ONCE = 2;
+
+  /**
+   * The controller is slow at TLS handshakes when its last server flight took this long on the
+   * event loop ({@link HandshakeLag}): a few milliseconds of CPU each, so 50 ms means the loop got
+   * a small share of a core (60-125 ms at 8-4 %; docs/results/ovs-reconnect.md, stop 42).
+   */
+  static final Duration TLS_SLOW_FLIGHT = Duration.ofMillis(50);
+
+  /**
+   * TLS handshakes that may wait per source address; beyond, one begins at once (counted), as
+   * without turns. 256: more than the bridges one host runs (the test bed's all share 127.0.0.1).
+   */
+  static final int TLS_WAITING_PER_SOURCE = 256;
+
+  /**
+   * TLS handshakes that may wait in all (held ClientHellos, 64 KiB each at most); beyond, begin.
+   */
+  static final int TLS_WAITING = 4096;
+
+  /**
+   * The longest a TLS handshake keeps its turn: a peer that stalls mid-handshake while the
+   * controller is slow delays its own address's others by at most this. 1 s: Open vSwitch's own
+   * deadline.
+   */
+  static final Duration TLS_TURN = Duration.ofSeconds(1);
+
   /** Two event loops serve hundreds of switches: they only frame, decode and dispatch. */
   static final int DEFAULT_EVENT_LOOP_THREADS = 2;
 

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * Counters of one OpenFlow server: connections, handshakes, disconnects by reason, messages,
@@ -27,6 +28,8 @@ public final class SouthboundMetrics {
   private final LongAdder reconciles = new LongAdder();
   private final LongAdder reconcileFailures = new LongAdder();
   private final LongAdder reconcileDifferences = new LongAdder();
+  private final LongAdder tlsTurnsOverflow = new LongAdder();
+  private volatile LongSupplier tlsTurnsWaiting = () -> 0;
   private volatile LongConsumer barrierLatencyNanos = n -> {};
 
   public SouthboundMetrics() {
@@ -98,6 +101,16 @@ public final class SouthboundMetrics {
     return reconcileDifferences.sum();
   }
 
+  /** TLS handshakes begun at once although they would wait: waiting was full (TlsTurn). */
+  public long tlsTurnsOverflow() {
+    return tlsTurnsOverflow.sum();
+  }
+
+  /** TLS connections waiting for a handshake turn now (a gauge, read from the turns). */
+  public long tlsTurnsWaiting() {
+    return tlsTurnsWaiting.getAsLong();
+  }
+
   /**
    * Where each acknowledged batch's barrier latency goes (send to barrier reply, nanoseconds): a
    * histogram of the metrics registry. One listener; a later call replaces it.
@@ -126,6 +139,8 @@ public final class SouthboundMetrics {
     m.put("reconciles", reconciles());
     m.put("reconcileFailures", reconcileFailures());
     m.put("reconcileDifferences", reconcileDifferences());
+    m.put("tlsTurnsOverflow", tlsTurnsOverflow());
+    m.put("tlsTurnsWaiting", tlsTurnsWaiting());
     return m;
   }
 
@@ -190,5 +205,13 @@ public final class SouthboundMetrics {
 
   void reconcileFailed() {
     reconcileFailures.increment();
+  }
+
+  void tlsTurnOverflow() {
+    tlsTurnsOverflow.increment();
+  }
+
+  void tlsTurnsWaitingFrom(LongSupplier waiting) {
+    tlsTurnsWaiting = waiting;
   }
 }
