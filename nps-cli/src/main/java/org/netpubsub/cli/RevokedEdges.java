@@ -1,11 +1,10 @@
 package org.netpubsub.cli;
 
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
-import org.netpubsub.edge.overlay.ZnodePaths;
+import org.netpubsub.edge.coordinator.RevokedList;
 
 /**
  * {@code nps overlay routing-broker --revoked-edges FILE} (and {@code nps edge-agent}'s): the edges
@@ -21,21 +20,7 @@ final class RevokedEdges {
 
   /** The names in {@code text}; errors name the line, never more of the file. */
   static Set<String> parse(String text, String what) {
-    Set<String> out = new LinkedHashSet<>();
-    int line = 0;
-    for (String l : text.split("\n", -1)) {
-      line++;
-      String s = l.strip();
-      if (s.isEmpty() || s.startsWith("#")) {
-        continue;
-      }
-      try {
-        out.add(ZnodePaths.checkName(s));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(what + " line " + line + ": not an edge name");
-      }
-    }
-    return out;
+    return RevokedList.parse(text, what);
   }
 
   static Set<String> read(Path file) {

@@ -9,7 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
-import org.netpubsub.edge.broker.DatagramCodec;
+import org.netpubsub.edge.overlay.ZnodePaths;
 
 /**
  * The edges the coordinator has revoked ({@code nps edge-coordinator --revoked-edges FILE},
@@ -19,7 +19,7 @@ import org.netpubsub.edge.broker.DatagramCodec;
  * next refresh. A file that stops parsing or cannot be read for a moment keeps the list held
  * (logged once per reason, counted): a bad edit never un-revokes an edge.
  */
-final class RevokedList {
+public final class RevokedList {
   private static final Logger LOG = Logger.getLogger(RevokedList.class.getName());
 
   static final int MAX_BYTES = 64 * 1024;
@@ -45,8 +45,11 @@ final class RevokedList {
     }
   }
 
-  /** The names in {@code text}; errors name the line only. Pure. */
-  static Set<String> parse(String text, String what) {
+  /**
+   * The names in {@code text}; errors name the line only. Pure; also the routing broker's and the
+   * agents' {@code --revoked-edges} (nps-cli's RevokedEdges), so every revoked file reads alike.
+   */
+  public static Set<String> parse(String text, String what) {
     if (text.length() > MAX_BYTES) {
       throw new IllegalArgumentException(what + ": over " + MAX_BYTES + " B");
     }
@@ -58,10 +61,11 @@ final class RevokedList {
       if (s.isEmpty() || s.startsWith("#")) {
         continue;
       }
-      if (!DatagramCodec.EDGE_NAME.matcher(s).matches()) {
+      try {
+        out.add(ZnodePaths.checkName(s));
+      } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(what + " line " + line + ": not an edge name");
       }
-      out.add(s);
     }
     return Set.copyOf(out);
   }
