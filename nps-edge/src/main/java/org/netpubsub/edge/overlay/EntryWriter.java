@@ -255,7 +255,8 @@ public final class EntryWriter implements Closeable {
 
   /**
    * The containers above the batch's creates that neither this writer nor {@code parentKnown} knows
-   * to exist, parents first; never a top-level node (the tree's roots are made at start).
+   * to exist, parents first; never a top-level node (the tree's roots are made at start: {@link
+   * OverlayTree#makeRoots}).
    */
   private synchronized Set<String> missingContainers(EntryBatcher.Batch b) {
     Set<String> missing = new java.util.LinkedHashSet<>();

@@ -91,8 +91,12 @@ public final class OverlayTree implements Closeable {
   private final Set<String> indexDirty = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final AtomicBoolean indexAllDirty = new AtomicBoolean(true);
 
-  /** {@code routing}: also watch {@code /brokers} and the topic index (routing brokers). */
-  public OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
+  /**
+   * Makes the tree's persistent roots ({@code /topics}, {@code /brokers}, {@code /edges}) unless
+   * another broker did: every broker does at start, before its {@link EntryWriter} sends the
+   * container creates that need them.
+   */
+  static void makeRoots(CuratorFramework client) throws Exception {
     for (String root : List.of(ZnodePaths.TOPICS, ZnodePaths.BROKERS, ZnodePaths.EDGES)) {
       try {
         client.create().creatingParentsIfNeeded().forPath(root);
@@ -100,6 +104,11 @@ public final class OverlayTree implements Closeable {
         // another broker made it
       }
     }
+  }
+
+  /** {@code routing}: also watch {@code /brokers} and the topic index (routing brokers). */
+  public OverlayTree(CuratorFramework client, String owner, boolean routing) throws Exception {
+    makeRoots(client);
     this.client = client;
     this.owner = owner;
     this.updater =
