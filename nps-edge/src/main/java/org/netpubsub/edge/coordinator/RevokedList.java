@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import org.netpubsub.edge.overlay.ZnodePaths;
 
@@ -24,14 +23,20 @@ public final class RevokedList {
 
   static final int MAX_BYTES = 64 * 1024;
 
-  private final Path file;
-  private final AtomicLong invalid = new AtomicLong();
-  private Set<String> held;
-  private String lastError;
+  private final LastGoodFile<Set<String>> file;
 
   private RevokedList(Path file, Set<String> held) {
-    this.file = file;
-    this.held = held;
+    this.file =
+        new LastGoodFile<>(
+            LOG,
+            file,
+            held,
+            RevokedList::read,
+            "revoked edges",
+            Set::size,
+            Set::equals,
+            (old, now) ->
+                "revoked edges file " + file + " changed: " + now.size() + " edges revoked");
   }
 
   /**
@@ -83,30 +88,12 @@ public final class RevokedList {
   }
 
   /** The revoked edges now: the file's, or the last good list if it is bad now. */
-  synchronized Set<String> edges() {
-    Set<String> now;
-    try {
-      now = read(file);
-    } catch (IOException | IllegalArgumentException e) {
-      invalid.incrementAndGet();
-      String why =
-          e instanceof IOException ? "cannot read " + file + " (" + e + ")" : e.getMessage();
-      if (!why.equals(lastError)) {
-        LOG.warning("revoked edges: keeping the " + held.size() + " held: " + why);
-        lastError = why;
-      }
-      return held;
-    }
-    lastError = null;
-    if (!now.equals(held)) {
-      LOG.info("revoked edges file " + file + " changed: " + now.size() + " edges revoked");
-      held = now;
-    }
-    return held;
+  Set<String> edges() {
+    return file.get();
   }
 
   /** Reads of the file that failed and kept the list held. */
   long invalidReads() {
-    return invalid.get();
+    return file.invalidReads();
   }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import org.netpubsub.edge.link.DatagramAuth;
 
@@ -19,14 +18,25 @@ import org.netpubsub.edge.link.DatagramAuth;
 final class ServedKeys {
   private static final Logger LOG = Logger.getLogger(ServedKeys.class.getName());
 
-  private final Path file;
-  private final AtomicLong invalid = new AtomicLong();
-  private List<byte[]> keys;
-  private String lastError;
+  private final LastGoodFile<List<byte[]>> file;
 
   private ServedKeys(Path file, List<byte[]> keys) {
-    this.file = file;
-    this.keys = keys;
+    this.file =
+        new LastGoodFile<>(
+            LOG,
+            file,
+            keys,
+            DatagramAuth::readKeyFile,
+            "datagram keys",
+            List::size,
+            DatagramAuth::sameKeys,
+            (held, now) ->
+                "datagram key file "
+                    + file
+                    + " changed: "
+                    + now.size()
+                    + " keys"
+                    + (Arrays.equals(now.get(0), held.get(0)) ? "" : ", a new signing key"));
   }
 
   /**
@@ -49,36 +59,12 @@ final class ServedKeys {
   }
 
   /** The keys now, the signing one first: the file's, or the last good ones if it is bad now. */
-  synchronized List<byte[]> keys() {
-    List<byte[]> now;
-    try {
-      now = DatagramAuth.readKeyFile(file);
-    } catch (IOException | IllegalArgumentException e) {
-      invalid.incrementAndGet();
-      String why =
-          e instanceof IOException ? "cannot read " + file + " (" + e + ")" : e.getMessage();
-      if (!why.equals(lastError)) {
-        LOG.warning("datagram keys: keeping the " + keys.size() + " held: " + why);
-        lastError = why;
-      }
-      return keys;
-    }
-    lastError = null;
-    if (!DatagramAuth.sameKeys(now, keys)) {
-      LOG.info(
-          "datagram key file "
-              + file
-              + " changed: "
-              + now.size()
-              + " keys"
-              + (Arrays.equals(now.get(0), keys.get(0)) ? "" : ", a new signing key"));
-      keys = now;
-    }
-    return keys;
+  List<byte[]> keys() {
+    return file.get();
   }
 
   /** Reads of the file that failed and kept the keys held. */
   long invalidReads() {
-    return invalid.get();
+    return file.invalidReads();
   }
 }
