@@ -34,6 +34,13 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   private static final Logger LOG = Logger.getLogger(AgentCore.class.getName());
   private static final Duration RETRY = Duration.ofMillis(200);
 
+  /**
+   * The wait before registering again after the coordinator refused it (403: the edge is revoked,
+   * docs/security-datagrams.md): long enough not to hammer it, short enough to return soon after
+   * the operator lifts the revocation.
+   */
+  private static final Duration REFUSED_RETRY = Duration.ofSeconds(5);
+
   /** What the core needs from the broker side. */
   interface Local {
     /** Agent-Pub: puts a message from another edge into the local broker. */
@@ -71,6 +78,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   private volatile String mode;
   private volatile boolean closed;
   private volatile boolean left; // after leave(), a 404 means "gone", not "register again"
+  private boolean refused; // the last registration again was refused (the changes thread only)
 
   AgentCore(EdgeAgent.Builder b, DatagramSocket socket, L filters) {
     this.edge = b.edge;
@@ -396,16 +404,25 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
     try {
       register();
       replay.registered();
+      refused = false;
       LOG.info("edge " + edge + " registered again at the coordinator");
     } catch (CoordinatorClient.CoordinatorException e) {
-      LOG.warning("registering again: " + e.getMessage());
-      pause();
+      boolean refusal = e.status / 100 == 4;
+      if (!refusal || !refused) { // a refusal is logged once, not at every try
+        LOG.warning("registering again: " + e.getMessage());
+      }
+      refused = refusal;
+      pause(refusal ? REFUSED_RETRY : RETRY);
     }
   }
 
   private void pause() {
+    pause(RETRY);
+  }
+
+  private void pause(Duration d) {
     try {
-      Thread.sleep(RETRY); // back-off before asking an unavailable coordinator again
+      Thread.sleep(d); // back-off before asking an unavailable coordinator again
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

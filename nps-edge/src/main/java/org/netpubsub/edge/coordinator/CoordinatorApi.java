@@ -54,7 +54,7 @@ final class CoordinatorApi implements Closeable {
   private final Counter routeLookups;
   private final ServedKeys keys; // null: this coordinator hands out no datagram keys
   private final Counter keysServed;
-  private final RevokedList revoked; // null: no edge revoked here
+  private final Revocations revoked; // keeps revoked edges out (none if no file)
   private final AgentKeyAnswers agentKeys = new AgentKeyAnswers();
   private final Counter agentKeysServed;
   private RestServer server;
@@ -65,7 +65,7 @@ final class CoordinatorApi implements Closeable {
       Duration defaultWait,
       PrometheusMeterRegistry metrics,
       ServedKeys keys,
-      RevokedList revoked) {
+      Revocations revoked) {
     this.service = service;
     this.caps = caps;
     this.defaultWait = defaultWait;
@@ -75,10 +75,13 @@ final class CoordinatorApi implements Closeable {
         Counter.builder("nps.coordinator.agent.keys.served")
             .description("GET /v1/edges/{name}/keys?own=true answered with an agent's own keys")
             .register(metrics);
-    if (revoked != null) {
+    if (revoked.enabled()) {
       FunctionCounter.builder(
-              "nps.coordinator.revoked.file.invalid", revoked, RevokedList::invalidReads)
+              "nps.coordinator.revoked.file.invalid", revoked, Revocations::invalidReads)
           .description("reads of the revoked edges file that failed; the list held was kept")
+          .register(metrics);
+      FunctionCounter.builder("nps.coordinator.revoked.removed", revoked, Revocations::removed)
+          .description("registered edges removed from routing because they were revoked")
           .register(metrics);
     }
     this.keysServed =
@@ -112,13 +115,21 @@ final class CoordinatorApi implements Closeable {
   static CoordinatorApi start(
       CoordinatorService service, InetSocketAddress address, Duration defaultWait)
       throws IOException {
-    return start(service, address, defaultWait, null, null, null, null, CoordinatorCaps.DEFAULT);
+    return start(
+        service,
+        address,
+        defaultWait,
+        null,
+        null,
+        null,
+        new Revocations(null, service, Revocations.SWEEP),
+        CoordinatorCaps.DEFAULT);
   }
 
   /**
    * The same, authenticating requests against {@code auth} (null: none, docs/security.md), over
    * {@code tls} (null: plain HTTP), handing out {@code keys} (null: none) to edges not in {@code
-   * revoked} (null: none revoked), within {@code caps}.
+   * revoked}, whose registrations and reports it refuses, within {@code caps}.
    */
   static CoordinatorApi start(
       CoordinatorService service,
@@ -127,7 +138,7 @@ final class CoordinatorApi implements Closeable {
       Authenticator auth,
       ServerTls tls,
       ServedKeys keys,
-      RevokedList revoked,
+      Revocations revoked,
       CoordinatorCaps caps)
       throws IOException {
     PrometheusMeterRegistry metrics = HttpMetrics.newRegistry();
@@ -154,11 +165,16 @@ final class CoordinatorApi implements Closeable {
             .route("GET", "/v1/edges", r -> Reply.ok(api.edges()))
             .route("GET", "/v1/exchanges", r -> Reply.ok(api.exchanges()))
             .route("GET", "/v1/routes", api::routes)
-            .route("PUT", "/v1/edges/{name}", r -> api.register(edge(r), r.json()))
+            .route("PUT", "/v1/edges/{name}", r -> api.register(api.live(r, "register"), r.json()))
             .route("DELETE", "/v1/edges/{name}", r -> api.leave(edge(r)))
-            .route("POST", "/v1/edges/{name}/filters", r -> api.filters(edge(r), r.json()))
             .route(
-                "POST", "/v1/edges/{name}/exchanges", r -> api.reportExchanges(edge(r), r.json()))
+                "POST",
+                "/v1/edges/{name}/filters",
+                r -> api.filters(api.live(r, "report filters"), r.json()))
+            .route(
+                "POST",
+                "/v1/edges/{name}/exchanges",
+                r -> api.reportExchanges(api.live(r, "report exchanges"), r.json()))
             .route("GET", "/v1/edges/{name}/changes", api::changes)
             .route("GET", "/v1/edges/{name}/keys", api::keys)
             .start();
@@ -176,6 +192,7 @@ final class CoordinatorApi implements Closeable {
 
   @Override
   public void close() {
+    revoked.close();
     server.close();
     service.wakeAll();
   }
@@ -187,6 +204,13 @@ final class CoordinatorApi implements Closeable {
     if (!p.mayActAsEdge(name)) {
       throw p.forbidden("act as edge '" + name + "'");
     }
+    return name;
+  }
+
+  /** {@link #edge}, and 403 if the edge is revoked: it may not {@code what} (register, report). */
+  private String live(Request r, String what) {
+    String name = edge(r);
+    revoked.refuse(name, r.principal(), what);
     return name;
   }
 
@@ -251,7 +275,7 @@ final class CoordinatorApi implements Closeable {
       throw new ApiError(
           404, "this coordinator hands out no datagram keys (start it with --datagram-key)");
     }
-    Set<String> revokedNow = revoked == null ? Set.of() : revoked.edges();
+    Set<String> revokedNow = revoked.now();
     if (revokedNow.contains(name)) {
       throw req.principal().forbidden("receive keys for edge '" + name + "': it is revoked");
     }

@@ -128,6 +128,41 @@ final class CoordinatorService {
     return c.version();
   }
 
+  /**
+   * Removes every registered edge in {@code revoked} as {@link #leave} would, all in one store
+   * transaction (nothing of it if a write fails): other agents drop their routes at their next
+   * change poll, which this wakes; no acknowledgement is awaited (the caller is not the edge).
+   * Returns how many were removed; a set naming none registered costs no transaction.
+   */
+  int removeRevoked(Set<String> revoked) {
+    lock.lock();
+    try {
+      List<String> gone = state.edges().keySet().stream().filter(revoked::contains).toList();
+      if (gone.isEmpty()) {
+        return 0;
+      }
+      inTransaction(
+          () -> {
+            gone.forEach(store::removeEdge); // first: a failed delete leaves the state untouched
+            List<String> filters = new ArrayList<>();
+            long v = state.version();
+            for (String name : gone) {
+              CoordinatorState.Change ch = state.leave(name);
+              filters.addAll(ch.changedFilters());
+              v = ch.version();
+            }
+            store.saveVersion(v);
+            network.ifPresent(n -> n.membershipChanged(state, filters));
+            return v;
+          });
+      changed.signalAll();
+      LOG.info("revoked edges removed from routing: " + gone);
+      return gone.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   FilterReply updateFilters(String edge, List<String> added, List<String> removed) {
     CoordinatorState.Change c;
     lock.lock();

@@ -53,6 +53,7 @@ public interface EdgeCoordinator extends Closeable {
     private java.nio.file.Path revokedEdges;
     private CoordinatorCaps caps = CoordinatorCaps.DEFAULT;
     private CoordinatorStore store; // tests: a store of their own instead of the database URL
+    private Duration revocationSweep = Revocations.SWEEP;
 
     private Builder() {}
 
@@ -119,9 +120,11 @@ public interface EdgeCoordinator extends Closeable {
     }
 
     /**
-     * Edges revoked at this coordinator, one name a line, read again at each keys request: they get
-     * no keys (403) and are listed in every agent's own-keys answer, so their datagrams are refused
-     * from the agents' next refresh (docs/security-datagrams.md). Needs {@link #datagramKeys}.
+     * Edges revoked at this coordinator, one name a line, read again at each keys request,
+     * registration and report, and every few seconds ({@link Revocations}): they get no keys (403)
+     * and are listed in every agent's own-keys answer, so their datagrams are refused from the
+     * agents' next refresh; a registered one is removed from routing, and their registrations and
+     * reports are refused (403) (docs/security-datagrams.md). Needs {@link #datagramKeys}.
      */
     public Builder revokedEdges(java.nio.file.Path file) {
       this.revokedEdges = file;
@@ -136,6 +139,12 @@ public interface EdgeCoordinator extends Closeable {
     /** For tests: caps other than {@link CoordinatorCaps#DEFAULT} (small ones, to reach them). */
     Builder caps(CoordinatorCaps c) {
       this.caps = Objects.requireNonNull(c);
+      return this;
+    }
+
+    /** For tests: how often the revoked edges file is read without a request asking. */
+    Builder revocationSweep(Duration d) {
+      this.revocationSweep = requirePositive(d, "revocationSweep");
       return this;
     }
 
@@ -186,8 +195,15 @@ public interface EdgeCoordinator extends Closeable {
       CoordinatorStore store = this.store != null ? this.store : CoordinatorStore.open(database);
       try {
         CoordinatorService service = new CoordinatorService(store, g, ackTimeout, caps);
-        CoordinatorApi api =
-            CoordinatorApi.start(service, listen, changeWait, auth, tls, keys, revoked, caps);
+        Revocations revocations = new Revocations(revoked, service, revocationSweep);
+        CoordinatorApi api;
+        try {
+          api =
+              CoordinatorApi.start(service, listen, changeWait, auth, tls, keys, revocations, caps);
+        } catch (IOException | RuntimeException e) {
+          revocations.close();
+          throw e;
+        }
         return new RunningCoordinator(service, api, store);
       } catch (IOException | RuntimeException e) {
         store.close();

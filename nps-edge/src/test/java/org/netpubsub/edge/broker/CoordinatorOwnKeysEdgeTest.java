@@ -31,7 +31,8 @@ import org.netpubsub.http.Tokens;
  * (docs/security-datagrams.md, "Per-agent keys from the coordinator"): paris starts first and
  * accepts oslo and rome from its next refresh after they register; a token that may not act as the
  * edge starts nothing; datagrams forged in another edge's name under every key an agent holds are
- * refused; rome is shut out once the coordinator revokes it, oslo once it leaves.
+ * refused; rome is shut out once the coordinator revokes it (keys, datagrams, and routing: its
+ * agent may not register again), oslo once it leaves.
  */
 class CoordinatorOwnKeysEdgeTest {
   private static final String K1 = "c3".repeat(32);
@@ -202,9 +203,23 @@ class CoordinatorOwnKeysEdgeTest {
     // the coordinator revokes rome: refused at paris from its next refresh; rome gets no keys
     Files.writeString(revoked, "rome\n");
     Poll.until("paris sees the revocation", WAIT, () -> key(paris, "edges_revoked") == 1);
+    // rome's agent gets no route any more (below), so its datagram sealed under its own key is
+    // sent to paris directly
     atRome.publish("k/after-revocation", "m", 1, false);
+    byte[] fromRome = message("rome", "k/after-revocation", own("rome"));
+    attacker.send(new DatagramPacket(fromRome, fromRome.length, paris.datagramAddress()));
     Poll.until("rome refused at paris", WAIT, () -> dropped(paris, "revoked_origin") >= 1);
     Poll.until("rome's refreshes refused", WAIT, () -> key(rome, "key_poll_failures") > 0);
+    // and out of routing at the coordinator: rome's agent, finding itself unknown, may not register
+    Poll.until(
+        "rome's registration refused",
+        WAIT,
+        () ->
+            logged.stream()
+                .anyMatch(l -> l.contains("registering again") && l.contains("revoked")));
+    assertThat(coordinator.edges().keySet())
+        .extracting(org.netpubsub.edge.coordinator.Edge::name)
+        .containsExactlyInAnyOrder("paris", "oslo");
     delivered(atOslo, atParis, "k/from-oslo-still");
     assertThat(atParis.received()).noneMatch(r -> r.topic().equals("k/after-revocation"));
     assertThat(key(paris, "sender_keys_held")).isEqualTo(1);

@@ -29,7 +29,8 @@ import org.netpubsub.http.Tokens;
  * {@code GET /v1/edges/{name}/keys?own=true}: the edge's own key, the keys of every other
  * registered edge not revoked, and the revoked list, to the edge's principal or an admin of edges
  * only (403 otherwise, counted); a revoked edge gets no keys at all; the revoked file is read again
- * at each request and a bad one keeps the list held.
+ * at each request and a bad one keeps the list held; a revoked edge leaves routing at the next read
+ * of the file and its registration and reports are refused until the revocation is lifted.
  */
 class CoordinatorOwnKeysTest {
   private static final String K1 = "11".repeat(32);
@@ -194,6 +195,76 @@ class CoordinatorOwnKeysTest {
         .contains("nps_coordinator_revoked_file_invalid_total 1.0");
     Files.writeString(revokedFile, "");
     assertThat(get("/v1/edges/oslo/keys?own=true", "t-oslo").statusCode()).isEqualTo(200);
+  }
+
+  private List<String> targets(String topic, String origin) throws Exception {
+    HttpResponse<String> r = get("/v1/routes?topic=" + topic + "&origin=" + origin, "t-" + origin);
+    assertThat(r.statusCode()).isEqualTo(200);
+    List<String> out = new ArrayList<>();
+    JSON.readTree(r.body()).path("targets").forEach(t -> out.add(t.path("edge").asText()));
+    return out;
+  }
+
+  private List<String> registered() {
+    return coordinator.edges().keySet().stream().map(Edge::name).sorted().toList();
+  }
+
+  @Test
+  void aRevokedEdgeLeavesRoutingAtTheNextReadAndIsRefusedUntilTheRevocationIsLifted()
+      throws Exception {
+    for (String e : List.of("oslo", "rome")) {
+      String body = "{\"added\":[\"k/#\"]}";
+      assertThat(send("POST", "/v1/edges/" + e + "/filters", "t-" + e, body).statusCode())
+          .isEqualTo(200);
+    }
+    assertThat(targets("k/x", "paris")).containsExactlyInAnyOrder("oslo", "rome");
+
+    Files.writeString(revokedFile, "rome\n");
+    // the next read of the file (here paris's keys request) removes rome from routing
+    assertThat(get("/v1/edges/paris/keys?own=true", "t-paris").statusCode()).isEqualTo(200);
+    assertThat(registered()).containsExactly("oslo", "paris");
+    assertThat(targets("k/x", "paris")).containsExactly("oslo");
+    assertThat(coordinator.edges()).containsValue(java.util.Set.of("k/#")); // oslo's, unchanged
+    assertThat(get("/v1/routes?topic=k/x&origin=rome", "t-rome").statusCode()).isEqualTo(404);
+
+    // its registration and reports are refused with the reason, and counted
+    for (String[] q :
+        List.of(
+            new String[] {"PUT", "/v1/edges/rome", "{\"address\":\"127.0.0.1\",\"port\":7009}"},
+            new String[] {"POST", "/v1/edges/rome/filters", "{\"added\":[\"k/#\"]}"},
+            new String[] {"POST", "/v1/edges/rome/exchanges", "{\"deleted\":[]}"})) {
+      HttpResponse<String> r = send(q[0], q[1], "t-rome", q[2]);
+      assertThat(r.statusCode()).as(q[1]).isEqualTo(403);
+      assertThat(r.body()).contains("for edge 'rome': it is revoked");
+    }
+    assertThat(registered()).containsExactly("oslo", "paris");
+    assertThat(get("/metrics", "t-paris").body())
+        .containsPattern("nps_http_auth_refused_total\\{[^}]*reason=\"forbidden\"[^}]*\\} 3\\.0")
+        .contains("nps_coordinator_revoked_removed_total 1.0");
+
+    // the removal is durable: a coordinator restarted on the same database has no rome
+    coordinator.close();
+    coordinator =
+        EdgeCoordinator.builder()
+            .database("sqlite:" + dir.resolve("c.db"))
+            .auth(auth)
+            .datagramKeys(dir.resolve("datagram.key"))
+            .revokedEdges(revokedFile)
+            .revocationSweep(Duration.ofMillis(20))
+            .ackTimeout(Duration.ofMillis(50))
+            .start();
+    assertThat(registered()).containsExactly("oslo", "paris");
+
+    // lifted: rome may register again; revoked again, the sweep alone removes it (no request)
+    Files.writeString(revokedFile, "");
+    HttpResponse<String> back =
+        send("PUT", "/v1/edges/rome", "t-rome", "{\"address\":\"127.0.0.1\",\"port\":7002}");
+    assertThat(back.statusCode()).isEqualTo(200);
+    assertThat(registered()).containsExactly("oslo", "paris", "rome");
+    Files.writeString(revokedFile, "rome\n");
+    org.netpubsub.client.Poll.until(
+        "the sweep removes rome", Duration.ofSeconds(10), () -> !registered().contains("rome"));
+    assertThat(registered()).containsExactly("oslo", "paris");
   }
 
   @Test
