@@ -276,13 +276,19 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   // ---- Agent-Pub (receiver thread) ----
 
   private void receive() {
-    Datagrams.receiveUntil(
-        socket,
-        () -> closed,
-        LOG,
-        agentKeys,
-        () -> counters.drop(agentKeys.refusal()),
-        this::onDatagram);
+    Datagrams.receiveUntil(socket, () -> closed, LOG, agentKeys, this::refused, this::onDatagram);
+  }
+
+  /**
+   * A datagram refused by the keys: counted; one in a name an own-key agent holds no key of may be
+   * from a sender registered since the last refresh, so it asks for one early (rate-limited).
+   */
+  private void refused() {
+    String why = agentKeys.refusal();
+    counters.drop(why);
+    if (ownKeys != null && "origin_key_unknown".equals(why)) {
+      ownKeys.soon();
+    }
   }
 
   /** One datagram from another edge: a control datagram, or a message to publish locally. */

@@ -3,15 +3,9 @@ package org.netpubsub.edge.broker;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.logging.Logger;
 import org.netpubsub.edge.link.DatagramAuth;
 
 /**
@@ -20,37 +14,44 @@ import org.netpubsub.edge.link.DatagramAuth;
  * interval} on a thread of its own ({@link #start}). Each answer goes through {@link HeldKeys}
  * (keys the coordinator stopped listing stay accepted for one interval) into one {@link
  * DatagramAuth}. A failed poll keeps the keys held; it is counted, and logged when a run of
- * failures starts and ends. Keys are never logged or counted, only how many there are.
+ * failures starts and ends; the next poll is still one interval later (no backoff). The loop and
+ * counters are {@link KeyRefresh}'s, shared with {@link OwnKeyPoller}; this is its answer kind: the
+ * deployment keys alone.
  */
 final class KeyPoller implements Closeable {
-  private static final Logger LOG = Logger.getLogger(KeyPoller.class.getName());
-
   /** Where the keys come from: the coordinator, or a test's fake. */
   interface Source {
     List<byte[]> fetch() throws CoordinatorClient.CoordinatorException;
   }
 
-  private final Source source;
-  private final LongSupplier clock;
-  private final Duration interval;
-  private final HeldKeys held;
-  private final DatagramAuth auth;
-  private final AtomicLong polls = new AtomicLong();
-  private final AtomicLong failures = new AtomicLong();
-  private final AtomicLong rotations = new AtomicLong();
-  private List<byte[]> accepted; // what auth holds
-  private boolean failing;
-  private volatile ScheduledExecutorService thread;
+  private static final KeyRefresh.Kind<List<byte[]>> KIND =
+      new KeyRefresh.Kind<>() {
+        @Override
+        public void check(List<byte[]> keys) {
+          DatagramAuth.of(keys); // lengths, before anything is replaced
+        }
 
-  private KeyPoller(
-      Source source, LongSupplier clock, Duration interval, List<byte[]> first, long now) {
-    this.source = source;
-    this.clock = clock;
-    this.interval = interval;
-    this.held = new HeldKeys(interval.toNanos());
-    held.served(first, now);
-    this.accepted = held.accepted(now);
-    this.auth = DatagramAuth.of(accepted);
+        @Override
+        public List<byte[]> keys(List<byte[]> keys) {
+          return keys;
+        }
+
+        @Override
+        public void apply(List<byte[]> keys) {}
+
+        @Override
+        public String rotated(List<byte[]> keys) {
+          return "the coordinator rotated the signing key (" + keys.size() + " keys)";
+        }
+      };
+
+  private static final KeyRefresh.Wording WORDS =
+      new KeyRefresh.Wording("datagram keys", "poll failed, keeping the keys held");
+
+  private final KeyRefresh<List<byte[]>> refresh;
+
+  private KeyPoller(KeyRefresh<List<byte[]>> refresh) {
+    this.refresh = refresh;
   }
 
   /**
@@ -60,7 +61,8 @@ final class KeyPoller implements Closeable {
    */
   static KeyPoller fetch(Source source, Duration interval, LongSupplier clock) throws IOException {
     try {
-      return new KeyPoller(source, clock, interval, source.fetch(), clock.getAsLong());
+      return new KeyPoller(
+          new KeyRefresh<>(source::fetch, KIND, WORDS, clock, interval, false, source.fetch()));
     } catch (CoordinatorClient.CoordinatorException | IllegalArgumentException e) {
       throw new IOException(
           "cannot fetch the datagram keys from the coordinator: " + e.getMessage());
@@ -69,64 +71,26 @@ final class KeyPoller implements Closeable {
 
   /** The authentication the agent seals and checks with; its keys change as polls say. */
   DatagramAuth auth() {
-    return auth;
+    return refresh.auth();
   }
 
   /** Polls every interval on a daemon thread until {@link #close}. */
-  synchronized void start(String edge) {
-    thread =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> Thread.ofPlatform().daemon().name("nps-agent-keys-" + edge).unstarted(r));
-    long every = interval.toNanos();
-    thread.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.NANOSECONDS);
+  void start(String edge) {
+    refresh.start("nps-agent-keys-" + edge);
   }
 
   /** One poll: asks the coordinator, and applies the answer (or keeps the keys on a failure). */
-  synchronized void poll() {
-    polls.incrementAndGet();
-    long now;
-    try {
-      List<byte[]> keys = source.fetch();
-      DatagramAuth.of(keys); // checks them (lengths) before anything is replaced
-      now = clock.getAsLong();
-      if (held.served(keys, now)) {
-        rotations.incrementAndGet();
-        LOG.info(
-            "datagram keys: the coordinator rotated the signing key (" + keys.size() + " keys)");
-      }
-      if (failing) {
-        LOG.info("datagram keys: the coordinator answers again");
-        failing = false;
-      }
-    } catch (CoordinatorClient.CoordinatorException | RuntimeException e) {
-      failures.incrementAndGet();
-      if (!failing) {
-        LOG.warning("datagram keys: poll failed, keeping the keys held: " + e.getMessage());
-        failing = true;
-      }
-      now = clock.getAsLong(); // a key in grace still expires while the coordinator is away
-    }
-    List<byte[]> next = held.accepted(now);
-    if (!DatagramAuth.sameKeys(next, accepted)) {
-      auth.update(next);
-      accepted = next;
-    }
+  void poll() {
+    refresh.poll();
   }
 
   /** {@code key_polls}, {@code key_poll_failures}, {@code key_rotations}, {@code keys_held}. */
   Map<String, Long> counters() {
-    Map<String, Long> m = new LinkedHashMap<>();
-    m.put("key_polls", polls.get());
-    m.put("key_poll_failures", failures.get());
-    m.put("key_rotations", rotations.get());
-    m.put("keys_held", (long) auth.keyCount());
-    return m;
+    return refresh.counters(false);
   }
 
   @Override
   public void close() {
-    if (thread != null) {
-      thread.shutdownNow();
-    }
+    refresh.close();
   }
 }

@@ -4,16 +4,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.logging.Logger;
 import org.netpubsub.edge.link.DatagramAuth;
 
 /**
@@ -25,13 +19,14 @@ import org.netpubsub.edge.link.DatagramAuth;
  * refresh keeps the last good set and backs off ({@link #delay}: doubling from the interval up to
  * {@link #MAX_BACKOFF} or the interval if longer); the first answer after it resets the interval.
  * Its own keys go through {@link HeldKeys} as a deployment-key agent's do (a key the coordinator
- * stops listing stays accepted for one interval). Keys are never logged or counted, only how many.
+ * stops listing stays accepted for one interval). A datagram in a name it holds no key of may ask
+ * for one refresh early ({@link #soon}, at most one per {@link KeyRefresh#EARLY_EVERY}). The loop
+ * and counters are {@link KeyRefresh}'s, shared with {@link KeyPoller}; this is its answer kind.
+ * Keys are never logged or counted, only how many.
  */
 final class OwnKeyPoller implements Closeable {
-  private static final Logger LOG = Logger.getLogger(OwnKeyPoller.class.getName());
-
   /** The longest wait between refreshes while the coordinator fails (unless the interval is). */
-  static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
+  static final Duration MAX_BACKOFF = KeyRefresh.MAX_BACKOFF;
 
   /** One answer: the edge's own keys (the first signing), its senders' by name, the revoked. */
   record Served(List<byte[]> own, Map<String, List<byte[]>> senders, Set<String> revoked) {}
@@ -41,31 +36,50 @@ final class OwnKeyPoller implements Closeable {
     Served fetch() throws CoordinatorClient.CoordinatorException;
   }
 
-  private final Source source;
-  private final LongSupplier clock;
-  private final Duration interval;
-  private final HeldKeys held;
-  private final DatagramAuth auth;
-  private final AtomicLong polls = new AtomicLong();
-  private final AtomicLong failures = new AtomicLong();
-  private final AtomicLong rotations = new AtomicLong();
-  private List<byte[]> accepted; // what auth holds
+  private static final KeyRefresh.Wording WORDS =
+      new KeyRefresh.Wording("own keys", "refresh failed, keeping the last good set");
+
+  /** The answer kind; its fields are guarded by the refresh's lock once started. */
+  private final class Answers implements KeyRefresh.Kind<Served> {
+    private AgentKeys target; // set by start
+    private Map<String, List<String>> appliedSenders; // what target holds, as hex
+
+    @Override
+    public void check(Served s) {
+      checked(s);
+    }
+
+    @Override
+    public List<byte[]> keys(Served s) {
+      return s.own();
+    }
+
+    @Override
+    public void apply(Served s) {
+      if (target != null) {
+        Map<String, List<String>> hex = hex(s);
+        if (!hex.equals(appliedSenders)) { // HMAC states are made only when something changed
+          target.senders(senderAuths(s));
+          appliedSenders = hex;
+        }
+        target.revoke(s.revoked());
+      }
+      last = s;
+    }
+
+    @Override
+    public String rotated(Served s) {
+      return "the coordinator rotated this agent's signing key";
+    }
+  }
+
+  private final Answers answers = new Answers();
+  private final KeyRefresh<Served> refresh;
   private volatile Served last; // the last good answer (read by counters() without the lock)
-  private AgentKeys target; // set by start
-  private Map<String, List<String>> appliedSenders; // what target holds, as hex
-  private int failing; // refreshes failed in a row
-  private volatile ScheduledExecutorService thread;
 
   private OwnKeyPoller(Source source, LongSupplier clock, Duration interval, Served first) {
-    this.source = source;
-    this.clock = clock;
-    this.interval = interval;
-    this.held = new HeldKeys(interval.toNanos());
-    checked(first);
-    held.served(first.own(), clock.getAsLong());
-    this.accepted = held.accepted(clock.getAsLong());
-    this.auth = DatagramAuth.of(accepted);
     this.last = first;
+    this.refresh = new KeyRefresh<>(source::fetch, answers, WORDS, clock, interval, true, first);
   }
 
   /**
@@ -85,7 +99,7 @@ final class OwnKeyPoller implements Closeable {
 
   /** The agent's own key (it seals with it); its keys change as refreshes say. */
   DatagramAuth auth() {
-    return auth;
+    return refresh.auth();
   }
 
   /** The senders' keys of the first answer. */
@@ -98,84 +112,33 @@ final class OwnKeyPoller implements Closeable {
     return last.revoked();
   }
 
-  /**
-   * The wait before the next refresh after {@code failed} failures in a row: the interval, then
-   * doubling, at most {@link #MAX_BACKOFF} (or the interval, if that is longer). Pure.
-   */
+  /** {@link KeyRefresh#delay}: the wait before the next refresh after {@code failed} failures. */
   static long delay(long intervalNanos, int failed) {
-    long cap = Math.max(intervalNanos, MAX_BACKOFF.toNanos());
-    if (failed <= 0) {
-      return intervalNanos;
-    }
-    int shift = Math.min(failed, 30);
-    long d = intervalNanos << shift;
-    return d <= 0 || d >> shift != intervalNanos ? cap : Math.min(d, cap);
+    return KeyRefresh.delay(intervalNanos, failed);
   }
 
   /** Refreshes into {@code keys} on a daemon thread until {@link #close}. */
-  synchronized void start(String edge, AgentKeys keys) {
-    target = keys;
-    appliedSenders = hex(last);
-    thread =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> Thread.ofPlatform().daemon().name("nps-agent-own-keys-" + edge).unstarted(r));
-    schedule(interval.toNanos());
-  }
-
-  private void schedule(long nanos) {
-    ScheduledExecutorService t = thread;
-    if (t != null && !t.isShutdown()) {
-      t.schedule(this::refresh, nanos, TimeUnit.NANOSECONDS);
+  void start(String edge, AgentKeys keys) {
+    synchronized (refresh) { // the lock poll() holds: apply() sees target set
+      answers.target = keys;
+      answers.appliedSenders = hex(last);
     }
-  }
-
-  private void refresh() {
-    long next;
-    synchronized (this) {
-      poll();
-      next = delay(interval.toNanos(), failing);
-    }
-    schedule(next);
+    refresh.start("nps-agent-own-keys-" + edge);
   }
 
   /** One refresh: asks the coordinator and applies the answer, or keeps the last good set. */
-  synchronized void poll() {
-    polls.incrementAndGet();
-    long now;
-    try {
-      Served s = source.fetch();
-      checked(s);
-      now = clock.getAsLong();
-      if (held.served(s.own(), now)) {
-        rotations.incrementAndGet();
-        LOG.info("own keys: the coordinator rotated this agent's signing key");
-      }
-      if (target != null) {
-        Map<String, List<String>> hex = hex(s);
-        if (!hex.equals(appliedSenders)) { // HMAC states are made only when something changed
-          target.senders(senderAuths(s));
-          appliedSenders = hex;
-        }
-        target.revoke(s.revoked());
-      }
-      last = s;
-      if (failing > 0) {
-        LOG.info("own keys: the coordinator answers again");
-        failing = 0;
-      }
-    } catch (CoordinatorClient.CoordinatorException | RuntimeException e) {
-      failures.incrementAndGet();
-      if (failing == 0) {
-        LOG.warning("own keys: refresh failed, keeping the last good set: " + e.getMessage());
-      }
-      failing++;
-      now = clock.getAsLong(); // an own key in grace still expires while the coordinator is away
-    }
-    List<byte[]> nextKeys = held.accepted(now);
-    if (!DatagramAuth.sameKeys(nextKeys, accepted)) {
-      auth.update(nextKeys);
-      accepted = nextKeys;
-    }
+  void poll() {
+    refresh.poll();
+  }
+
+  /**
+   * One refresh ahead of time on the refresh thread (never waits), for a datagram in a name this
+   * agent holds no key of (a sender that registered since the last refresh): at most one per {@link
+   * KeyRefresh#EARLY_EVERY} whatever the remote sends, none while refreshes fail. Returns whether
+   * one was asked for.
+   */
+  boolean soon() {
+    return refresh.soon();
   }
 
   /** Checks every key and the bounds before anything is replaced. */
@@ -202,16 +165,12 @@ final class OwnKeyPoller implements Closeable {
 
   /**
    * {@code key_polls}, {@code key_poll_failures}, {@code key_rotations}, {@code keys_held}, {@code
-   * sender_keys_held}, {@code edges_revoked}. Takes no lock: a refresh may hold it for a whole
-   * request to the coordinator.
+   * key_early_refreshes}, {@code sender_keys_held}, {@code edges_revoked}. Takes no lock: a refresh
+   * may hold it for a whole request to the coordinator.
    */
   Map<String, Long> counters() {
     Served s = last;
-    Map<String, Long> m = new LinkedHashMap<>();
-    m.put("key_polls", polls.get());
-    m.put("key_poll_failures", failures.get());
-    m.put("key_rotations", rotations.get());
-    m.put("keys_held", (long) auth.keyCount());
+    Map<String, Long> m = refresh.counters(true);
     m.put("sender_keys_held", (long) s.senders().size());
     m.put("edges_revoked", (long) s.revoked().size());
     return m;
@@ -219,8 +178,6 @@ final class OwnKeyPoller implements Closeable {
 
   @Override
   public void close() { // no lock: a refresh may hold it for a whole request
-    if (thread != null) {
-      thread.shutdownNow();
-    }
+    refresh.close();
   }
 }

@@ -194,6 +194,8 @@ class CoordinatorOwnKeysEdgeTest {
         "the forged datagrams counted",
         WAIT,
         () -> dropped(paris, "unauthenticated") == 2 && dropped(paris, "origin_key_unknown") == 1);
+    // the name paris holds no key of asked for one refresh ahead of time (rate-limited)
+    Poll.until("one early refresh", WAIT, () -> key(paris, "key_early_refreshes") == 1);
     Poll.until(
         "the genuine one delivered",
         WAIT,

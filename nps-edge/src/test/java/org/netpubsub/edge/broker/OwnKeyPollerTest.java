@@ -107,6 +107,54 @@ class OwnKeyPollerTest {
     }
   }
 
+  /**
+   * A datagram in a name the agent holds no key of asks for one refresh early, on the refresh
+   * thread: at most one per {@link KeyRefresh#EARLY_EVERY} of the (fake) clock however many arrive,
+   * none before the thread starts or while refreshes fail.
+   */
+  @Test
+  void anUnknownSenderAsksForOneEarlyRefreshAtMostOncePerBound() throws Exception {
+    answers.add(served(Set.of(), "oslo"));
+    try (OwnKeyPoller p = OwnKeyPoller.fetch(coordinator, INTERVAL, clock::get)) {
+      AgentKeys keys = AgentKeys.ownKey("paris", p.auth(), p.senders());
+      assertThat(p.soon()).isFalse(); // not started
+      p.start("paris", keys);
+      assertThat(accepts(keys, "rome")).isFalse(); // rome registered since: not known yet
+      answers.add(served(Set.of(), "oslo", "rome"));
+      assertThat(p.soon()).isTrue();
+      org.netpubsub.client.Poll.until(
+          "the early refresh",
+          Duration.ofSeconds(10),
+          () -> p.counters().get("sender_keys_held") == 2L);
+      assertThat(accepts(keys, "rome")).isTrue();
+      int asked = 0;
+      for (int i = 0; i < 10_000; i++) { // a flood of unknown names within the bound: no refresh
+        asked += p.soon() ? 1 : 0;
+      }
+      clock.addAndGet(KeyRefresh.EARLY_EVERY.toNanos() - 1);
+      asked += p.soon() ? 1 : 0;
+      assertThat(asked).isZero();
+      assertThat(p.counters())
+          .containsEntry("key_polls", 1L)
+          .containsEntry("key_early_refreshes", 1L);
+
+      clock.addAndGet(1); // the bound passed: one more, and only one
+      answers.add(new CoordinatorClient.CoordinatorException(0, "coordinator unreachable"));
+      assertThat(p.soon()).isTrue();
+      assertThat(p.soon()).isFalse();
+      org.netpubsub.client.Poll.until(
+          "the failed early refresh",
+          Duration.ofSeconds(10),
+          () -> p.counters().get("key_poll_failures") == 1L);
+      clock.addAndGet(KeyRefresh.EARLY_EVERY.toNanos());
+      assertThat(p.soon()).isFalse(); // failing: the backoff holds, whatever the remote sends
+      assertThat(accepts(keys, "rome")).isTrue(); // the last good set
+      assertThat(p.counters())
+          .containsEntry("key_polls", 2L)
+          .containsEntry("key_early_refreshes", 2L);
+    }
+  }
+
   @Test
   void aFirstFetchThatFailsIsOneLine() {
     answers.add(
