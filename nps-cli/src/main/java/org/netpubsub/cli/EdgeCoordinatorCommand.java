@@ -66,9 +66,10 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "Edges revoked here, one name a line (# comments; needs --datagram-key). Read again at"
-              + " each keys request: a revoked edge gets no keys (403), and agents started with"
-              + " --own-key-only --coordinator-keys refuse its datagrams from their next refresh"
-              + " (docs/security-datagrams.md).")
+              + " each keys request, registration and report and every 5 s: a revoked edge gets no"
+              + " keys (403), leaves routing (removed as if it had left), may not register or"
+              + " report (403), and agents started with --own-key-only --coordinator-keys refuse"
+              + " its datagrams from their next refresh (docs/security-datagrams.md).")
   java.nio.file.Path revokedEdges;
 
   @Spec CommandSpec spec;

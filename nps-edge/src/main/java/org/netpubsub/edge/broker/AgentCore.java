@@ -78,7 +78,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
   private volatile String mode;
   private volatile boolean closed;
   private volatile boolean left; // after leave(), a 404 means "gone", not "register again"
-  private boolean refused; // the last registration again was refused (the changes thread only)
+  private volatile boolean refused; // the last registration again was refused (logged once)
 
   AgentCore(EdgeAgent.Builder b, DatagramSocket socket, L filters) {
     this.edge = b.edge;
