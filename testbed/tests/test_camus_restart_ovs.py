@@ -11,7 +11,7 @@ as before (`ovs-ofctl`, counters aside), and no flow's `duration` or `n_packets`
 (main before stop 42) the restart reconciled each switch to a pipeline without subscriptions.
 
 PLEROMA (stop 43) runs the same with an advertisement `true` per host besides (its content flows
-need a publisher); it is left out of the default run (its OVS minute is not in the test-time
+need a publisher); it is left out of the default run (its 112 s of OVS, loaded, are not in the test-time
 budget) and runs with NPS_TESTBED_PLEROMA_RESTART=1 (docs/results/camus-restart.md)."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def mods_sent(c: Controller) -> float:
 
 PLEROMA_BY_HAND = pytest.mark.skipif(
     os.environ.get("NPS_TESTBED_PLEROMA_RESTART") != "1",
-    reason="by hand (NPS_TESTBED_PLEROMA_RESTART=1): about a minute of OVS")
+    reason="by hand (NPS_TESTBED_PLEROMA_RESTART=1): about 2 minutes of OVS, loaded")
 
 
 @needs_root
