@@ -11,8 +11,8 @@ as before (`ovs-ofctl`, counters aside), and no flow's `duration` or `n_packets`
 (main before stop 42) the restart reconciled each switch to a pipeline without subscriptions.
 
 PLEROMA (stop 43) runs the same with an advertisement `true` per host besides (its content flows
-need a publisher); it is left out of the default run (its 112 s of OVS, loaded, are not in the test-time
-budget) and runs with NPS_TESTBED_PLEROMA_RESTART=1 (docs/results/camus-restart.md)."""
+need a publisher); it is left out of the default run (its 112 s of OVS, loaded, are not in the
+test-time budget) and runs with NPS_TESTBED_PLEROMA_RESTART=1 (docs/results/camus-restart.md)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,8 @@ def test_a_controller_restarted_on_its_store_rewrites_no_table(routing):
                                log_path=os.path.join(work, "controller-again.log"))
         assert len(restarted.get("/v1/subscriptions")["subscriptions"]) == len(tb.hosts)
         if routing == "pleroma":
-            assert len(restarted.get("/v1/advertisements")["advertisements"]) == len(tb.hosts)
+            ads = restarted.get("/v1/advertisements")["advertisements"]
+            assert len(ads) == len(tb.hosts)
         poll(lambda: all(sw["connected"] for sw in restarted.get("/v1/topology")["switches"])
              and len(restarted.get("/v1/topology")["links"]) >= 2, 60,
              "every switch back and every link rediscovered", interval=0.5)
