@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
@@ -22,7 +23,7 @@ import org.netpubsub.controller.pubsub.ClusterIngress;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.StandingStore;
-import org.netpubsub.controller.pubsub.StoredCamus;
+import org.netpubsub.controller.pubsub.StoredRouting;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.network.camus.RoutingPolicy;
@@ -54,9 +55,9 @@ final class PubSubOptions {
       names = "--store",
       paramLabel = "sqlite:PATH",
       description =
-          "Camus: keep the standing requests, hosts and topology in this SQLite file (created if"
-              + " missing), so a restarted controller rewrites no table (docs/controller.md,"
-              + " Restart).")
+          "PLEROMA (one process, on its loop) or Camus: keep the standing requests, hosts and"
+              + " topology in this SQLite file (created if missing), so a restarted controller"
+              + " rewrites no table (docs/controller.md, Restart).")
   String store;
 
   @Option(
@@ -283,16 +284,26 @@ final class PubSubOptions {
     if (store == null) {
       return null;
     }
-    if (schema == null || !routing.startsWith("camus-")) {
+    if (schema == null || !(routing.equals("pleroma") || routing.startsWith("camus-"))) {
       throw new IllegalArgumentException(
-          "--store needs --schema and --routing camus-mr or camus-tr");
+          "--store needs --schema and --routing pleroma, camus-mr or camus-tr");
+    }
+    if (cluster != null || configurators != 0) {
+      throw new IllegalArgumentException(
+          "--store applies to one controller process configuring on its loop: not with --cluster"
+              + " (ZooKeeper keeps the requests) or --configurators");
     }
     if (restoreWait.isNegative()) {
       throw new IllegalArgumentException("--restore-wait must be 0 or more");
     }
     opened =
         StandingStore.open(
-            store, StoredCamus.routing(RoutingPolicy.parse(routing.substring(6)), alpha));
+            store,
+            routing.startsWith("camus-")
+                ? Map.of(
+                    "routing",
+                    StoredRouting.routing(RoutingPolicy.parse(routing.substring(6)), alpha))
+                : StoredRouting.pleromaFields(index(), limits()));
     try {
       stored = opened.load();
     } catch (RuntimeException e) {
@@ -323,9 +334,13 @@ final class PubSubOptions {
           case "pleroma" ->
               cluster != null
                   ? attachCluster(controller, index, limits)
-                  : configurators == 0
-                      ? PubSubService.attach(controller, index, limits)
-                      : PubSubService.attachPartitioned(controller, index, limits, controlPlane());
+                  : opened != null
+                      ? StoredRouting.attachPleroma(
+                          controller, index, limits, opened, stored.requests(), hold)
+                      : configurators == 0
+                          ? PubSubService.attach(controller, index, limits)
+                          : PubSubService.attachPartitioned(
+                              controller, index, limits, controlPlane());
           case "camus-mr", "camus-tr" -> {
             if (configurators != 0) {
               throw new IllegalArgumentException("--configurators applies to --routing pleroma");
@@ -336,7 +351,7 @@ final class PubSubOptions {
             RoutingPolicy policy = RoutingPolicy.parse(routing.substring(6));
             yield opened == null
                 ? PubSubService.attachCamus(controller, index, limits, policy, alpha)
-                : StoredCamus.attach(
+                : StoredRouting.attachCamus(
                     controller, index, limits, policy, alpha, opened, stored.requests(), hold);
           }
           default ->

@@ -164,6 +164,29 @@ class ControllerCommandTest {
         .isEqualTo(Nps.EXIT_BAD_INPUT);
   }
 
+  @Test
+  void aPleromaStoreWrittenUnderAnotherIndexStopsTheStartNamingTheField() {
+    String[] base = {
+      "controller",
+      "--openflow",
+      "tcp:127.0.0.1:0",
+      "--api",
+      "http://127.0.0.1:0",
+      "--schema",
+      "../examples/schemas/quotes.yaml",
+      "--store",
+      "sqlite:" + dir.resolve("pleroma.db"),
+      "--warm-up",
+      "0"
+    };
+    assertThat(cli.run(concat(base, "--exit-after-start"))).isZero();
+    assertThat(cli.run(concat(base, "--dz-length", "9", "--exit-after-start")))
+        .isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("field index: holds requests of").doesNotContain("\tat ");
+    assertThat(cli.run(concat(base, "--configurators", "2"))).isEqualTo(Nps.EXIT_BAD_INPUT);
+    assertThat(cli.err()).contains("--store applies to one controller process");
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);

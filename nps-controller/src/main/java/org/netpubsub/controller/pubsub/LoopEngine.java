@@ -87,6 +87,14 @@ final class LoopEngine implements RoutingEngine {
                 throw new RequestRefusedException(
                     new Refused.Conflict("a layout switch is in progress"));
               }
+              if (journal != null) {
+                // the store's rows are checked at start against the index of --schema, so a
+                // restart after a switch would come back on the old layout (docs/controller.md)
+                throw new RequestRefusedException(
+                    new Refused.Conflict(
+                        "the layout cannot be switched with --store: a restart would come back"
+                            + " on the layout of --schema"));
+              }
               LoopRouting next = routing.emptyOnPort(eventPort);
               if (next == null) {
                 return RoutingEngine.super.installBeside(requests, eventPort);
@@ -192,7 +200,7 @@ final class LoopEngine implements RoutingEngine {
     journal = j;
   }
 
-  /** Additions wait (503) while {@code why} says why: a restart's hold (StoredCamus). */
+  /** Additions wait (503) while {@code why} says why: a restart's hold (StoredRouting). */
   void heldWhile(java.util.function.Supplier<String> why) {
     held = why;
   }
@@ -219,7 +227,7 @@ final class LoopEngine implements RoutingEngine {
 
   /**
    * On the loop: requests stored before a restart join without switch messages; the next topology
-   * change compiles them in (StoredCamus).
+   * change computes them in (StoredRouting).
    */
   void restore(List<PubSubRequest> standing) {
     routing.restore(standing);

@@ -1,5 +1,6 @@
 package org.netpubsub.controller.pubsub;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -72,6 +73,25 @@ final class PleromaEngine implements LoopRouting {
         r.kind() == PubSubRequest.Kind.ADVERTISEMENT
             ? configurator.unadvertise(r.id())
             : configurator.unsubscribe(r.id()));
+  }
+
+  /**
+   * The configurator again with the stored requests, advertisements first, on the topology known
+   * now; the next topology change replays them on its tree ({@link Configurator#rebuiltOn}). Its
+   * flows depend on which requests stand, not on their order (ConfiguratorRequestOrderProperties).
+   */
+  @Override
+  public void restore(List<PubSubRequest> standing) {
+    List<Advertisement> ads = new ArrayList<>();
+    List<Subscription> subs = new ArrayList<>();
+    for (PubSubRequest r : standing) {
+      if (r.kind() == PubSubRequest.Kind.ADVERTISEMENT) {
+        ads.add(new Advertisement(r.id(), r.host(), r.cells()));
+      } else {
+        subs.add(new Subscription(r.id(), r.host(), r.port(), r.cells()));
+      }
+    }
+    configurator = Configurator.restored(configurator.topology(), ads, subs);
   }
 
   @Override

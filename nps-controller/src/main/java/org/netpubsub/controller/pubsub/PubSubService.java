@@ -40,7 +40,7 @@ public final class PubSubService implements FlowService.Listener {
   private final LongSupplier nanoClock;
   private final HostRateLimiter rate;
   private final FilterWork filterWork = FilterWork.sized();
-  final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>(); // StoredCamus restores
+  final Map<String, PubSubRequest> live = new ConcurrentSkipListMap<>(); // StoredRouting restores
   final Map<Ipv6Address, Integer> livePerHost = new ConcurrentHashMap<>();
   final Map<String, Access> grants = new ConcurrentHashMap<>(); // by id; IngressGuard reads
   private final RoutingEngine engine; // loop only

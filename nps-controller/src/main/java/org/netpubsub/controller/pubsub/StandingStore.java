@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -17,10 +18,10 @@ import org.netpubsub.network.topology.Topology;
 
 /**
  * A controller's standing requests and last settled topology in a SQLite file ({@code --store
- * sqlite:PATH}), so a restarted Camus controller compiles the tables the switches already hold
- * before it reconciles any (docs/controller.md, "Restart"). As the edge coordinator's store: one
- * transaction per request (a crash mid-request leaves the file without it or with all of it),
- * bounded row counts, and a bad row at load names its table, row and field. Writes run on one
+ * sqlite:PATH}), so a restarted controller (PLEROMA or Camus) computes the tables the switches
+ * already hold before it reconciles any (docs/controller.md, "Restart"). As the edge coordinator's
+ * store: one transaction per request (a crash mid-request leaves the file without it or with all of
+ * it), bounded row counts, and a bad row at load names its table, row and field. Writes run on one
  * thread of their own, in the order asked, never on the controller loop.
  */
 public final class StandingStore implements Closeable {
@@ -69,11 +70,18 @@ public final class StandingStore implements Closeable {
     this.db = db;
   }
 
-  /**
-   * Opens {@code sqlite:PATH} (created if missing) for {@code routing} ("camus-mr alpha 1"); a
-   * store written under another routing is refused, since its rows would compile to other tables.
-   */
+  /** {@link #open(String, Map)} with the one field {@code routing} ("camus-mr alpha 1"). */
   public static StandingStore open(String url, String routing) {
+    return open(url, Map.of("routing", routing));
+  }
+
+  /**
+   * Opens {@code sqlite:PATH} (created if missing) for a routing and its parameters ({@code
+   * fields}, checked in their order: routing first); a store written under another value of any of
+   * them is refused naming the field, since its rows would compile to other tables. A field the
+   * store lacks is written.
+   */
+  public static StandingStore open(String url, Map<String, String> fields) {
     if (!url.startsWith("sqlite:") || url.length() == "sqlite:".length()) {
       throw new IllegalArgumentException("--store must be sqlite:PATH, not '" + url + "'");
     }
@@ -89,35 +97,42 @@ public final class StandingStore implements Closeable {
       }
       c.setAutoCommit(false);
       StandingStore store = new StandingStore(url, c);
-      store.checkRouting(routing);
+      store.checkFields(fields);
       return store;
     } catch (SQLException e) {
       throw new IllegalArgumentException("--store " + url + ": cannot open: " + e.getMessage(), e);
     }
   }
 
-  private void checkRouting(String routing) throws SQLException {
-    try (PreparedStatement q = db.prepareStatement("SELECT value FROM nps_meta WHERE key = ?")) {
-      q.setString(1, "routing");
-      try (ResultSet rs = q.executeQuery()) {
-        if (rs.next() && !rs.getString(1).equals(routing)) {
-          db.rollback();
-          throw new IllegalArgumentException(
-              "--store "
-                  + name
-                  + ": field routing: holds requests of '"
-                  + rs.getString(1)
-                  + "', not '"
-                  + routing
-                  + "'");
+  private void checkFields(Map<String, String> fields) throws SQLException {
+    for (Map.Entry<String, String> f : fields.entrySet()) {
+      try (PreparedStatement q = db.prepareStatement("SELECT value FROM nps_meta WHERE key = ?")) {
+        q.setString(1, f.getKey());
+        try (ResultSet rs = q.executeQuery()) {
+          if (rs.next() && !rs.getString(1).equals(f.getValue())) {
+            db.rollback();
+            throw new IllegalArgumentException(
+                "--store "
+                    + name
+                    + ": field "
+                    + f.getKey()
+                    + ": holds requests of '"
+                    + rs.getString(1)
+                    + "', not '"
+                    + f.getValue()
+                    + "'");
+          }
         }
       }
     }
     try (PreparedStatement u =
         db.prepareStatement(
-            "INSERT INTO nps_meta (key, value) VALUES ('routing', ?) ON CONFLICT (key) DO NOTHING")) {
-      u.setString(1, routing);
-      u.executeUpdate();
+            "INSERT INTO nps_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING")) {
+      for (Map.Entry<String, String> f : fields.entrySet()) {
+        u.setString(1, f.getKey());
+        u.setString(2, f.getValue());
+        u.executeUpdate();
+      }
     }
     db.commit();
   }

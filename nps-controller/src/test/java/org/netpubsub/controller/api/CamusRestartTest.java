@@ -2,7 +2,6 @@ package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -13,16 +12,14 @@ import org.netpubsub.compiler.spec.MessageSpec;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.event.Event;
 import org.netpubsub.content.index.SpatialIndex;
-import org.netpubsub.controller.app.ControllerConfig;
-import org.netpubsub.controller.app.NetworkController;
-import org.netpubsub.controller.app.RestartHold;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.StandingStore;
-import org.netpubsub.controller.pubsub.StoredCamus;
+import org.netpubsub.controller.pubsub.StoredRouting;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
+import org.netpubsub.controller.testing.StoredLife;
 import org.netpubsub.controller.testing.Wait;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
@@ -42,42 +39,24 @@ class CamusRestartTest {
 
   @TempDir Path dir;
 
-  private record Life(NetworkController c, PubSubService s, StandingStore store, RestartHold hold)
-      implements AutoCloseable {
-    static Life start(String url) throws java.io.IOException {
-      StandingStore store = StandingStore.open(url, StoredCamus.routing(MR, 1));
-      StandingStore.Contents k = store.load();
-      RestartHold hold = new RestartHold(k.topology(), 30_000, store::topology);
-      NetworkController c =
-          NetworkController.start(
-              ControllerConfig.defaults().withPort("127.0.0.1", 0).withRestartHold(hold));
-      PubSubService s =
-          StoredCamus.attach(c, INDEX, PubSubLimits.DEFAULTS, MR, 1, store, k.requests(), hold);
-      return new Life(c, s, store, hold);
-    }
-
-    @Override
-    public void close() {
-      c.close();
-      store.close();
-    }
+  private StoredLife start(String file) throws java.io.IOException {
+    StandingStore store =
+        StandingStore.open("sqlite:" + dir.resolve(file), StoredRouting.routing(MR, 1));
+    return StoredLife.start(
+        store,
+        (c, st, rows, hold) ->
+            StoredRouting.attachCamus(c, INDEX, PubSubLimits.DEFAULTS, MR, 1, st, rows, hold));
   }
 
   @Test
   void aControllerRestartedOnTheSameStoreChangesNoTable() throws Exception {
-    String url = "sqlite:" + dir.resolve("camus.db");
-    SimulatedOpenFlowSwitch sw =
-        SimulatedOpenFlowSwitch.builder()
-            .dpid(OneSwitchNetwork.DPID)
-            .ports(1, 2, 3, 4)
-            .recordReceived(true)
-            .build();
+    SimulatedOpenFlowSwitch sw = StoredLife.recordingSwitch();
     try {
       List<String> ids;
       var flows = new HashSet<>();
       var groups = new HashSet<>();
-      try (Life first = Life.start(url)) {
-        connect(sw, first.c());
+      try (StoredLife first = start("camus.db")) {
+        first.connect(sw);
         for (int i = 1; i <= 4; i++) {
           first.c().registerHost(OneSwitchNetwork.host(i)).get();
         }
@@ -92,16 +71,14 @@ class CamusRestartTest {
         groups.addAll(sw.groups());
         assertThat(groups).as("Camus's groups before the restart").isNotEmpty();
       }
-      Wait.until(
-          "the switch sees the controller gone", Duration.ofSeconds(10), () -> !sw.isConnected());
-      sw.clearReceived();
+      StoredLife.gone(sw);
 
-      try (Life again = Life.start(url)) {
+      try (StoredLife again = start("camus.db")) {
         assertThat(again.s().requests(PubSubRequest.Kind.SUBSCRIPTION))
             .as("the standing subscriptions back from the store")
             .extracting(PubSubRequest::id)
             .containsExactlyInAnyOrderElementsOf(ids);
-        connect(sw, again.c());
+        again.connect(sw);
         Wait.until(
             "the restart's hold ends", Duration.ofSeconds(20), () -> !again.hold().holding());
         again.c().reconcile(OneSwitchNetwork.DPID).get(); // the one the hold's end started
@@ -126,38 +103,25 @@ class CamusRestartTest {
 
   @Test
   void withoutTheStoreTheRestartRewritesCamusTables() throws Exception {
-    SimulatedOpenFlowSwitch sw =
-        SimulatedOpenFlowSwitch.builder()
-            .dpid(OneSwitchNetwork.DPID)
-            .ports(1, 2, 3, 4)
-            .recordReceived(true)
-            .build();
+    SimulatedOpenFlowSwitch sw = StoredLife.recordingSwitch();
     try {
-      try (Life first = Life.start("sqlite:" + dir.resolve("first.db"))) {
-        connect(sw, first.c());
+      try (StoredLife first = start("first.db")) {
+        first.connect(sw);
         for (int i = 1; i <= 4; i++) {
           first.c().registerHost(OneSwitchNetwork.host(i)).get();
         }
         first.s().subscribe("fd6e:7073:1::3", "price < 50000", 7073).get();
         first.c().reconcile(OneSwitchNetwork.DPID).get();
       }
-      Wait.until(
-          "the switch sees the controller gone", Duration.ofSeconds(10), () -> !sw.isConnected());
-      sw.clearReceived();
-      try (Life fresh = Life.start("sqlite:" + dir.resolve("other.db"))) { // as main: nothing kept
-        connect(sw, fresh.c());
+      StoredLife.gone(sw);
+      try (StoredLife fresh = start("other.db")) { // as main: nothing kept
+        fresh.connect(sw);
         fresh.c().reconcile(OneSwitchNetwork.DPID).get();
         assertThat(sw.receivedMods()).as("the restart without the store").isNotEmpty();
       }
     } finally {
       sw.close();
     }
-  }
-
-  private static void connect(SimulatedOpenFlowSwitch sw, NetworkController c) throws Exception {
-    sw.connect(new InetSocketAddress("127.0.0.1", c.openflowAddress().getPort())).get();
-    Wait.until(
-        "the switch", Duration.ofSeconds(10), () -> c.topology().hasSwitch(OneSwitchNetwork.DPID));
   }
 
   /** The ports an event of symbol X at price 10 from h2 (port 2) leaves by. */

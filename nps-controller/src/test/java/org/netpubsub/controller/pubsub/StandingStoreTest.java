@@ -7,10 +7,13 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.content.index.SpatialIndex;
+import org.netpubsub.content.schema.Schema;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
@@ -70,6 +73,48 @@ class StandingStoreTest {
         .hasMessageContaining("camus-mr alpha 1");
     assertThatThrownBy(() -> StandingStore.open("mysql:x", "camus-mr alpha 1"))
         .hasMessageContaining("--store must be sqlite:PATH");
+  }
+
+  @Test
+  void aPleromaStoreIsRefusedUnderAnotherIndexOrCapNamingTheField() {
+    String url = "sqlite:" + dir.resolve("p.db");
+    Schema quotes =
+        Schema.builder("quotes")
+            .stringAttribute("symbol", 8)
+            .intAttribute("price", 0, 100_000)
+            .index(List.of("price"))
+            .build();
+    SpatialIndex index = new SpatialIndex(quotes, 12);
+    StandingStore.open(url, StoredRouting.pleromaFields(index, PubSubLimits.DEFAULTS)).close();
+    StandingStore.open(url, StoredRouting.pleromaFields(index, PubSubLimits.DEFAULTS)).close();
+    assertThatThrownBy(
+            () ->
+                StandingStore.open(
+                    url,
+                    StoredRouting.pleromaFields(
+                        new SpatialIndex(quotes, 10), PubSubLimits.DEFAULTS)))
+        .hasMessageContaining("field index: holds requests of '[price] length 12'")
+        .hasMessageContaining("not '[price] length 10'");
+    assertThatThrownBy(
+            () ->
+                StandingStore.open(
+                    url, StoredRouting.pleromaFields(index, PubSubLimits.DEFAULTS.withMaxCells(8))))
+        .hasMessageContaining("field max_cells");
+    Schema wider =
+        Schema.builder("quotes")
+            .stringAttribute("symbol", 8)
+            .intAttribute("price", 0, 200_000)
+            .index(List.of("price"))
+            .build();
+    assertThatThrownBy(
+            () ->
+                StandingStore.open(
+                    url,
+                    StoredRouting.pleromaFields(
+                        new SpatialIndex(wider, 12), PubSubLimits.DEFAULTS)))
+        .hasMessageContaining("field schema");
+    assertThatThrownBy(() -> StandingStore.open(url, "camus-mr alpha 1"))
+        .hasMessageContaining("field routing: holds requests of 'pleroma'");
   }
 
   @Test
