@@ -33,8 +33,12 @@ import org.netpubsub.edge.link.EdgeKeys;
  * {@code own} (publisher and subscriber hold their own keys only: the broker checks the origin's
  * derived key after the deployment keys fail, and re-seals); {@code check}, the authenticated
  * broker's check alone ({@link OriginCheck#open} and {@link OriginCheck#sealFor}) in a tight loop;
- * {@code plaincheck}, the plain relay with that check beside it (the check's cost in context). Not
- * a test: run by hand (base42.jar or any nps jar supplies the dependencies),
+ * {@code plaincheck}, the plain relay with that check beside it (the check's cost in context);
+ * {@code plain16}, the plain relay of a datagram {@link DatagramAuth#TAG} bytes longer (what the
+ * tag's bytes cost the receive, decode and send); {@code jdkmac}, the HMAC of the sealed datagram
+ * by {@code javax.crypto.Mac} alone (the check's MAC before stop 43), in a tight loop, and {@code
+ * plainjdk}, the plain relay with that HMAC beside it (as {@code plaincheck}: old and new in one
+ * run). Not a test: run by hand (base42.jar or any nps jar supplies the dependencies),
  *
  * <pre>
  * java -cp nps-edge/target/classes:nps-edge/target/test-classes:NPS_JAR \
@@ -80,6 +84,17 @@ public final class RelayCpu {
       relays.put(
           "plain", arm(client, plainRb, "plain", false, DatagramAuth.insecure(), payload, open));
       relays.put("auth", arm(client, authRb, "auth", false, key, payload, open));
+      // the plain relay of a datagram as long as a sealed one: what the tag's bytes cost
+      relays.put(
+          "plain16",
+          arm(
+              client,
+              plainRb,
+              "plain16",
+              false,
+              DatagramAuth.insecure(),
+              payload + DatagramAuth.TAG,
+              open));
       DatagramAuth pubOwn = DatagramAuth.of(EdgeKeys.derive(key.keys(), "pub"));
       relays.put("own", arm(client, authRb, "own", true, pubOwn, payload, open));
       ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
@@ -96,6 +111,23 @@ public final class RelayCpu {
                 int body = twin.open(sealed, 0, sealed.length);
                 sink += twin.sealFor(sealed, 0, body, "sub", false);
               }));
+      // the HMAC as javax.crypto.Mac computes it (the check's MAC before stop 43), tight loop
+      javax.crypto.Mac jdk = javax.crypto.Mac.getInstance("HmacSHA256");
+      jdk.init(new javax.crypto.spec.SecretKeySpec(key.keys().get(0), "HmacSHA256"));
+      byte[] full = new byte[32];
+      arms.put(
+          "jdkmac",
+          timed(
+              cpu,
+              () -> {
+                jdk.update(sealed, 0, sealed.length - DatagramAuth.TAG);
+                try {
+                  jdk.doFinal(full, 0);
+                } catch (javax.crypto.ShortBufferException e) {
+                  throw new IllegalStateException(e);
+                }
+                sink += full[0];
+              }));
       // the plain relay with the check's work beside it: does the check cost more in context?
       Arm plainArm = relays.get("plain");
       OriginCheck twin2 = new OriginCheck(key);
@@ -105,6 +137,21 @@ public final class RelayCpu {
               cpu,
               () -> {
                 sink += twin2.open(sealed, 0, sealed.length);
+                plainArm.once();
+              }));
+      // the plain relay with the JDK Mac's HMAC beside it: the MAC before stop 43, in context
+      arms.put(
+          "plainjdk",
+          timed(
+              cpu,
+              () -> {
+                jdk.update(sealed, 0, sealed.length - DatagramAuth.TAG);
+                try {
+                  jdk.doFinal(full, 0);
+                } catch (javax.crypto.ShortBufferException e) {
+                  throw new IllegalStateException(e);
+                }
+                sink += full[0];
                 plainArm.once();
               }));
       // with the socket's receive, as the relay thread runs it on a busy socket
@@ -132,7 +179,10 @@ public final class RelayCpu {
       long calls = (long) (rounds + 3) * n;
       long plainCalls =
           calls
-              * names.stream().filter(List.of("plain", "plaincheck", "plain-rx")::contains).count();
+              * names.stream()
+                  .filter(
+                      List.of("plain", "plaincheck", "plainjdk", "plain-rx", "plain16")::contains)
+                  .count();
       long authCalls =
           calls * names.stream().filter(List.of("auth", "own", "auth-rx")::contains).count();
       check(plainRb, plainBefore, plainCalls, "plain");
@@ -163,6 +213,9 @@ public final class RelayCpu {
               List.of("auth", "plain"),
               List.of("own", "plain"),
               List.of("plaincheck", "plain"),
+              List.of("plainjdk", "plain"),
+              List.of("plain16", "plain"),
+              List.of("auth", "plain16"),
               List.of("auth-rx", "plain-rx"))) {
         String name = pair.get(0);
         String base = pair.get(1);
@@ -181,6 +234,11 @@ public final class RelayCpu {
             median(ratios),
             ratios.stream().mapToDouble(x -> x).min().orElse(0),
             ratios.stream().mapToDouble(x -> x).max().orElse(0));
+      }
+      if (arms.containsKey("check") && arms.containsKey("jdkmac")) {
+        System.out.printf(
+            "jdkmac/check: the JDK Mac's HMAC against this build's whole check %.3f%n",
+            median.get("jdkmac") / median.get("check"));
       }
       if (arms.containsKey("check") && arms.containsKey("auth")) {
         System.out.printf(
