@@ -16,7 +16,7 @@ import pytest
 
 from live import UpProcess, clear_switches, in_host, poll
 from pubsub import auth, openflow_tls
-from pubsub.session import UNUSED, solicit
+from pubsub.session import UNUSED, build, solicit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NPS = os.path.join(ROOT, "nps")
@@ -35,8 +35,7 @@ class Controller:
     NPS_TESTBED_AUTH=0 / NPS_TESTBED_OPENFLOW_TLS=0."""
 
     def __init__(self, openflow_port: int, api_port: int, *extra: str):
-        build = subprocess.run([NPS, "--version"], capture_output=True, text=True, timeout=600)
-        assert build.returncode == 0, build.stderr
+        build()  # once per test bed run (pubsub/session.py)
         self.api = f"http://127.0.0.1:{api_port}"
         self.tls = openflow_tls.choose(None)
         self.scheme = "ssl" if self.tls else "tcp"
