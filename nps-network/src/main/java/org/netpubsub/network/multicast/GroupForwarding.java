@@ -123,7 +123,7 @@ public final class GroupForwarding {
   private Set<Link> avoided = Set.of();
   private Topology view;
   private TopologyGraph graph;
-  private SegmentRegistry registry = SegmentRegistry.sharing(this::label);
+  private SegmentRegistry registry = SegmentRegistry.sharingWholeShapes(this::label);
 
   public GroupForwarding(Topology topology) {
     this(topology, 0);
@@ -188,7 +188,7 @@ public final class GroupForwarding {
   }
 
   private void reembedAll() {
-    registry = SegmentRegistry.sharing(this::label);
+    registry = SegmentRegistry.sharingWholeShapes(this::label);
     trees.clear();
     segmentsBySwitch.clear();
     specs.values().forEach(this::embed);

@@ -1,6 +1,7 @@
 package org.netpubsub.network.multicast;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
@@ -38,20 +39,22 @@ import java.util.stream.Collectors;
  * host's address), so a number does not depend on how a graph numbers its nodes.
  */
 public final class SegmentRegistry {
-  private record Key(int node, BitSet leaves) {}
+  /** What a shared segment is found by: its leaves, and in whole-shape mode its branches too. */
+  private record Key(int node, BitSet leaves, Set<Branch> branches) {}
 
   private static final class Installed {
     final ReplicationSegment segment;
-    final BitSet leaves;
+    final Key key;
     int references;
 
-    Installed(ReplicationSegment segment, BitSet leaves) {
+    Installed(ReplicationSegment segment, Key key) {
       this.segment = segment;
-      this.leaves = leaves;
+      this.key = key;
     }
   }
 
   private final boolean share;
+  private final boolean wholeShape;
   private final Map<SegmentId, Installed> installed = new LinkedHashMap<>();
   private final Map<Key, SegmentId> byLeaves = new HashMap<>();
 
@@ -65,8 +68,9 @@ public final class SegmentRegistry {
   /** The highest segment index: 24 bits, the switch layout's multicast group ids. */
   public static final int MAX_INDEX = 0xff_ffff;
 
-  private SegmentRegistry(boolean share, IntToLongFunction label) {
+  private SegmentRegistry(boolean share, boolean wholeShape, IntToLongFunction label) {
     this.share = share;
+    this.wholeShape = wholeShape;
     this.label = label;
   }
 
@@ -80,7 +84,19 @@ public final class SegmentRegistry {
    * label} of a node: stable across graphs of the same network).
    */
   public static SegmentRegistry sharing(IntToLongFunction label) {
-    return new SegmentRegistry(true, label);
+    return new SegmentRegistry(true, false, label);
+  }
+
+  /**
+   * Trees share a segment only when what it sends is the same, not just whom it reaches: equal
+   * leaves and equal branches (found bottom-up, so an equal subtree is shared whole, as Algorithm 1
+   * would). Algorithm 1's match on leaves alone lets the first of two trees that reach the same
+   * leaves from a node by different paths decide the segment's branches, so the switches' groups
+   * would depend on the order the trees came in; here they are a function of the standing trees
+   * (issue 27 part 7: a restarted controller rewrites nothing). The index hashes the branches too.
+   */
+  public static SegmentRegistry sharingWholeShapes(IntToLongFunction label) {
+    return new SegmentRegistry(true, true, label);
   }
 
   /**
@@ -88,7 +104,7 @@ public final class SegmentRegistry {
    * in their hash, so the indices there do depend on the order of the trees.
    */
   public static SegmentRegistry independent() {
-    return new SegmentRegistry(false, n -> n);
+    return new SegmentRegistry(false, false, n -> n);
   }
 
   /**
@@ -134,7 +150,7 @@ public final class SegmentRegistry {
       Installed s = installed.get(id);
       if (--s.references == 0) {
         installed.remove(id);
-        byLeaves.remove(new Key(id.node(), s.leaves), id);
+        byLeaves.remove(s.key, id);
         indices.free(id.node(), id.index() - 1);
         freed.add(id);
       }
@@ -194,8 +210,8 @@ public final class SegmentRegistry {
           ? new Branch.ToMember(n)
           : resolve(tree, tree.children(n).get(0), leaves, created);
     }
-    Key key = new Key(n, leaves.get(n));
-    SegmentId existing = share ? byLeaves.get(key) : null;
+    Key key = new Key(n, leaves.get(n), null);
+    SegmentId existing = share && !wholeShape ? byLeaves.get(key) : null;
     if (existing != null) {
       return new Branch.ToSegment(existing);
     }
@@ -206,9 +222,16 @@ public final class SegmentRegistry {
     for (int c : tree.children(n)) {
       out.add(resolve(tree, c, leaves, created));
     }
-    SegmentId id = new SegmentId(n, 1 + indices.take(n, hash(n, key.leaves())));
+    if (wholeShape) {
+      key = new Key(n, key.leaves(), Set.copyOf(out));
+      existing = byLeaves.get(key);
+      if (existing != null) {
+        return new Branch.ToSegment(existing);
+      }
+    }
+    SegmentId id = new SegmentId(n, 1 + indices.take(n, hash(n, key.leaves(), out)));
     Set<Integer> dl = key.leaves().stream().boxed().collect(Collectors.toSet());
-    installed.put(id, new Installed(new ReplicationSegment(id, dl, out), key.leaves()));
+    installed.put(id, new Installed(new ReplicationSegment(id, dl, out), key));
     if (share) {
       byLeaves.put(key, id);
     }
@@ -216,11 +239,33 @@ public final class SegmentRegistry {
     return new Branch.ToSegment(id);
   }
 
-  /** What a segment stands for: its node and its descendant leaves, by their labels. */
-  private long hash(int node, BitSet leaves) {
+  /**
+   * What a segment stands for: its node and its descendant leaves, by their labels; in whole-shape
+   * mode its branches too (a member's label, a next segment's node label and index; sorted, so the
+   * order the tree lists its children in does not count).
+   */
+  private long hash(int node, BitSet leaves, List<Branch> branches) {
     long h = ContentIds.add(ContentIds.seed(1), label.applyAsLong(node));
     for (int l = leaves.nextSetBit(0); l >= 0; l = leaves.nextSetBit(l + 1)) {
       h = ContentIds.add(h, label.applyAsLong(l));
+    }
+    if (wholeShape) {
+      long[] words = new long[branches.size()];
+      for (int i = 0; i < words.length; i++) {
+        words[i] =
+            switch (branches.get(i)) {
+              case Branch.ToMember(int m) ->
+                  ContentIds.add(ContentIds.seed(2), label.applyAsLong(m));
+              case Branch.ToSegment(SegmentId next) ->
+                  ContentIds.add(
+                      ContentIds.add(ContentIds.seed(3), label.applyAsLong(next.node())),
+                      next.index());
+            };
+      }
+      Arrays.sort(words);
+      for (long w : words) {
+        h = ContentIds.add(h, w);
+      }
     }
     return h;
   }
