@@ -111,15 +111,7 @@ final class CoordinatorService {
     lock.lock();
     try {
       requireEdge(name);
-      c =
-          inTransaction(
-              () -> {
-                store.removeEdge(name);
-                CoordinatorState.Change ch = state.leave(name);
-                store.saveVersion(ch.version());
-                network.ifPresent(n -> n.membershipChanged(state, ch.changedFilters()));
-                return ch;
-              });
+      c = removeEdges(List.of(name));
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -141,26 +133,34 @@ final class CoordinatorService {
       if (gone.isEmpty()) {
         return 0;
       }
-      inTransaction(
-          () -> {
-            gone.forEach(store::removeEdge); // first: a failed delete leaves the state untouched
-            List<String> filters = new ArrayList<>();
-            long v = state.version();
-            for (String name : gone) {
-              CoordinatorState.Change ch = state.leave(name);
-              filters.addAll(ch.changedFilters());
-              v = ch.version();
-            }
-            store.saveVersion(v);
-            network.ifPresent(n -> n.membershipChanged(state, filters));
-            return v;
-          });
+      removeEdges(gone);
       changed.signalAll();
       LOG.info("revoked edges removed from routing: " + gone);
       return gone.size();
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Removes the registered edges {@code names} (not empty) in one store transaction, nothing of it
+   * if a write fails (every delete comes before the state changes), and tells the network once; the
+   * last change, whose version is the new one. Under the lock; the caller wakes the pollers.
+   */
+  private CoordinatorState.Change removeEdges(List<String> names) {
+    return inTransaction(
+        () -> {
+          names.forEach(store::removeEdge);
+          List<String> filters = new ArrayList<>();
+          CoordinatorState.Change last = null;
+          for (String name : names) {
+            last = state.leave(name);
+            filters.addAll(last.changedFilters());
+          }
+          store.saveVersion(last.version());
+          network.ifPresent(n -> n.membershipChanged(state, filters));
+          return last;
+        });
   }
 
   FilterReply updateFilters(String edge, List<String> added, List<String> removed) {
