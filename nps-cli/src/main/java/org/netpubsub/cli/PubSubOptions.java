@@ -23,6 +23,7 @@ import org.netpubsub.controller.pubsub.ClusterIngress;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.StandingStore;
+import org.netpubsub.controller.pubsub.StoredGroups;
 import org.netpubsub.controller.pubsub.StoredRouting;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.edge.overlay.Zk;
@@ -318,6 +319,16 @@ final class PubSubOptions {
   void closeStore() {
     if (opened != null) {
       opened.close();
+    }
+  }
+
+  /**
+   * With --store: the multicast groups back from it. Call before {@link #attach}, whose restore of
+   * the requests lets the restart's hold end.
+   */
+  void restoreGroups(MulticastGroups groups) {
+    if (opened != null) {
+      StoredGroups.restore(groups, opened, stored.groups(), hold);
     }
   }
 

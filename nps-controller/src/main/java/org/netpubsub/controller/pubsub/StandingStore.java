@@ -14,15 +14,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.topology.Topology;
 
 /**
- * A controller's standing requests and last settled topology in a SQLite file ({@code --store
- * sqlite:PATH}), so a restarted controller (PLEROMA or Camus) computes the tables the switches
- * already hold before it reconciles any (docs/controller.md, "Restart"). As the edge coordinator's
- * store: one transaction per request (a crash mid-request leaves the file without it or with all of
- * it), bounded row counts, and a bad row at load names its table, row and field. Writes run on one
- * thread of their own, in the order asked, never on the controller loop.
+ * A controller's standing requests, multicast groups and last settled topology in a SQLite file
+ * ({@code --store sqlite:PATH}), so a restarted controller (PLEROMA or Camus) computes the tables
+ * the switches already hold before it reconciles any (docs/controller.md, "Restart"). As the edge
+ * coordinator's store: one transaction per request (a crash mid-request leaves the file without it
+ * or with all of it), bounded row counts, and a bad row at load names its table, row and field.
+ * Writes run on one thread of their own, in the order asked, never on the controller loop.
  */
 public final class StandingStore implements Closeable {
   /** At most this many requests, hosts, links or switches (a write over it fails, rolled back). */
@@ -38,6 +39,9 @@ public final class StandingStore implements Closeable {
         + " b_dpid BIGINT NOT NULL, b_port BIGINT NOT NULL, PRIMARY KEY (a_dpid, a_port))",
     "CREATE TABLE IF NOT EXISTS nps_hosts (address TEXT PRIMARY KEY, mac BIGINT NOT NULL,"
         + " dpid BIGINT NOT NULL, port BIGINT NOT NULL)",
+    // a multicast group as PUT: members and sources are space-separated addresses
+    "CREATE TABLE IF NOT EXISTS nps_groups (name TEXT PRIMARY KEY, strategy TEXT NOT NULL,"
+        + " members TEXT NOT NULL, sources TEXT NOT NULL)",
   };
 
   /** A standing request as stored: what rebuilds it ({@code region} the principal's, if any). */
@@ -50,8 +54,11 @@ public final class StandingStore implements Closeable {
       Optional<String> region,
       String owner) {}
 
-  /** What a restart starts from: the requests and the topology they were compiled on. */
-  public record Contents(List<Row> requests, Topology topology) {}
+  /**
+   * What a restart starts from: the requests and the multicast groups, and the topology they were
+   * compiled on.
+   */
+  public record Contents(List<Row> requests, List<GroupSpec> groups, Topology topology) {}
 
   private final String name;
   private final Connection db;
@@ -173,6 +180,26 @@ public final class StandingStore implements Closeable {
         () -> {
           try (PreparedStatement p = db.prepareStatement("DELETE FROM nps_requests WHERE id = ?")) {
             p.setString(1, id);
+            p.executeUpdate();
+          }
+        });
+  }
+
+  /** Records a multicast group, new or replacing one of its name; completes once committed. */
+  public CompletableFuture<Void> groupPut(GroupSpec g) {
+    return write(
+        () -> {
+          capped("nps_groups", 1);
+          StandingRows.writeGroup(db, g);
+        });
+  }
+
+  /** Forgets a multicast group (deleted); completes once committed. */
+  public CompletableFuture<Void> groupRemoved(String name) {
+    return write(
+        () -> {
+          try (PreparedStatement p = db.prepareStatement("DELETE FROM nps_groups WHERE name = ?")) {
+            p.setString(1, name);
             p.executeUpdate();
           }
         });
