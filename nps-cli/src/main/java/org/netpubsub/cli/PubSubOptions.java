@@ -54,11 +54,13 @@ final class PubSubOptions {
 
   @Option(
       names = "--store",
-      paramLabel = "sqlite:PATH",
+      paramLabel = "URL",
       description =
-          "PLEROMA (one process, on its loop) or Camus: keep the standing requests, hosts and"
-              + " topology in this SQLite file (created if missing), so a restarted controller"
-              + " rewrites no table (docs/controller.md, Restart).")
+          "PLEROMA (one process, on its loop) or Camus: keep the standing requests, multicast"
+              + " groups, hosts and topology in sqlite:PATH (created if missing) or"
+              + " postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE (tables created if"
+              + " missing), so a restarted controller rewrites no table (docs/controller.md,"
+              + " Restart).")
   String store;
 
   @Option(

@@ -2,6 +2,7 @@ package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.StoredLife;
 import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.http.PostgresServer;
 import org.netpubsub.network.multicast.GroupForwarding;
 import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.multicast.TreeStrategy;
@@ -56,10 +58,12 @@ class PleromaRestartTest {
   @TempDir Path dir;
 
   private StoredLife start(String file) throws java.io.IOException {
+    return startOn("sqlite:" + dir.resolve(file));
+  }
+
+  private StoredLife startOn(String url) throws java.io.IOException {
     StandingStore store =
-        StandingStore.open(
-            "sqlite:" + dir.resolve(file),
-            StoredRouting.pleromaFields(INDEX, PubSubLimits.DEFAULTS));
+        StandingStore.open(url, StoredRouting.pleromaFields(INDEX, PubSubLimits.DEFAULTS));
     return StoredLife.start(
         store,
         (c, st, rows, hold) ->
@@ -94,12 +98,22 @@ class PleromaRestartTest {
 
   @Test
   void aPleromaControllerRestartedOnTheSameStoreChangesNoFlow() throws Exception {
+    restartedOn("sqlite:" + dir.resolve("pleroma.db"));
+  }
+
+  @Test
+  void onPostgresqlTheRestartChangesNoFlowEither() throws Exception {
+    assumeTrue(PostgresServer.available(), "PostgreSQL is not installed, or not running as root");
+    restartedOn(PostgresServer.shared().newDatabase()); // stopped when the JVM exits
+  }
+
+  private void restartedOn(String url) throws Exception {
     SimulatedOpenFlowSwitch sw = StoredLife.recordingSwitch();
     try {
       List<String> ids;
       var flows = new HashSet<FlowEntry>();
       var groups = new HashSet<>();
-      try (StoredLife first = start("pleroma.db")) {
+      try (StoredLife first = startOn(url)) {
         ids = firstLife(first, sw);
         flows.addAll(sw.flows());
         groups.addAll(sw.groups());
@@ -109,7 +123,7 @@ class PleromaRestartTest {
       }
       StoredLife.gone(sw);
 
-      try (StoredLife again = start("pleroma.db")) {
+      try (StoredLife again = startOn(url)) {
         assertThat(ids(again.s()))
             .as("the standing advertisement and subscriptions back from the store")
             .hasSize(3)

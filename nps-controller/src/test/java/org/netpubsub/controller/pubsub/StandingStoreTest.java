@@ -75,7 +75,14 @@ class StandingStoreTest {
         .hasMessageContaining("field routing")
         .hasMessageContaining("camus-mr alpha 1");
     assertThatThrownBy(() -> StandingStore.open("mysql:x", "camus-mr alpha 1"))
-        .hasMessageContaining("--store must be sqlite:PATH");
+        .hasMessageContaining("--store must be sqlite:PATH or postgresql://");
+    assertThatThrownBy(() -> StandingStore.open("postgresql://127.0.0.1:1", "camus-mr alpha 1"))
+        .hasMessageContaining("--store postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE");
+    assertThatThrownBy(
+            () -> StandingStore.open("postgresql://nps:secret@127.0.0.1:1/x", "camus-mr alpha 1"))
+        .as("no server there; the password is not shown")
+        .hasMessageStartingWith("--store postgresql://nps@127.0.0.1:1/x: cannot open")
+        .hasMessageNotContaining("secret");
   }
 
   @Test
