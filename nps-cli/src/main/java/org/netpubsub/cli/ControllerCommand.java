@@ -246,6 +246,7 @@ final class ControllerCommand implements Callable<Integer> {
     Optional<PubSubService> service = Optional.empty();
     try {
       MulticastGroups groups = MulticastGroups.attach(controller);
+      pubsub.restoreGroups(groups); // --store: before the requests' restore ends the hold
       service = pubsub.attach(controller);
       Optional<PubSubService> regions = service;
       Optional<Authenticator> principals =

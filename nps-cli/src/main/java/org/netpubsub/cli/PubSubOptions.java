@@ -23,6 +23,7 @@ import org.netpubsub.controller.pubsub.ClusterIngress;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.StandingStore;
+import org.netpubsub.controller.pubsub.StoredGroups;
 import org.netpubsub.controller.pubsub.StoredRouting;
 import org.netpubsub.controller.southbound.ReconcileScope;
 import org.netpubsub.edge.overlay.Zk;
@@ -53,11 +54,13 @@ final class PubSubOptions {
 
   @Option(
       names = "--store",
-      paramLabel = "sqlite:PATH",
+      paramLabel = "URL",
       description =
-          "PLEROMA (one process, on its loop) or Camus: keep the standing requests, hosts and"
-              + " topology in this SQLite file (created if missing), so a restarted controller"
-              + " rewrites no table (docs/controller.md, Restart).")
+          "PLEROMA (one process, on its loop) or Camus: keep the standing requests, multicast"
+              + " groups, hosts and topology in sqlite:PATH (created if missing) or"
+              + " postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE (tables created if"
+              + " missing), so a restarted controller rewrites no table (docs/controller.md,"
+              + " Restart).")
   String store;
 
   @Option(
@@ -318,6 +321,16 @@ final class PubSubOptions {
   void closeStore() {
     if (opened != null) {
       opened.close();
+    }
+  }
+
+  /**
+   * With --store: the multicast groups back from it. Call before {@link #attach}, whose restore of
+   * the requests lets the restart's hold end.
+   */
+  void restoreGroups(MulticastGroups groups) {
+    if (opened != null) {
+      StoredGroups.restore(groups, opened, stored.groups(), hold);
     }
   }
 

@@ -178,6 +178,12 @@ final class GroupRoutes {
       if (e.getCause() instanceof MulticastGroups.TooManyGroups full) {
         throw new ApiError(429, full.getMessage());
       }
+      if (e.getCause() instanceof MulticastGroups.Held
+          || e.getCause() instanceof MulticastGroups.NotKept) {
+        // a restart's hold (it ends within --restore-wait), or the store: sending it again is safe
+        throw new ApiError(
+            503, e.getCause().getMessage(), null, java.util.Map.of("Retry-After", "1"));
+      }
       throw new ApiError(504, "the switches did not take the change: " + e.getCause());
     } catch (TimeoutException e) {
       throw new ApiError(504, "the switches did not answer in time");

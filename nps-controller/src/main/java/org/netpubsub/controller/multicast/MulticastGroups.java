@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.netpubsub.controller.flows.FlowService;
 import org.netpubsub.controller.flows.FlowStore;
 import org.netpubsub.controller.southbound.DesiredState;
@@ -37,6 +38,32 @@ public final class MulticastGroups implements FlowService.Listener {
   private Topology topology = Topology.EMPTY; // loop only
   private volatile boolean writing = true;
   private volatile int maxGroups = MAX_GROUPS;
+  private volatile Journal journal = IN_MEMORY;
+  private volatile Supplier<String> held = () -> null; // why changes wait now (null: they don't)
+
+  /**
+   * Where a group's change is kept before it is answered ({@code --store}, docs/controller.md
+   * "Restart"). Each call is made on the loop in the order the groups changed there; the write
+   * itself must not run on the loop.
+   */
+  public interface Journal {
+    CompletableFuture<Void> put(GroupSpec spec);
+
+    CompletableFuture<Void> removed(String name);
+  }
+
+  private static final Journal IN_MEMORY =
+      new Journal() {
+        @Override
+        public CompletableFuture<Void> put(GroupSpec spec) {
+          return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletableFuture<Void> removed(String name) {
+          return CompletableFuture.completedFuture(null);
+        }
+      };
 
   /** Groups at most, by default: each costs flows and group entries on its tree's switches. */
   public static final int MAX_GROUPS = 4_096;
@@ -70,20 +97,41 @@ public final class MulticastGroups implements FlowService.Listener {
   }
 
   /**
-   * Creates or replaces a group; completes once the switches hold its trees, or with {@link
-   * TooManyGroups} for a new group beyond the cap.
+   * A restarted controller's groups ({@code --store}): they join the trees without a switch
+   * message, before the restart's hold lets any switch be reconciled, so the reconcile finds the
+   * switches' multicast entries as they should be. From then on every change is kept in {@code
+   * journal} before its answer, and changes are refused with {@link Held} while {@code held} gives
+   * a reason.
+   */
+  public CompletableFuture<Void> restore(
+      List<GroupSpec> specs, Journal journal, Supplier<String> held) {
+    return controller.callOnLoop(
+        () -> {
+          specs.forEach(forwarding::put); // entry SIDs and segments are hashed: any order will do
+          topology.switches().forEach(this::store);
+          this.journal = journal;
+          this.held = held;
+          return null;
+        });
+  }
+
+  /**
+   * Creates or replaces a group; completes once the switches hold its trees (and the journal the
+   * group), or with {@link TooManyGroups} for a new group beyond the cap.
    */
   public CompletableFuture<GroupForwarding.Placement> put(GroupSpec spec) {
     return controller
         .callOnLoop(
             () -> {
+              notHeld();
               int cap = maxGroups;
               if (forwarding.placement(spec.name()).isEmpty() && forwarding.specs().size() >= cap) {
                 throw tooMany(cap);
               }
               Set<Long> changed = forwarding.put(spec);
               GroupForwarding.Placement p = forwarding.placement(spec.name()).orElseThrow();
-              return applyDelta(changed).thenApply(v -> p);
+              CompletableFuture<Void> kept = kept(journal.put(spec));
+              return applyDelta(changed).thenCombine(kept, (a, b) -> p);
             })
         .thenCompose(f -> f);
   }
@@ -93,15 +141,47 @@ public final class MulticastGroups implements FlowService.Listener {
     return controller
         .callOnLoop(
             () -> {
+              notHeld();
               boolean known = forwarding.placement(name).isPresent();
-              return applyDelta(forwarding.remove(name)).thenApply(v -> known);
+              CompletableFuture<Void> kept =
+                  known ? kept(journal.removed(name)) : CompletableFuture.completedFuture(null);
+              return applyDelta(forwarding.remove(name)).thenCombine(kept, (a, b) -> known);
             })
         .thenCompose(f -> f);
   }
 
-  /** Moves the trees off these links (traffic engineering); completes once the switches follow. */
+  /**
+   * Moves the trees off these links (traffic engineering); completes once the switches follow.
+   * During a restart's hold only the entries change: the hold's end reconciles every switch.
+   */
   public CompletableFuture<Void> avoid(Set<Link> links) {
-    return controller.callOnLoop(() -> applyDelta(forwarding.avoid(links))).thenCompose(f -> f);
+    return controller
+        .callOnLoop(
+            () -> {
+              Set<Long> changed = forwarding.avoid(links);
+              if (held.get() != null) {
+                changed.forEach(this::store);
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              return applyDelta(changed);
+            })
+        .thenCompose(f -> f);
+  }
+
+  /** On the loop: a change now would be planned on a half-learnt topology. */
+  private void notHeld() {
+    String why = held.get();
+    if (why != null) {
+      throw new Held(why);
+    }
+  }
+
+  private static CompletableFuture<Void> kept(CompletableFuture<Void> write) {
+    return write.exceptionally(
+        e -> {
+          throw new NotKept(
+              e instanceof java.util.concurrent.CompletionException c ? c.getCause() : e);
+        });
   }
 
   public CompletableFuture<Optional<GroupForwarding.Placement>> placement(String name) {
@@ -124,6 +204,24 @@ public final class MulticastGroups implements FlowService.Listener {
 
     TooManyGroups(String message) {
       super(message);
+    }
+  }
+
+  /** A change while a restarted controller holds reconciles: the REST layer answers 503. */
+  public static final class Held extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Held(String message) {
+      super(message);
+    }
+  }
+
+  /** The store did not keep a change (the switches may hold it): the REST layer answers 503. */
+  public static final class NotKept extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotKept(Throwable cause) {
+      super("the store did not keep the change: " + cause.getMessage(), cause);
     }
   }
 

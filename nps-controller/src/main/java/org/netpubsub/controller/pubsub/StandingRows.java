@@ -8,7 +8,11 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.netpubsub.content.address.Ipv6Address;
+import org.netpubsub.network.multicast.GroupSpec;
+import org.netpubsub.network.multicast.TreeStrategy;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
@@ -102,8 +106,75 @@ final class StandingRows {
         }
       }
     }
+    List<GroupSpec> groups = readGroups(db, name);
     db.commit(); // ends the read transaction
-    return new StandingStore.Contents(List.copyOf(requests), t);
+    return new StandingStore.Contents(List.copyOf(requests), groups, t);
+  }
+
+  private static List<GroupSpec> readGroups(Connection db, String name) throws SQLException {
+    List<GroupSpec> groups = new ArrayList<>();
+    try (Statement s = db.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT name, strategy, members, sources FROM nps_groups ORDER BY name")) {
+      while (rs.next()) {
+        String group = rs.getString(1);
+        String where = "--store " + name + ": nps_groups row '" + group + "' field ";
+        TreeStrategy strategy =
+            switch (String.valueOf(rs.getString(2))) {
+              case "direct" -> TreeStrategy.DIRECT;
+              case "rp" -> TreeStrategy.RENDEZVOUS_POINT;
+              default -> throw new IllegalArgumentException(where + "strategy: not direct or rp");
+            };
+        try {
+          groups.add(
+              GroupSpec.of(
+                  group,
+                  addresses(rs.getString(3), where + "members"),
+                  addresses(rs.getString(4), where + "sources"),
+                  strategy));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(where + "name: " + e.getMessage(), e);
+        }
+        capped(groups.size(), name, "nps_groups");
+      }
+    }
+    return List.copyOf(groups);
+  }
+
+  /** Writes a multicast group, replacing the row of its name (in the caller's transaction). */
+  static void writeGroup(Connection db, GroupSpec g) throws SQLException {
+    try (PreparedStatement p =
+        db.prepareStatement(
+            "INSERT INTO nps_groups (name, strategy, members, sources) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (name) DO UPDATE SET strategy = excluded.strategy,"
+                + " members = excluded.members, sources = excluded.sources")) {
+      p.setString(1, g.name());
+      p.setString(2, g.strategy() == TreeStrategy.DIRECT ? "direct" : "rp");
+      p.setString(3, joined(g.members()));
+      p.setString(4, joined(g.sources()));
+      p.executeUpdate();
+    }
+  }
+
+  private static String joined(Set<Ipv6Address> addresses) {
+    return String.join(" ", addresses.stream().map(Ipv6Address::toString).toList());
+  }
+
+  private static Set<Ipv6Address> addresses(String text, String field) {
+    if (text == null) {
+      throw new IllegalArgumentException(field + ": missing");
+    }
+    Set<Ipv6Address> out = new TreeSet<>();
+    for (String a : text.split(" ")) {
+      if (!a.isEmpty()) {
+        out.add(address(a, field));
+      }
+    }
+    if (out.size() > GroupSpec.MAX_HOSTS) {
+      throw new IllegalArgumentException(field + ": over " + GroupSpec.MAX_HOSTS + " addresses");
+    }
+    return out;
   }
 
   /** Replaces the stored topology with {@code t} (in the caller's transaction). */

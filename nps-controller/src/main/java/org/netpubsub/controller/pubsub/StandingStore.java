@@ -2,7 +2,6 @@ package org.netpubsub.controller.pubsub;
 
 import java.io.Closeable;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,15 +13,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import org.netpubsub.http.JdbcUrl;
+import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.topology.Topology;
 
 /**
- * A controller's standing requests and last settled topology in a SQLite file ({@code --store
- * sqlite:PATH}), so a restarted controller (PLEROMA or Camus) computes the tables the switches
- * already hold before it reconciles any (docs/controller.md, "Restart"). As the edge coordinator's
- * store: one transaction per request (a crash mid-request leaves the file without it or with all of
- * it), bounded row counts, and a bad row at load names its table, row and field. Writes run on one
- * thread of their own, in the order asked, never on the controller loop.
+ * A controller's standing requests, multicast groups and last settled topology in a SQLite file
+ * ({@code --store sqlite:PATH}) or a PostgreSQL database ({@code --store postgresql://...}), so a
+ * restarted controller (PLEROMA or Camus) computes the tables the switches already hold before it
+ * reconciles any (docs/controller.md, "Restart"). As the edge coordinator's store: one transaction
+ * per request (a crash mid-request leaves the file without it or with all of it), bounded row
+ * counts, and a bad row at load names its table, row and field. Writes run on one thread of their
+ * own, in the order asked, never on the controller loop.
  */
 public final class StandingStore implements Closeable {
   /** At most this many requests, hosts, links or switches (a write over it fails, rolled back). */
@@ -38,6 +40,9 @@ public final class StandingStore implements Closeable {
         + " b_dpid BIGINT NOT NULL, b_port BIGINT NOT NULL, PRIMARY KEY (a_dpid, a_port))",
     "CREATE TABLE IF NOT EXISTS nps_hosts (address TEXT PRIMARY KEY, mac BIGINT NOT NULL,"
         + " dpid BIGINT NOT NULL, port BIGINT NOT NULL)",
+    // a multicast group as PUT: members and sources are space-separated addresses
+    "CREATE TABLE IF NOT EXISTS nps_groups (name TEXT PRIMARY KEY, strategy TEXT NOT NULL,"
+        + " members TEXT NOT NULL, sources TEXT NOT NULL)",
   };
 
   /** A standing request as stored: what rebuilds it ({@code region} the principal's, if any). */
@@ -50,8 +55,11 @@ public final class StandingStore implements Closeable {
       Optional<String> region,
       String owner) {}
 
-  /** What a restart starts from: the requests and the topology they were compiled on. */
-  public record Contents(List<Row> requests, Topology topology) {}
+  /**
+   * What a restart starts from: the requests and the multicast groups, and the topology they were
+   * compiled on.
+   */
+  public record Contents(List<Row> requests, List<GroupSpec> groups, Topology topology) {}
 
   private final String name;
   private final Connection db;
@@ -76,31 +84,47 @@ public final class StandingStore implements Closeable {
   }
 
   /**
-   * Opens {@code sqlite:PATH} (created if missing) for a routing and its parameters ({@code
-   * fields}, checked in their order: routing first); a store written under another value of any of
-   * them is refused naming the field, since its rows would compile to other tables. A field the
-   * store lacks is written.
+   * Opens {@code sqlite:PATH} (created if missing) or {@code postgresql://...} (an existing
+   * database, the tables created if missing; {@link JdbcUrl}, as the edge coordinator's) for a
+   * routing and its parameters ({@code fields}, checked in their order: routing first); a store
+   * written under another value of any of them is refused naming the field, since its rows would
+   * compile to other tables. A field the store lacks is written.
    */
   public static StandingStore open(String url, Map<String, String> fields) {
-    if (!url.startsWith("sqlite:") || url.length() == "sqlite:".length()) {
-      throw new IllegalArgumentException("--store must be sqlite:PATH, not '" + url + "'");
-    }
-    String path = url.substring("sqlite:".length());
+    JdbcUrl u = JdbcUrl.parse("--store", url);
+    Connection c = null;
     try {
-      Connection c = DriverManager.getConnection("jdbc:sqlite:" + path);
+      c = u.connect();
       try (Statement s = c.createStatement()) {
-        s.execute("PRAGMA journal_mode = WAL");
-        s.execute("PRAGMA synchronous = FULL"); // a 201 means the request survives a power cut
+        if (u.kind() == JdbcUrl.Kind.SQLITE) {
+          s.execute("PRAGMA journal_mode = WAL");
+          s.execute("PRAGMA synchronous = FULL"); // a 201 means the request survives a power cut
+        } // PostgreSQL's commit waits for its WAL on disk by default (synchronous_commit)
         for (String ddl : SCHEMA) {
           s.execute(ddl);
         }
       }
       c.setAutoCommit(false);
-      StandingStore store = new StandingStore(url, c);
+      StandingStore store = new StandingStore(u.display(), c);
       store.checkFields(fields);
       return store;
-    } catch (SQLException e) {
-      throw new IllegalArgumentException("--store " + url + ": cannot open: " + e.getMessage(), e);
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(c); // a refused start leaves no connection behind
+      if (e instanceof IllegalArgumentException refused) {
+        throw refused;
+      }
+      throw new IllegalArgumentException(
+          "--store " + u.display() + ": cannot open: " + e.getMessage(), e);
+    }
+  }
+
+  private static void closeQuietly(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException e) {
+        // closing after a failed start: nothing was written
+      }
     }
   }
 
@@ -173,6 +197,26 @@ public final class StandingStore implements Closeable {
         () -> {
           try (PreparedStatement p = db.prepareStatement("DELETE FROM nps_requests WHERE id = ?")) {
             p.setString(1, id);
+            p.executeUpdate();
+          }
+        });
+  }
+
+  /** Records a multicast group, new or replacing one of its name; completes once committed. */
+  public CompletableFuture<Void> groupPut(GroupSpec g) {
+    return write(
+        () -> {
+          capped("nps_groups", 1);
+          StandingRows.writeGroup(db, g);
+        });
+  }
+
+  /** Forgets a multicast group (deleted); completes once committed. */
+  public CompletableFuture<Void> groupRemoved(String name) {
+    return write(
+        () -> {
+          try (PreparedStatement p = db.prepareStatement("DELETE FROM nps_groups WHERE name = ?")) {
+            p.setString(1, name);
             p.executeUpdate();
           }
         });

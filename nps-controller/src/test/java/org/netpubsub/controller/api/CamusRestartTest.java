@@ -1,11 +1,13 @@
 package org.netpubsub.controller.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.compiler.spec.MessageSpec;
@@ -15,6 +17,7 @@ import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.pubsub.RequestOutcome;
 import org.netpubsub.controller.pubsub.StandingStore;
 import org.netpubsub.controller.pubsub.StoredRouting;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
@@ -29,13 +32,15 @@ import org.netpubsub.network.pleroma.ContentFlows;
 /**
  * A Camus controller restarted on the same store (docs/controller.md, "Restart") sends the switch
  * no flow-mod or group-mod: its subscriptions, hosts and topology come back from the store before
- * it reconciles, so the reconcile finds the tables as they should be. Without the store (main
- * before stop 42) the restarted controller reconciles the switch to a pipeline without
- * subscriptions, which the second case shows the measure sees.
+ * it reconciles, so the reconcile finds the tables as they should be, and an Idempotency-Key
+ * repeated after the restart is answered with the restored request. Without the store (main before
+ * stop 42) the restarted controller reconciles the switch to a pipeline without subscriptions,
+ * which the second case shows the measure sees.
  */
 class CamusRestartTest {
   private static final SpatialIndex INDEX = new SpatialIndex(PubSubApiTest.QUOTES, 12);
   private static final RoutingPolicy MR = RoutingPolicy.parse("mr");
+  private static final Optional<String> KEY = Optional.of("order-17");
 
   @TempDir Path dir;
 
@@ -61,7 +66,7 @@ class CamusRestartTest {
           first.c().registerHost(OneSwitchNetwork.host(i)).get();
         }
         first.s().subscribe("fd6e:7073:1::3", "price < 50000", 7073).get();
-        first.s().subscribe("fd6e:7073:1::4", "symbol == \"X\"", 7074).get();
+        first.s().subscribe("fd6e:7073:1::4", "symbol == \"X\"", 7074, KEY).get();
         String gone = first.s().subscribe("fd6e:7073:1::4", "price > 7", 7075).get().request().id();
         first.s().withdraw(gone).get();
         first.c().reconcile(OneSwitchNetwork.DPID).get();
@@ -86,6 +91,21 @@ class CamusRestartTest {
         assertThat(new HashSet<>(sw.flows())).as("flows").isEqualTo(flows);
         assertThat(new HashSet<>(sw.groups())).as("groups").isEqualTo(groups);
         assertThat(delivered(sw, again.s())).as("the event from port 2").containsExactly(3L, 4L);
+
+        RequestOutcome repeat =
+            again.s().subscribe("fd6e:7073:1::4", "symbol == \"X\"", 7074, KEY).get();
+        assertThat(repeat.request().id())
+            .as("the Idempotency-Key repeated after the restart")
+            .isEqualTo("s:order-17");
+        assertThat(repeat.flowChanges()).isZero();
+        assertThat(again.s().requests(PubSubRequest.Kind.SUBSCRIPTION))
+            .as("nothing added twice")
+            .hasSize(2);
+        assertThatThrownBy(
+                () -> again.s().subscribe("fd6e:7073:1::4", "symbol == \"Y\"", 7074, KEY).join())
+            .as("the key with another request")
+            .hasMessageContaining("Idempotency-Key order-17 was used for another request");
+        assertThat(sw.receivedMods()).as("after the repeat").isEmpty();
 
         String h3 =
             again.s().requests(PubSubRequest.Kind.SUBSCRIPTION).stream()

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
 import org.netpubsub.network.multicast.GroupForwarding;
+import org.netpubsub.network.multicast.GroupSpec;
 import org.netpubsub.network.multicast.SegmentAddresses;
 import org.netpubsub.network.openflow.GroupEntry;
 import org.netpubsub.network.topology.Host;
@@ -62,6 +65,33 @@ class GroupApiTest {
 
   static Host host(int i) {
     return OneSwitchNetwork.host(i);
+  }
+
+  @Test
+  void changesDuringARestartsHoldAndUnkeptChangesAre503() throws Exception {
+    String body = "{\"members\":[\"fd6e:7073:1::2\"],\"sources\":[\"fd6e:7073:1::1\"]}";
+    AtomicReference<String> held = new AtomicReference<>("restoring");
+    MulticastGroups.Journal store =
+        new MulticastGroups.Journal() {
+          @Override
+          public CompletableFuture<Void> put(GroupSpec spec) {
+            return CompletableFuture.failedFuture(new IllegalStateException("disk full"));
+          }
+
+          @Override
+          public CompletableFuture<Void> removed(String name) {
+            return CompletableFuture.completedFuture(null);
+          }
+        };
+    groups.restore(List.of(), store, held::get).join();
+    HttpResponse<String> waiting = send("PUT", "/v1/groups/a", body);
+    assertThat(waiting.statusCode()).as(waiting.body()).isEqualTo(503);
+    assertThat(waiting.headers().firstValue("Retry-After")).hasValue("1");
+    assertThat(send("GET", "/v1/groups/a", null).statusCode()).as("nothing put").isEqualTo(404);
+    held.set(null);
+    HttpResponse<String> unkept = send("PUT", "/v1/groups/a", body);
+    assertThat(unkept.statusCode()).as(unkept.body()).isEqualTo(503);
+    assertThat(unkept.body()).contains("the store did not keep the change: disk full");
   }
 
   @Test

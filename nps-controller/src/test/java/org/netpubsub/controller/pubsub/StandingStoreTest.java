@@ -9,11 +9,14 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netpubsub.content.address.Ipv6Address;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.content.schema.Schema;
+import org.netpubsub.network.multicast.GroupSpec;
+import org.netpubsub.network.multicast.TreeStrategy;
 import org.netpubsub.network.topology.Host;
 import org.netpubsub.network.topology.Link;
 import org.netpubsub.network.topology.MacAddress;
@@ -72,7 +75,14 @@ class StandingStoreTest {
         .hasMessageContaining("field routing")
         .hasMessageContaining("camus-mr alpha 1");
     assertThatThrownBy(() -> StandingStore.open("mysql:x", "camus-mr alpha 1"))
-        .hasMessageContaining("--store must be sqlite:PATH");
+        .hasMessageContaining("--store must be sqlite:PATH or postgresql://");
+    assertThatThrownBy(() -> StandingStore.open("postgresql://127.0.0.1:1", "camus-mr alpha 1"))
+        .hasMessageContaining("--store postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE");
+    assertThatThrownBy(
+            () -> StandingStore.open("postgresql://nps:secret@127.0.0.1:1/x", "camus-mr alpha 1"))
+        .as("no server there; the password is not shown")
+        .hasMessageStartingWith("--store postgresql://nps@127.0.0.1:1/x: cannot open")
+        .hasMessageNotContaining("secret");
   }
 
   @Test
@@ -138,6 +148,44 @@ class StandingStoreTest {
     }
     try (StandingStore s = StandingStore.open("sqlite:" + file, "camus-mr alpha 1")) {
       assertThatThrownBy(s::load).hasMessageContaining("nps_requests row 's-9' field port");
+    }
+  }
+
+  @Test
+  void groupsSurviveAReopenAndABadGroupRowNamesItsField() throws Exception {
+    Path file = dir.resolve("g.db");
+    String url = "sqlite:" + file;
+    Ipv6Address h2 = Ipv6Address.parse("fd6e:7073:1::2");
+    Ipv6Address h3 = Ipv6Address.parse("fd6e:7073:1::3");
+    GroupSpec quotes = GroupSpec.of("quotes/x", Set.of(h3), Set.of(h2), TreeStrategy.DIRECT);
+    GroupSpec replaced =
+        GroupSpec.of("quotes/x", Set.of(h2, h3), Set.of(h2), TreeStrategy.RENDEZVOUS_POINT);
+    try (StandingStore s = StandingStore.open(url, "camus-mr alpha 1")) {
+      s.groupPut(quotes).join();
+      s.groupPut(GroupSpec.of("gone", Set.of(h2), Set.of(), TreeStrategy.DIRECT)).join();
+      s.groupRemoved("gone").join();
+      s.groupPut(replaced).join();
+    }
+    try (StandingStore s = StandingStore.open(url, "camus-mr alpha 1")) {
+      assertThat(s.load().groups())
+          .as("the last put of each group standing")
+          .containsExactly(replaced);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE nps_groups SET sources = 'fd6e::2 nonsense'");
+    }
+    try (StandingStore s = StandingStore.open(url, "camus-mr alpha 1")) {
+      assertThatThrownBy(s::load)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("nps_groups row 'quotes/x' field sources");
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE nps_groups SET sources = '', strategy = 'spt'");
+    }
+    try (StandingStore s = StandingStore.open(url, "camus-mr alpha 1")) {
+      assertThatThrownBy(s::load).hasMessageContaining("nps_groups row 'quotes/x' field strategy");
     }
   }
 }

@@ -6,17 +6,20 @@ import java.util.List;
 import org.netpubsub.controller.app.ControllerConfig;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.app.RestartHold;
+import org.netpubsub.controller.multicast.MulticastGroups;
 import org.netpubsub.controller.pubsub.PubSubService;
 import org.netpubsub.controller.pubsub.StandingStore;
+import org.netpubsub.controller.pubsub.StoredGroups;
 import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
 
 /**
  * One life of a controller on a {@code --store} (docs/controller.md, "Restart"), as {@code nps
  * controller} starts it: the store read and the hold made before the controller starts, the pub/sub
- * app restored from the store's rows. The restart tests start two lives on one store.
+ * app and the multicast groups restored from the store's rows. The restart tests start two lives on
+ * one store.
  */
 public record StoredLife(
-    NetworkController c, PubSubService s, StandingStore store, RestartHold hold)
+    NetworkController c, PubSubService s, MulticastGroups g, StandingStore store, RestartHold hold)
     implements AutoCloseable {
   /** How the app is restored: {@code StoredRouting.attachCamus} or {@code attachPleroma}. */
   public interface App {
@@ -30,7 +33,9 @@ public record StoredLife(
     NetworkController c =
         NetworkController.start(
             ControllerConfig.defaults().withPort("127.0.0.1", 0).withRestartHold(hold));
-    return new StoredLife(c, app.attach(c, store, k.requests(), hold), store, hold);
+    MulticastGroups g = MulticastGroups.attach(c);
+    StoredGroups.restore(g, store, k.groups(), hold); // before the app's restore ends the hold
+    return new StoredLife(c, app.attach(c, store, k.requests(), hold), g, store, hold);
   }
 
   /** A switch (ports 1–4) recording what it receives, as {@link OneSwitchNetwork}'s. */

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.netpubsub.http.JdbcUrl;
 
 /**
  * The coordinator's durable state: edges, the filters present at each, topic → network group, and
@@ -18,21 +19,14 @@ public interface CoordinatorStore extends Closeable {
   /**
    * Opens {@code sqlite:PATH} (created if missing) or {@code
    * postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE} (an existing database; the tables are
-   * created if missing); anything else is an error.
+   * created if missing); anything else is an error ({@link JdbcUrl}, which the controller's {@code
+   * --store} shares).
    */
   static CoordinatorStore open(String url) {
-    if (url.startsWith("sqlite:")) {
-      String path = url.substring("sqlite:".length());
-      if (path.isEmpty()) {
-        throw new IllegalArgumentException("--db sqlite:PATH needs a path");
-      }
-      return JdbcCoordinatorStore.sqlite(path);
-    }
-    if (url.startsWith("postgresql://")) {
-      return JdbcCoordinatorStore.postgresql(url);
-    }
-    throw new IllegalArgumentException(
-        "--db must be sqlite:PATH or postgresql://HOST[:PORT]/DATABASE, not '" + url + "'");
+    JdbcUrl u = JdbcUrl.parse("--db", url);
+    return u.kind() == JdbcUrl.Kind.SQLITE
+        ? JdbcCoordinatorStore.sqlite(u.where())
+        : JdbcCoordinatorStore.postgresql(u);
   }
 
   long version();

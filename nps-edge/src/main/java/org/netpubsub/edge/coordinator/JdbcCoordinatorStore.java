@@ -1,7 +1,5 @@
 package org.netpubsub.edge.coordinator;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -14,8 +12,8 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeSet;
+import org.netpubsub.http.JdbcUrl;
 
 /**
  * {@link CoordinatorStore} over one JDBC connection (calls serialised), in a SQLite file or a
@@ -61,37 +59,12 @@ final class JdbcCoordinatorStore implements CoordinatorStore {
    * A PostgreSQL database, {@code postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE}; the tables
    * are created if missing.
    */
-  static JdbcCoordinatorStore postgresql(String url) {
-    URI u;
+  static JdbcCoordinatorStore postgresql(JdbcUrl url) {
     try {
-      u = new URI(url);
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("not a PostgreSQL URL: " + url, e);
-    }
-    String database = u.getPath() == null ? "" : u.getPath().replaceFirst("^/", "");
-    if (u.getHost() == null || database.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--db postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE, not '" + url + "'");
-    }
-    Properties p = new Properties();
-    if (u.getUserInfo() != null) {
-      String[] user = u.getUserInfo().split(":", 2);
-      p.setProperty("user", user[0]);
-      if (user.length == 2) {
-        p.setProperty("password", user[1]);
-      }
-    }
-    String jdbc =
-        "jdbc:postgresql://"
-            + u.getHost()
-            + (u.getPort() > 0 ? ":" + u.getPort() : "")
-            + "/"
-            + database;
-    try {
-      return withSchema(DriverManager.getConnection(jdbc, p));
+      return withSchema(url.connect());
     } catch (SQLException e) {
       throw new IllegalArgumentException(
-          "cannot open PostgreSQL database " + u.getHost() + "/" + database + ": " + e, e);
+          "cannot open PostgreSQL database " + url.where() + ": " + e, e);
     }
   }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.http.PostgresServer;
 
 /**
  * Issue 27: concurrent requests racing for the last place under a cap reach exactly the cap, never

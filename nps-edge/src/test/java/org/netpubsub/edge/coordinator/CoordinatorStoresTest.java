@@ -11,6 +11,7 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.http.PostgresServer;
 
 /**
  * The coordinator's two stores side by side: the same random sequence of writes to a SQLite file

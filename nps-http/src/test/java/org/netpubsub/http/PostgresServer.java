@@ -1,4 +1,4 @@
-package org.netpubsub.edge.coordinator;
+package org.netpubsub.http;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * postgres} system user, since PostgreSQL refuses to run as root. {@link #available} says whether
  * this machine can (the binaries are there and the test runs as root).
  */
-final class PostgresServer implements Closeable {
+public final class PostgresServer implements Closeable {
   private final Path bin;
   private final Path dir;
   private final int port;
@@ -30,7 +30,7 @@ final class PostgresServer implements Closeable {
   }
 
   /** The newest {@code /usr/lib/postgresql/N/bin}, if any. */
-  static Optional<Path> binaries() {
+  public static Optional<Path> binaries() {
     Path base = Path.of("/usr/lib/postgresql");
     if (!Files.isDirectory(base)) {
       return Optional.empty();
@@ -45,11 +45,11 @@ final class PostgresServer implements Closeable {
     }
   }
 
-  static boolean available() {
+  public static boolean available() {
     return binaries().isPresent() && "root".equals(System.getProperty("user.name"));
   }
 
-  static PostgresServer start() throws IOException, InterruptedException {
+  public static PostgresServer start() throws IOException, InterruptedException {
     Path bin = binaries().orElseThrow(() -> new IOException("PostgreSQL is not installed"));
     Path dir = Files.createTempDirectory("nps-pg-");
     run(List.of("chown", "postgres", dir.toString()));
@@ -81,7 +81,7 @@ final class PostgresServer implements Closeable {
    * when the JVM exits; each class takes a database of its own ({@link #newDatabase}) or the
    * default one.
    */
-  static synchronized PostgresServer shared() throws IOException, InterruptedException {
+  public static synchronized PostgresServer shared() throws IOException, InterruptedException {
     if (shared == null) {
       PostgresServer s = start();
       Runtime.getRuntime().addShutdownHook(new Thread(s::close));
@@ -91,7 +91,7 @@ final class PostgresServer implements Closeable {
   }
 
   /** A new, empty database of this server; its URL as {@link #url} gives the default one. */
-  String newDatabase() throws java.sql.SQLException {
+  public String newDatabase() throws java.sql.SQLException {
     String name;
     synchronized (PostgresServer.class) {
       name = "db" + (++databases);
@@ -108,7 +108,7 @@ final class PostgresServer implements Closeable {
   }
 
   /** The URL the coordinator takes: the cluster's default database. */
-  String url() {
+  public String url() {
     return "postgresql://nps@127.0.0.1:" + port + "/postgres";
   }
 
