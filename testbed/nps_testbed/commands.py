@@ -46,14 +46,28 @@ def exec_in_host(host: str, command: list[str]) -> int:
         command = command[1:]
     if not command:
         raise UsageError("exec needs a command: nps-testbed exec HOST -- CMD [ARGS...]")
-    record = host_record(state.read_state(), host)
-    pid = record["pid"]
-    if not alive(pid) or not any(a == f"mininet:{naming.mininet_name(host)}" for a in cmdline(pid)):
-        log(f"host {host}'s namespace shell (pid {pid}) is gone; is the test bed still up?")
+    try:
+        argv = in_host_argv(state.read_state(), host, command)
+    except HostGone as e:
+        log(str(e))
         return 1
     os.environ["NPS_HOST"] = host
-    os.execvp("nsenter", ["nsenter", "-t", str(pid), "-n", "--", *command])
+    os.execvp(argv[0], argv)
     return 127  # not reached
+
+
+class HostGone(RuntimeError):
+    """A host's namespace shell is no longer running."""
+
+
+def in_host_argv(doc: dict, host: str, command: list[str]) -> list[str]:
+    """The argv that runs `command` in `host`'s network namespace (`doc`: the test bed's state):
+    what `exec` runs, for callers that start many short commands and cannot afford `exec`'s own
+    Python start for each (the tests' host-learning pings)."""
+    pid = host_record(doc, host)["pid"]
+    if not alive(pid) or not any(a == f"mininet:{naming.mininet_name(host)}" for a in cmdline(pid)):
+        raise HostGone(f"host {host}'s namespace shell (pid {pid}) is gone; is the test bed still up?")
+    return ["nsenter", "-t", str(pid), "-n", "--", *command]
 
 
 def hosts(as_json: bool) -> int:

@@ -18,6 +18,8 @@ import urllib.error
 import urllib.request
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from nps_testbed import commands as testbed_commands
+from nps_testbed import state as testbed_state
 from pubsub import auth as auth_module
 from pubsub import openflow_tls
 
@@ -261,21 +263,28 @@ def wait_for_network(controller: Controller, testbed: Testbed, links: int, timeo
 
     def learned() -> bool:
         known = {h["address"] for h in controller.get("/v1/topology")["hosts"]}
-        solicit(testbed.exec, [(h["name"], UNUSED) for h in testbed.hosts
-                               if h["address"] not in known])
+        solicit([(h["name"], UNUSED) for h in testbed.hosts if h["address"] not in known])
         return len(known) >= len(testbed.hosts)
 
     poll(learned, timeout, f"{len(testbed.hosts)} hosts learned", interval=0.2)
 
 
-def solicit(run, targets: list[tuple[str, str]]) -> None:
+def solicit(targets: list[tuple[str, str]]) -> None:
     """Makes each (host, target) host send a neighbour solicitation, so that the controller learns
-    its address in the target's scope: a ping of `target`, an address no host has, run as
-    `run(host, *cmd, timeout=...)` (Testbed.exec, live.in_host). All at once (one after the other:
-    16 s on a fat tree). The kernel solicits as the ping is sent and the answer never comes, so
-    waiting 0.2 s for it instead of 1 s loses nothing."""
+    its address in the target's scope: a ping of `target`, an address no host has. All at once
+    (one after the other: 16 s on a fat tree). The kernel solicits as the ping is sent and the
+    answer never comes, so waiting 0.2 s for it instead of 1 s loses nothing. Through nsenter
+    alone, not `nps-testbed exec`: that starts Python twice (the system's, then the venv's) and
+    imports the CLI per ping, 2.1-3.6 s each for 16 pings 8 at a time at load 14 against 0.2 s,
+    and at load 12-29 one took over the 15 s below (docs/testing-load-failures.md, stop 44)."""
+    doc = testbed_state.read_state()
+
+    def ping(host: str, target: str) -> None:
+        argv = testbed_commands.in_host_argv(doc, host, ["ping", "-6", "-c1", "-W0.2", target])
+        subprocess.run(argv, capture_output=True, timeout=15, env={**os.environ, "NPS_HOST": host})
+
     with ThreadPoolExecutor(max_workers=8) as pool:
-        list(pool.map(lambda t: run(t[0], "ping", "-6", "-c1", "-W0.2", t[1], timeout=15), targets))
+        list(pool.map(lambda t: ping(*t), targets))
 
 
 def client_env(address: str | None = None, jar: str | None = None,

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from live import UpProcess, clear_switches, in_host, poll
+from live import UpProcess, clear_switches, poll
 from pubsub import auth, openflow_tls
 from pubsub.session import UNUSED, build, solicit
 
@@ -175,7 +175,7 @@ def learn_hosts(controller: "Controller", hosts: list, link_local: bool = False)
         known = {h["address"] for h in topology["hosts"]}
         missing = [(h, a) for h in hosts for a in addresses(h, link_local) if a not in known]
         last.update(missing=[f"{h['name']} {a}" for h, a in missing], topology=topology)
-        solicit(in_host, [(h["name"], unused(h, a)) for h, a in missing])
+        solicit([(h["name"], unused(h, a)) for h, a in missing])
         return not missing
 
     try:

@@ -140,7 +140,7 @@ def test_the_network_drops_what_a_modified_client_sends_or_binds_outside_its_reg
             for c in controllers:
                 known = {h["address"] for h in call(c, "wide", "GET", "/v1/topology")["hosts"]}
                 missing |= {n for n, h in hosts.items() if h["address"] not in known}
-            solicit(testbed.exec, [(name, UNUSED) for name in missing])
+            solicit([(name, UNUSED) for name in missing])
             return not missing
 
         poll(learned, 90, "5 hosts learned", interval=0.5)
