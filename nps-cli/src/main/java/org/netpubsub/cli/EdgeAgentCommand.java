@@ -191,10 +191,11 @@ final class EdgeAgentCommand implements Callable<Integer> {
     if (senderKeys != null && !ownKeyOnly) {
       throw new IllegalArgumentException("--sender-keys needs --own-key-only");
     }
-    if (ownKeyOnly && coordinatorKeys && (senderKeys != null || revokedEdges != null)) {
+    if (ownKeyOnly && coordinatorKeys && senderKeys != null) {
+      // --revoked-edges stays allowed: refused beside the coordinator's revoked edges (a union)
       throw new IllegalArgumentException(
-          "--own-key-only --coordinator-keys excludes --sender-keys and --revoked-edges: the"
-              + " coordinator hands out the senders' keys and the revoked edges");
+          "--own-key-only --coordinator-keys excludes --sender-keys: the coordinator hands out"
+              + " the senders' keys");
     }
     if (ownKeyOnly) { // a bad file: one line and exit 2, before anything starts
       builder.ownKeyOnly(senderKeys == null ? Map.of() : SenderKeys.read(senderKeys));

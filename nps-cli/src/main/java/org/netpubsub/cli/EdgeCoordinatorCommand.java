@@ -65,12 +65,23 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
       names = "--revoked-edges",
       paramLabel = "FILE",
       description =
-          "Edges revoked here, one name a line (# comments; needs --datagram-key). Read again at"
-              + " each keys request, registration and report and every 5 s: a revoked edge gets no"
-              + " keys (403), leaves routing (removed as if it had left), may not register or"
-              + " report (403), and agents started with --own-key-only --coordinator-keys refuse"
-              + " its datagrams from their next refresh (docs/security-datagrams.md).")
+          "Edges revoked here, one name a line (# comments; needs --datagram-key). Read again when"
+              + " it changed, at each keys request, registration and report, and every 5 s: a"
+              + " revoked edge gets no keys (403), leaves routing (removed as if it had left), may"
+              + " not register or report (403), and every agent started with --coordinator-keys"
+              + " refuses its datagrams from its next refresh (docs/security-revocation.md).")
   java.nio.file.Path revokedEdges;
+
+  @Option(
+      names = "--rotate-on-revoke",
+      paramLabel = "GRACE",
+      description =
+          "When --revoked-edges names a new edge, rotate the --datagram-key file: a fresh key signs"
+              + " from each agent's next refresh, the old keys are accepted for GRACE (e.g. 2m)"
+              + " and then dropped. Only if every deployment-key holder takes its keys from this"
+              + " coordinator (--coordinator-keys); state in FILE.rotation"
+              + " (docs/security-datagrams.md).")
+  String rotateOnRevoke;
 
   @Spec CommandSpec spec;
 
@@ -114,6 +125,10 @@ final class EdgeCoordinatorCommand implements Callable<Integer> {
             .tls(tls.load())
             .datagramKeys(datagramKey)
             .revokedEdges(revokedEdges);
+    if (rotateOnRevoke != null) {
+      b.rotateOnRevoke(
+          org.netpubsub.content.Durations.positive(rotateOnRevoke, "--rotate-on-revoke"));
+    }
     if (controllerCa != null) {
       b.controllerTls(org.netpubsub.client.TrustedCa.context(controllerCa));
     }

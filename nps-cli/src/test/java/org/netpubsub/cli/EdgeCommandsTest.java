@@ -183,6 +183,18 @@ class EdgeCommandsTest {
                 "--exit-after-start"))
         .isEqualTo(2);
     assertThat(cli.err()).contains("start it with --auth too");
+    assertThat(
+            cli.run(
+                "edge-coordinator",
+                "--listen",
+                "127.0.0.1:0",
+                "--db",
+                "sqlite:" + dir.resolve("k.db"),
+                "--rotate-on-revoke",
+                "0s",
+                "--exit-after-start"))
+        .isEqualTo(2);
+    assertThat(cli.err()).contains("--rotate-on-revoke");
   }
 
   @Test
@@ -239,7 +251,7 @@ class EdgeCommandsTest {
                     "--sender-keys",
                     senders.toString())))
         .isEqualTo(2);
-    assertThat(cli.err()).contains("excludes --sender-keys and --revoked-edges");
+    assertThat(cli.err()).contains("excludes --sender-keys");
     Files.writeString(senders, "# senders\noslo " + oslo + "\nrome\n");
     assertThat(cli.run(keyedAgent(master, "--own-key-only", "--sender-keys", senders.toString())))
         .isEqualTo(2);

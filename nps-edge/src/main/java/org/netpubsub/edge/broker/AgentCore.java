@@ -98,7 +98,10 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
         b.senders == null
             ? AgentKeys.deployment(edge, auth)
             : AgentKeys.ownKey(edge, auth, ownKeys != null ? ownKeys.senders() : b.senders);
-    agentKeys.revoke(ownKeys != null ? ownKeys.revoked() : b.revoked);
+    agentKeys.revoke(b.revoked); // this host's --revoked-edges, beside the coordinator's
+    if (ownKeys != null || keys != null) {
+      agentKeys.revokedByCoordinator(ownKeys != null ? ownKeys.revoked() : keys.revoked());
+    }
     this.link = DatagramLink.of(socket, b.emulation, agentKeys.sealer());
     this.reliable =
         b.reliable == null
@@ -164,7 +167,7 @@ final class AgentCore<L extends LocalFilters> implements Closeable {
       ownKeys.start(edge, agentKeys);
     }
     if (keys != null) {
-      keys.start(edge);
+      keys.start(edge, agentKeys);
     }
     replay.registered(); // now that the broker is connected: its retained messages, if late
   }

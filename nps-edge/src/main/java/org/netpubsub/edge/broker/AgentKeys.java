@@ -31,8 +31,9 @@ import org.netpubsub.edge.link.EdgeKeys;
  *
  * So an agent holding its own key only cannot make any agent accept a datagram in the name of an
  * edge whose key it was not given. The senders' keys and the revoked edges are replaced while
- * datagrams flow ({@link #senders}, {@link #revoke}; a reload). The receive loop is one thread:
- * {@link #refusal} is the reason of its last refusal. Sealing is thread-safe.
+ * datagrams flow ({@link #senders}, {@link #revoke}, {@link #revokedByCoordinator}; a reload or a
+ * refresh). The receive loop is one thread: {@link #refusal} is the reason of its last refusal.
+ * Sealing is thread-safe.
  */
 final class AgentKeys implements DatagramLink.Sealer, Datagrams.Opener {
   /**
@@ -45,7 +46,9 @@ final class AgentKeys implements DatagramLink.Sealer, Datagrams.Opener {
   private final DatagramAuth auth; // the deployment keys, or the agent's own key
   private final DerivedKeys derived; // null for an own-key agent
   private volatile Map<String, DatagramAuth> senders; // null for a deployment-key agent
-  private volatile Set<String> revoked = Set.of();
+  private volatile Set<String> revoked = Set.of(); // the union of the two below
+  private Set<String> revokedHere = Set.of(); // --revoked-edges (guarded by this)
+  private Set<String> revokedServed = Set.of(); // the coordinator's answers (guarded by this)
   private String refusal = "unauthenticated"; // the receive loop's only
 
   private AgentKeys(String edge, DatagramAuth auth, Map<String, DatagramAuth> senders) {
@@ -92,9 +95,37 @@ final class AgentKeys implements DatagramLink.Sealer, Datagrams.Opener {
     senders = checked(keys);
   }
 
-  /** From now on refuses every datagram naming one of {@code edges}, whatever its key. */
-  void revoke(Set<String> edges) {
-    revoked = Set.copyOf(edges);
+  /**
+   * From now on refuses every datagram naming one of {@code edges} (this host's {@code
+   * --revoked-edges}), or one the coordinator revoked ({@link #revokedByCoordinator}), whatever its
+   * key.
+   */
+  synchronized void revoke(Set<String> edges) {
+    revokedHere = Set.copyOf(edges);
+    revoked = union(revokedHere, revokedServed);
+  }
+
+  /**
+   * The coordinator's revoked edges (its last keys answer), refused beside this host's own list: an
+   * operator revokes at the coordinator once instead of in a file on every host.
+   */
+  synchronized void revokedByCoordinator(Set<String> edges) {
+    revokedServed = Set.copyOf(edges);
+    revoked = union(revokedHere, revokedServed);
+  }
+
+  /** Edges refused now as {@code revoked_origin}: both lists. */
+  Set<String> revoked() {
+    return revoked;
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    if (b.isEmpty() || a.containsAll(b)) {
+      return a;
+    }
+    Set<String> u = new java.util.HashSet<>(a);
+    u.addAll(b);
+    return Set.copyOf(u);
   }
 
   /** Senders' keys held now (0 for a deployment-key agent). */

@@ -169,11 +169,14 @@ final class CoordinatorClient {
   }
 
   /**
-   * The datagram keys the coordinator hands to {@code edge}, the signing one first. A malformed
-   * answer is refused without quoting it: it holds keys.
+   * The datagram keys the coordinator hands to {@code edge}, the signing one first, and the edges
+   * it revoked (none from a coordinator older than the field). A malformed answer, or one naming
+   * more than {@link AgentKeys#MAX_SENDERS} revoked edges, is refused whole without quoting it: it
+   * holds keys.
    */
-  List<byte[]> keys(String edge) throws CoordinatorException {
-    JsonNode a = send("GET", "/v1/edges/" + enc(edge) + "/keys", null, timeout).path("keys");
+  KeyPoller.Served keys(String edge) throws CoordinatorException {
+    JsonNode r = send("GET", "/v1/edges/" + enc(edge) + "/keys", null, timeout);
+    JsonNode a = r.path("keys");
     List<byte[]> out = new ArrayList<>();
     for (JsonNode k : a) {
       try {
@@ -187,7 +190,26 @@ final class CoordinatorClient {
       throw new CoordinatorException(
           200, "coordinator answered no datagram keys, or malformed ones");
     }
-    return out;
+    try {
+      return new KeyPoller.Served(out, revoked(r));
+    } catch (IllegalArgumentException e) {
+      throw new CoordinatorException(
+          200, "coordinator answered malformed revoked edges (" + e.getMessage() + ")");
+    }
+  }
+
+  /** An answer's {@code revoked}: absent is none; over the bound, or a non-name, is refused. */
+  private static java.util.Set<String> revoked(JsonNode r) {
+    JsonNode v = r.path("revoked");
+    if (v.isMissingNode()) {
+      return java.util.Set.of();
+    }
+    if (!v.isArray() || v.size() > AgentKeys.MAX_SENDERS) {
+      throw new IllegalArgumentException("revoked");
+    }
+    java.util.Set<String> revoked = new java.util.HashSet<>();
+    v.forEach(n -> revoked.add(name(n)));
+    return revoked;
   }
 
   /**
@@ -206,13 +228,10 @@ final class CoordinatorClient {
       for (JsonNode n : s) {
         senders.put(name(n.path("edge")), hexKeys(n.path("keys")));
       }
-      java.util.Set<String> revoked = new java.util.HashSet<>();
-      JsonNode v = r.path("revoked");
-      if (!v.isArray() || v.size() > AgentKeys.MAX_SENDERS) {
-        throw new IllegalArgumentException("revoked");
+      if (!r.path("revoked").isArray()) {
+        throw new IllegalArgumentException("revoked"); // this answer always carried it
       }
-      v.forEach(n -> revoked.add(name(n)));
-      return new OwnKeyPoller.Served(hexKeys(r.path("keys")), senders, revoked);
+      return new OwnKeyPoller.Served(hexKeys(r.path("keys")), senders, revoked(r));
     } catch (IllegalArgumentException e) {
       throw new CoordinatorException(
           200, "coordinator answered malformed own keys (" + e.getMessage() + ")");

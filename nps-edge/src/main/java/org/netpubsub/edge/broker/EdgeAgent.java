@@ -245,10 +245,10 @@ public interface EdgeAgent extends Closeable {
             "--own-key-only needs --datagram-key FILE (the agent's own key) or --coordinator-keys,"
                 + " not --insecure-datagrams");
       }
-      if (senders != null && keyPoll != null && (!senders.isEmpty() || !revoked.isEmpty())) {
+      if (senders != null && keyPoll != null && !senders.isEmpty()) {
         throw new IllegalArgumentException(
-            "--own-key-only --coordinator-keys excludes --sender-keys and --revoked-edges:"
-                + " the coordinator hands out the senders' keys and the revoked edges");
+            "--own-key-only --coordinator-keys excludes --sender-keys:"
+                + " the coordinator hands out the senders' keys");
       }
       keyPoller = null;
       ownKeyPoller = null;

@@ -62,7 +62,7 @@ final class OwnKeyPoller implements Closeable {
           target.senders(senderAuths(s));
           appliedSenders = hex;
         }
-        target.revoke(s.revoked());
+        target.revokedByCoordinator(s.revoked());
       }
       last = s;
     }

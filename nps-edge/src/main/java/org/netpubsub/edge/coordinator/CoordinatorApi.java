@@ -84,6 +84,15 @@ final class CoordinatorApi implements Closeable {
           .description("registered edges removed from routing because they were revoked")
           .register(metrics);
     }
+    if (revoked.rotates()) {
+      FunctionCounter.builder("nps.coordinator.key.rotations", revoked, Revocations::rotations)
+          .description("rotations of the deployment keys because an edge was revoked")
+          .register(metrics);
+      FunctionCounter.builder(
+              "nps.coordinator.key.rotation.failures", revoked, Revocations::rotationFailures)
+          .description("rotations or drops of old keys that failed; tried again at the next read")
+          .register(metrics);
+    }
     this.keysServed =
         Counter.builder("nps.coordinator.keys.served")
             .description("GET /v1/edges/{name}/keys answered with the datagram keys")
@@ -122,7 +131,7 @@ final class CoordinatorApi implements Closeable {
         null,
         null,
         null,
-        new Revocations(null, service, Revocations.SWEEP),
+        new Revocations(null, service, Revocations.SWEEP, null),
         CoordinatorCaps.DEFAULT);
   }
 
@@ -255,9 +264,9 @@ final class CoordinatorApi implements Closeable {
 
   /**
    * The datagram keys, to a principal that may act as the edge (an agent fetching them before its
-   * first datagram, then polling for rotations); never cached on the way. With {@code own=true},
-   * the edge's own key, its senders' and the revoked edges instead ({@link AgentKeyAnswers}). A
-   * revoked edge gets neither (403): it would learn keys it could sign with.
+   * first datagram, then polling for rotations) and the revoked edges; never cached on the way.
+   * With {@code own=true}, the edge's own key, its senders' and the revoked edges instead ({@link
+   * AgentKeyAnswers}). A revoked edge gets neither (403): it would learn keys it could sign with.
    */
   private Reply keys(Request req) {
     String name = edge(req);
@@ -288,6 +297,9 @@ final class CoordinatorApi implements Closeable {
     ObjectNode o = JSON.createObjectNode();
     ArrayNode a = o.putArray("keys");
     keys.keys().forEach(k -> a.add(HexFormat.of().formatHex(k)));
+    // agents holding the deployment keys refuse these names too: one file here, none per host
+    ArrayNode r = o.putArray("revoked");
+    new java.util.TreeSet<>(revokedNow).forEach(r::add);
     keysServed.increment();
     return new Reply(200, o, Map.of("Cache-Control", "no-store"));
   }

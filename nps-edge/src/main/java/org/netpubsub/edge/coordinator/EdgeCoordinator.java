@@ -54,6 +54,8 @@ public interface EdgeCoordinator extends Closeable {
     private CoordinatorCaps caps = CoordinatorCaps.DEFAULT;
     private CoordinatorStore store; // tests: a store of their own instead of the database URL
     private Duration revocationSweep = Revocations.SWEEP;
+    private Duration rotateOnRevoke; // null: a revocation rotates no keys
+    private java.util.function.LongSupplier wallMillis = System::currentTimeMillis;
 
     private Builder() {}
 
@@ -131,6 +133,23 @@ public interface EdgeCoordinator extends Closeable {
       return this;
     }
 
+    /**
+     * Rotate the deployment keys of {@link #datagramKeys} when an edge is revoked ({@link
+     * RevocationRotation}): a fresh key signs from each agent's next refresh, the old ones are
+     * accepted for {@code grace}, then dropped from the file. Only for deployments whose every
+     * deployment-key holder polls this coordinator. Needs {@link #revokedEdges}. Null: none.
+     */
+    public Builder rotateOnRevoke(Duration grace) {
+      this.rotateOnRevoke = grace == null ? null : requirePositive(grace, "rotateOnRevoke");
+      return this;
+    }
+
+    /** For tests: the wall clock (milliseconds) the rotation's grace is measured on. */
+    Builder wallClock(java.util.function.LongSupplier millis) {
+      this.wallMillis = Objects.requireNonNull(millis);
+      return this;
+    }
+
     public Builder controllerTimeout(Duration d) {
       this.controllerTimeout = requirePositive(d, "controllerTimeout");
       return this;
@@ -191,11 +210,20 @@ public interface EdgeCoordinator extends Closeable {
             "--revoked-edges: the coordinator revokes edges in the keys it hands out;"
                 + " start it with --datagram-key too");
       }
+      if (rotateOnRevoke != null && revokedEdges == null) {
+        throw new IllegalArgumentException(
+            "--rotate-on-revoke: rotates the deployment keys when --revoked-edges names an edge;"
+                + " start it with --revoked-edges too");
+      }
       RevokedList revoked = revokedEdges == null ? null : RevokedList.load(revokedEdges);
+      RevocationRotation rotation =
+          rotateOnRevoke == null
+              ? null
+              : RevocationRotation.load(datagramKeys, rotateOnRevoke, wallMillis);
       CoordinatorStore store = this.store != null ? this.store : CoordinatorStore.open(database);
       try {
         CoordinatorService service = new CoordinatorService(store, g, ackTimeout, caps);
-        Revocations revocations = new Revocations(revoked, service, revocationSweep);
+        Revocations revocations = new Revocations(revoked, service, revocationSweep, rotation);
         CoordinatorApi api;
         try {
           api =

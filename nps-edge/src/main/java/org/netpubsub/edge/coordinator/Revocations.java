@@ -1,6 +1,7 @@
 package org.netpubsub.edge.coordinator;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -13,12 +14,13 @@ import org.netpubsub.http.Principal;
 
 /**
  * Keeps the edges of {@code --revoked-edges} out of routing (docs/security-datagrams.md,
- * "Revocation"). Each read of the {@link RevokedList} (every keys request, every registration and
- * report, and a sweep every {@link #SWEEP}) first removes every registered edge it names, in one
- * store transaction ({@link CoordinatorService#removeRevoked}): it stops being a target of anyone's
- * routes and its filters stop counting, exactly as if it had left. A revoked edge's registration
- * and reports are then refused (403, counted in {@code nps_http_auth_refused_total}), so it cannot
- * come back until the operator takes its name out of the file.
+ * "Revocation"). The {@link RevokedList} is asked at every keys request, registration and report,
+ * and by a sweep every {@link #SWEEP}; when its list changed (and at every sweep) every registered
+ * edge it names is removed, in one store transaction ({@link CoordinatorService#removeRevoked}): it
+ * stops being a target of anyone's routes and its filters stop counting, exactly as if it had left.
+ * A revoked edge's registration and reports are then refused (403, counted in {@code
+ * nps_http_auth_refused_total}), so it cannot come back until the operator takes its name out of
+ * the file.
  */
 final class Revocations implements Closeable {
   private static final Logger LOG = Logger.getLogger(Revocations.class.getName());
@@ -30,21 +32,26 @@ final class Revocations implements Closeable {
   static final Duration SWEEP = Duration.ofSeconds(5);
 
   private final RevokedList list; // null: nothing is revoked here
+  private final RevocationRotation rotation; // null: revocations rotate no keys here
   private final CoordinatorService service;
   private final AtomicLong removed = new AtomicLong();
+  private final AtomicLong rotationFailures = new AtomicLong();
   private final ScheduledExecutorService sweeper;
+  private volatile Set<String> swept; // the list last removed from routing (written under this)
 
   /**
    * Sweeps once now (a restarted coordinator may hold a revoked edge), then every {@code sweep}.
    */
-  Revocations(RevokedList list, CoordinatorService service, Duration sweep) {
+  Revocations(
+      RevokedList list, CoordinatorService service, Duration sweep, RevocationRotation rotation) {
     this.list = list;
     this.service = service;
+    this.rotation = rotation;
     if (list == null) {
       sweeper = null;
       return;
     }
-    now();
+    sweep(list.edges());
     sweeper =
         Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("nps-coordinator-revocations").unstarted(r));
@@ -52,16 +59,62 @@ final class Revocations implements Closeable {
     sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.NANOSECONDS);
   }
 
-  /** The revoked edges now (the file read again), after removing any still registered. */
+  /**
+   * The revoked edges now (the file read again if it changed), after removing any still registered
+   * if the list changed since the last removal. An unchanged list takes no lock and writes nothing
+   * (but a rotation's end of grace, with {@code --rotate-on-revoke}): its edges are refused at
+   * registration ({@link #refuse}), and a registration that raced the edit that revoked it is
+   * removed by the next sweep, which removes whatever the list is.
+   */
   Set<String> now() {
     if (list == null) {
       return Set.of();
     }
     Set<String> revoked = list.edges();
+    if (revoked.equals(swept)) {
+      rotate(revoked); // a grace may have ended since the last read
+      return revoked;
+    }
+    return sweep(revoked);
+  }
+
+  private synchronized Set<String> sweep(Set<String> revoked) {
     if (!revoked.isEmpty()) {
       removed.addAndGet(service.removeRevoked(revoked));
     }
+    swept = revoked;
+    rotate(revoked);
     return revoked;
+  }
+
+  /**
+   * Rotates the deployment keys for a new revocation, before any keys answer that lists it is made,
+   * or drops the old ones after their grace (with {@code --rotate-on-revoke}).
+   */
+  private void rotate(Set<String> revoked) {
+    if (rotation == null) {
+      return;
+    }
+    try {
+      rotation.revoked(revoked);
+    } catch (IOException | RuntimeException e) { // the next read or sweep tries again
+      rotationFailures.incrementAndGet();
+      LOG.log(Level.WARNING, "revoked edges: rotating the deployment keys failed: " + e, e);
+    }
+  }
+
+  /** Rotations of the deployment keys done for revocations. */
+  long rotations() {
+    return rotation == null ? 0 : rotation.rotations();
+  }
+
+  /** Rotations or drops of old keys that failed (tried again at the next read). */
+  long rotationFailures() {
+    return rotationFailures.get();
+  }
+
+  boolean rotates() {
+    return rotation != null;
   }
 
   /** A 403 for {@code principal} if edge {@code name} is revoked: {@code what} is refused. */
@@ -73,7 +126,7 @@ final class Revocations implements Closeable {
 
   private void sweep() {
     try {
-      now();
+      sweep(list.edges());
     } catch (RuntimeException e) { // a database error: the next sweep or request tries again
       LOG.log(Level.WARNING, "revoked edges: removing them from routing failed: " + e, e);
     }

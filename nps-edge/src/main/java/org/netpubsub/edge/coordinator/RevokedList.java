@@ -23,6 +23,14 @@ public final class RevokedList {
 
   static final int MAX_BYTES = 64 * 1024;
 
+  /**
+   * The most edges a list may name: every keys answer carries the coordinator's, and an agent
+   * refuses an answer naming more (nps-edge's {@code AgentKeys.MAX_SENDERS}), so a longer file is
+   * refused here (at start; later the list held is kept, counted) rather than starving every agent
+   * of keys.
+   */
+  public static final int MAX_EDGES = 4096;
+
   private final LastGoodFile<Set<String>> file;
 
   private RevokedList(Path file, Set<String> held) {
@@ -70,6 +78,10 @@ public final class RevokedList {
         out.add(ZnodePaths.checkName(s));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(what + " line " + line + ": not an edge name");
+      }
+      if (out.size() > MAX_EDGES) {
+        throw new IllegalArgumentException(
+            what + " line " + line + ": over " + MAX_EDGES + " edges");
       }
     }
     return Set.copyOf(out);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.netpubsub.edge.link.DatagramAuth;
+import org.netpubsub.edge.link.TestKeys;
 
 /**
  * An agent's keys from the coordinator, with a fake coordinator and a fake clock, polled by hand
@@ -35,9 +36,12 @@ class KeyPollerTest {
         if (a instanceof CoordinatorClient.CoordinatorException e) {
           throw e;
         }
+        if (a instanceof KeyPoller.Served s) {
+          return s;
+        }
         @SuppressWarnings("unchecked")
         List<byte[]> keys = (List<byte[]>) a;
-        return keys;
+        return keys == null ? null : new KeyPoller.Served(keys, java.util.Set.of());
       };
 
   private KeyPoller start(List<byte[]> first) throws IOException {
@@ -164,5 +168,58 @@ class KeyPollerTest {
     assertThat(now.subList(1, now.size())).containsExactly(keys[2], keys[3], keys[4], keys[5]);
     h.served(List.of(keys[6], keys[3]), 7); // listed again: not retired any more
     assertThat(h.accepted(500)).containsExactly(keys[6], keys[3]);
+  }
+
+  /** A datagram naming {@code origin}, sealed under {@code key}. */
+  private static byte[] from(String origin, byte[] key) throws Exception {
+    byte[] d =
+        DatagramCodec.encode(
+            new EdgeMessage(
+                origin, 7, "t/1", "x".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, false));
+    return TestKeys.seal(DatagramAuth.of(List.of(key)), d);
+  }
+
+  private static boolean opens(AgentKeys k, byte[] d) {
+    return k.open(d, 0, d.length, null) >= 0;
+  }
+
+  @Test
+  void theCoordinatorsRevokedEdgesAreRefusedBesideThisHostsOwnAndATooLongListIsRefusedWhole()
+      throws Exception {
+    KeyPoller p = start(List.of(K1));
+    AgentKeys k = AgentKeys.deployment("paris", p.auth());
+    k.revoke(java.util.Set.of("milan")); // this host's --revoked-edges
+    k.revokedByCoordinator(p.revoked());
+    p.start("paris", k);
+    try {
+      assertThat(opens(k, from("rome", K1))).isTrue();
+      answers.add(new KeyPoller.Served(List.of(K1), java.util.Set.of("rome")));
+      p.poll(); // the next refresh: rome refused whatever its key, milan still
+      assertThat(opens(k, from("rome", K1))).isFalse();
+      assertThat(k.refusal()).isEqualTo("revoked_origin");
+      assertThat(opens(k, from("milan", K1))).isFalse();
+      assertThat(opens(k, from("oslo", K1))).isTrue();
+      assertThat(k.revoked()).containsExactlyInAnyOrder("rome", "milan");
+      assertThat(p.counters()).containsEntry("edges_revoked", 1L);
+
+      // one name over the bound: refused whole and counted, the set held stays
+      java.util.Set<String> many = new java.util.HashSet<>();
+      for (int i = 0; i <= AgentKeys.MAX_SENDERS; i++) {
+        many.add("e" + i);
+      }
+      answers.add(new KeyPoller.Served(List.of(K1), many));
+      p.poll();
+      assertThat(p.counters()).containsEntry("key_poll_failures", 1L);
+      assertThat(k.revoked()).containsExactlyInAnyOrder("rome", "milan");
+
+      answers.add(new KeyPoller.Served(List.of(K1), java.util.Set.of())); // lifted there
+      p.poll();
+      assertThat(opens(k, from("rome", K1))).isTrue();
+      assertThat(opens(k, from("milan", K1))).isFalse(); // this host's list is its own
+      k.revoke(java.util.Set.of());
+      assertThat(opens(k, from("milan", K1))).isTrue();
+    } finally {
+      p.close();
+    }
   }
 }
