@@ -107,6 +107,23 @@ public record Ipv6Address(long high, long low) implements Comparable<Ipv6Address
     return of(address.getAddress()).toString();
   }
 
+  /**
+   * A JDK IP address as text the JDK reads back to the same address, where the JDK's {@code
+   * getHostAddress} wrote it: IPv6 by {@link #format}, followed by its zone if it has one ({@code
+   * %eth0}, {@code %2}; RFC 4007 section 11: a link-local address bound on this host needs it);
+   * IPv4 dotted, its one form.
+   */
+  public static String formatWithZone(InetAddress address) {
+    if (!(address instanceof Inet6Address v6)) {
+      return address.getHostAddress();
+    }
+    String text = format(v6);
+    if (v6.getScopedInterface() != null) {
+      return text + "%" + v6.getScopedInterface().getName();
+    }
+    return v6.getScopeId() != 0 ? text + "%" + v6.getScopeId() : text;
+  }
+
   /** Parses an IPv6 address in any RFC 4291 text form ({@code ff0e::1}, {@code ::ffff:1.2.3.4}). */
   public static Ipv6Address parse(String text) {
     int[] groups = new int[8];

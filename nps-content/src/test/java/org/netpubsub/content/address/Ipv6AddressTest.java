@@ -3,6 +3,8 @@ package org.netpubsub.content.address;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -116,5 +118,23 @@ class Ipv6AddressTest {
     assertThat(Ipv6Address.of(b).toString()).isEqualTo("ff0e:0:1::2");
     b[7] = 3; // group 3 = 3: two runs (4..6 longer than 1)
     assertThat(Ipv6Address.of(b).toString()).isEqualTo("ff0e:0:1:3::2");
+  }
+
+  @Test
+  void formatsJdkAddressesInRfc5952FormWithOrWithoutTheirZoneAndIpv4AsTheJdk() throws Exception {
+    byte[] b = Ipv6Address.parse("2001:db8::1").bytes();
+    Inet6Address plain = (Inet6Address) InetAddress.getByAddress(b);
+    assertThat(plain.getHostAddress()).isEqualTo("2001:db8:0:0:0:0:0:1"); // the JDK's form
+    assertThat(Ipv6Address.format(plain)).isEqualTo("2001:db8::1");
+    assertThat(Ipv6Address.formatWithZone(plain)).isEqualTo("2001:db8::1");
+    byte[] link = Ipv6Address.parse("fe80::1").bytes();
+    Inet6Address scoped = Inet6Address.getByAddress(null, link, 3);
+    assertThat(Ipv6Address.format(scoped)).isEqualTo("fe80::1");
+    assertThat(Ipv6Address.formatWithZone(scoped)).isEqualTo("fe80::1%3");
+    // the JDK reads the zone back (equals ignores it): the same address and scope
+    Inet6Address back = (Inet6Address) InetAddress.getByName(Ipv6Address.formatWithZone(scoped));
+    assertThat(back.getAddress()).isEqualTo(link);
+    assertThat(back.getScopeId()).isEqualTo(3);
+    assertThat(Ipv6Address.formatWithZone(InetAddress.getByName("10.0.0.1"))).isEqualTo("10.0.0.1");
   }
 }

@@ -41,12 +41,10 @@ interface LoopRouting {
 
   /**
    * Requests that stood before a restart join without any switch message (the switches still hold
-   * their flows); the next {@link #topologyChanged} compiles them in. Only routings that a store
-   * can restore have it.
+   * their flows); the next {@link #topologyChanged} compiles them in. Every routing on the loop
+   * implements it (a store restores PLEROMA and Camus alike): no throwing default.
    */
-  default void restore(List<PubSubRequest> standing) {
-    throw new UnsupportedOperationException(name() + " keeps no requests across a restart");
-  }
+  void restore(List<PubSubRequest> standing);
 
   List<FlowEntry> flows(long dpid);
 

@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import javax.net.ssl.SSLContext;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The agent's side of the coordinator's REST API (docs/edge.md) over {@code java.net.http}. Every
@@ -70,12 +71,21 @@ final class CoordinatorClient {
   }
 
   Registration register(String edge, InetSocketAddress at) throws CoordinatorException {
-    ObjectNode body = JSON.createObjectNode();
-    body.put("address", at.getAddress().getHostAddress()).put("port", at.getPort());
-    JsonNode r = send("PUT", "/v1/edges/" + enc(edge), body, timeout);
+    JsonNode r = send("PUT", "/v1/edges/" + enc(edge), registration(at), timeout);
     List<String> filters = new ArrayList<>();
     r.path("filters").forEach(f -> filters.add(f.asText()));
     return new Registration(r.path("version").asLong(), r.path("mode").asText(), filters);
+  }
+
+  /**
+   * The body of {@code PUT /v1/edges/{name}}: IPv6 in RFC 5952 form, as everything the project
+   * writes ({@link Ipv6Address}); the coordinator also accepts (and may hold) the JDK's longer form
+   * from older agents.
+   */
+  static ObjectNode registration(InetSocketAddress at) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("address", Ipv6Address.formatWithZone(at.getAddress())).put("port", at.getPort());
+    return body;
   }
 
   void leave(String edge) throws CoordinatorException {

@@ -9,6 +9,7 @@ import java.util.Properties;
 import org.apache.zookeeper.server.ServerConfig;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * A standalone ZooKeeper server in this process ({@code nps overlay zookeeper}): the overlay's
@@ -86,7 +87,7 @@ public final class EmbeddedZooKeeper implements Closeable {
     Files.createDirectories(data);
     Properties p = new Properties();
     p.setProperty("dataDir", data.toAbsolutePath().toString());
-    p.setProperty("clientPortAddress", listen.getAddress().getHostAddress());
+    p.setProperty("clientPortAddress", Ipv6Address.formatWithZone(listen.getAddress()));
     p.setProperty("clientPort", String.valueOf(listen.getPort()));
     p.setProperty("tickTime", String.valueOf(tickTimeMs));
     p.setProperty("maxClientCnxns", "0");

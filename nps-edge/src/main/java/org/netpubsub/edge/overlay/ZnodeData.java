@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Set;
+import org.netpubsub.content.address.Ipv6Address;
 
 /**
  * The JSON in the overlay's znodes. Strict: unknown fields, missing fields and addresses that are
@@ -79,9 +80,13 @@ public final class ZnodeData {
     return new BrokerInfo(address(text(o, "address")), rate.asDouble());
   }
 
-  /** {@code host:port} with IPv6 hosts in brackets. */
+  /**
+   * {@code host:port} with IPv6 hosts in brackets, in RFC 5952 form ({@link Ipv6Address}); {@link
+   * #address(String)} still reads the JDK's longer form, which older edges wrote into znodes.
+   */
   public static String address(InetSocketAddress a) {
-    String host = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+    String host =
+        a.getAddress() != null ? Ipv6Address.formatWithZone(a.getAddress()) : a.getHostString();
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
 

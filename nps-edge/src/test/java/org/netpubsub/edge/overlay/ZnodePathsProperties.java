@@ -63,6 +63,18 @@ class ZnodePathsProperties {
   }
 
   @Example
+  void addressesAreWrittenInRfc5952FormAndTheJdksLongerFormIsStillRead() {
+    InetSocketAddress v6 = new InetSocketAddress("2001:db8:0:0:0:0:0:1", 9000);
+    assertThat(ZnodeData.address(v6)).isEqualTo("[2001:db8::1]:9000");
+    assertThat(new String(ZnodeData.broker(new BrokerInfo(v6, 1)), StandardCharsets.UTF_8))
+        .isEqualTo("{\"address\":\"[2001:db8::1]:9000\",\"rate\":1.0}");
+    // what older edges wrote (the JDK's getHostAddress) reads as the same address
+    assertThat(ZnodeData.address("[2001:db8:0:0:0:0:0:1]:9000")).isEqualTo(v6);
+    assertThat(ZnodeData.address(ZnodeData.address(v6))).isEqualTo(v6);
+    assertThat(ZnodeData.address(new InetSocketAddress("10.0.0.1", 7))).isEqualTo("10.0.0.1:7");
+  }
+
+  @Example
   void viewCountsAndSkipsMalformedNodes() {
     InetSocketAddress a = new InetSocketAddress("127.0.0.1", 7000);
     Map<String, byte[]> nodes = new LinkedHashMap<>();
@@ -109,7 +121,7 @@ class ZnodePathsProperties {
 
   @Example
   void addressesAreIpLiterals() {
-    assertThat(ZnodeData.address(ZnodeData.address("[::1]:80"))).isEqualTo("[0:0:0:0:0:0:0:1]:80");
+    assertThat(ZnodeData.address(ZnodeData.address("[::1]:80"))).isEqualTo("[::1]:80");
     assertThat(ZnodeData.address("10.0.0.1:7").getPort()).isEqualTo(7);
     assertThatThrownBy(() -> ZnodeData.address("localhost:80")).hasMessageContaining("IP address");
     assertThatThrownBy(() -> ZnodeData.address("::1:80")).hasMessageContaining("brackets");
