@@ -291,9 +291,10 @@ final class ControllerCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     InetSocketAddress ofAt = controller.openflowAddress();
     InetSocketAddress apiAt = rest.address();
-    String ofUrl = (tls == null ? "tcp:" : "ssl:") + ofAt.getHostString() + ":" + ofAt.getPort();
+    String ofUrl =
+        (tls == null ? "tcp:" : "ssl:") + ControllerUrl.listenHost(ofAt) + ":" + ofAt.getPort();
     String apiUrl =
-        (https ? "https://" : "http://") + apiAt.getHostString() + ":" + apiAt.getPort();
+        (https ? "https://" : "http://") + ControllerUrl.listenHost(apiAt) + ":" + apiAt.getPort();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("kind", "controller");

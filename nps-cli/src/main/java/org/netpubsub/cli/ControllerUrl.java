@@ -48,4 +48,12 @@ final class ControllerUrl {
         ? "[" + Ipv6Address.format(v6) + "]"
         : a.getAddress().getHostAddress();
   }
+
+  /**
+   * The host of a listening address as a URL or an Open vSwitch target ({@code tcp:[::1]:6653})
+   * writes it: IPv6 as {@link #host}, anything else as it was given (a name stays a name).
+   */
+  static String listenHost(InetSocketAddress a) {
+    return a.getAddress() instanceof Inet6Address ? host(a) : a.getHostString();
+  }
 }

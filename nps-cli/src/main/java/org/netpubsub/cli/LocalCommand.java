@@ -101,7 +101,7 @@ final class LocalCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     InetSocketAddress at = rest.address();
-    String apiUrl = "http://" + at.getHostString() + ":" + at.getPort();
+    String apiUrl = "http://" + ControllerUrl.listenHost(at) + ":" + at.getPort();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("kind", "local");

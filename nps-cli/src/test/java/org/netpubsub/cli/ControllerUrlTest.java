@@ -24,4 +24,14 @@ class ControllerUrlTest {
     assertThat(ControllerUrl.host(new InetSocketAddress(InetAddress.getByName("10.0.0.1"), 80)))
         .isEqualTo("10.0.0.1");
   }
+
+  @Test
+  void aListeningIpv6AddressIsBracketedAndAnythingElseIsWrittenAsGiven() throws Exception {
+    InetSocketAddress v6 = new InetSocketAddress(InetAddress.getByName("0:0:0:0:0:0:0:1"), 6653);
+    assertThat(ControllerUrl.listenHost(v6) + ":" + v6.getPort()).isEqualTo("[::1]:6653");
+    assertThat(ControllerUrl.listenHost(new InetSocketAddress("127.0.0.1", 6653)))
+        .isEqualTo("127.0.0.1");
+    assertThat(ControllerUrl.listenHost(InetSocketAddress.createUnresolved("localhost", 80)))
+        .isEqualTo("localhost");
+  }
 }
