@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
  * One REST server on Jetty 12's core API (no servlet layer; {@link Dispatcher} serves and {@link
  * Router} matches), the same for the controller and the edge coordinator (docs/operations.md): JSON
  * answers, errors as {@code {"error":{"code","message","field"?}}}, 405 with {@code Allow}, 413
- * over the body limit, one access-log line per request, an idle timeout and a bound on open
- * connections, {@code /health/live}, {@code /health/ready}, {@code /metrics} (Prometheus text) and
- * {@code /v1/openapi.json}. Requests run on Jetty's thread pool (up to {@link Builder#maxThreads}
- * threads, 32 by default), so a route may block until switches answer.
+ * over the body limit, one access-log line per request, an idle timeout, deadlines for a request's
+ * header and body and a bound on open connections, {@code /health/live}, {@code /health/ready},
+ * {@code /metrics} (Prometheus text) and {@code /v1/openapi.json}. Requests run on Jetty's thread
+ * pool (up to {@link Builder#maxThreads} threads, 32 by default), so a route may block until
+ * switches answer.
  */
 public final class RestServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
@@ -83,6 +84,8 @@ public final class RestServer implements Closeable {
     private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 0);
     private int maxBody = 64 * 1024;
     private Duration idleTimeout = Duration.ofSeconds(30);
+    private Duration headerTimeout = Duration.ofSeconds(10);
+    private Duration bodyTimeout = Duration.ofSeconds(30);
     private int maxConnections = 1024;
     private int maxConnectionsPerSource = 256;
     private Authenticator auth;
@@ -118,6 +121,25 @@ public final class RestServer implements Closeable {
      */
     public Builder idleTimeout(Duration d) {
       this.idleTimeout = d;
+      return this;
+    }
+
+    /**
+     * How long a request header may take to arrive: from the connection's accept for its first
+     * request (a TLS handshake included), from its first byte for a later one. A connection past it
+     * is closed and counted ({@link ReadDeadlines}), however steadily it trickles bytes.
+     */
+    public Builder headerTimeout(Duration d) {
+      this.headerTimeout = d;
+      return this;
+    }
+
+    /**
+     * How long the server waits for a request's body once a route reads it (time the route has not
+     * asked for it is not counted); past it the connection is closed and counted.
+     */
+    public Builder bodyTimeout(Duration d) {
+      this.bodyTimeout = d;
       return this;
     }
 
@@ -292,8 +314,8 @@ public final class RestServer implements Closeable {
     }
 
     /**
-     * The one plain-HTTP connector on the bound channel, with the idle timeout, the bound on open
-     * connections and the per-source bound.
+     * The one connector on the bound channel, with the idle timeout, the read deadlines, the bound
+     * on open connections and the per-source bound.
      */
     private ServerConnector connector(Server server, ServerSocketChannel channel)
         throws IOException {
@@ -312,6 +334,7 @@ public final class RestServer implements Closeable {
       c.open(channel);
       server.addBean(new NetworkConnectionLimit(maxConnections, c));
       c.addBean(new SourceConnectionLimit(maxConnectionsPerSource, registry));
+      c.addBean(new ReadDeadlines(headerTimeout, bodyTimeout, c.getScheduler(), registry));
       return c;
     }
 

@@ -174,9 +174,10 @@ final class PubSubRoutes {
     String filter = Fields.text(n, "filter", true);
     int port = kind == PubSubRequest.Kind.ADVERTISEMENT ? ContentFlows.EVENT_PORT : port(n);
     mayActFor(r.principal(), host);
+    Access access = access(r, null);
     return service
-        .find(kind, host, filter, port)
-        .map(found -> answer(service.withdraw(found.id(), access(r, null)), 200))
+        .find(kind, host, filter, port, access)
+        .map(found -> answer(service.withdraw(found.id(), access), 200))
         .orElseGet(() -> new ApiError(404, "no such " + noun(kind) + " of " + host).reply());
   }
 

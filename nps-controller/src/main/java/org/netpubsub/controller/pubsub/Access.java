@@ -20,6 +20,19 @@ public record Access(String owner, boolean admin, Optional<String> region, Strin
     return new Access("", true, Optional.empty(), host);
   }
 
+  /**
+   * The key of its share of the filter CPU ({@link FilterWork}): the principal, all its sources
+   * together; without authentication, where everyone is {@code anonymous} (and the Java API's
+   * requests, owned by nobody), the rate key, so that one client's filters do not use up everyone's
+   * share.
+   */
+  public String cpuKey() {
+    return owner.isEmpty() || owner.equals(ANONYMOUS) ? rateKey : owner;
+  }
+
+  /** {@code Principal.ANONYMOUS}'s name: every request's principal on a server without --auth. */
+  static final String ANONYMOUS = "anonymous";
+
   /** Whether this principal may read or withdraw a request owned by {@code requestOwner}. */
   public boolean mayTouch(String requestOwner) {
     return admin || owner.equals(requestOwner);

@@ -288,18 +288,21 @@ public final class PubSubService implements FlowService.Listener {
     return new RequestRefusedException(new Refused.Unknown("no request " + id));
   }
 
-  /** The live request of this kind, host, port and filter (same normal form), if any. */
+  /** The filter compiled on the filter pool, its CPU charged to {@code access} (FilterWork). */
+  private FilterCells.Compiled compile(Access access, String filter, Optional<String> region) {
+    return filterWork.run(
+        access.rateKey(),
+        access.cpuKey(),
+        () ->
+            FilterCells.compile(
+                index(), filter, limits.maxFilterBytes(), limits.maxCells(), region));
+  }
+
+  /** The live request of this kind, host, port and filter (same normal form; work on access's). */
   public Optional<PubSubRequest> find(
-      PubSubRequest.Kind kind, String host, String filter, int port) {
+      PubSubRequest.Kind kind, String host, String filter, int port, Access access) {
     Ipv6Address address = RequestIds.host(host);
-    String normal =
-        filterWork
-            .run(
-                host,
-                () ->
-                    FilterCells.compile(
-                        index(), filter, limits.maxFilterBytes(), limits.maxCells()))
-            .normalForm();
+    String normal = compile(access, filter, Optional.empty()).normalForm();
     return standing().stream()
         .filter(
             r ->
@@ -401,16 +404,7 @@ public final class PubSubService implements FlowService.Listener {
                 "host " + host + " has " + limits.maxLivePerHost() + " live requests already",
                 java.util.OptionalLong.empty()));
       }
-      FilterCells.Compiled c =
-          filterWork.run(
-              access.rateKey(),
-              () ->
-                  FilterCells.compile(
-                      index(),
-                      filter,
-                      limits.maxFilterBytes(),
-                      limits.maxCells(),
-                      access.region()));
+      FilterCells.Compiled c = compile(access, filter, access.region());
       String id;
       if (key.isPresent()) {
         id = RequestIds.keyed(kind, key.get());

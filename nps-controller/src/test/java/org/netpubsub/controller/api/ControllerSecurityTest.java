@@ -149,6 +149,9 @@ class ControllerSecurityTest {
               }));
     }
     assertThat(send("bob", "GET", "/v1/topology", null).statusCode()).isEqualTo(200);
+    // another principal's cheap filter is served meanwhile: bob's share is his, not everyone's
+    HttpResponse<String> cheap = sub("alice", ALICE, "price < 5");
+    assertThat(cheap.statusCode()).as(cheap.body()).isEqualTo(201);
     for (CompletableFuture<HttpResponse<String>> a : attacks) {
       HttpResponse<String> r = a.join();
       // 422 over the normalisation budget (or 429 if the sender's turns run out)

@@ -12,8 +12,73 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** A sender's burst waits its turns (2 at once) instead of being refused; past the bound, 429. */
+/**
+ * A sender's burst waits its turns (2 at once) instead of being refused; past the bound, 429. A
+ * principal flooding expensive filters is held to its measured CPU share while another is served.
+ */
 class FilterWorkTest {
+
+  /** Spins until this thread has used {@code ms} of CPU. */
+  private static int burn(long ms) {
+    java.lang.management.ThreadMXBean t = java.lang.management.ManagementFactory.getThreadMXBean();
+    long until = t.getCurrentThreadCpuTime() + ms * 1_000_000;
+    int spins = 0;
+    while (t.getCurrentThreadCpuTime() < until) {
+      spins++;
+    }
+    return spins;
+  }
+
+  @Test
+  void aFlooderIsHeldToItsCpuShareWhileAnotherPrincipalIsServed() throws Exception {
+    // 2 threads, a 1 s window, a share of 0.05: 100 ms of CPU per principal per second
+    int flooders = 4;
+    ExecutorService clients = Executors.newFixedThreadPool(flooders);
+    AtomicInteger served = new AtomicInteger();
+    List<RequestRefusedException> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean flooding =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    try (FilterWork work =
+        new FilterWork(2, java.time.Duration.ofSeconds(1), 0.05, System::nanoTime)) {
+      for (int i = 0; i < flooders; i++) {
+        clients.execute(
+            () -> {
+              while (flooding.get()) {
+                try {
+                  work.run("mallory@::9", "mallory", () -> burn(30));
+                  served.incrementAndGet();
+                } catch (RequestRefusedException e) {
+                  refusals.add(e);
+                }
+              }
+            });
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (refusals.isEmpty() && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertThat(refusals).as("the flooder is refused").isNotEmpty();
+      long slowest = 0;
+      for (int i = 0; i < 10; i++) {
+        long t0 = System.nanoTime();
+        assertThat(work.run("carol@::1", "carol", () -> 7)).isEqualTo(7);
+        slowest = Math.max(slowest, System.nanoTime() - t0);
+      }
+      // behind at most the flooder's 2 filters in work (30 ms of CPU each), on a loaded machine
+      assertThat(slowest).as("carol's slowest, ns").isLessThan(TimeUnit.SECONDS.toNanos(2));
+      // its window's use: the budget, plus at most the 2 filters already in work when it hit it
+      assertThat(work.used("mallory")).isLessThanOrEqualTo(work.budgetNanos() + 2 * 40_000_000L);
+      RequestRefusedException e = refusals.getFirst();
+      assertThat(e.refused()).isInstanceOf(Refused.RateLimited.class);
+      assertThat(e.retryAfterSeconds()).hasValue(1);
+      assertThat(((Refused.RateLimited) e.refused()).reason())
+          .contains("mallory")
+          .contains("share of 100 ms");
+    } finally {
+      flooding.set(false);
+      clients.shutdownNow();
+    }
+  }
 
   @Test
   void aBurstOfOneSenderIsServedTwoAtATime() throws Exception {
@@ -31,6 +96,7 @@ class FilterWorkTest {
                 () ->
                     work.run(
                         "ann@::1",
+                        "ann",
                         () -> {
                           most.accumulateAndGet(running.incrementAndGet(), Math::max);
                           try {
@@ -74,6 +140,7 @@ class FilterWorkTest {
                   entered.incrementAndGet();
                   return work.run(
                       "bob@::1",
+                      "bob",
                       () -> {
                         try {
                           release.await(30, TimeUnit.SECONDS);
@@ -93,14 +160,16 @@ class FilterWorkTest {
       RequestRefusedException refused = null;
       while (refused == null && System.nanoTime() < deadline) {
         try {
-          work.run("bob@::1", () -> 0);
+          work.run("bob@::1", "bob", () -> 0);
         } catch (RequestRefusedException e) {
           refused = e;
         }
       }
       assertThat(refused).isNotNull();
       assertThat(refused.refused()).isInstanceOf(Refused.RateLimited.class);
-      assertThat(work.run("carol@::1", () -> 2)).as("another sender is served").isEqualTo(2);
+      assertThat(work.run("carol@::1", "carol", () -> 2))
+          .as("another sender is served")
+          .isEqualTo(2);
       release.countDown();
       for (CompletableFuture<Integer> f : held) {
         assertThat(f.get(30, TimeUnit.SECONDS)).isEqualTo(1);
