@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
@@ -32,6 +32,12 @@ import java.util.function.Supplier;
  * after waiting for its turn, while other principals are served. The share is keyed by the
  * authenticated principal (all its source addresses together); without authentication, where
  * everyone is {@code anonymous}, by principal and source.
+ *
+ * <p>Waiting work is served fairly ({@link FairQueue}): the next filter a pool thread takes is the
+ * oldest of the principal with the least CPU use in the window, so another principal's cheap filter
+ * waits behind at most the filters already in work, not everything a flooder queued. The pool's
+ * threads each take one waiting item per task they run (one task per item), so there is no thread
+ * per principal.
  */
 final class FilterWork implements AutoCloseable {
   static final int PER_SENDER = 2;
@@ -46,6 +52,7 @@ final class FilterWork implements AutoCloseable {
   private final ThreadPoolExecutor pool;
   private final Map<String, Sender> senders = new HashMap<>(); // guarded by itself
   private final CpuShare share; // guarded by itself
+  private final FairQueue<FutureTask<?>> waiting = new FairQueue<>(QUEUE); // guarded by share
   private final LongSupplier clock;
 
   /** One sender's requests here, and the turns its filters take. */
@@ -69,7 +76,8 @@ final class FilterWork implements AutoCloseable {
             threads,
             30,
             TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(QUEUE),
+            // one task per item in `waiting`, so bounded by it (QUEUE)
+            new LinkedBlockingQueue<>(),
             Thread.ofPlatform().daemon().name("nps-filter-work-", 0).factory());
     pool.allowCoreThreadTimeOut(true);
   }
@@ -128,6 +136,13 @@ final class FilterWork implements AutoCloseable {
     }
   }
 
+  /** Filters waiting for a pool thread (for tests). */
+  int waiting() {
+    synchronized (share) {
+      return waiting.size();
+    }
+  }
+
   long budgetNanos() {
     return share.budgetNanos();
   }
@@ -159,11 +174,20 @@ final class FilterWork implements AutoCloseable {
   }
 
   private <T> T runOnPool(String principal, Supplier<T> work) throws InterruptedException {
-    Future<T> f;
+    FutureTask<T> f = new FutureTask<>(() -> charged(principal, work));
+    synchronized (share) {
+      if (!waiting.add(principal, f)) {
+        throw busy("the filter work queue is full (" + QUEUE + ")");
+      }
+    }
     try {
-      f = pool.submit(() -> charged(principal, work));
-    } catch (RejectedExecutionException e) {
-      throw busy("the filter work queue is full (" + QUEUE + ")");
+      pool.execute(this::runNext);
+    } catch (RejectedExecutionException e) { // closed
+      synchronized (share) {
+        waiting.remove(principal, f);
+      }
+      throw new RequestRefusedException(
+          new Refused.Unavailable("the filter work pool is closed", OptionalLong.empty()));
     }
     try {
       return f.get();
@@ -173,8 +197,23 @@ final class FilterWork implements AutoCloseable {
       }
       throw new IllegalStateException(e.getCause());
     } catch (InterruptedException e) {
+      synchronized (share) {
+        waiting.remove(principal, f);
+      }
       f.cancel(true);
       throw e;
+    }
+  }
+
+  /** On a pool thread: runs the waiting filter of the principal that used the least CPU. */
+  private void runNext() {
+    FutureTask<?> next;
+    synchronized (share) {
+      long now = clock.getAsLong();
+      next = waiting.poll(p -> share.used(p, now));
+    }
+    if (next != null) { // null: its request gave up and removed it
+      next.run();
     }
   }
 

@@ -81,6 +81,58 @@ class FilterWorkTest {
   }
 
   @Test
+  void anotherPrincipalIsServedBeforeWhatAFlooderQueuedAndTheFlooderStillProgresses()
+      throws Exception {
+    // one thread, a share nobody reaches here: only the order of waiting work is under test
+    int senders = 24;
+    int flood = senders * FilterWork.PER_SENDER;
+    ExecutorService clients = Executors.newFixedThreadPool(flood);
+    AtomicInteger started = new AtomicInteger();
+    try (FilterWork work =
+        new FilterWork(1, java.time.Duration.ofSeconds(10), 1.0, System::nanoTime)) {
+      List<CompletableFuture<Integer>> flooding = new ArrayList<>();
+      for (int i = 0; i < flood; i++) {
+        String sender = "mallory@::" + (i % senders);
+        flooding.add(
+            CompletableFuture.supplyAsync(
+                () ->
+                    work.run(
+                        sender,
+                        "mallory",
+                        () -> {
+                          started.incrementAndGet();
+                          return burn(10);
+                        }),
+                clients));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      // the flooder holds the queue and has a use in the window (one filter done)
+      while ((work.waiting() < flood * 3 / 4 || work.used("mallory") == 0)
+          && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      int queued = work.waiting();
+      assertThat(queued).as("mallory's filters waiting").isGreaterThanOrEqualTo(flood * 3 / 4);
+      int before = started.get();
+      long t0 = System.nanoTime();
+      assertThat(work.run("carol@::1", "carol", () -> 7)).isEqualTo(7);
+      long took = System.nanoTime() - t0;
+      // behind the one filter in work (and one taken while carol's was being added), not the queue
+      assertThat(started.get() - before).as("mallory filters started first").isLessThanOrEqualTo(2);
+      assertThat(work.waiting()).as("mallory's still waiting").isGreaterThan(queued / 2);
+      assertThat(took).as("carol's wait, ns").isLessThan(TimeUnit.SECONDS.toNanos(2));
+      // alone again, the flooder is served to the end
+      for (CompletableFuture<Integer> f : flooding) {
+        assertThat(f.get(30, TimeUnit.SECONDS)).isPositive();
+      }
+      assertThat(started.get()).isEqualTo(flood);
+      assertThat(work.waiting()).isZero();
+    } finally {
+      clients.shutdownNow();
+    }
+  }
+
+  @Test
   void aBurstOfOneSenderIsServedTwoAtATime() throws Exception {
     int burst = 8;
     AtomicInteger running = new AtomicInteger();
