@@ -131,6 +131,50 @@ final class Box {
     return true;
   }
 
+  /** Whether some address is in both (both of the same segments). */
+  boolean meets(Box b) {
+    for (int i = 0; i < sets.length; i++) {
+      if (!meets(sets[i], b.sets[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The addresses in both, or null when they share none (both of the same segments). */
+  Box intersect(Box b) {
+    long[][] s = new long[sets.length][];
+    for (int i = 0; i < sets.length; i++) {
+      long[] out = new long[sets[i].length + b.sets[i].length];
+      int n = 0;
+      for (int k = 0; k < b.sets[i].length; k += 2) {
+        long[] part = intersect(sets[i], b.sets[i][k], b.sets[i][k + 1]);
+        System.arraycopy(part, 0, out, n, part.length);
+        n += part.length;
+      }
+      if (n == 0) {
+        return null;
+      }
+      s[i] = Arrays.copyOf(out, n); // b's intervals are sorted and disjoint, so these are too
+    }
+    return new Box(starts, s);
+  }
+
+  private static boolean meets(long[] a, long[] b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length && j < b.length) {
+      if (Long.compareUnsigned(a[i + 1], b[j]) < 0) {
+        i += 2;
+      } else if (Long.compareUnsigned(b[j + 1], a[i]) < 0) {
+        j += 2;
+      } else {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether some address is in both. */
   boolean overlaps(MaskedIpv6 f) {
     for (int i = 0; i < sets.length; i++) {
