@@ -28,8 +28,8 @@ import org.netpubsub.network.topology.Topology;
  * Prints each batch's flow-mods and check time. Stop 42 found these checks take seconds to tens of
  * seconds (the region walk's pipeline runs grow from hundreds to 336 000 per check), which holds
  * the controller's loop past Open vSwitch's inactivity probe: why the check is still off for Camus
- * (docs/results/invariants.md "Stop 42"). Unlike {@link InvariantsCpu}'s ITCH filters (one stock,
- * one price bound), these ranges cut three fields at arbitrary bounds.
+ * (docs/results/invariants-camus-ranges.md "Stop 42"). Unlike {@link InvariantsCpu}'s ITCH filters
+ * (one stock, one price bound), these ranges cut three fields at arbitrary bounds.
  *
  * <pre>java -cp bench/target/benchmarks.jar org.netpubsub.bench.CamusRangesCpu [ROUNDS]</pre>
  */

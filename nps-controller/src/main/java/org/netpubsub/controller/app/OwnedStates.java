@@ -80,7 +80,8 @@ final class OwnedStates {
 
   /**
    * Checks the Camus pipeline's batches ({@code -Dnps.invariants.camus=true}): off by default, the
-   * walk of its query regions still costs too much at scale (docs/results/invariants.md).
+   * walk of its query regions still costs too much at scale
+   * (docs/results/invariants-camus-ranges.md).
    */
   public static final String CHECK_CAMUS = "nps.invariants.camus";
 

@@ -131,6 +131,50 @@ final class Box {
     return true;
   }
 
+  /** Whether some address is in both (both of the same segments). */
+  boolean meets(Box b) {
+    for (int i = 0; i < sets.length; i++) {
+      if (!meets(sets[i], b.sets[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The addresses in both, or null when they share none (both of the same segments). */
+  Box intersect(Box b) {
+    long[][] s = new long[sets.length][];
+    for (int i = 0; i < sets.length; i++) {
+      long[] out = new long[sets[i].length + b.sets[i].length];
+      int n = 0;
+      for (int k = 0; k < b.sets[i].length; k += 2) {
+        long[] part = intersect(sets[i], b.sets[i][k], b.sets[i][k + 1]);
+        System.arraycopy(part, 0, out, n, part.length);
+        n += part.length;
+      }
+      if (n == 0) {
+        return null;
+      }
+      s[i] = Arrays.copyOf(out, n); // b's intervals are sorted and disjoint, so these are too
+    }
+    return new Box(starts, s);
+  }
+
+  private static boolean meets(long[] a, long[] b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length && j < b.length) {
+      if (Long.compareUnsigned(a[i + 1], b[j]) < 0) {
+        i += 2;
+      } else if (Long.compareUnsigned(b[j + 1], a[i]) < 0) {
+        j += 2;
+      } else {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether some address is in both. */
   boolean overlaps(MaskedIpv6 f) {
     for (int i = 0; i < sets.length; i++) {
@@ -164,23 +208,73 @@ final class Box {
     return new Box(starts, s);
   }
 
+  /** The field as a box of this box's segments. */
+  Box shaped(MaskedIpv6 f) {
+    return of(f, starts);
+  }
+
   /**
-   * The part inside {@code f} (which holds the representative) and the parts cut off, disjoint:
-   * element 0 is the part kept.
+   * The addresses in either, when that is a box (the two equal in every segment but one, whose sets
+   * are joined); else null. A range's TCAM prefixes under one field table are such boxes, so their
+   * union is one box: a lookup cuts a region per range, not per prefix.
    */
-  List<Box> into(MaskedIpv6 f) {
+  Box unionWith(Box b) {
+    int differ = -1;
+    for (int i = 0; i < sets.length; i++) {
+      if (!Arrays.equals(sets[i], b.sets[i])) {
+        if (differ >= 0) {
+          return null;
+        }
+        differ = i;
+      }
+    }
+    return differ < 0 ? this : with(differ, join(sets[differ], b.sets[differ]));
+  }
+
+  /** Two sorted disjoint interval sets joined, touching intervals merged (one form per set). */
+  private static long[] join(long[] a, long[] b) {
+    long[] all = new long[a.length + b.length];
+    int i = 0;
+    int j = 0;
+    int n = 0;
+    while (i < a.length || j < b.length) {
+      long lo;
+      long hi;
+      if (j == b.length || (i < a.length && Long.compareUnsigned(a[i], b[j]) <= 0)) {
+        lo = a[i];
+        hi = a[i + 1];
+        i += 2;
+      } else {
+        lo = b[j];
+        hi = b[j + 1];
+        j += 2;
+      }
+      if (n > 0 && (all[n - 1] == -1L || Long.compareUnsigned(lo, all[n - 1] + 1) <= 0)) {
+        if (Long.compareUnsigned(hi, all[n - 1]) > 0) {
+          all[n - 1] = hi;
+        }
+      } else {
+        all[n++] = lo;
+        all[n++] = hi;
+      }
+    }
+    return Arrays.copyOf(all, n);
+  }
+
+  /**
+   * The part inside {@code u} (which holds the representative) and the parts cut off, disjoint:
+   * element 0 is the part kept. Each cut off is where a segment's set leaves {@code u}'s, the
+   * segments before it kept inside.
+   */
+  List<Box> into(Box u) {
     List<Box> out = new ArrayList<>();
     out.add(null);
     Box kept = this;
     for (int i = 0; i < sets.length; i++) {
-      long[] iv = interval(f, i);
-      if (iv == null) {
-        continue;
-      }
-      long[] outside = subtract(kept.sets[i], iv[0], iv[1]);
+      long[] outside = subtract(kept.sets[i], u.sets[i]);
       if (outside.length > 0) {
         out.add(kept.with(i, outside));
-        kept = kept.with(i, intersect(kept.sets[i], iv[0], iv[1]));
+        kept = kept.with(i, intersect(kept.sets[i], u.sets[i]));
       }
     }
     out.set(0, kept);
@@ -188,21 +282,40 @@ final class Box {
   }
 
   /**
-   * The part outside {@code f} (which does not hold the representative) and the part cut off:
-   * element 0 is the part kept.
+   * The part outside {@code u} (which does not hold the representative) and the part cut off:
+   * element 0 is the part kept: cut at the first segment whose value in the representative {@code
+   * u} does not hold.
    */
-  List<Box> outOf(MaskedIpv6 f) {
+  List<Box> outOf(Box u) {
     Ipv6Address r = representative();
     for (int i = 0; i < sets.length; i++) {
-      long[] iv = interval(f, i);
-      if (iv != null && !inside(segment(r, i), iv[0], iv[1])) {
-        long[] inF = intersect(sets[i], iv[0], iv[1]);
-        return inF.length == 0
+      if (!in(u.sets[i], segment(r, i))) {
+        long[] inU = intersect(sets[i], u.sets[i]);
+        return inU.length == 0
             ? List.of(this)
-            : List.of(with(i, subtract(sets[i], iv[0], iv[1])), with(i, inF));
+            : List.of(with(i, subtract(sets[i], u.sets[i])), with(i, inU));
       }
     }
-    throw new IllegalArgumentException("the representative is inside " + f);
+    throw new IllegalArgumentException("the representative is inside " + u);
+  }
+
+  private static long[] intersect(long[] set, long[] by) {
+    long[] out = new long[set.length + by.length];
+    int n = 0;
+    for (int k = 0; k < by.length; k += 2) {
+      long[] part = intersect(set, by[k], by[k + 1]);
+      System.arraycopy(part, 0, out, n, part.length);
+      n += part.length;
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  private static long[] subtract(long[] set, long[] by) {
+    long[] out = set;
+    for (int k = 0; k < by.length && out.length > 0; k += 2) {
+      out = subtract(out, by[k], by[k + 1]);
+    }
+    return out;
   }
 
   private static boolean inside(long v, long lo, long hi) {

@@ -12,7 +12,8 @@ import org.netpubsub.network.openflow.MaskedIpv6;
  * {@code ipv6_dst} field the run's lookups meet holds all of it or none of it, so each address left
  * behaves as the representative does. The parts cut off, disjoint, are walked after it. This keeps
  * the classes per query field lazy: a region is cut only by the fields some lookup on its path
- * tests, and a field table cuts it into its values' boxes and one box for the rest.
+ * tests, and a field table cuts it into one box per class of values whose entries do the same (a
+ * range's prefixes together) and one box for the rest.
  */
 final class Cube {
   private Box region;
@@ -47,14 +48,19 @@ final class Cube {
     return region.overlaps(field);
   }
 
-  /** Cuts the region to the part inside {@code field}, which holds the representative. */
-  void narrowInto(MaskedIpv6 field) {
-    take(region.into(field));
+  /** Cuts the region to the part inside {@code u}, which holds the representative. */
+  void narrowInto(Box u) {
+    take(region.into(u));
   }
 
-  /** Cuts the region to the part outside {@code field}, which does not hold the representative. */
-  void narrowOutOf(MaskedIpv6 field) {
-    take(region.outOf(field));
+  /** Cuts the region to the part outside {@code u}, which does not hold the representative. */
+  void narrowOutOf(Box u) {
+    take(region.outOf(u));
+  }
+
+  /** The field as a box of the region's segments. */
+  Box shaped(MaskedIpv6 field) {
+    return region.shaped(field);
   }
 
   private void take(List<Box> parts) {

@@ -284,53 +284,134 @@ final class SwitchTables {
     return againstOthers(t, best, h, inPort, metadata);
   }
 
+  /** A value under an {@code ipv6_dst} mask that meets the region, and the entry it gives. */
+  private record Candidate(MaskedIpv6 field, Stored stored) {}
+
   /**
    * The entry the region's representative ({@code h}'s destination) hits, as {@link #lookup}, the
-   * region cut ({@link Cube}) so that every address left in it hits the same entry: each field
-   * under a mask the region does not fix that meets the region (on an entry that would win, other
-   * fields as {@code h}) holds all of what is left or none of it.
+   * region cut ({@link Cube}) so that every address left in it hits an entry with the same
+   * instructions (the pipeline cannot tell them apart). The values that meet the region are taken
+   * in lookup order; those before the representative's winner are cut off, the alike ones in one
+   * box where they are one (a range's TCAM prefixes), and the region is narrowed into the union of
+   * the winner's field and every alike field that no entry of other instructions between them in
+   * lookup order meets. Stop 43 cut into one value at a time, so a region met by ranges of several
+   * fields was cut into the product of their prefixes; now it is the product of the ranges.
    */
   FlowEntry lookup(int table, PacketHeaders h, long inPort, long metadata, Cube cube) {
     Table t = tables.get(table);
     if (t == null) {
       return null;
     }
-    Stored best = null;
-    if (h.isIpv6()) {
-      Ipv6Address r = h.ipv6Dst();
-      for (Map.Entry<Ipv6Address, Map<Ipv6Address, List<Stored>>> m : t.byMask.entrySet()) {
-        Ipv6Address mask = m.getKey();
-        if (cube.fixes(mask)) {
-          best = first(m.getValue().get(r.and(mask)), best, h, inPort, metadata);
+    if (!h.isIpv6()) {
+      return againstOthers(t, null, h, inPort, metadata);
+    }
+    Stored other = first(t.others, null, h, inPort, metadata);
+    List<Candidate> cands = candidates(t, h, inPort, metadata, cube, other);
+    Ipv6Address r = h.ipv6Dst();
+    int wi = 0;
+    while (wi < cands.size() && !cands.get(wi).field().matches(r)) {
+      wi++;
+    }
+    Candidate w = wi < cands.size() ? cands.get(wi) : null;
+    // the values before the winner hold no address left: cut off, a class of alike ones at a time
+    boolean[] cut = new boolean[wi];
+    for (int i = 0; i < wi; i++) {
+      if (cut[i] || (w != null && alike(cands.get(i), w))) {
+        continue;
+      }
+      Box u = cube.shaped(cands.get(i).field());
+      for (int j = i + 1; j < wi; j++) {
+        if (!cut[j] && alike(cands.get(i), cands.get(j))) {
+          Box joined = u.unionWith(cube.shaped(cands.get(j).field()));
+          if (joined != null) {
+            u = joined;
+            cut[j] = true;
+          }
+        }
+      }
+      if (cube.region().meets(u)) {
+        cube.narrowOutOf(u);
+      }
+    }
+    if (w == null) {
+      return other == null ? null : other.entry();
+    }
+    // alike values joined with the winner's, unless an entry of other instructions that comes
+    // before one in lookup order (after the winner: those before it are cut off) meets it
+    Box u = cube.shaped(w.field());
+    List<Candidate> between = new ArrayList<>();
+    for (int j = 0; j < cands.size(); j++) {
+      Candidate c = cands.get(j);
+      if (j == wi || (j < wi && !alike(c, w))) {
+        continue;
+      }
+      if (!alike(c, w)) {
+        between.add(c);
+        continue;
+      }
+      boolean beaten = false;
+      for (Candidate b : between) {
+        if (b.field().overlaps(c.field())) {
+          beaten = true;
+          break;
+        }
+      }
+      Box joined = beaten ? null : u.unionWith(cube.shaped(c.field()));
+      if (joined != null) {
+        u = joined;
+      }
+    }
+    cube.narrowInto(u);
+    return w.stored().entry();
+  }
+
+  /**
+   * The values that meet the region, each with the first entry under it that matches (other fields
+   * as {@code h}), those that come before {@code other} (the table's best entry without {@code
+   * ipv6_dst}) only, in lookup order.
+   */
+  private List<Candidate> candidates(
+      Table t, PacketHeaders h, long inPort, long metadata, Cube cube, Stored other) {
+    Ipv6Address r = h.ipv6Dst();
+    List<Candidate> out = new ArrayList<>();
+    for (Map.Entry<Ipv6Address, Map<Ipv6Address, List<Stored>>> m : t.byMask.entrySet()) {
+      Ipv6Address mask = m.getKey();
+      if (cube.fixes(mask)) {
+        Stored s = first(m.getValue().get(r.and(mask)), other, h, inPort, metadata);
+        if (s != other) {
+          out.add(new Candidate(new MaskedIpv6(r.and(mask), mask), s));
+        }
+        continue;
+      }
+      // only the values with an entry whose metadata match the packet's can be hit
+      for (Map.Entry<Long, Map<Long, List<Ipv6Address>>> g : t.byMetadata(mask).entrySet()) {
+        List<Ipv6Address> values = g.getValue().get(metadata & g.getKey());
+        if (values == null) {
           continue;
         }
-        // only the values with an entry whose metadata match the packet's can be hit
-        for (Map.Entry<Long, Map<Long, List<Ipv6Address>>> g : t.byMetadata(mask).entrySet()) {
-          List<Ipv6Address> values = g.getValue().get(metadata & g.getKey());
-          if (values == null) {
+        for (Ipv6Address value : values) {
+          MaskedIpv6 field = new MaskedIpv6(value, mask);
+          if (!cube.overlaps(field)) {
             continue;
           }
-          for (Ipv6Address value : values) {
-            MaskedIpv6 field = new MaskedIpv6(value, mask);
-            if (!cube.overlaps(field)) {
-              continue;
-            }
-            // the representative moved into the field: the entries' other fields judged as for h
-            PacketHeaders inside = h.withIpv6Dst(value.or(r.and(mask.not())));
-            Stored s = first(m.getValue().get(value), best, inside, inPort, metadata);
-            if (s != best) {
-              if (field.matches(r)) {
-                cube.narrowInto(field);
-                best = s;
-              } else {
-                cube.narrowOutOf(field);
-              }
-            }
+          // the representative moved into the field: the entries' other fields judged as for h
+          PacketHeaders inside = h.withIpv6Dst(value.or(r.and(mask.not())));
+          Stored s = first(m.getValue().get(value), other, inside, inPort, metadata);
+          if (s != other) {
+            out.add(new Candidate(field, s));
           }
         }
       }
     }
-    return againstOthers(t, best, h, inPort, metadata);
+    out.sort(
+        Comparator.comparingInt((Candidate c) -> -c.stored().entry().priority())
+            .thenComparingLong(c -> c.stored().age()));
+    return out;
+  }
+
+  /** Whether two values' entries do the same to a packet (their instructions are equal). */
+  private static boolean alike(Candidate a, Candidate b) {
+    return a.stored().entry().instructions().equals(b.stored().entry().instructions());
   }
 
   /** The first of a list's entries that matches and beats {@code best}; else {@code best}. */
