@@ -11,8 +11,8 @@ as before (`ovs-ofctl`, counters aside), and no flow's `duration` or `n_packets`
 (main before stop 42) the restart reconciled each switch to a pipeline without subscriptions.
 
 PLEROMA (stop 43) runs the same with an advertisement `true` per host besides (its content flows
-need a publisher); it is left out of the default run (its 112 s of OVS, loaded, are not in the
-test-time budget) and runs with NPS_TESTBED_PLEROMA_RESTART=1 (docs/results/camus-restart.md)."""
+need a publisher); in the default run since stop 44 (about 30 s of OVS, quiet;
+docs/results/camus-restart.md)."""
 
 from __future__ import annotations
 
@@ -59,13 +59,8 @@ def mods_sent(c: Controller) -> float:
                if line.startswith("nps_openflow_flow_mods_sent_total"))
 
 
-PLEROMA_BY_HAND = pytest.mark.skipif(
-    os.environ.get("NPS_TESTBED_PLEROMA_RESTART") != "1",
-    reason="by hand (NPS_TESTBED_PLEROMA_RESTART=1): about 2 minutes of OVS, loaded")
-
-
 @needs_root
-@pytest.mark.parametrize("routing", ["camus-mr", pytest.param("pleroma", marks=PLEROMA_BY_HAND)])
+@pytest.mark.parametrize("routing", ["camus-mr", "pleroma"])
 def test_a_controller_restarted_on_its_store_rewrites_no_table(routing):
     r = random.Random(SEED)
     s = random_schema(r)
