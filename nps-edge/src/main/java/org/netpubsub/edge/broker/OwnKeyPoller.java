@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.netpubsub.edge.coordinator.RevokedList;
 import org.netpubsub.edge.link.DatagramAuth;
 
 /**
@@ -144,7 +145,7 @@ final class OwnKeyPoller implements Closeable {
   /** Checks every key and the bounds before anything is replaced. */
   private static void checked(Served s) {
     DatagramAuth.of(s.own());
-    if (s.senders().size() > AgentKeys.MAX_SENDERS || s.revoked().size() > AgentKeys.MAX_SENDERS) {
+    if (s.senders().size() > AgentKeys.MAX_SENDERS || s.revoked().size() > RevokedList.MAX_EDGES) {
       throw new IllegalArgumentException("more than " + AgentKeys.MAX_SENDERS + " edges");
     }
     s.senders().values().forEach(DatagramAuth::of);
