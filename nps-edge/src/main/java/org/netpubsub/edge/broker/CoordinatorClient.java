@@ -19,7 +19,6 @@ import java.util.HexFormat;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import org.netpubsub.content.address.Ipv6Address;
-import org.netpubsub.edge.coordinator.RevokedList;
 
 /**
  * The agent's side of the coordinator's REST API (docs/edge.md) over {@code java.net.http}. Every
@@ -182,7 +181,7 @@ final class CoordinatorClient {
   /**
    * The datagram keys the coordinator hands to {@code edge}, the signing one first, and the edges
    * it revoked (none from a coordinator older than the field). A malformed answer, or one naming
-   * more than {@link RevokedList#MAX_EDGES} revoked edges, is refused whole without quoting it: it
+   * more than {@link AgentKeys#MAX_SENDERS} revoked edges, is refused whole without quoting it: it
    * holds keys.
    */
   KeyPoller.Served keys(String edge) throws CoordinatorException {
@@ -215,7 +214,7 @@ final class CoordinatorClient {
     if (v.isMissingNode()) {
       return java.util.Set.of();
     }
-    if (!v.isArray() || v.size() > RevokedList.MAX_EDGES) {
+    if (!v.isArray() || v.size() > AgentKeys.MAX_SENDERS) {
       throw new IllegalArgumentException("revoked");
     }
     java.util.Set<String> revoked = new java.util.HashSet<>();

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
-import org.netpubsub.edge.coordinator.RevokedList;
 import org.netpubsub.edge.link.DatagramAuth;
 
 /**
@@ -40,8 +39,8 @@ final class KeyPoller implements Closeable {
     @Override
     public void check(Served s) {
       DatagramAuth.of(s.keys()); // lengths, before anything is replaced
-      if (s.revoked().size() > RevokedList.MAX_EDGES) {
-        throw new IllegalArgumentException("more than " + RevokedList.MAX_EDGES + " revoked edges");
+      if (s.revoked().size() > AgentKeys.MAX_SENDERS) {
+        throw new IllegalArgumentException("more than " + AgentKeys.MAX_SENDERS + " revoked edges");
       }
     }
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
-import org.netpubsub.edge.coordinator.RevokedList;
 import org.netpubsub.edge.link.DatagramAuth;
 
 /**
@@ -145,7 +144,7 @@ final class OwnKeyPoller implements Closeable {
   /** Checks every key and the bounds before anything is replaced. */
   private static void checked(Served s) {
     DatagramAuth.of(s.own());
-    if (s.senders().size() > AgentKeys.MAX_SENDERS || s.revoked().size() > RevokedList.MAX_EDGES) {
+    if (s.senders().size() > AgentKeys.MAX_SENDERS || s.revoked().size() > AgentKeys.MAX_SENDERS) {
       throw new IllegalArgumentException("more than " + AgentKeys.MAX_SENDERS + " edges");
     }
     s.senders().values().forEach(DatagramAuth::of);

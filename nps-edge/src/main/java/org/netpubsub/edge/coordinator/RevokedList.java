@@ -25,8 +25,9 @@ public final class RevokedList {
 
   /**
    * The most edges a list may name: every keys answer carries the coordinator's, and an agent
-   * refuses an answer naming more (this same bound), so a longer file is refused here (at start;
-   * later the list held is kept, counted) rather than starving every agent of keys.
+   * refuses an answer naming more (nps-edge's {@code AgentKeys.MAX_SENDERS}), so a longer file is
+   * refused here (at start; later the list held is kept, counted) rather than starving every agent
+   * of keys.
    */
   public static final int MAX_EDGES = 4096;
 

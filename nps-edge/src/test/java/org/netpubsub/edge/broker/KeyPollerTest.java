@@ -12,7 +12,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.netpubsub.edge.coordinator.RevokedList;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.TestKeys;
 
@@ -205,7 +204,7 @@ class KeyPollerTest {
 
       // one name over the bound: refused whole and counted, the set held stays
       java.util.Set<String> many = new java.util.HashSet<>();
-      for (int i = 0; i <= RevokedList.MAX_EDGES; i++) {
+      for (int i = 0; i <= AgentKeys.MAX_SENDERS; i++) {
         many.add("e" + i);
       }
       answers.add(new KeyPoller.Served(List.of(K1), many));
