@@ -29,7 +29,7 @@ public final class RevokedList {
    * refused here (at start; later the list held is kept, counted) rather than starving every agent
    * of keys.
    */
-  public static final int MAX_EDGES = 4096;
+  public static final int MAX_EDGES = org.netpubsub.edge.link.RevokedBound.MAX_EDGES;
 
   private final LastGoodFile<Set<String>> file;
 

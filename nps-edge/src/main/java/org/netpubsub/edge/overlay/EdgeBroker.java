@@ -159,6 +159,11 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
     return config.name();
   }
 
+  /** Refuses from now on every message naming one of {@code edges} ({@code revoked_origin}). */
+  public void revokeEdges(Set<String> edges) {
+    seals.revoke(edges);
+  }
+
   public InetSocketAddress address() {
     return (InetSocketAddress) socket.getLocalSocketAddress();
   }
@@ -322,7 +327,7 @@ public final class EdgeBroker implements Closeable, LocalSite.Listener {
 
   private void receive() {
     Datagrams.receiveUntil(
-        socket, () -> closed, LOG, seals, () -> counters.drop("unauthenticated"), this::onDatagram);
+        socket, () -> closed, LOG, seals, () -> counters.drop(seals.refusal()), this::onDatagram);
   }
 
   /** One datagram: a NACK to answer, or a message to publish locally. */

@@ -4,6 +4,7 @@ import java.net.DatagramPacket;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.netpubsub.edge.link.DatagramAuth;
 import org.netpubsub.edge.link.DatagramLink;
 import org.netpubsub.edge.link.Datagrams;
@@ -30,7 +31,9 @@ import org.netpubsub.edge.link.DerivedKeys;
  * #MAX_PEERS} addresses, replaced with every view (entries that left are forgotten); edges holding
  * the deployment keys are not kept at all, so in a default deployment (no own-key edge) sealing is
  * one look-up in an empty map and opening one HMAC under the deployment keys, as before per-edge
- * keys. Thread-safe.
+ * keys. A message naming a revoked edge ({@link #revoke}) as its origin is refused whatever its
+ * key, as a routing broker refuses it ({@link OriginCheck}); while none is, nothing is read for it.
+ * Thread-safe; {@link #open} and {@link #refusal} are the receiver thread's.
  */
 final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
   /** Own-key edges' addresses held from a view. */
@@ -45,6 +48,8 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
   private final DerivedKeys derived; // null for an own-key edge
   private final Map<String, DatagramAuth> pairs; // empty for a deployment-key edge
   private volatile Map<InetSocketAddress, Peer> peers = Map.of();
+  private volatile Set<String> revoked = Set.of();
+  private String refusal = "unauthenticated";
 
   /** {@code ownKey}: null when {@code auth} holds the deployment keys. */
   EdgeSeals(DatagramAuth auth, String edge, OwnKeyOnly ownKey) {
@@ -67,6 +72,16 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
   /** Own-key edges' addresses held now (tests). */
   int peerCount() {
     return peers.size();
+  }
+
+  /** From now on refuses every message naming one of {@code edges} as its origin. */
+  void revoke(Set<String> edges) {
+    revoked = Set.copyOf(edges);
+  }
+
+  /** Why the last {@link #open} refused: a counter name. */
+  String refusal() {
+    return refusal;
   }
 
   /** Learns where the edges are from a view of the overlay (those no longer in it are dropped). */
@@ -129,6 +144,16 @@ final class EdgeSeals implements DatagramLink.Sealer, Datagrams.Opener {
     if (!signing.secure()) {
       return len;
     }
+    Set<String> revokedNow = revoked;
+    if (!revokedNow.isEmpty()) {
+      String claimed =
+          OriginCheck.origin(buf, off, len); // null: no message (contains(null) throws)
+      if (claimed != null && revokedNow.contains(claimed)) {
+        refusal = "revoked_origin";
+        return -1;
+      }
+    }
+    refusal = "unauthenticated";
     int body = mine.open(buf, off, len);
     if (body >= 0) {
       return body;

@@ -20,6 +20,7 @@ import org.netpubsub.edge.mqtt.TopicFilters;
  * /edges/&lt;edge&gt;               ephemeral; data: the edge's {@link Endpoint} (the directory)
  * /leader                      the LeaderLatch of the routing brokers
  * /keys/datagram               the datagram keys ({@link DatagramKeys}); only with ZooKeeper ACLs
+ * /keys/revoked                the revoked edges ({@link RevokedZnode}); only with ZooKeeper ACLs
  * /keys/accepted/brokers/&lt;rb&gt;  ephemeral; data: the highest key id that routing broker accepts
  * /keys/accepted/edges/&lt;edge&gt;  ephemeral; the same for an edge broker
  * </pre>
@@ -37,6 +38,7 @@ public final class ZnodePaths {
   public static final String LEADER = "/leader";
   public static final String DATAGRAM_KEYS = "/keys/datagram";
   public static final String ACCEPTED_KEYS = "/keys/accepted";
+  public static final String REVOKED_EDGES = "/keys/revoked";
   public static final String PUB = "pub";
   public static final String SUB = "sub";
 
