@@ -121,6 +121,15 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
               + " direct datagrams (nps overlay keys edge --peer).")
   java.nio.file.Path pairKeys;
 
+  @Option(
+      names = "--revoked-edges",
+      paramLabel = "FILE",
+      description =
+          "Edges whose messages are refused whatever their key, one name a line; reread every"
+              + " second when it changes. With --zookeeper-auth the overlay's revoked-edges znode"
+              + " (nps overlay keys revoke) is refused too (docs/security-revocation.md).")
+  java.nio.file.Path revokedEdges;
+
   @Option(names = "--exit-after-start", hidden = true)
   boolean exitAfterStart;
 
@@ -162,13 +171,18 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
     if (ownKeyOnly) {
       c = c.withOwnKey(pairKeys == null ? OwnKeyOnly.alone() : PairKeysFile.read(pairKeys));
     }
+    if (revokedEdges != null) {
+      RevokedEdges.read(revokedEdges); // a bad file: one line and exit 2, before anything starts
+    }
     var interval = broker.interval();
     CuratorFramework client = broker.connect();
     EdgeBroker e;
     OverlayKeys keys = null;
+    OverlayRevocations revoked = null;
     PrintWriter events = spec.commandLine().getOut();
     try {
       keys = OverlayKeys.of(given, broker.zookeeperAuth != null, client, false, c.name());
+      revoked = OverlayRevocations.start(revokedEdges, broker.zookeeperAuth != null, client);
       e =
           EdgeBroker.start(
               c.withAuth(keys.auth()),
@@ -194,11 +208,13 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
                 }
               });
     } catch (Exception x) {
+      OverlayRevocations.abandon(revoked);
       OverlayKeys.abandon(keys);
       client.close();
       throw CommandFailure.io(x);
     }
-    var counters = keys.counters(e::counters);
+    revoked.attach(e::revokeEdges);
+    var counters = revoked.counters(keys.counters(e::counters));
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
@@ -215,7 +231,7 @@ final class OverlayEdgeBrokerCommand implements Callable<Integer> {
       out.flush();
     }
     OverlayRun.untilStopped(
-        broker.withMetrics(keys.around(e), "edge-broker", client, counters, null),
+        broker.withMetrics(revoked.around(keys.around(e)), "edge-broker", client, counters, null),
         exitAfterStart,
         interval,
         () -> OverlayRun.printStats(out, json.enabled(), "edge-broker", e.name(), counters),

@@ -16,19 +16,27 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code nps overlay keys rotate}: the overlay's datagram keys in ZooKeeper (docs/security.md). */
+/**
+ * {@code nps overlay keys rotate | edge}: the overlay's datagram keys in ZooKeeper
+ * (docs/security.md); {@code revoke | unrevoke} are {@link OverlayRevokeCommand}'s.
+ */
 @Command(
     name = "keys",
     mixinStandardHelpOptions = true,
     description = "The overlay's datagram keys, kept in ZooKeeper under its credentials.",
-    subcommands = {OverlayKeysCommand.Rotate.class, OverlayKeysCommand.Edge.class})
+    subcommands = {
+      OverlayKeysCommand.Rotate.class,
+      OverlayKeysCommand.Edge.class,
+      OverlayRevokeCommand.Revoke.class,
+      OverlayRevokeCommand.Unrevoke.class
+    })
 final class OverlayKeysCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "name a command: rotate, edge");
+        spec.commandLine(), "name a command: rotate, edge, revoke, unrevoke");
   }
 
   @Command(

@@ -63,7 +63,8 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "Edges whose datagrams are refused whatever their key, one name a line; reread every"
-              + " second when it changes (docs/security.md, \"Per-edge keys\").")
+              + " second when it changes. With --zookeeper-auth the overlay's revoked-edges znode"
+              + " (nps overlay keys revoke) is refused too (docs/security-revocation.md).")
   java.nio.file.Path revokedEdges;
 
   @Option(names = "--exit-after-start", hidden = true)
@@ -83,25 +84,28 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
     CuratorFramework client = broker.connect();
     RoutingBroker rb;
     OverlayKeys keys = null;
+    OverlayRevocations revoked = null;
     try {
       if (n == null) {
         // the port is known only once bound: name after the requested one, or the bound one
         n = "rb-" + (at.getPort() != 0 ? at.getPort() : ProcessHandle.current().pid());
       }
       keys = OverlayKeys.of(given, broker.zookeeperAuth != null, client, true, n);
+      revoked = OverlayRevocations.start(revokedEdges, broker.zookeeperAuth != null, client);
       rb = RoutingBroker.start(n, client, at, s, emulation, keys.auth());
     } catch (IllegalArgumentException e) {
+      OverlayRevocations.abandon(revoked);
       OverlayKeys.abandon(keys);
       client.close();
       throw e;
     } catch (Exception e) {
+      OverlayRevocations.abandon(revoked);
       OverlayKeys.abandon(keys);
       client.close();
       throw CommandFailure.io(e);
     }
-    var revocations =
-        revokedEdges != null ? RevokedEdges.watch(revokedEdges, rb::revokeEdges) : null;
-    var counters = keys.counters(rb::counters);
+    revoked.attach(rb::revokeEdges);
+    var counters = revoked.counters(keys.counters(rb::counters));
     PrintWriter out = spec.commandLine().getOut();
     if (json.enabled()) {
       Map<String, Object> o = new LinkedHashMap<>();
@@ -123,14 +127,12 @@ final class OverlayRoutingBrokerCommand implements Callable<Integer> {
       out.flush();
     }
     OverlayRun.untilStopped(
-        broker.withMetrics(keys.around(rb), "routing-broker", client, counters, rb::isLeader),
+        broker.withMetrics(
+            revoked.around(keys.around(rb)), "routing-broker", client, counters, rb::isLeader),
         exitAfterStart,
         interval,
         () -> OverlayRun.printStats(out, json.enabled(), "routing-broker", rb.name(), counters),
         "nps-routing-broker-stop");
-    if (revocations != null) {
-      revocations.shutdownNow();
-    }
     return 0;
   }
 }
