@@ -90,6 +90,13 @@ final class EdgeMeters {
   }
 
   static Meter overlayMeter(String key) {
+    if (key.equals("edges_revoked")) {
+      return Meter.gauge(
+          "nps.overlay.edges.revoked",
+          "edges whose messages this broker refuses now (--revoked-edges and the revoked-edges"
+              + " znode)",
+          Tags.empty());
+    }
     return counter("nps.overlay", "overlay broker", key);
   }
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,6 +21,7 @@ import org.netpubsub.edge.overlay.ZkRevokedEdges;
  */
 final class OverlayRevocations implements Closeable {
   private final RevokedUnion union = new RevokedUnion();
+  private final AtomicLong handed = new AtomicLong(); // edges the broker refuses now
   private ScheduledExecutorService file; // null without --revoked-edges
   private ZkRevokedEdges zk; // null without --zookeeper-auth
 
@@ -48,17 +50,27 @@ final class OverlayRevocations implements Closeable {
 
   /** From now on {@code broker} refuses the union's edges, the current ones first. */
   void attach(Consumer<Set<String>> broker) {
-    union.attach(broker);
+    union.attach(
+        s -> {
+          broker.accept(s);
+          handed.set(s.size());
+        });
   }
 
-  /** {@code counters} and, with the znode, its own ({@code revoked_znode_*}). */
+  /**
+   * {@code counters} and, with a source, {@code edges_revoked} (the edges the broker refuses now,
+   * both sources; a gauge) and the znode's own ({@code revoked_znode_*}).
+   */
   Supplier<Map<String, Long>> counters(Supplier<Map<String, Long>> counters) {
-    if (zk == null) {
+    if (file == null && zk == null) {
       return counters;
     }
     return () -> {
       Map<String, Long> m = new LinkedHashMap<>(counters.get());
-      m.putAll(zk.counters());
+      m.put("edges_revoked", handed.get());
+      if (zk != null) {
+        m.putAll(zk.counters());
+      }
       return m;
     };
   }

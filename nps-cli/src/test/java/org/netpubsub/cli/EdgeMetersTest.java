@@ -91,12 +91,15 @@ class EdgeMetersTest {
             "zookeeper",
             session::get)) {
       counters.put("dropped.malformed", 1L);
+      counters.put("edges_revoked", 3L); // a gauge: the edges refused now
       String text = get(s, "/metrics").body();
       assertThat(text)
           .contains("nps_overlay_relayed_total 11.0")
           .contains("nps_overlay_assigned_total 2.0")
           .contains("nps_overlay_dropped_total{reason=\"malformed\"} 1.0")
-          .contains("nps_overlay_leader 1.0");
+          .contains("nps_overlay_leader 1.0")
+          .contains("nps_overlay_edges_revoked 3.0")
+          .doesNotContain("nps_overlay_edges_revoked_total");
       assertThat(promtool(text)).isEmpty();
       leader.set(false);
       assertThat(get(s, "/metrics").body()).contains("nps_overlay_leader 0.0");

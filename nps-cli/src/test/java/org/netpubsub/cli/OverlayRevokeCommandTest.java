@@ -13,6 +13,7 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netpubsub.edge.broker.Mosquitto;
 import org.netpubsub.edge.overlay.EmbeddedZooKeeper;
 import org.netpubsub.edge.overlay.Zk;
 import org.netpubsub.edge.overlay.ZkAuth;
@@ -89,7 +90,8 @@ class OverlayRevokeCommandTest {
       assertThat(cli.run(keysCommand("revoke", keys, "--list"))).as(cli.err()).isZero();
       assertThat(cli.out()).contains("1 edges revoked in /keys/revoked: mallory");
 
-      // a broker with the credentials reads the znode at start; a bad one stops the start
+      // a broker with the credentials refuses the znode's edges and its file's (its stats say how
+      // many: the union, mallory in both); a bad znode stops the start
       String[] rb = {
         "overlay",
         "routing-broker",
@@ -103,8 +105,37 @@ class OverlayRevokeCommandTest {
         key.toString(),
         "--exit-after-start"
       };
+      Path file = dir.resolve("revoked");
+      Files.writeString(file, "x\nmallory\n");
       cli.clear();
-      assertThat(cli.run(rb)).as(cli.err()).isZero();
+      assertThat(cli.run(concat(rb, "--revoked-edges", file.toString(), "--json")))
+          .as(cli.err())
+          .isZero();
+      assertThat(stats().get("edges_revoked").asLong()).isEqualTo(2);
+      assertThat(stats().get("revoked_znode_updates").asLong()).isEqualTo(1);
+      try (Mosquitto m = Mosquitto.start(dir)) {
+        String[] edge = {
+          "overlay",
+          "edge-broker",
+          "--zookeeper",
+          zk.connectString(),
+          "--listen",
+          "127.0.0.1:0",
+          "--local",
+          "mqtt://127.0.0.1:" + m.port(),
+          "--site",
+          "paris",
+          "--zookeeper-auth",
+          auth.toString(),
+          "--datagram-key",
+          key.toString(),
+          "--exit-after-start",
+          "--json"
+        };
+        cli.clear();
+        assertThat(cli.run(edge)).as(cli.err()).isZero();
+        assertThat(stats().get("edges_revoked").asLong()).isEqualTo(1); // the znode's only
+      }
       try (CuratorFramework c =
           Zk.connected(zk.connectString(), T, T, new ZkAuth("overlay", "s3cret-for-tests"))) {
         c.setData()
@@ -124,6 +155,18 @@ class OverlayRevokeCommandTest {
       cli.clear();
       assertThat(cli.run(rb)).as(cli.err()).isZero();
     }
+  }
+
+  /** The counters of the last stats line a broker printed with --json. */
+  private com.fasterxml.jackson.databind.JsonNode stats() throws java.io.IOException {
+    List<com.fasterxml.jackson.databind.JsonNode> lines = cli.lines();
+    return lines.get(lines.size() - 1).get("counters");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    List<String> all = new ArrayList<>(List.of(a));
+    all.addAll(List.of(b));
+    return all.toArray(String[]::new);
   }
 
   private static String[] keysCommand(String command, String[] keys, String... more) {
