@@ -22,13 +22,18 @@ import org.slf4j.LoggerFactory;
  * service re-cuts them to the new regions ({@link RegionRecut}), the ingress drops follow the
  * advertisements' new covers, each request re-cut or withdrawn is counted in {@code
  * nps_auth_recut_total{outcome}}, and one line per reload says how many. The reload's thread waits
- * for it (at most {@link #WAIT_SECONDS}), so reloads re-cut one after the other. In a cluster
- * nothing is re-cut: one WARN per reload says so (docs/security.md, "Not protected yet").
+ * for it (at most {@link #WAIT_SECONDS}), so reloads re-cut one after the other. Requests the
+ * routing could not re-cut then (not ready, a restart's hold) are tried again every second, with
+ * the principals in force, for up to {@link #RETRIES} s. At start the requests restored from a
+ * store are re-cut to the file in force (it may have changed while the controller was down). In a
+ * cluster nothing is re-cut: one WARN per reload says so (docs/security.md, "Not protected yet").
  */
 final class PrincipalsReload {
   private static final Logger LOG = LoggerFactory.getLogger(PrincipalsReload.class);
   static final long WAIT_SECONDS = 60;
+  static final int RETRIES = 60;
 
+  private final Authenticator auth;
   private final PubSubService service;
   private final Optional<Ingress> ingress;
   private final Counter recut;
@@ -36,7 +41,9 @@ final class PrincipalsReload {
   private final Counter relabelled;
   private final Counter failed;
 
-  private PrincipalsReload(PubSubService service, Optional<Ingress> ingress, MeterRegistry m) {
+  private PrincipalsReload(
+      Authenticator auth, PubSubService service, Optional<Ingress> ingress, MeterRegistry m) {
+    this.auth = auth;
     this.service = service;
     this.ingress = ingress;
     this.recut = counter(m, "recut", "replaced by the cover of filter ∧ new region");
@@ -55,8 +62,11 @@ final class PrincipalsReload {
   /** Re-cuts {@code service}'s standing requests after each of {@code auth}'s reloads. */
   static void bind(
       Authenticator auth, PubSubService service, Optional<Ingress> ingress, MeterRegistry m) {
-    PrincipalsReload r = new PrincipalsReload(service, ingress, m);
+    PrincipalsReload r = new PrincipalsReload(auth, service, ingress, m);
     auth.onReload(r::reloaded);
+    if (service.clusterMember().isEmpty()) { // restored requests (--store) to the file in force
+      Thread.ofVirtual().name("nps-recut-start").start(() -> r.recut("at start", 0));
+    }
   }
 
   /** The regions a principals file grants, as the service takes them (as PubSubRoutes.access). */
@@ -73,6 +83,15 @@ final class PrincipalsReload {
   }
 
   private void reloaded(Principals principals) {
+    recut(principals, "principals reloaded", 0);
+  }
+
+  /** Re-cuts to the principals in force ({@code what}: for the log line). */
+  private void recut(String what, int attempt) {
+    recut(auth.principals(), what, attempt);
+  }
+
+  private void recut(Principals principals, String what, int attempt) {
     if (service.clusterMember().isPresent()) {
       LOG.warn(
           "principals reloaded: standing requests are not re-cut in a cluster of controller"
@@ -95,26 +114,36 @@ final class PrincipalsReload {
       withdrawn.increment(o.withdrawn());
       relabelled.increment(o.relabelled());
       failed.increment(o.failed());
+      if (attempt == 0
+          && what.equals("at start")
+          && o.equals(new RegionRecut.Outcome(0, 0, 0, o.unchanged(), 0))) {
+        return; // nothing restored, or restored under the regions in force
+      }
       String line =
           String.format(
-              "principals reloaded: %d standing requests re-cut, %d withdrawn, %d with the new"
+              "%s: %d standing requests re-cut, %d withdrawn, %d with the new"
                   + " region and the same cover, %d unchanged, %d not re-cut (old cover stands),"
                   + " in %.0f ms",
+              what,
               o.recut(),
               o.withdrawn(),
               o.relabelled(),
               o.unchanged(),
               o.failed(),
               (System.nanoTime() - start) / 1e6);
-      if (o.failed() > 0) {
-        LOG.warn("{}: they keep their cover until a later reload re-cuts them", line);
+      if (o.failed() > 0 && attempt < RETRIES) {
+        LOG.warn("{}: tried again in a second", line);
+        CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS, t -> Thread.ofVirtual().start(t))
+            .execute(() -> recut("re-cut tried again", attempt + 1));
+      } else if (o.failed() > 0) {
+        LOG.warn("{}: they keep their old cover until a later reload re-cuts them", line);
       } else {
         LOG.info(line);
       }
     } catch (TimeoutException e) {
-      LOG.warn("principals reloaded: the re-cut goes on after {} s", WAIT_SECONDS);
+      LOG.warn("{}: the re-cut goes on after {} s", what, WAIT_SECONDS);
     } catch (ExecutionException e) {
-      LOG.warn("principals reloaded: standing requests not re-cut: {}", e.getCause().toString());
+      LOG.warn("{}: standing requests not re-cut: {}", what, e.getCause().toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -3,10 +3,13 @@ package org.netpubsub.controller.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.netpubsub.controller.api.AuthenticatedApi.principal;
 
+import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,10 +21,18 @@ import org.netpubsub.content.event.Event;
 import org.netpubsub.content.index.SpatialIndex;
 import org.netpubsub.controller.app.NetworkController;
 import org.netpubsub.controller.controlplane.ControlPlaneSettings;
+import org.netpubsub.controller.pubsub.Access;
 import org.netpubsub.controller.pubsub.PubSubLimits;
 import org.netpubsub.controller.pubsub.PubSubRequest;
 import org.netpubsub.controller.pubsub.PubSubService;
+import org.netpubsub.controller.pubsub.StandingStore;
+import org.netpubsub.controller.pubsub.StoredRouting;
+import org.netpubsub.controller.sim.SimulatedOpenFlowSwitch;
+import org.netpubsub.controller.testing.OneSwitchNetwork;
 import org.netpubsub.controller.testing.Rest;
+import org.netpubsub.controller.testing.StoredLife;
+import org.netpubsub.controller.testing.Wait;
+import org.netpubsub.http.Authenticator;
 import org.netpubsub.network.camus.RoutingPolicy;
 import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.controlplane.Partitions;
@@ -176,6 +187,81 @@ class PrincipalsReloadTest {
     assertThat(service.request(id).orElseThrow().region()).hasValue("price < 1000 && true");
     assertThat(recut("relabelled")).isEqualTo(1);
     assertThat(recut("recut")).isEqualTo(0);
+  }
+
+  /**
+   * A controller restarted on its store re-cuts the restored requests to the principals file in
+   * force, which changed while it was down (once its restart's hold lets requests be configured).
+   */
+  @org.junit.jupiter.api.Test
+  void aRestartOnAStoreReCutsToTheFileChangedMeanwhile() throws Exception {
+    SpatialIndex index = new SpatialIndex(PubSubApiTest.QUOTES, 12);
+    String url = "sqlite:" + dir.resolve("store.db");
+    SimulatedOpenFlowSwitch sw = StoredLife.recordingSwitch();
+    String id;
+    try (StoredLife first = stored(url, index)) {
+      first.connect(sw);
+      for (int i = 1; i <= 4; i++) {
+        first.c().registerHost(OneSwitchNetwork.host(i)).get();
+      }
+      Access pub = new Access("pub", false, Optional.of(A_OR_B), "pub");
+      first.s().advertise(PUB, "true", Optional.empty(), pub).get();
+      Access sub = new Access("sub", false, Optional.of(A_OR_B), "sub");
+      id = first.s().subscribe(SUB, "true", 40000, Optional.empty(), sub).get().request().id();
+    }
+    StoredLife.gone(sw);
+    Path f = dir.resolve("principals.yaml");
+    Files.writeString(f, "principals:\n" + String.join("", principals(A_OR_B, A)));
+    try (StoredLife again = stored(url, index);
+        Authenticator auth = Authenticator.load(f, again.s()::checkRegion, Duration.ZERO);
+        ControllerApi api =
+            ControllerApi.start(
+                again.c(),
+                Optional.of(again.s()),
+                Optional.empty(),
+                Optional.empty(),
+                new InetSocketAddress("::1", 0),
+                Optional.of(auth))) {
+      service = again.s();
+      again.connect(sw);
+      Wait.until(
+          "the restored subscription re-cut to " + A,
+          Duration.ofSeconds(30),
+          () -> service.request(id).orElseThrow().region().equals(Optional.of(A)));
+      Wait.until(
+          "the switch delivering A and not B",
+          Duration.ofSeconds(10),
+          () -> walk(sw, IN_A).equals(List.of(3L)) && walk(sw, IN_B).isEmpty());
+      // counted once the re-cut completed, its row written (the journal writes before that)
+      Wait.until(
+          "the re-cut counted",
+          Duration.ofSeconds(10),
+          () -> api.metrics().get("nps.auth.recut").tag("outcome", "recut").counter().count() >= 1);
+      assertThat(again.store().load().requests())
+          .filteredOn(r -> r.id().equals(id))
+          .singleElement()
+          .satisfies(r -> assertThat(r.region()).hasValue(A));
+    } finally {
+      sw.close();
+    }
+  }
+
+  private static StoredLife stored(String url, SpatialIndex index) throws java.io.IOException {
+    StandingStore store =
+        StandingStore.open(url, StoredRouting.pleromaFields(index, PubSubLimits.DEFAULTS));
+    return StoredLife.start(
+        store,
+        (c, st, rows, hold) ->
+            StoredRouting.attachPleroma(c, index, PubSubLimits.DEFAULTS, st, rows, hold));
+  }
+
+  private List<Long> walk(SimulatedOpenFlowSwitch sw, long price) {
+    Event e =
+        Event.builder(service.index().schema()).set("symbol", "X").set("price", price).build();
+    Ipv6Address to = ContentFlows.address(service.index().dz(e));
+    return sw.process(
+            2, PacketHeaders.udp6(Ipv6Address.parse(PUB), to, 40_000, ContentFlows.EVENT_PORT))
+        .ports();
   }
 
   /** A region that leaves a subscription no cover withdraws it (a 403 for a new one). */
