@@ -253,16 +253,15 @@ public final class RegionRecut {
       switch (step(r, now.of(owner, r.kind()), index, limits, byCells)) {
         case Step.Keep k -> unchanged.incrementAndGet();
         case Step.Relabel(PubSubRequest next) -> {
-          if (swap(r, next, owner)) {
+          if (swap(r, next)) {
             relabelled.incrementAndGet();
             pending.add(engine.relabel(next));
           }
         }
         case Step.Recut(PubSubRequest next) -> {
-          if (swap(r, next, owner)) {
+          if (swap(r, next)) {
             pending.add(
-                engine
-                    .replace(r, next, start)
+                replaced(r, next, start)
                     .handle((o, err) -> result(err))
                     .thenAccept(
                         res -> {
@@ -273,7 +272,7 @@ public final class RegionRecut {
                               withdrawn.incrementAndGet();
                             }
                             case KEPT -> {
-                              swap(next, r, owner);
+                              swap(next, r);
                               failed.incrementAndGet();
                             }
                             case GONE -> {}
@@ -297,8 +296,16 @@ public final class RegionRecut {
                     recut.get(), withdrawn.get(), relabelled.get(), unchanged.get(), failed.get()));
   }
 
+  private CompletableFuture<RequestOutcome> replaced(PubSubRequest r, PubSubRequest next, long t) {
+    try {
+      return engine.replace(r, next, t);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   /** {@code next} replaces {@code r} in the service, if {@code r} still stands there. */
-  private boolean swap(PubSubRequest r, PubSubRequest next, String owner) {
+  private boolean swap(PubSubRequest r, PubSubRequest next) {
     if (!service.live.replace(r.id(), r, next)) {
       return false; // withdrawn (or replaced) meanwhile
     }
