@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * routing could not re-cut then (not ready, a restart's hold) are tried again every second, with
  * the principals in force, for up to {@link #RETRIES} s. At start the requests restored from a
  * store are re-cut to the file in force (it may have changed while the controller was down). In a
- * cluster nothing is re-cut: one WARN per reload says so (docs/security.md, "Not protected yet").
+ * cluster each process re-cuts the requests it accepted (their owners are known there), on its own
+ * reload of its own file.
  */
 final class PrincipalsReload {
   private static final Logger LOG = LoggerFactory.getLogger(PrincipalsReload.class);
@@ -92,13 +93,6 @@ final class PrincipalsReload {
   }
 
   private void recut(Principals principals, String what, int attempt) {
-    if (service.clusterMember().isPresent()) {
-      LOG.warn(
-          "principals reloaded: standing requests are not re-cut in a cluster of controller"
-              + " processes; withdraw and resubmit those of principals whose regions narrowed"
-              + " (docs/security.md)");
-      return;
-    }
     long start = System.nanoTime();
     try {
       RegionRecut.Outcome o =
@@ -108,7 +102,7 @@ final class PrincipalsReload {
                   out ->
                       out.recut() + out.withdrawn() == 0 || ingress.isEmpty()
                           ? CompletableFuture.completedFuture(out)
-                          : ingress.get().sync().handle((x, err) -> out))
+                          : ingress.get().syncReplaced().handle((x, err) -> out))
               .get(WAIT_SECONDS, TimeUnit.SECONDS);
       recut.increment(o.recut());
       withdrawn.increment(o.withdrawn());

@@ -494,13 +494,11 @@ public final class PubSubService implements FlowService.Listener {
 
   /**
    * After a principals reload: the standing requests re-cut to the regions {@code now} ({@link
-   * RegionRecut}), and new requests cut to them. Not in a cluster (docs/security.md); after a
-   * layout switch in progress.
+   * RegionRecut}), and new requests cut to them; after a layout switch in progress. In a cluster,
+   * the requests accepted by this process (each process re-cuts its own on its own reload).
    */
   public CompletableFuture<RegionRecut.Outcome> recut(RegionRecut.Regions now) {
-    return shared()
-        ? CompletableFuture.failedFuture(new UnsupportedOperationException("in a cluster"))
-        : recuts.recut(now);
+    return recuts.recut(now);
   }
 
   // ---- the online layout switch (docs/pubsub.md, "Switching the layout") ----

@@ -266,7 +266,12 @@ public final class RegionRecut {
                     .thenAccept(
                         res -> {
                           switch (res) {
-                            case RECUT -> recut.incrementAndGet();
+                            case RECUT -> {
+                              recut.incrementAndGet();
+                              if (engine.shared()) { // withdrawn at another process: forgotten
+                                engine.goneElsewhere(next.id()).thenRun(() -> forget(next));
+                              }
+                            }
                             case WITHDRAWN -> {
                               forget(next);
                               withdrawn.incrementAndGet();
