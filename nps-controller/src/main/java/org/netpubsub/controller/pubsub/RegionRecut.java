@@ -268,7 +268,11 @@ public final class RegionRecut {
                           switch (res) {
                             case RECUT -> {
                               recut.incrementAndGet();
-                              if (engine.shared()) { // withdrawn at another process: forgotten
+                              if (!service.live.containsKey(next.id())) {
+                                // its owner withdrew it between the engine's withdrawal and
+                                // addition (off the loop): it must not stand
+                                withdrawQuietly(next);
+                              } else if (engine.shared()) { // withdrawn elsewhere: forgotten
                                 engine.goneElsewhere(next.id()).thenRun(() -> forget(next));
                               }
                             }
@@ -299,6 +303,14 @@ public final class RegionRecut {
             (v, err) ->
                 new Outcome(
                     recut.get(), withdrawn.get(), relabelled.get(), unchanged.get(), failed.get()));
+  }
+
+  private void withdrawQuietly(PubSubRequest r) {
+    try {
+      engine.submit(r, true, System.nanoTime());
+    } catch (RuntimeException e) {
+      // gone already
+    }
   }
 
   private CompletableFuture<RequestOutcome> replaced(PubSubRequest r, PubSubRequest next, long t) {
