@@ -82,6 +82,7 @@ public final class RegionRecut {
   private final ReentrantReadWriteLock switchLock;
   private final BooleanSupplier switching;
   private volatile Regions latest; // null: no reload yet, requests keep the region they came with
+  private CompletableFuture<Outcome> last = CompletableFuture.completedFuture(null); // guarded
 
   RegionRecut(
       PubSubService service,
@@ -96,15 +97,28 @@ public final class RegionRecut {
 
   /**
    * Re-cuts the service's standing requests to {@code now}, and cuts new requests to it from now
-   * on. During a layout switch it tries again every second until the switch ended, with the regions
-   * of the last reload.
+   * on. Re-cuts run one after another (one in flight would otherwise replace a request the other is
+   * replacing), each with the regions of the last reload. During a layout switch it tries again
+   * every second until the switch ended.
    */
   CompletableFuture<Outcome> recut(Regions now) {
-    switchLock.writeLock().lock(); // requests queued before are in live, those after see now
+    latest = now; // new requests: a request queued before is in live at the snapshot below
+    synchronized (this) {
+      // never on the thread that completed the last one (the controller loop, perhaps)
+      CompletableFuture<Outcome> next =
+          last.handle((o, err) -> null)
+              .thenComposeAsync(x -> once(), t -> Thread.ofVirtual().name("nps-recut").start(t));
+      last = next;
+      return next;
+    }
+  }
+
+  private CompletableFuture<Outcome> once() {
+    Regions now = latest;
+    switchLock.writeLock().lock(); // every request queued before is in live
     try {
-      latest = now;
       if (switching.getAsBoolean()) {
-        return CompletableFuture.runAsync(() -> {}, retryLater()).thenCompose(x -> recut(latest));
+        return CompletableFuture.runAsync(() -> {}, retryLater()).thenCompose(x -> once());
       }
       switchLock.readLock().lock(); // downgraded: no switch starts before every change is queued
     } finally {

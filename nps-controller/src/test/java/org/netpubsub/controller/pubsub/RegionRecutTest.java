@@ -139,6 +139,34 @@ class RegionRecutTest {
     sw.close();
   }
 
+  /**
+   * A re-cut asked for during an online layout switch waits for the switch to end (the switch
+   * refuses requests while it runs; a re-cut beside it would be lost or planned on the old index),
+   * then covers under the new index.
+   */
+  @Test
+  void aReCutDuringALayoutSwitchWaitsForItAndCoversUnderTheNewIndex() throws Exception {
+    try (OneSwitchNetwork net = OneSwitchNetwork.startController()) {
+      PubSubService s = PubSubService.attach(net.controller(), INDEX, LIMITS);
+      net.connectSwitch(4);
+      Access sub = new Access("sub", false, Optional.of(A_OR_B), "sub");
+      String id =
+          s.subscribe("fd6e:7073:1::3", "true", 40000, Optional.empty(), sub).get().request().id();
+      SpatialIndex next = new SpatialIndex(QUOTES, 10);
+      var switched = s.switchLayout(next, java.time.Duration.ofMillis(1500));
+      var recut = s.recut((owner, kind) -> region(A));
+      assertThat(recut).as("done before the switch ended").isNotDone();
+      switched.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      RegionRecut.Outcome o = recut.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(o.recut()).isEqualTo(1);
+      assertThat(s.index().length()).isEqualTo(10);
+      PubSubRequest r = s.request(id).orElseThrow();
+      assertThat(r.region()).hasValue(A);
+      assertThat(r.cells())
+          .isEqualTo(RegionRecut.covered(next, LIMITS, "true", r.region()).cells());
+    }
+  }
+
   private static StoredLife start(String url) throws java.io.IOException {
     StandingStore store = StandingStore.open(url, StoredRouting.pleromaFields(INDEX, LIMITS));
     return StoredLife.start(
