@@ -27,9 +27,16 @@ public final class Principals {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
 
   private final Map<String, Principal> byHash;
+  private final Map<String, Principal> byName = new HashMap<>();
 
   private Principals(Map<String, Principal> byHash) {
     this.byHash = Map.copyOf(byHash);
+    byHash.values().forEach(p -> byName.put(p.name(), p));
+  }
+
+  /** The principal named {@code name}, if the file holds one (a reload's re-cut asks). */
+  public Optional<Principal> byName(String name) {
+    return Optional.ofNullable(byName.get(name));
   }
 
   /** The principal holding {@code token}, if any. */

@@ -111,6 +111,47 @@ class AuthenticationTest {
     assertThat(get("/v1/things/fd00:1::5", "tok-b").statusCode()).isEqualTo(403);
   }
 
+  /**
+   * A reload listener hears the principals of each reload that took effect (the controller re-cuts
+   * standing requests from them), never a refused or unchanged one; one that throws keeps the
+   * reload in force and the other listeners told.
+   */
+  @Test
+  void reloadListenersHearOnlyReloadsThatTookEffect() throws Exception {
+    start(
+        "principals:\n" + principal("alice", "tok-a", "    subscribe: 'price < 10'\n"),
+        Duration.ZERO);
+    java.util.List<Principals> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    auth.onReload(
+        p -> {
+          throw new IllegalStateException("a failing listener");
+        });
+    auth.onReload(heard::add);
+    Path f = dir.resolve("principals.yaml");
+    assertThat(auth.reload()).isTrue(); // unchanged contents: nothing to tell
+    assertThat(heard).isEmpty();
+
+    AtomicFiles.replace(f, "principals:\n  - name: x\n    token_sha256: nothex\n");
+    assertThat(auth.reload()).isFalse(); // refused: the principals in force stay, nobody is told
+    assertThat(heard).isEmpty();
+
+    AtomicFiles.replace(
+        f, "principals:\n" + principal("alice", "tok-a", "    subscribe: 'price < 5'\n"));
+    assertThat(auth.reload()).isTrue();
+    assertThat(heard).hasSize(1);
+    assertThat(heard.get(0).byName("alice").orElseThrow().subscribe()).hasValue("price < 5");
+    assertThat(heard.get(0).byName("bob")).isEmpty();
+    assertThat(auth.principals()).isSameAs(heard.get(0));
+    assertThat(get("/v1/things/fd00:1::5", "tok-a").statusCode()).isEqualTo(403); // in force
+
+    AtomicFiles.replace(f, "principals:\n" + principal("bob", "tok-b", ""));
+    assertThat(auth.reload()).isTrue();
+    assertThat(heard).hasSize(2);
+    assertThat(heard.get(1).byName("alice")).isEmpty();
+    assertThat(auth.reloads()).isEqualTo(2);
+    assertThat(auth.failedReloads()).isEqualTo(1);
+  }
+
   @Test
   void badFilesAreRefusedNamingThePrincipalAndField() {
     assertThatThrownBy(() -> Principals.parse("principals:\n  - name: a\n", r -> {}))

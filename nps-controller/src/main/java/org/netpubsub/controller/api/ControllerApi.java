@@ -196,6 +196,8 @@ public final class ControllerApi implements Closeable {
                                 : IngressGuard.attachCamus(
                                     controller, s, controller.server()::switchHandle)));
     IngressRoutes.register(b, ingress, metrics);
+    // a reload re-cuts the standing requests to the new regions
+    auth.ifPresent(a -> pubsub.ifPresent(s -> PrincipalsReload.bind(a, s, ingress, metrics)));
     PubSubRoutes.register(b, pubsub.map(s -> new PubSubRoutes(s, metrics, ingress)));
     LayoutRoutes.register(b, pubsub);
     StatsRoutes.register(b, pubsub.map(s -> new StatsRoutes(s, metrics, System::nanoTime)));

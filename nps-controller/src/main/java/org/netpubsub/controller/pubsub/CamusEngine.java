@@ -99,6 +99,12 @@ final class CamusEngine implements LoopRouting {
     notReady = null;
   }
 
+  /** Its rules are compiled from {@code filter ∧ region}, not from the cells. */
+  @Override
+  public boolean coversByCells() {
+    return false;
+  }
+
   @Override
   public String notReady() {
     return notReady;

@@ -75,6 +75,8 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
   private final String requestsPath;
   private final String tickPath;
   private final String appliedPath;
+  private final String replacedPath; // its version: how many re-cuts replaced requests by id
+  private int replacedSeen = -1; // on thread
   private final String latchPath;
   private final AtomicBoolean writes;
   private final LeaderLatch latch;
@@ -97,6 +99,7 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
     this.requestsPath = RequestCodec.requests(root);
     this.tickPath = root + "/ingress/tick";
     this.appliedPath = root + "/ingress/applied";
+    this.replacedPath = root + "/ingress/replaced";
     this.writes = writes;
     this.latchPath = root + "/ingress-writer";
     this.latch = new LeaderLatch(zk, latchPath, member);
@@ -116,7 +119,7 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
       AtomicBoolean writes)
       throws Exception {
     ClusterIngress c = new ClusterIngress(zk, root, member, writes);
-    for (String path : List.of(c.tickPath, c.appliedPath)) {
+    for (String path : List.of(c.tickPath, c.appliedPath, c.replacedPath)) {
       try {
         zk.create().creatingParentsIfNeeded().forPath(path, bytes(0));
       } catch (KeeperException.NodeExistsException e) {
@@ -186,6 +189,20 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
       applied.completeExceptionally(e);
     }
     return applied;
+  }
+
+  /**
+   * Bumps the replaced node's version before the tick, so the writer, reading it after the tick,
+   * reads every request again rather than the advertisements it kept by id.
+   */
+  @Override
+  public CompletableFuture<?> syncReplaced() {
+    try {
+      zk.setData().forPath(replacedPath, new byte[0]);
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return sync();
   }
 
   /** Read from the switches by this process: every process is connected to every switch. */
@@ -310,9 +327,16 @@ public final class ClusterIngress implements Ingress, AutoCloseable {
   /**
    * The cells each host advertised, over the cluster's standing additions. A request's bytes are
    * read once: a random id is never used again, but a keyed one ({@code a:KEY}) may name a new
-   * request after a withdrawal, so those are read each time.
+   * request after a withdrawal, so those are read each time, and a re-cut replaces requests under
+   * their ids ({@link #syncReplaced}), so after one every request is read again.
    */
   private Map<Ipv6Address, DzSet> readAdvertisements() throws Exception {
+    org.apache.zookeeper.data.Stat replaced = zk.checkExists().forPath(replacedPath);
+    int version = replaced == null ? -1 : replaced.getVersion();
+    if (version != replacedSeen) {
+      known.clear();
+      replacedSeen = version;
+    }
     List<String> ids = zk.getChildren().forPath(requestsPath);
     Set<String> live = new HashSet<>(ids);
     known.keySet().retainAll(live);

@@ -27,8 +27,11 @@ final class FilterCells {
 
   private FilterCells() {}
 
-  /** The normal form and the cover. */
-  record Compiled(Dnf dnf, String normalForm, DzSet cells) {}
+  /**
+   * The normal form and the cover; {@code cut} is the normal form of {@code filter ∧ region} (the
+   * filter's without a region), what an engine compiling filters itself (Camus) installs.
+   */
+  record Compiled(Dnf dnf, String normalForm, DzSet cells, String cut) {}
 
   static Compiled compile(SpatialIndex index, String text, int maxBytes, int maxCells) {
     return compile(index, text, maxBytes, maxCells, Optional.empty());
@@ -66,7 +69,12 @@ final class FilterCells {
                 "the filter lies wholly outside the region allowed: " + region.get()));
       }
     }
-    return new Compiled(dnf, FilterPrinter.print(dnf), index.cover(covered, maxCells));
+    String normal = FilterPrinter.print(dnf);
+    return new Compiled(
+        dnf,
+        normal,
+        index.cover(covered, maxCells),
+        covered == dnf ? normal : FilterPrinter.print(covered));
   }
 
   private static Dnf normalize(Filter f) {

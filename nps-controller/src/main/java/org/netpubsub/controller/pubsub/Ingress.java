@@ -15,6 +15,14 @@ public interface Ingress {
    */
   CompletableFuture<?> sync();
 
+  /**
+   * {@link #sync()} after requests were replaced under their ids (a principals reload's re-cut,
+   * {@link RegionRecut}): a writer that keeps requests by id reads them again.
+   */
+  default CompletableFuture<?> syncReplaced() {
+    return sync();
+  }
+
   /** The packets each host port dropped, read from the switches' flow counters. */
   CompletableFuture<SortedMap<SwitchPort, Long>> dropped();
 }

@@ -89,7 +89,8 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
       FlowService flows, PubSubService service, LongFunction<Optional<SwitchHandle>> switches) {
     Schema schema = service.index().schema();
     QueryAddressLayout layout = QueryAddressLayout.of(MessageSpec.fromSchema(schema));
-    Map<String, Dnf> normal = new ConcurrentHashMap<>(); // by request id: normalised once
+    // by request id and region (a reload's re-cut keeps the id): normalised once
+    Map<String, Dnf> normal = new ConcurrentHashMap<>();
     Supplier<PortRules> rules =
         () -> {
           Map<Ipv6Address, List<Dnf>> byHost = new HashMap<>();
@@ -99,8 +100,9 @@ public final class IngressGuard implements FlowService.Listener, Ingress {
             if (granted == null) {
               continue; // its region not recorded yet: closed until the sync after its answer
             }
-            live.add(a.id());
-            Dnf d = normal.computeIfAbsent(a.id(), id -> cut(schema, a.filter(), granted));
+            String key = a.id() + "\n" + granted.region().orElse("");
+            live.add(key);
+            Dnf d = normal.computeIfAbsent(key, id -> cut(schema, a.filter(), granted));
             byHost.computeIfAbsent(a.host(), h -> new ArrayList<>()).add(d);
           }
           normal.keySet().retainAll(live);

@@ -220,9 +220,88 @@ final class LoopEngine implements RoutingEngine {
               long[] at = {start, queued, System.nanoTime(), 0, 0};
               LoopRouting.Effect effect = withdraw ? remove(r) : add(r);
               at[3] = System.nanoTime();
-              return carryOut(r, withdraw, effect, at);
+              return carryOut(
+                  r,
+                  effect,
+                  at,
+                  withdraw
+                      ? () -> {
+                        routing.add(r);
+                        configured.add(r.id());
+                      }
+                      : () -> {
+                        routing.remove(r);
+                        configured.remove(r.id());
+                      });
             })
         .thenCompose(f -> f);
+  }
+
+  @Override
+  public boolean coversByCells() {
+    return routing.coversByCells();
+  }
+
+  @Override
+  public CompletableFuture<Void> relabel(PubSubRequest next) {
+    StandingJournal j = journal;
+    return j == null ? CompletableFuture.completedFuture(null) : j.relabelled(next);
+  }
+
+  /**
+   * One loop task: the old request leaves and {@code next} joins, the messages of both in one batch
+   * per switch (the withdrawal's first), so once acknowledged the switches hold the new cover and
+   * nothing of the old one outside it. An event reaching a switch between a delete and the add
+   * after it in that batch may miss the host. Refused with nothing changed while the routing is not
+   * ready or held; if {@code next} cannot join (its host left), the request is withdrawn and the
+   * answer is that refusal.
+   */
+  @Override
+  public CompletableFuture<RequestOutcome> replace(
+      PubSubRequest old, PubSubRequest next, long start) {
+    long queued = System.nanoTime();
+    CompletableFuture<RequestOutcome> done =
+        flows
+            .callOnLoop(
+                () -> {
+                  long[] at = {start, queued, System.nanoTime(), 0, 0};
+                  String notReady = routing.notReady() != null ? routing.notReady() : held.get();
+                  if (notReady != null) {
+                    throw new RequestRefusedException(new Refused.NotReady(notReady));
+                  }
+                  LoopRouting.Effect gone = remove(old);
+                  LoopRouting.Effect in;
+                  try {
+                    in = routing.add(next);
+                  } catch (RequestRefusedException e) {
+                    at[3] = System.nanoTime();
+                    Runnable undo =
+                        () -> {
+                          routing.add(old);
+                          configured.add(old.id());
+                        };
+                    return carryOut(old, gone, at, undo)
+                        .thenCompose(o -> CompletableFuture.<RequestOutcome>failedFuture(e));
+                  }
+                  configured.add(next.id());
+                  at[3] = System.nanoTime();
+                  Runnable undo =
+                      () -> {
+                        routing.remove(next);
+                        routing.add(old);
+                      };
+                  return carryOut(next, merged(gone, in), at, undo);
+                })
+            .thenCompose(f -> f);
+    return journal == null ? done : journal.replaced(next, done);
+  }
+
+  /** {@code a}'s messages, then {@code b}'s, per switch. */
+  private static LoopRouting.Effect merged(LoopRouting.Effect a, LoopRouting.Effect b) {
+    SortedMap<Long, List<SwitchMod>> mods = new TreeMap<>(a.mods().comparator());
+    a.mods().forEach((dpid, l) -> mods.computeIfAbsent(dpid, d -> new ArrayList<>()).addAll(l));
+    b.mods().forEach((dpid, l) -> mods.computeIfAbsent(dpid, d -> new ArrayList<>()).addAll(l));
+    return new LoopRouting.Effect(mods, a.paths() + b.paths());
   }
 
   /**
@@ -267,23 +346,17 @@ final class LoopEngine implements RoutingEngine {
   /**
    * On the loop: applies the deltas; completes when every touched switch acknowledged. {@code at}:
    * when the request was accepted, queued, taken by the loop and configured (nanoTime; the last
-   * slot is filled here).
+   * slot is filled here). {@code undo} takes the change out of the routing again if the flow
+   * service refuses it as unsafe.
    */
   private CompletableFuture<RequestOutcome> carryOut(
-      PubSubRequest r, boolean withdraw, LoopRouting.Effect effect, long[] at) {
+      PubSubRequest r, LoopRouting.Effect effect, long[] at, Runnable undo) {
     int count = effect.messages();
     CompletableFuture<Integer> applied = flows.apply(routing.owner(), effect.mods());
     at[4] = System.nanoTime();
     if (applied.isCompletedExceptionally()
         && applied.exceptionNow() instanceof FlowInvariantException unsafe) {
-      // the service took nothing: the routing forgets the change again
-      if (withdraw) {
-        routing.add(r);
-        configured.add(r.id());
-      } else {
-        routing.remove(r);
-        configured.remove(r.id());
-      }
+      undo.run(); // the service took nothing: the routing forgets the change again
       return CompletableFuture.failedFuture(
           new RequestRefusedException(new Refused.Unsafe(unsafe.getMessage())));
     }

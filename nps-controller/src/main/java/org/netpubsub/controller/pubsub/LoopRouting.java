@@ -27,6 +27,11 @@ interface LoopRouting {
   /** The topology changed: afterwards {@link #flows} and {@link #groups} reflect it. */
   void topologyChanged(Topology next);
 
+  /** {@link RoutingEngine#coversByCells}: false where the routing compiles filters itself. */
+  default boolean coversByCells() {
+    return true;
+  }
+
   /** Why requests cannot be configured now ({@link Refused.NotReady}), or null when they can. */
   String notReady();
 

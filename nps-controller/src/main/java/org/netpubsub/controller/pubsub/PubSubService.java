@@ -45,11 +45,12 @@ public final class PubSubService implements FlowService.Listener {
   final Map<String, Access> grants = new ConcurrentHashMap<>(); // by id; IngressGuard reads
   private final RoutingEngine engine; // loop only
   private volatile String localSwitch;
-  private final Map<String, Keyed> keyed = new ConcurrentHashMap<>(); // Idempotency-Key'd, by id
+  final Map<String, Keyed> keyed = new ConcurrentHashMap<>(); // Idempotency-Key'd, by id
   // requests hold the read lock from their check to their queueing on the engine; a layout switch
   // takes the write lock to start, so it sees every request queued before it and none after
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
   private volatile boolean switching;
+  private final RegionRecut recuts;
 
   private PubSubService(
       FlowService controller,
@@ -63,6 +64,7 @@ public final class PubSubService implements FlowService.Listener {
     this.limits = limits;
     this.nanoClock = clock;
     this.rate = new HostRateLimiter(limits.requestsPerSecond(), limits.burst());
+    this.recuts = new RegionRecut(this, engine, switchLock, () -> switching);
   }
 
   /** Starts the app with PLEROMA routing: its flows join every switch's desired state. */
@@ -255,21 +257,21 @@ public final class PubSubService implements FlowService.Listener {
       if (r == null) {
         Optional<PubSubRequest> elsewhere = engine.acceptedElsewhere(id);
         if (elsewhere.isEmpty()) {
-          return CompletableFuture.failedFuture(unknown(id));
+          return CompletableFuture.failedFuture(RequestRefusedException.unknown(id));
         }
         if (access != null && !access.admin()) {
-          throw forbidden(id);
+          throw RequestRefusedException.notOwned(id);
         }
         admit(access == null ? elsewhere.get().host().toString() : access.rateKey(), start);
         return engine.submit(elsewhere.get(), true, start);
       }
       if (access != null && !access.mayTouch(owner(id).orElse(""))) {
-        throw forbidden(id);
+        throw RequestRefusedException.notOwned(id);
       }
       admit(access == null ? r.host().toString() : access.rateKey(), start);
       keyed.remove(id);
-      if (live.remove(id) == null) {
-        return CompletableFuture.failedFuture(unknown(id)); // raced another withdrawal
+      if (live.remove(id) == null) { // raced another withdrawal
+        return CompletableFuture.failedFuture(RequestRefusedException.unknown(id));
       }
       grants.remove(id);
       livePerHost.merge(r.host(), -1, Integer::sum);
@@ -277,15 +279,6 @@ public final class PubSubService implements FlowService.Listener {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-  }
-
-  private static RequestRefusedException forbidden(String id) {
-    return new RequestRefusedException(
-        new Refused.Forbidden("request " + id + " belongs to another principal"));
-  }
-
-  private static RequestRefusedException unknown(String id) {
-    return new RequestRefusedException(new Refused.Unknown("no request " + id));
   }
 
   /** The filter compiled on the filter pool, its CPU charged to {@code access} (FilterWork). */
@@ -393,6 +386,7 @@ public final class PubSubService implements FlowService.Listener {
     PubSubRequest r;
     try {
       notSwitching();
+      access = recuts.access(access, kind); // the region in force now, after a reload too
       Ipv6Address host = RequestIds.host(hostText);
       if (port < 1 || port > 0xffff) {
         throw new RequestRefusedException(new Refused.Invalid("port out of range: " + port));
@@ -419,7 +413,8 @@ public final class PubSubService implements FlowService.Listener {
     }
     String owner = owner(r.id()).orElse(null);
     if (owner != null && !access.mayTouch(owner)) {
-      return CompletableFuture.failedFuture(forbidden(r.id())); // another's Idempotency-Key
+      return CompletableFuture.failedFuture(
+          RequestRefusedException.notOwned(r.id())); // another's Idempotency-Key
     }
     if (key.isEmpty() || shared()) {
       // in a cluster the repeat is found in ZooKeeper, at whichever process it comes to, and a
@@ -497,6 +492,15 @@ public final class PubSubService implements FlowService.Listener {
     }
   }
 
+  /**
+   * After a principals reload: the standing requests re-cut to the regions {@code now} ({@link
+   * RegionRecut}), and new requests cut to them; after a layout switch in progress. In a cluster,
+   * the requests accepted by this process (each process re-cuts its own on its own reload).
+   */
+  public CompletableFuture<RegionRecut.Outcome> recut(RegionRecut.Regions now) {
+    return recuts.recut(now);
+  }
+
   // ---- the online layout switch (docs/pubsub.md, "Switching the layout") ----
 
   /**
@@ -567,9 +571,7 @@ public final class PubSubService implements FlowService.Listener {
 
   /** The request with its cells under {@code next} (same id, filter and host). */
   private PubSubRequest coveredUnder(PubSubRequest r, SpatialIndex next) {
-    FilterCells.Compiled c =
-        FilterCells.compile(
-            next, r.filter(), limits.maxFilterBytes(), limits.maxCells(), r.region());
+    FilterCells.Compiled c = RegionRecut.covered(next, limits, r.filter(), r.region());
     return new PubSubRequest(
         r.id(), r.kind(), r.host(), r.filter(), r.normalForm(), r.port(), c.cells(), r.region());
   }

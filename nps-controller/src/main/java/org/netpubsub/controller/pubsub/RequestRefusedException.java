@@ -11,6 +11,16 @@ public final class RequestRefusedException extends RuntimeException {
     this.refused = refused;
   }
 
+  /** A request of another principal (to withdraw, or another's Idempotency-Key). */
+  static RequestRefusedException notOwned(String id) {
+    return new RequestRefusedException(
+        new Refused.Forbidden("request " + id + " belongs to another principal"));
+  }
+
+  static RequestRefusedException unknown(String id) {
+    return new RequestRefusedException(new Refused.Unknown("no request " + id));
+  }
+
   public Refused refused() {
     return refused;
   }

@@ -52,10 +52,49 @@ interface RoutingEngine extends AutoCloseable {
    */
   CompletableFuture<RequestOutcome> submit(PubSubRequest r, boolean withdraw, long start);
 
-  /** The id of a new request: unique among the requests every process of the engine holds. */
+  /**
+   * Replaces a standing request by {@code next}: the same id, host and port, another cover (a
+   * principals reload re-cut it to a new region, {@link RegionRecut}). Completes when every switch
+   * acknowledged; a refusal that leaves no request standing means it was withdrawn. By default the
+   * withdrawal, then the addition: events inside both covers miss the host between the two.
+   */
+  default CompletableFuture<RequestOutcome> replace(
+      PubSubRequest old, PubSubRequest next, long start) {
+    return submit(old, true, start)
+        .thenCompose(
+            o -> {
+              CompletableFuture<RequestOutcome> added;
+              try {
+                added = submit(next, false, start);
+              } catch (RuntimeException e) {
+                added = CompletableFuture.failedFuture(e);
+              }
+              // withdrawn already: a refused addition leaves no request
+              return added.exceptionallyCompose(
+                  err -> CompletableFuture.failedFuture(RegionRecut.withdrawnBy(err)));
+            });
+  }
+
+  /**
+   * {@code next} replaces a standing request whose cover it keeps (only its region's text changed):
+   * no switch message; where requests are stored, its row takes the new region.
+   */
+  default CompletableFuture<Void> relabel(PubSubRequest next) {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Whether a request's switch state follows from its cells alone (PLEROMA), so that equal cells
+   * mean equal flows; false where the engine compiles {@code filter ∧ region} itself (Camus).
+   */
+  default boolean coversByCells() {
+    return true;
+  }
+
   /** Where completed requests' stages are reported ({@link RequestStages}), if the engine can. */
   default void onStages(RequestStages sink) {}
 
+  /** The id of a new request: unique among the requests every process of the engine holds. */
   default String newId(PubSubRequest.Kind kind, String random) {
     return kind.idPrefix() + random;
   }

@@ -38,6 +38,28 @@ final class StandingJournal {
             });
   }
 
+  /**
+   * A re-cut (RegionRecut): the row takes the new region once the replacement stands, and goes if
+   * the request was withdrawn for it; a replacement not carried out leaves the row.
+   */
+  CompletableFuture<RequestOutcome> replaced(
+      PubSubRequest next, CompletableFuture<RequestOutcome> done) {
+    return done.handle((o, err) -> RegionRecut.result(err))
+        .thenCompose(
+            res ->
+                (switch (res) {
+                      case RECUT -> relabelled(next);
+                      case WITHDRAWN -> store.removed(next.id());
+                      case KEPT, GONE -> CompletableFuture.<Void>completedFuture(null);
+                    })
+                    .thenCompose(v -> done));
+  }
+
+  /** The row takes {@code next}'s region (its cover unchanged); completes once committed. */
+  CompletableFuture<Void> relabelled(PubSubRequest next) {
+    return store.replaced(row(next, owner.apply(next.id())));
+  }
+
   static StandingStore.Row row(PubSubRequest r, String owner) {
     return new StandingStore.Row(
         r.id(), r.kind(), r.host().toString(), r.port(), r.filter(), r.region(), owner);

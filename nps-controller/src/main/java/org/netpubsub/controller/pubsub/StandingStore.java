@@ -172,13 +172,29 @@ public final class StandingStore implements Closeable {
 
   /** Records a standing request; completes once it is committed. */
   public CompletableFuture<Void> added(Row r) {
+    return written(r, "NOTHING");
+  }
+
+  /**
+   * Records a standing request, replacing the row of its id (a principals reload re-cut it to a new
+   * region: RegionRecut); completes once it is committed.
+   */
+  public CompletableFuture<Void> replaced(Row r) {
+    return written(
+        r,
+        "UPDATE SET kind = excluded.kind, host = excluded.host, port = excluded.port,"
+            + " filter = excluded.filter, region = excluded.region, owner = excluded.owner");
+  }
+
+  private CompletableFuture<Void> written(Row r, String onConflict) {
     return write(
         () -> {
           capped("nps_requests", 1);
           try (PreparedStatement p =
               db.prepareStatement(
                   "INSERT INTO nps_requests (id, kind, host, port, filter, region, owner)"
-                      + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO "
+                      + onConflict)) {
             p.setString(1, r.id());
             p.setString(2, r.kind().name());
             p.setString(3, r.host());
