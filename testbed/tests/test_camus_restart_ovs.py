@@ -59,6 +59,28 @@ def mods_sent(c: Controller) -> float:
                if line.startswith("nps_openflow_flow_mods_sent_total"))
 
 
+def keep_evidence(work: str, c: Controller, bridges: list[str],
+                  before: dict[str, tuple[dict[str, tuple[float, int]], set[str]]]) -> None:
+    """On a restart that sent mods: the restarted controller's metrics and each bridge's flows and
+    groups that appeared, went or started again, kept in `work` beside the controllers' logs."""
+    req = urllib.request.Request(c.api + "/metrics", headers=c.headers)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        metrics = r.read().decode()
+    with open(os.path.join(work, "metrics-again.txt"), "w") as f:
+        f.write(metrics)
+    with open(os.path.join(work, "tables-diff.txt"), "w") as f:
+        for b in bridges:
+            flows, groups = tables(b)
+            old_flows, old_groups = before[b]
+            f.write(f"== {b}\n")
+            f.writelines(f"+ {x}\n" for x in sorted(set(flows) - set(old_flows)))
+            f.writelines(f"- {x}\n" for x in sorted(set(old_flows) - set(flows)))
+            f.writelines(f"restarted {x} {old_flows[x]} -> {flows[x]}\n" for x in sorted(flows)
+                         if x in old_flows and flows[x][0] < old_flows[x][0])
+            f.writelines(f"+g {g}\n" for g in sorted(groups - old_groups))
+            f.writelines(f"-g {g}\n" for g in sorted(old_groups - groups))
+
+
 @needs_root
 @pytest.mark.parametrize("routing", ["camus-mr", "pleroma"])
 def test_a_controller_restarted_on_its_store_rewrites_no_table(routing):
@@ -108,7 +130,10 @@ def test_a_controller_restarted_on_its_store_rewrites_no_table(routing):
              "every switch back and every link rediscovered", interval=0.5)
         poll(restarted.tables_match_switches, 30, "the restarted controller's tables on the switches")
         away = time.monotonic() - stopped_at
-        assert mods_sent(restarted) == 0, "flow-mods and group-mods sent after the restart"
+        sent = mods_sent(restarted)
+        if sent:
+            keep_evidence(work, restarted, bridges, before)
+        assert sent == 0, f"flow-mods and group-mods sent after the restart (evidence in {work})"
         for b in bridges:
             flows, groups = tables(b)
             assert set(flows) == set(before[b][0]), f"{b}: flows changed by the restart"

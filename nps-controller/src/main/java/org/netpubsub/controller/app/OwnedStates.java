@@ -34,11 +34,11 @@ import org.netpubsub.network.topology.Topology;
  * During a topology change ({@link #batch}) a switch's snapshot is frozen at its state before the
  * change until the change is published, and compared then: the switches whose state changed.
  *
- * <p>Every owner's batch ({@link #apply}) but the ingress entries' and (unless {@link
- * #CHECK_CAMUS}) the Camus pipeline's is checked by the invariant checker ({@link FlowInvariants})
- * before the store takes it (the Camus pipeline's over its query addresses as regions): the final
- * state of the whole batch, not each mod, so a batch that moves traffic from one path to another
- * (make before break) is judged by where the traffic ends up. The checker keeps an index of every
+ * <p>Every owner's batch ({@link #apply}) but the ingress entries' (and the Camus pipeline's with
+ * {@link #CHECK_CAMUS} false) is checked by the invariant checker ({@link FlowInvariants}) before
+ * the store takes it (the Camus pipeline's over its query addresses as regions): the final state of
+ * the whole batch, not each mod, so a batch that moves traffic from one path to another (make
+ * before break) is judged by where the traffic ends up. The checker keeps an index of every
  * switch's state and takes each batch's net change ({@link FlowStore#change}) into it, once: an
  * accepted batch's change stays (it is what the store then holds), a refused one is undone. A
  * replacement ({@link #replace}) is taken unchecked: it is the response to a topology change,
@@ -79,24 +79,23 @@ final class OwnedStates {
   }
 
   /**
-   * Checks the Camus pipeline's batches ({@code -Dnps.invariants.camus=true}): off by default, the
-   * walk of its query regions still costs too much at scale
-   * (docs/results/invariants-camus-ranges.md).
+   * Checks the Camus pipeline's batches: on by default since stop 45 (the Camus test bed takes as
+   * long with it as without, docs/results/invariants-camus-ranges.md); {@code
+   * -Dnps.invariants.camus=false} turns it off.
    */
   public static final String CHECK_CAMUS = "nps.invariants.camus";
 
   /**
-   * Not checked: the ingress entries, and by default the Camus pipeline. The ingress entries only
-   * drop, or hand a port's allowed boxes to the pipeline's first table unchanged, so they add no
-   * loop; under Camus their boxes split the space as the pipeline's masks do (an advertisement on
-   * the fat-tree test bed took 7-30 s walking them). The Camus pipeline's field tables match the
-   * query address under many masks, which split ipv6_dst into more classes of every field than the
-   * checker walks in time (on the fat-tree test bed a subscription took 24 s, then timed out); with
-   * CHECK_CAMUS it is walked as regions (BY_REGION), still minutes per accepted batch at 256
-   * subscriptions on a k=4 fat tree, loaded.
+   * Not checked: the ingress entries, and the Camus pipeline with CHECK_CAMUS false. The ingress
+   * entries only drop, or hand a port's allowed boxes to the pipeline's first table unchanged, so
+   * they add no loop; under Camus their boxes split the space as the pipeline's masks do (an
+   * advertisement on the fat-tree test bed took 7-30 s walking them). The Camus pipeline's field
+   * tables match the query address under many masks, which split ipv6_dst into more classes of
+   * every field than the checker walks in time (on the fat-tree test bed a subscription took 24 s,
+   * then timed out), so it is walked as regions (BY_REGION), one cut per range since stop 44.
    */
   private static final Set<Owner> UNCHECKED =
-      Boolean.getBoolean(CHECK_CAMUS)
+      Boolean.parseBoolean(System.getProperty(CHECK_CAMUS, "true"))
           ? EnumSet.of(Owner.INGRESS)
           : EnumSet.of(Owner.CAMUS_PIPELINE, Owner.INGRESS);
 

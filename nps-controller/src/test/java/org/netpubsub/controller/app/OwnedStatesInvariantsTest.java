@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.netpubsub.controller.flows.FlowInvariantException;
 import org.netpubsub.controller.southbound.DesiredStateStore;
 import org.netpubsub.controller.southbound.SwitchMod;
+import org.netpubsub.network.camus.openflow.QueryAddressLayout;
 import org.netpubsub.network.invariants.Violation;
 import org.netpubsub.network.layout.Owner;
+import org.netpubsub.network.layout.SwitchLayout;
 import org.netpubsub.network.openflow.Action;
 import org.netpubsub.network.openflow.FlowEntry;
 import org.netpubsub.network.openflow.FlowMod;
@@ -56,6 +58,32 @@ class OwnedStatesInvariantsTest {
         new TreeMap<>(Map.of(1L, route("fd00::/64", 2), 2L, route("fd00::/64", 2)));
     states.apply(Owner.NORTHBOUND_APPS, both);
     assertThat(published.get(1).orElseThrow().flows()).hasSize(1);
+  }
+
+  @Test
+  void theCamusPipelinesBatchesAreCheckedByDefault() {
+    DesiredStateStore published = new DesiredStateStore();
+    OwnedStates states = new OwnedStates(published, true);
+    states.register(Owner.CAMUS_PIPELINE);
+    states.topology(LINE);
+    // every query address to switch 2, which holds nothing for them: a black hole
+    FlowEntry up =
+        FlowEntry.builder()
+            .priority(SwitchLayout.CAMUS_ENTRY_PRIORITY)
+            .cookie(SwitchLayout.CAMUS_COOKIE)
+            .match(Match.builder().ipv6().ipv6Dst(QueryAddressLayout.prefix()).build())
+            .apply(new Action.Output(2))
+            .build();
+    Map<Long, List<SwitchMod>> hole =
+        new TreeMap<>(Map.of(1L, List.of(SwitchMod.of(FlowMod.add(up)))));
+    assertThatThrownBy(() -> states.apply(Owner.CAMUS_PIPELINE, hole))
+        .as("without -Dnps.invariants.camus (stop 45: on unless set false)")
+        .isInstanceOf(FlowInvariantException.class)
+        .satisfies(
+            e ->
+                assertThat(((FlowInvariantException) e).violation().kind())
+                    .isEqualTo(Violation.Kind.BLACK_HOLE));
+    assertThat(published.get(1)).isEmpty();
   }
 
   @Test
